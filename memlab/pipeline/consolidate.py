@@ -1,0 +1,236 @@
+"""The seed's consolidation phases: scan → cluster → summarize → supersession → tier → persist.
+
+Each phase is a small function over a :class:`~memlab.pipeline.store.MemoryStore`; :func:`consolidate`
+runs them in order with the benchmark clock ``now`` and records wall time per phase. Nothing here reads
+the wall clock for decisions, imports Hydra or MLflow.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import Counter
+from collections.abc import Sequence
+from datetime import datetime
+
+import numpy as np
+
+from memlab.components import Components
+from memlab.pipeline.candidates import knn_pairs
+from memlab.pipeline.store import MemoryStore
+from memlab.types import (
+    RELATION_EDGE,
+    TIER_ORDER,
+    ConsolidationResult,
+    Edge,
+    EdgeType,
+    Memory,
+    Relation,
+    TierTransition,
+    Verdict,
+)
+
+PHASES: tuple[str, ...] = ("scan", "cluster", "summarize", "supersession", "tier", "persist")
+
+
+def embed_missing(store: MemoryStore, components: Components, memories: Sequence[Memory]) -> np.ndarray:
+    """Embed memories whose vectors the store lacks; return the matrix for ``memories`` in order."""
+    missing = [m for m in memories if m.id not in store.embeddings]
+    if missing:
+        vectors = components.embedder.encode([m.text for m in missing])
+        for memory, vec in zip(missing, vectors, strict=True):
+            store.embeddings[memory.id] = np.asarray(vec, dtype=np.float32)
+    if not memories:
+        return np.zeros((0, 0), dtype=np.float32)
+    return np.stack([store.embeddings[m.id] for m in memories])
+
+
+def phase_cluster(store: MemoryStore, components: Components, memories: Sequence[Memory], matrix: np.ndarray):
+    """Cluster memories; returns lists of member memories (label order, members in time order)."""
+    if len(memories) == 0:
+        return []
+    labels = np.asarray(components.clusterer.fit_predict(matrix, [m.timestamp for m in memories]))
+    groups: dict[int, list[Memory]] = {}
+    for memory, label in zip(memories, labels, strict=True):
+        if int(label) >= 0:
+            groups.setdefault(int(label), []).append(memory)
+    clusters = [sorted(g, key=lambda m: (m.timestamp, m.id)) for g in groups.values()]
+    return sorted(clusters, key=lambda g: (g[0].timestamp, g[0].id))
+
+
+def phase_summarize(store: MemoryStore, components: Components, clusters, run_id: str, now: datetime) -> int:
+    """Summarise each cluster; stores summaries and CONSOLIDATES edges; returns summaries created."""
+    created = 0
+    for cluster in clusters:
+        summary = components.summarizer.summarize(cluster)
+        if summary is None:
+            continue
+        allowed = {m.id for m in cluster}
+        if not set(summary.source_ids) <= allowed:
+            raise ValueError(f"summarizer {components.summarizer.name} cited ids outside its cluster")
+        if summary.id not in store.summaries:
+            created += 1
+        store.summaries[summary.id] = summary
+        for mid in summary.source_ids:
+            store.add_edge(Edge(summary.id, mid, EdgeType.CONSOLIDATES, created_at=now, run_id=run_id))
+            store.update_state(mid, consolidated_into=summary.id)
+    return created
+
+
+def apply_verdict(store: MemoryStore, older: Memory, newer: Memory, verdict: Verdict, run_id: str) -> bool:
+    """Record a judge's verdict as an edge and state change; returns whether an edge was added.
+
+    SUPERSEDE sets ``superseded_by``/``valid_until`` on the older memory, keeping the earliest superseder
+    when several newer memories supersede it (its validity ends at the first replacement). DUPLICATE sets
+    ``duplicate_of`` on the newer memory (pointing at the earliest original).
+    """
+    edge_type = RELATION_EDGE.get(verdict.relation)
+    if edge_type is None:
+        return False
+    edge = Edge(
+        newer.id,
+        older.id,
+        edge_type,
+        weight=verdict.confidence,
+        reason=verdict.reason,
+        created_at=newer.timestamp,
+        run_id=run_id,
+    )
+    if not store.add_edge(edge):
+        return False
+    if verdict.relation is Relation.SUPERSEDE:
+        state = store.state(older.id)
+        if (
+            state.valid_until is None
+            or newer.timestamp < state.valid_until
+            or (newer.timestamp == state.valid_until and newer.id < (state.superseded_by or ""))
+        ):
+            store.update_state(older.id, superseded_by=newer.id, valid_until=newer.timestamp)
+    elif verdict.relation is Relation.DUPLICATE:
+        state = store.state(newer.id)
+        if state.duplicate_of is None:
+            store.update_state(newer.id, duplicate_of=store.state(older.id).duplicate_of or older.id)
+    return True
+
+
+def phase_supersession(
+    store: MemoryStore,
+    components: Components,
+    memories: Sequence[Memory],
+    matrix: np.ndarray,
+    run_id: str,
+    *,
+    full: bool = False,
+) -> tuple[Counter, list[dict]]:
+    """Judge k-nearest-neighbour pairs (older, newer); returns edge counts and the review queue.
+
+    Pairs are judged in time order of the newer memory so that chains build forward. A pair judged in an
+    earlier run is not judged again unless ``full``.
+    """
+    settings = components.settings
+    counts: Counter = Counter()
+    review: list[dict] = []
+    pairs = knn_pairs(matrix, settings.knn_k, settings.min_pair_similarity)
+    ordered = []
+    for i, j, sim in pairs:
+        a, b = memories[i], memories[j]
+        older, newer = (a, b) if (a.timestamp, a.id) <= (b.timestamp, b.id) else (b, a)
+        ordered.append((newer.timestamp, newer.id, older.timestamp, older.id, older, newer, sim))
+    ordered.sort(key=lambda t: t[:4])
+    for *_, older, newer, sim in ordered:
+        key = (older.id, newer.id)
+        if key in store.judged and not full:
+            continue
+        store.judged.add(key)
+        verdict = components.judge.judge(older, newer, similarity=float(sim))
+        if verdict.relation is not Relation.COEXIST and verdict.confidence < settings.min_judge_confidence:
+            review.append(
+                {
+                    "older": older.id,
+                    "newer": newer.id,
+                    "relation": verdict.relation.value,
+                    "confidence": verdict.confidence,
+                    "reason": verdict.reason,
+                }
+            )
+            continue
+        if apply_verdict(store, older, newer, verdict, run_id):
+            counts[RELATION_EDGE[verdict.relation].value] += 1
+    return counts, review
+
+
+def phase_tier(store: MemoryStore, components: Components, memories: Sequence[Memory], now: datetime):
+    """Score every memory with the retention function and assign its tier; returns transitions."""
+    transitions: list[TierTransition] = []
+    for memory in memories:
+        state = store.state(memory.id)
+        score = components.retention.score(memory, state, now)
+        if score.tier is not state.tier:
+            transitions.append(TierTransition(memory.id, state.tier, score.tier, score.overall, "retention"))
+        store.update_state(memory.id, tier=score.tier, retention=score.overall)
+    return transitions
+
+
+def run_id_for(store: MemoryStore, now: datetime, memories: Sequence[Memory]) -> str:
+    """Deterministic run id from the clock, the run count and the memory ids."""
+    digest = hashlib.sha256(f"{now.isoformat()}|{len(store.runs)}".encode())
+    for m in memories:
+        digest.update(m.id.encode())
+    return "run_" + digest.hexdigest()[:12]
+
+
+def consolidate(
+    store: MemoryStore, components: Components, now: datetime, *, full: bool = False
+) -> ConsolidationResult:
+    """Run every phase over the memories recorded at or before ``now``.
+
+    Args:
+        store: The store to consolidate (updated in place).
+        components: Strategies and pipeline settings.
+        now: Benchmark clock; memories after it are invisible to this run.
+        full: Re-judge pairs judged in earlier runs.
+
+    Returns:
+        What the run did, with wall time per phase in ``phase_seconds``.
+    """
+    seconds: dict[str, float] = {}
+    t0 = time.perf_counter()
+    memories = store.ordered(until=now)
+    matrix = embed_missing(store, components, memories)
+    run_id = run_id_for(store, now, memories)
+    seconds["scan"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    clusters = phase_cluster(store, components, memories, matrix)
+    seconds["cluster"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    created = phase_summarize(store, components, clusters, run_id, now)
+    seconds["summarize"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    edge_counts, review = phase_supersession(store, components, memories, matrix, run_id, full=full)
+    seconds["supersession"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    transitions = phase_tier(store, components, memories, now)
+    seconds["tier"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    tier_counts = Counter(store.state(m.id).tier.value for m in memories)
+    result = ConsolidationResult(
+        run_id=run_id,
+        now=now,
+        memories_processed=len(memories),
+        clusters_found=len(clusters),
+        summaries_created=created,
+        edges_created=dict(edge_counts),
+        tier_counts={t.value: tier_counts.get(t.value, 0) for t in TIER_ORDER},
+        transitions=tuple(transitions),
+        phase_seconds=seconds,
+        review=tuple(review),
+    )
+    store.runs.append(result)
+    store.review_queue.extend(review)
+    seconds["persist"] = time.perf_counter() - t0
+    return result

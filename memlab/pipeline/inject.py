@@ -1,0 +1,173 @@
+"""The SessionStart block: candidates from a consolidated store, selection, deterministic rendering.
+
+The block follows the seed's encapsulation::
+
+    <memory_consolidated_summaries version="<hash>" generated_at="<YYYY-MM-DD>">
+    ...
+    </memory_consolidated_summaries>
+
+``version`` is the first 12 hex digits of the SHA-256 of the rendered body, so the same selection gives
+a byte-identical block. Memory text is escaped so that it can never open or close the block.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+
+import numpy as np
+
+from memlab.components import Components
+from memlab.pipeline.recall import eligible
+from memlab.pipeline.store import MemoryStore
+from memlab.types import InjectionCandidate, SelectionContext, Tier
+
+TAG = "memory_consolidated_summaries"
+_TAG_RE = re.compile(r"<(\s*/?\s*)(memory_consolidated_summaries)", re.IGNORECASE)
+HEADER_LINES = (
+    "## Project Memory Context",
+    "",
+    "Facts recorded in this project's memory, current as of the date above (superseded facts omitted):",
+    "",
+)
+
+
+@dataclass(frozen=True)
+class InjectedBlock:
+    """A rendered block and what it holds."""
+
+    text: str
+    version: str
+    items: tuple[InjectionCandidate, ...]
+
+    @property
+    def tokens(self) -> int:
+        """Estimated tokens at 4 characters per token."""
+        return len(self.text) // 4
+
+
+def escape(text: str) -> str:
+    """Neutralise anything that looks like the block's own tag (opening or closing, any case)."""
+    return _TAG_RE.sub(lambda m: "&lt;" + m.group(1) + m.group(2), text)
+
+
+def one_line(text: str, limit: int) -> str:
+    """Collapse whitespace and cut to ``limit`` characters (with an ellipsis when cut)."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: max(0, limit - 1)].rstrip() + "…"
+
+
+def item_line(c: InjectionCandidate) -> str:
+    """How one selected item is rendered (the same text the selector budgeted)."""
+    return c.text
+
+
+def memory_text(namespace: str, when: datetime, summary: str, content: str, limit: int) -> str:
+    """Factual one-line rendering of a memory: ``- [namespace, date] summary — content``."""
+    body = one_line(summary, limit)
+    rest = one_line(content, max(0, limit - len(body))) if content and content.strip() != summary.strip() else ""
+    text = f"{body} — {rest}" if rest else body
+    return escape(f"- [{namespace}, {when.date().isoformat()}] {text}")
+
+
+def candidates(
+    store: MemoryStore, components: Components, now: datetime, query: str | None = None, *, max_item_chars: int = 400
+) -> list[InjectionCandidate]:
+    """Everything the selector may inject at ``now``: summaries and current hot/warm memories.
+
+    Memories that are superseded, duplicates, or consolidated into a summary that is itself a candidate
+    are left out. Relevance is cosine similarity to ``query`` (0 without one); recency and activation come
+    from the retention function and the activation count (seed: ``min(1, count / 10)``).
+    """
+    pool = eligible(store, "standard", now)
+    qvec = None
+    if query:
+        qvec = np.asarray(components.embedder.encode([query])[0], dtype=np.float32)
+    out: list[InjectionCandidate] = []
+    covered: set[str] = set()
+    for summary in sorted(store.summaries.values(), key=lambda s: s.id):
+        live = [i for i in summary.source_ids if i in store.memories and store.valid_at(i, now)]
+        if not live or summary.temporal_start > now:
+            continue
+        covered.update(summary.source_ids)
+        text = escape(
+            f"- [{summary.namespace} summary, {summary.temporal_start.date()}..{summary.temporal_end.date()}] "
+            f"{one_line(summary.summary, max_item_chars)}"
+        )
+        rel = 0.0
+        if qvec is not None:
+            rel = float(np.clip(components.embedder.encode([summary.summary])[0] @ qvec, 0.0, 1.0))
+        age = max(0.0, (now - summary.temporal_end).total_seconds() / 86400)
+        out.append(
+            InjectionCandidate(
+                id=summary.id,
+                kind="summary",
+                namespace=summary.namespace,
+                text=text,
+                timestamp=summary.temporal_end,
+                relevance=rel,
+                recency=math.exp(-age * math.log(2) / 30.0),
+                activation=0.0,
+                confidence=summary.confidence,
+                tier=Tier.WARM,
+            )
+        )
+    for memory in pool:
+        if memory.id in covered:
+            continue
+        state = store.state(memory.id)
+        score = components.retention.score(memory, state, now)
+        rel = 0.0
+        if qvec is not None and memory.id in store.embeddings:
+            rel = float(np.clip(store.embeddings[memory.id] @ qvec, 0.0, 1.0))
+        out.append(
+            InjectionCandidate(
+                id=memory.id,
+                kind="memory",
+                namespace=memory.namespace,
+                text=memory_text(memory.namespace, memory.timestamp, memory.summary, memory.content, max_item_chars),
+                timestamp=memory.timestamp,
+                relevance=rel,
+                recency=score.recency,
+                activation=min(1.0, state.activation_count / 10),
+                confidence=1.0,
+                tier=state.tier,
+            )
+        )
+    return out
+
+
+def header(version: str, generated_at: date) -> str:
+    """The opening tag line."""
+    return f'<{TAG} version="{version}" generated_at="{generated_at.isoformat()}">'
+
+
+def overhead_tokens(chars_per_token: int = 4) -> int:
+    """Tokens the block's fixed parts take (tags, header lines), to subtract from the budget."""
+    fixed = header("0" * 12, date(2000, 1, 1)) + "\n" + "\n".join(HEADER_LINES) + "\n" + f"</{TAG}>"
+    return math.ceil(len(fixed) / chars_per_token) + 1
+
+
+def render(items: Sequence[InjectionCandidate], generated_at: date) -> InjectedBlock:
+    """Render selected items into the block; empty selection gives an empty text."""
+    if not items:
+        return InjectedBlock("", "", ())
+    body = "\n".join([*HEADER_LINES, *(escape(item_line(c)) for c in items)])
+    version = hashlib.sha256(body.encode("utf-8")).hexdigest()[:12]
+    text = f"{header(version, generated_at)}\n{body}\n</{TAG}>"
+    return InjectedBlock(text, version, tuple(items))
+
+
+def build_block(
+    store: MemoryStore, components: Components, now: datetime, query: str | None = None, *, max_item_chars: int = 400
+) -> InjectedBlock:
+    """Candidates → selector (under the budget minus the block's overhead) → rendered block."""
+    context = SelectionContext(now=now, query=query)
+    budget = max(0, components.settings.budget_tokens - overhead_tokens(context.chars_per_token))
+    pool = candidates(store, components, now, query, max_item_chars=max_item_chars)
+    chosen = components.selector.select(pool, context, budget)
+    return render(chosen, now.date())

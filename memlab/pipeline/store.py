@@ -1,0 +1,132 @@
+"""In-memory store of memories and everything consolidation derives from them.
+
+The store holds memory metadata (:class:`~memlab.types.MemoryState`), summaries, edges, judged pairs,
+embeddings and run records. Benchmarks use it directly; the git-notes adapter loads it from and saves it
+to notes refs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from memlab.types import ConsolidationResult, Edge, EdgeType, Memory, MemoryState, Summary
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class MemoryStore:
+    """Memories plus derived state, keyed by id.
+
+    Memories are never modified or removed; consolidation only changes their states and adds summaries
+    and edges.
+    """
+
+    def __init__(self, memories: Iterable[Memory] = ()) -> None:
+        self.memories: dict[str, Memory] = {}
+        self.states: dict[str, MemoryState] = {}
+        self.summaries: dict[str, Summary] = {}
+        self.edges: dict[tuple[str, str, EdgeType], Edge] = {}
+        self.judged: set[tuple[str, str]] = set()
+        self.embeddings: dict[str, np.ndarray] = {}
+        self.runs: list[ConsolidationResult] = []
+        self.review_queue: list[dict] = []
+        self.add(memories)
+
+    # -- memories and states -------------------------------------------------------------------
+    def add(self, memories: Iterable[Memory]) -> int:
+        """Add memories not yet present (by id); returns how many were new."""
+        added = 0
+        for memory in memories:
+            if memory.id in self.memories:
+                continue
+            self.memories[memory.id] = memory
+            self.states[memory.id] = MemoryState(memory_id=memory.id)
+            added += 1
+        return added
+
+    def __len__(self) -> int:
+        return len(self.memories)
+
+    def __iter__(self) -> Iterator[Memory]:
+        return iter(self.ordered())
+
+    def ordered(self, until: datetime | None = None) -> list[Memory]:
+        """Memories in time order (ties by id), optionally only those recorded at or before ``until``."""
+        items = self.memories.values()
+        if until is not None:
+            items = [m for m in items if m.timestamp <= until]
+        return sorted(items, key=lambda m: (m.timestamp, m.id))
+
+    def state(self, memory_id: str) -> MemoryState:
+        """State of a memory."""
+        return self.states[memory_id]
+
+    def update_state(self, memory_id: str, **changes: object) -> MemoryState:
+        """Replace fields of a memory's state; returns the new state."""
+        new = replace(self.states[memory_id], **changes)
+        self.states[memory_id] = new
+        return new
+
+    # -- edges ---------------------------------------------------------------------------------
+    def add_edge(self, edge: Edge) -> bool:
+        """Add an edge unless the same (source, target, type) exists; returns whether it was new."""
+        key = (edge.source, edge.target, edge.type)
+        if key in self.edges:
+            return False
+        self.edges[key] = edge
+        return True
+
+    def edges_of(self, node_id: str) -> list[Edge]:
+        """Edges touching ``node_id`` (as source or target), in a stable order."""
+        found = [e for e in self.edges.values() if node_id in (e.source, e.target)]
+        return sorted(found, key=lambda e: (e.type.value, e.source, e.target))
+
+    def superseders(self, memory_id: str) -> list[str]:
+        """Ids of memories with a SUPERSEDES edge onto ``memory_id``."""
+        return sorted(e.source for e in self.edges.values() if e.type is EdgeType.SUPERSEDES and e.target == memory_id)
+
+    # -- validity and chains -------------------------------------------------------------------
+    def valid_at(self, memory_id: str, when: datetime) -> bool:
+        """Whether the memory was recorded by ``when`` and not yet superseded at ``when``."""
+        memory = self.memories[memory_id]
+        if memory.timestamp > when:
+            return False
+        until = self.states[memory_id].valid_until
+        return until is None or when < until
+
+    def chain(self, memory_id: str) -> list[str]:
+        """The supersession chain through ``memory_id``, oldest first.
+
+        Follows ``superseded_by`` forward and the unique predecessor backward; a predecessor is a memory
+        whose ``superseded_by`` is the current one (the earliest such, by timestamp then id, when several
+        point at it).
+        """
+        predecessors: dict[str, list[str]] = {}
+        for sid, state in self.states.items():
+            if state.superseded_by:
+                predecessors.setdefault(state.superseded_by, []).append(sid)
+        back: list[str] = []
+        seen = {memory_id}
+        cur = memory_id
+        while cur in predecessors:
+            prev = min(predecessors[cur], key=lambda i: (self.memories[i].timestamp, i))
+            if prev in seen:
+                break
+            back.append(prev)
+            seen.add(prev)
+            cur = prev
+        forward: list[str] = []
+        cur = memory_id
+        while (nxt := self.states[cur].superseded_by) and nxt not in seen:
+            forward.append(nxt)
+            seen.add(nxt)
+            cur = nxt
+        return [*reversed(back), memory_id, *forward]
+
+    def current_of(self, memory_id: str) -> str:
+        """The last member of the chain through ``memory_id`` (the memory that is true now)."""
+        return self.chain(memory_id)[-1]

@@ -1,0 +1,168 @@
+"""One ``typing.Protocol`` per strategy kind; each docstring is the contract the contract tests enforce.
+
+Every strategy class also carries ``name`` and ``version`` class attributes: a behaviour change gets a new
+version while the old one keeps working. Constructors only store hyperparameters (the scikit-learn rule);
+anything learned or loaded lives in attributes ending in ``_`` and is created lazily.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
+
+from memlab.types import (
+    InjectionCandidate,
+    Memory,
+    MemoryState,
+    RetentionScore,
+    SelectionContext,
+    Summary,
+    TemporalRef,
+    Verdict,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+@runtime_checkable
+class RetentionFunction(Protocol):
+    """Scores how strongly a memory should stay retrievable, and the tier that follows.
+
+    Contract: ``score(...).overall`` is in [0, 1]; with everything else fixed it never rises as ``now``
+    moves later; the tier is monotone in ``overall`` (a higher score never gets a colder tier); it reads
+    no clock (``now`` is the benchmark's time) and has no side effects.
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+
+    def score(self, memory: Memory, state: MemoryState, now: datetime) -> RetentionScore:
+        """Score ``memory`` in ``state`` at time ``now``."""
+        ...
+
+
+@runtime_checkable
+class Clusterer(Protocol):
+    """Groups related memories from their embeddings.
+
+    Contract: returns one integer label per row (``-1`` = unclustered); the same rows in any order give
+    the same partition (labels may be renamed); no side effects.
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+
+    def fit_predict(self, embeddings: np.ndarray, timestamps: Sequence[datetime]) -> np.ndarray:
+        """Label each row of ``embeddings`` (L2-normalised) with a cluster id or ``-1``."""
+        ...
+
+
+@runtime_checkable
+class Summarizer(Protocol):
+    """Summarises one cluster of memories.
+
+    Contract: the summary cites its sources in ``source_ids``, a subset of the given memories' ids (never
+    an invented id), and its temporal range spans exactly the cited memories; ``None`` means "no
+    summary" (the ``none`` option); deterministic for the same input set.
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+
+    def summarize(self, memories: Sequence[Memory]) -> Summary | None:
+        """Summarise ``memories`` (one cluster, any order)."""
+        ...
+
+
+@runtime_checkable
+class SupersessionJudge(Protocol):
+    """Decides how a newer memory relates to an older one.
+
+    Contract: returns a :class:`~memlab.types.Verdict` whose relation is one of DUPLICATE, SUPERSEDE,
+    MERGE, COEXIST and whose confidence is in [0, 1]; malformed model output or any internal failure
+    gives COEXIST, never an exception; ``similarity`` (cosine of the two embeddings, when the pipeline
+    has it) is a hint, not a requirement.
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+
+    def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
+        """Judge ``newer`` against ``older`` (``older.timestamp <= newer.timestamp``)."""
+        ...
+
+
+@runtime_checkable
+class TemporalResolver(Protocol):
+    """Finds temporal expressions in text and resolves them against an anchor time.
+
+    Contract: ``anchor`` is the memory's own timestamp, never the wall clock; every returned interval is
+    half-open ``[start, end)`` with ``start < end`` (timezone of the anchor); spans index into ``text``
+    and do not overlap; unparseable text gives ``[]``, never an exception.
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+
+    def resolve(self, text: str, anchor: datetime) -> list[TemporalRef]:
+        """Resolve every temporal expression in ``text`` against ``anchor``."""
+        ...
+
+
+@runtime_checkable
+class InjectionSelector(Protocol):
+    """Chooses what goes into the SessionStart block.
+
+    Contract: the estimated tokens of the returned items (:func:`memlab.tokens.item_tokens` of each text
+    with ``context.chars_per_token``) sum to at most ``budget_tokens``; no id appears twice; the result
+    does not depend on the order of ``candidates`` (ties are broken by score descending, then id
+    ascending); deterministic.
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+
+    def select(
+        self,
+        candidates: Sequence[InjectionCandidate],
+        context: SelectionContext,
+        budget_tokens: int,
+    ) -> list[InjectionCandidate]:
+        """Select and order candidates for injection."""
+        ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised vectors.
+
+    Contract: returns a float32 array of shape ``(len(texts), dim)`` whose rows have unit norm (a zero
+    vector only for text with no usable content); the same text always gives the same vector, whatever
+    the batch; ``model_id`` identifies the model and its settings (the cache key uses it).
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+
+    @property
+    def model_id(self) -> str:
+        """Identifier of the model and its settings."""
+        ...
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed ``texts``."""
+        ...
+
+
+#: Conf group -> protocol its options must satisfy.
+GROUP_PROTOCOLS: dict[str, type] = {
+    "retention": RetentionFunction,
+    "clusterer": Clusterer,
+    "summarizer": Summarizer,
+    "judge": SupersessionJudge,
+    "temporal": TemporalResolver,
+    "selector": InjectionSelector,
+    "embedder": Embedder,
+}

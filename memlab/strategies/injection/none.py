@@ -1,0 +1,21 @@
+"""Inject nothing (the no-memory baseline)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from memlab.types import InjectionCandidate, SelectionContext
+
+
+class NoSelector:
+    """Always selects nothing."""
+
+    name: ClassVar[str] = "none"
+    version: ClassVar[int] = 1
+
+    def select(
+        self, candidates: Sequence[InjectionCandidate], context: SelectionContext, budget_tokens: int
+    ) -> list[InjectionCandidate]:
+        """Always ``[]``."""
+        return []

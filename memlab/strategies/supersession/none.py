@@ -1,0 +1,18 @@
+"""No supersession judgement: every pair coexists."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from memlab.types import Memory, Relation, Verdict
+
+
+class NoJudge:
+    """Always COEXIST."""
+
+    name: ClassVar[str] = "none"
+    version: ClassVar[int] = 1
+
+    def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
+        """Always COEXIST with confidence 1."""
+        return Verdict(Relation.COEXIST, 1.0, "judge disabled")

@@ -1,0 +1,19 @@
+"""No temporal resolution."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import ClassVar
+
+from memlab.types import TemporalRef
+
+
+class NoResolver:
+    """Finds nothing."""
+
+    name: ClassVar[str] = "none"
+    version: ClassVar[int] = 1
+
+    def resolve(self, text: str, anchor: datetime) -> list[TemporalRef]:
+        """Always ``[]``."""
+        return []

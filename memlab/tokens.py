@@ -1,0 +1,14 @@
+"""Token estimate shared by selectors and the block renderer (the seed's 4 characters per token)."""
+
+from __future__ import annotations
+
+import math
+
+
+def item_tokens(text: str, chars_per_token: int = 4) -> int:
+    """Tokens one injected item costs: its characters plus the newline that separates it, rounded up.
+
+    Summing this over the selected items and adding the block's fixed overhead bounds the whole block's
+    ``len(block) // chars_per_token``, so a selector that respects it keeps the block inside the budget.
+    """
+    return math.ceil((len(text) + 1) / chars_per_token)

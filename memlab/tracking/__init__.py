@@ -1,0 +1,1 @@
+"""Run tracking. Only the modules in this package import mlflow."""

@@ -1,0 +1,64 @@
+"""The tracker protocol and the no-op tracker."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+
+@runtime_checkable
+class Tracker(Protocol):
+    """Records one run: params, tags, metrics, artifacts.
+
+    Contract: ``start`` opens exactly one run and returns its id (``None`` when nothing is recorded);
+    ``finish`` closes it with status FINISHED or FAILED; logging after ``finish`` is an error.
+    """
+
+    def start(self, run_name: str, params: Mapping[str, Any], tags: Mapping[str, str]) -> str | None:
+        """Open a run."""
+        ...
+
+    def log_metrics(self, metrics: Mapping[str, float]) -> None:
+        """Record metrics."""
+        ...
+
+    def set_tags(self, tags: Mapping[str, str]) -> None:
+        """Add tags to the open run."""
+        ...
+
+    def log_artifacts(self, folder: Path) -> None:
+        """Attach every file under ``folder``."""
+        ...
+
+    def finish(self, status: str = "FINISHED") -> None:
+        """Close the run."""
+        ...
+
+    def ui_command(self) -> str | None:
+        """Shell command that opens a UI on the store, if any."""
+        ...
+
+
+class NullTracker:
+    """Records nothing (``tracking=none``)."""
+
+    def start(self, run_name: str, params: Mapping[str, Any], tags: Mapping[str, str]) -> str | None:
+        """No run."""
+        return None
+
+    def log_metrics(self, metrics: Mapping[str, float]) -> None:
+        """Ignore."""
+
+    def set_tags(self, tags: Mapping[str, str]) -> None:
+        """Ignore."""
+
+    def log_artifacts(self, folder: Path) -> None:
+        """Ignore."""
+
+    def finish(self, status: str = "FINISHED") -> None:
+        """Ignore."""
+
+    def ui_command(self) -> str | None:
+        """No UI."""
+        return None
