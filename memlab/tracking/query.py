@@ -1,0 +1,116 @@
+"""Read runs back from MLflow for reports, `memlab best` and `memlab export` (mlflow stays in tracking/)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memlab.errors import MemlabError
+from memlab.paths import default_tracking_uri
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """One MLflow run, flattened.
+
+    Attributes:
+        run_id: MLflow run id.
+        experiment: Experiment name.
+        status: FINISHED, FAILED, RUNNING, ...
+        start_time: Start time in ms since the epoch.
+        params: Flattened resolved config (strings, as MLflow stores them).
+        metrics: Latest value of every metric.
+        tags: Tags (config hash, git sha, strategy names, dataset sha256, ...).
+    """
+
+    run_id: str
+    experiment: str
+    status: str
+    start_time: int
+    params: dict[str, str]
+    metrics: dict[str, float]
+    tags: dict[str, str]
+
+
+def resolve_uri(uri: str | None = None) -> str:
+    """``uri``, else ``$MLFLOW_TRACKING_URI``, else the default sqlite store under the project root."""
+    return uri or os.environ.get("MLFLOW_TRACKING_URI") or default_tracking_uri()
+
+
+def _client(uri: str) -> Any:
+    from mlflow.tracking import MlflowClient
+
+    if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///") :]).exists():
+        raise MemlabError(f"no MLflow store at {uri}; run an experiment first (python -m memlab +experiment=...)")
+    return MlflowClient(tracking_uri=uri)
+
+
+def find_runs(experiment: str, uri: str | None = None, *, status: str | None = "FINISHED") -> list[RunRecord]:
+    """Runs of ``experiment`` (newest first), optionally only those with ``status``."""
+    uri = resolve_uri(uri)
+    client = _client(uri)
+    exp = client.get_experiment_by_name(experiment)
+    if exp is None:
+        names = sorted(e.name for e in client.search_experiments())
+        raise MemlabError(f"no MLflow experiment '{experiment}' in {uri}; existing: {', '.join(names) or 'none'}")
+    query = f"attributes.status = '{status}'" if status else ""
+    runs = client.search_runs(
+        [exp.experiment_id], filter_string=query, max_results=50000, order_by=["attributes.start_time DESC"]
+    )
+    return [
+        RunRecord(
+            r.info.run_id,
+            experiment,
+            r.info.status,
+            int(r.info.start_time or 0),
+            dict(r.data.params),
+            dict(r.data.metrics),
+            dict(r.data.tags),
+        )
+        for r in runs
+    ]
+
+
+def get_run(run_id: str, uri: str | None = None) -> RunRecord:
+    """One run by id."""
+    uri = resolve_uri(uri)
+    client = _client(uri)
+    try:
+        r = client.get_run(run_id)
+    except Exception as exc:  # mlflow raises its own exception types
+        raise MemlabError(f"no MLflow run '{run_id}' in {uri}: {exc}") from None
+    exp = client.get_experiment(r.info.experiment_id)
+    return RunRecord(
+        r.info.run_id,
+        exp.name,
+        r.info.status,
+        int(r.info.start_time or 0),
+        dict(r.data.params),
+        dict(r.data.metrics),
+        dict(r.data.tags),
+    )
+
+
+def best_run(experiment: str, metric: str, uri: str | None = None, *, minimize: bool = False) -> RunRecord:
+    """The FINISHED run of ``experiment`` with the highest (or lowest) ``metric``; ties → newest."""
+    runs = [r for r in find_runs(experiment, uri) if metric in r.metrics]
+    if not runs:
+        raise MemlabError(
+            f"no FINISHED run of '{experiment}' logged metric '{metric}'; check the name with "
+            "`memlab best --list-metrics` or run the experiment"
+        )
+    sign = 1.0 if minimize else -1.0
+    return min(runs, key=lambda r: (sign * r.metrics[metric], -r.start_time, r.run_id))
+
+
+def download_artifact(run_id: str, path: str, dest: str | Path, uri: str | None = None) -> Path:
+    """Download one artifact of a run into ``dest`` and return its local path."""
+    from mlflow.artifacts import download_artifacts
+
+    uri = resolve_uri(uri)
+    _client(uri)
+    return Path(download_artifacts(run_id=run_id, artifact_path=path, dst_path=str(dest), tracking_uri=uri))
