@@ -141,6 +141,12 @@ NOISE = (
         "Partners create and track orders programmatically.",
     ),
     ("elicitation", "Partners need webhooks for order status", "Polling is too slow for their dashboards."),
+    ("progress", "Added idempotency keys to order creation", "Retries with the same key return the first result."),
+    ("learnings", "Slow tests came from real network calls", "Stub external HTTP in unit tests."),
+    ("patterns", "Feature flags for risky changes", "New behaviour ships dark and is enabled per partner."),
+    ("reviews", "Review: missing indexes on orders.created_at", "Add the index before the partner launch."),
+    ("progress", "Partner sandbox environment is live", "Partners can test against seeded fake data."),
+    ("research", "Evaluated message queues for webhooks", "A managed queue avoids running our own broker."),
 )
 
 
@@ -246,6 +252,20 @@ def generate(seed: int = 0) -> ProjectHistory:
             ("blocker", "resolved"),
         )
         relations.append(GoldRelation(bid, rid, Relation.SUPERSEDE))
+
+    # relative expressions with gold intervals ("last week" = the previous ISO week, Monday to Monday)
+    for n, day in enumerate((38, 93)):
+        lid = add(
+            f"retro{n}",
+            "retrospective",
+            day,
+            "Incident review of the deploy failures",
+            "The deploy failures we saw last week came from a missing migration step.",
+            ("incident",),
+        )
+        ts = memories[-1].timestamp
+        monday = (ts - timedelta(days=ts.weekday() + 7)).replace(hour=0, minute=0, second=0, microsecond=0)
+        temporal.append(GoldTemporal(lid, "last week", monday, monday + timedelta(days=7)))
 
     noise = list(NOISE)
     rng.shuffle(noise)

@@ -1,0 +1,53 @@
+"""``memlab validate``: every experiment composes and every strategy it names builds."""
+
+from __future__ import annotations
+
+import argparse
+
+from memlab.build import available_options, build, build_components
+from memlab.errors import MemlabError
+
+
+def check_experiment(name: str | None) -> list[str]:
+    """Compose ``+experiment=name`` (or the bare config for ``None``) and build it; returns problems."""
+    from hydra import compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    from memlab.conf_resolvers import register
+    from memlab.paths import CONF_DIR
+
+    register()
+    overrides = [f"+experiment={name}"] if name else []
+    try:
+        with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+            cfg = compose(config_name="config", overrides=overrides)
+        container = OmegaConf.to_container(cfg, resolve=True)
+        build_components(container)
+        build(container["dataset"], "dataset")
+        build(container["tracking"], "tracking")
+    except MemlabError as exc:
+        return [str(exc)]
+    except Exception as exc:  # Hydra/OmegaConf raise many types; report each as one line
+        return [" ".join(f"{type(exc).__name__}: {exc}".split())]
+    return []
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``memlab validate``."""
+    parser.add_argument("experiments", nargs="*", help="experiments to check (default: all)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print one line per experiment; exit 1 if any fails."""
+    names = args.experiments or available_options("experiment")
+    failed = 0
+    for name in [None, *names]:
+        problems = check_experiment(name)
+        label = name or "(defaults)"
+        if problems:
+            failed += 1
+            print(f"FAIL {label}: {problems[0]}")
+        else:
+            print(f"ok   {label}")
+    print(f"{len(names) + 1 - failed} ok, {failed} failed")
+    return 1 if failed else 0

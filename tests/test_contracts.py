@@ -1,0 +1,251 @@
+"""Contract tests parametrized over every option of every conf group (options are discovered from conf/)."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import string
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memlab.benchmarks.base import Benchmark
+from memlab.build import available_options, build
+from memlab.protocols import GROUP_PROTOCOLS
+from memlab.tokens import item_tokens
+from memlab.types import (
+    InjectionCandidate,
+    Memory,
+    MemoryState,
+    Relation,
+    SelectionContext,
+    Tier,
+)
+from tests.support.compose import compose_cfg
+
+STRATEGY_GROUPS = ["retention", "clusterer", "summarizer", "judge", "temporal", "selector"]
+ANCHOR = datetime(2025, 3, 14, 15, 9, tzinfo=UTC)
+
+
+def options(group: str) -> list[str]:
+    return available_options(group)
+
+
+@functools.cache
+def built(group: str, option: str):
+    cfg = compose_cfg([f"{group}={option}", "embedder=tfidf"])
+    return build(cfg[group], group)
+
+
+def params(group: str):
+    return [pytest.param(group, o, id=f"{group}={o}") for o in options(group)]
+
+
+ALL = [p for g in [*STRATEGY_GROUPS, "embedder"] for p in params(g)]
+
+
+def mem(i: int, text: str = "", ns: str = "decisions", days: int = 0) -> Memory:
+    return Memory(f"m{i:03d}", ns, ANCHOR + timedelta(days=days), text or f"memory number {i}", f"content {i}")
+
+
+def test_every_strategy_group_has_none_option():
+    for group in STRATEGY_GROUPS:
+        assert "none" in options(group), f"conf/{group}/none.yaml is missing"
+
+
+@pytest.mark.parametrize(("group", "option"), ALL)
+def test_option_builds_and_satisfies_protocol(group, option):
+    obj = built(group, option)
+    assert isinstance(obj, GROUP_PROTOCOLS[group])
+    assert isinstance(type(obj).name, str) and type(obj).name
+    assert isinstance(type(obj).version, int) and type(obj).version >= 1
+
+
+@pytest.mark.parametrize(("group", "option"), params("retention"))
+def test_retention_in_unit_interval_and_never_rises_with_age(group, option):
+    fn = built(group, option)
+    for ns in ("decisions", "progress", "unknown-namespace"):
+        m = mem(1, ns=ns)
+        for state in (
+            MemoryState(m.id),
+            MemoryState(m.id, activation_count=50, last_accessed=ANCHOR),
+            MemoryState(m.id, superseded_by="x"),
+        ):
+            prev = None
+            for days in (0, 1, 7, 30, 365, 3650):
+                s = fn.score(m, state, ANCHOR + timedelta(days=days))
+                assert 0.0 <= s.overall <= 1.0
+                assert isinstance(s.tier, Tier)
+                if prev is not None:
+                    assert s.overall <= prev + 1e-12
+                prev = s.overall
+
+
+@pytest.mark.parametrize(("group", "option"), params("clusterer"))
+def test_clusterer_partition_is_order_independent(group, option):
+    clusterer = built(group, option)
+    rng = np.random.default_rng(0)
+    centers = rng.normal(size=(3, 16))
+    x = np.concatenate([c + 0.05 * rng.normal(size=(5, 16)) for c in centers])
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    ts = [ANCHOR + timedelta(hours=i) for i in range(len(x))]
+    labels = clusterer.fit_predict(x, ts)
+    assert len(labels) == len(x)
+    perm = rng.permutation(len(x))
+    labels_perm = clusterer.fit_predict(x[perm], [ts[i] for i in perm])
+
+    def partition(lab, idx):
+        groups: dict[int, set[int]] = {}
+        for pos, lab_i in enumerate(lab):
+            if lab_i >= 0:
+                groups.setdefault(int(lab_i), set()).add(int(idx[pos]))
+        return sorted(sorted(g) for g in groups.values())
+
+    assert partition(labels, np.arange(len(x))) == partition(labels_perm, perm)
+    assert len(clusterer.fit_predict(np.zeros((0, 16)), [])) == 0
+
+
+@pytest.mark.parametrize(("group", "option"), params("summarizer"))
+def test_summarizer_cites_only_given_ids(group, option):
+    summarizer = built(group, option)
+    cluster = [mem(i, f"Use tool {i % 2}", days=i) for i in range(5)]
+    out = summarizer.summarize(cluster)
+    again = summarizer.summarize(list(reversed(cluster)))
+    assert out == again
+    if out is not None:
+        assert set(out.source_ids) <= {m.id for m in cluster}
+        cited = [m for m in cluster if m.id in out.source_ids]
+        assert out.temporal_start == min(m.timestamp for m in cited)
+        assert out.temporal_end == max(m.timestamp for m in cited)
+
+
+@pytest.mark.parametrize(("group", "option"), params("judge"))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(a=st.text(max_size=300), b=st.text(max_size=300), sim=st.one_of(st.none(), st.floats(-1, 1)))
+def test_judge_always_answers_a_relation(group, option, a, b, sim):
+    judge = built(group, option)
+    older = Memory("o", "decisions", ANCHOR, a, b)
+    newer = Memory("n", "decisions", ANCHOR + timedelta(days=1), b, a)
+    verdict = judge.judge(older, newer, similarity=sim)
+    assert verdict.relation in set(Relation)
+    assert 0.0 <= verdict.confidence <= 1.0
+
+
+@pytest.mark.parametrize(("group", "option"), params("temporal"))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    text=st.one_of(
+        st.text(max_size=200),
+        st.lists(
+            st.sampled_from(
+                [
+                    "yesterday",
+                    "last week",
+                    "a month ago",
+                    "on Friday",
+                    "in May 2023",
+                    "today",
+                    "2 days ago",
+                    "x",
+                    "the day before",
+                    ",",
+                    "next month",
+                ]
+            ),
+            max_size=8,
+        ).map(" ".join),
+    ),
+    offset=st.integers(min_value=-4000, max_value=4000),
+)
+def test_temporal_intervals_are_half_open_and_inside_text(group, option, text, offset):
+    resolver = built(group, option)
+    anchor = ANCHOR + timedelta(days=offset)
+    refs = resolver.resolve(text, anchor)
+    spans = []
+    for ref in refs:
+        assert ref.start < ref.end
+        lo, hi = ref.span
+        assert 0 <= lo < hi <= len(text)
+        spans.append((lo, hi))
+        assert 0.0 <= ref.confidence <= 1.0
+    spans.sort()
+    for (_, hi), (lo2, _) in itertools.pairwise(spans):
+        assert hi <= lo2, "spans overlap"
+
+
+def candidate(i: int, text_len: int, rel: float, rec: float, act: float, conf: float = 1.0) -> InjectionCandidate:
+    return InjectionCandidate(
+        id=f"c{i:03d}",
+        kind="memory",
+        namespace="decisions",
+        text="x" * text_len,
+        timestamp=ANCHOR,
+        relevance=rel,
+        recency=rec,
+        activation=act,
+        confidence=conf,
+    )
+
+
+cand_strategy = st.lists(
+    st.builds(
+        candidate,
+        st.integers(0, 40),
+        st.integers(0, 900),
+        st.floats(0, 1),
+        st.floats(0, 1),
+        st.floats(0, 1),
+        st.floats(0, 1),
+    ),
+    max_size=30,
+)
+
+
+@pytest.mark.parametrize(("group", "option"), params("selector"))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cands=cand_strategy, budget=st.integers(0, 3000), seed=st.integers(0, 1000))
+def test_selector_budget_no_duplicates_order_independent(group, option, cands, budget, seed):
+    selector = built(group, option)
+    ctx = SelectionContext(now=ANCHOR)
+    chosen = selector.select(cands, ctx, budget)
+    assert sum(item_tokens(c.text, ctx.chars_per_token) for c in chosen) <= budget
+    assert len({c.id for c in chosen}) == len(chosen)
+    shuffled = list(cands)
+    np.random.default_rng(seed).shuffle(shuffled)
+    assert [c.id for c in selector.select(shuffled, ctx, budget)] == [c.id for c in chosen]
+
+
+@pytest.mark.parametrize("option", [o for o in options("embedder") if o != "minilm"])
+def test_embedder_unit_rows_and_batch_independent(option):
+    emb = built("embedder", option)
+    texts = ["Use FastAPI for the API", "Switched CI to GitHub Actions", "", "ünïcödé ✓", string.punctuation]
+    full = emb.encode(texts)
+    assert full.shape[0] == len(texts) and full.dtype == np.float32
+    norms = np.linalg.norm(full, axis=1)
+    assert np.all((np.abs(norms - 1) < 1e-5) | (norms == 0))
+    for i, t in enumerate(texts):
+        assert np.array_equal(emb.encode([t])[0], full[i])
+    assert isinstance(emb.model_id, str) and emb.model_id
+
+
+@pytest.mark.parametrize("option", options("dataset"))
+def test_dataset_option_builds_a_benchmark(option):
+    cfg = compose_cfg([f"dataset={option}", "embedder=tfidf"])
+    bench = build(cfg["dataset"], "dataset")
+    assert isinstance(bench, Benchmark)
+
+
+@pytest.mark.parametrize("option", options("tracking"))
+def test_tracking_option_builds(option):
+    cfg = compose_cfg([f"tracking={option}"])
+    tracker = build(cfg["tracking"], "tracking")
+    assert hasattr(tracker, "start") and hasattr(tracker, "finish")
+
+
+@pytest.mark.parametrize("option", options("llm"))
+def test_llm_option_composes(option):
+    cfg = compose_cfg([f"llm={option}"])
+    assert "model" in cfg["llm"]
