@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 from memlab.errors import MemlabError
 
@@ -74,7 +75,11 @@ def main() -> None:
 
         try:
             container = OmegaConf.to_container(cfg, resolve=True)
-            outcome = run(container, HydraConfig.get().runtime.output_dir)
+            hc = HydraConfig.get()
+            sweep_id = None
+            if hc.mode is not None and hc.mode.name == "MULTIRUN":
+                sweep_id = Path(hc.sweep.dir).name
+            outcome = run(container, hc.runtime.output_dir, sweep_id=sweep_id)
         except MemlabError as exc:
             fail(str(exc))
         print_outcome(outcome)

@@ -60,12 +60,13 @@ def write_outputs(folder: Path, cfg: Mapping[str, Any], result: BenchmarkResult)
         target.write_bytes(data)
 
 
-def run(cfg: Mapping[str, Any], output_dir: str | Path) -> RunOutcome:
+def run(cfg: Mapping[str, Any], output_dir: str | Path, *, sweep_id: str | None = None) -> RunOutcome:
     """Run the benchmark a resolved config describes and record it.
 
     Args:
         cfg: The resolved config as plain containers (``OmegaConf.to_container(cfg, resolve=True)``).
         output_dir: Folder for this run's files (Hydra's run directory, or a temporary one in tests).
+        sweep_id: Identifier of the ``--multirun`` sweep this run belongs to (one parent run per sweep).
 
     Returns:
         The outcome; ``main_value`` is what ``python -m memlab`` returns to a sweeper.
@@ -96,7 +97,7 @@ def run(cfg: Mapping[str, Any], output_dir: str | Path) -> RunOutcome:
     }
     run_name = f"{benchmark.name}-{chash}-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}"
     params = provenance.flatten({k: v for k, v in cfg.items() if k not in ("tracking",)})
-    run_id = tracker.start(run_name, params, tags)
+    run_id = tracker.start(run_name, params, tags, sweep_id=sweep_id)
     try:
         result = benchmark.run(components, seed)
         tracker.set_tags(

@@ -15,8 +15,10 @@ class Tracker(Protocol):
     ``finish`` closes it with status FINISHED or FAILED; logging after ``finish`` is an error.
     """
 
-    def start(self, run_name: str, params: Mapping[str, Any], tags: Mapping[str, str]) -> str | None:
-        """Open a run."""
+    def start(
+        self, run_name: str, params: Mapping[str, Any], tags: Mapping[str, str], sweep_id: str | None = None
+    ) -> str | None:
+        """Open a run (a child of the sweep's parent run when ``sweep_id`` is given)."""
         ...
 
     def log_metrics(self, metrics: Mapping[str, float]) -> None:
@@ -43,7 +45,9 @@ class Tracker(Protocol):
 class NullTracker:
     """Records nothing (``tracking=none``)."""
 
-    def start(self, run_name: str, params: Mapping[str, Any], tags: Mapping[str, str]) -> str | None:
+    def start(
+        self, run_name: str, params: Mapping[str, Any], tags: Mapping[str, str], sweep_id: str | None = None
+    ) -> str | None:
         """No run."""
         return None
 

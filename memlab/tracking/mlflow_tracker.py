@@ -28,8 +28,14 @@ class MlflowTracker:
         self.client_: Any = None
         self.run_id_: str | None = None
 
-    def start(self, run_name: str, params: Mapping[str, Any], tags: Mapping[str, str]) -> str | None:
-        """Create the experiment if needed and open a run with params and tags."""
+    def start(
+        self, run_name: str, params: Mapping[str, Any], tags: Mapping[str, str], sweep_id: str | None = None
+    ) -> str | None:
+        """Create the experiment if needed and open a run with params and tags.
+
+        With ``sweep_id`` (a ``--multirun`` sweep) the run becomes a child of one parent run per sweep,
+        found by its ``memlab.sweep`` tag or created on first use.
+        """
         from mlflow.tracking import MlflowClient
 
         artifact_location = None
@@ -49,7 +55,11 @@ class MlflowTracker:
             if exp
             else self.client_.create_experiment(self.experiment, artifact_location=artifact_location)
         )
-        run = self.client_.create_run(exp_id, run_name=run_name, tags=dict(tags))
+        tags = dict(tags)
+        if sweep_id:
+            tags["memlab.sweep"] = sweep_id
+            tags["mlflow.parentRunId"] = self._parent(exp_id, sweep_id)
+        run = self.client_.create_run(exp_id, run_name=run_name, tags=tags)
         self.run_id_ = run.info.run_id
         from mlflow.entities import Param
 
@@ -57,6 +67,18 @@ class MlflowTracker:
         for lo in range(0, len(items), 100):
             self.client_.log_batch(self.run_id_, params=items[lo : lo + 100])
         return self.run_id_
+
+    def _parent(self, exp_id: str, sweep_id: str) -> str:
+        found = self.client_.search_runs(
+            [exp_id], filter_string=f"tags.`memlab.sweep_parent` = '{sweep_id}'", max_results=1
+        )
+        if found:
+            return found[0].info.run_id
+        parent = self.client_.create_run(
+            exp_id, run_name=f"sweep-{sweep_id}", tags={"memlab.sweep_parent": sweep_id, "memlab.sweep": sweep_id}
+        )
+        self.client_.set_terminated(parent.info.run_id, status="FINISHED")
+        return parent.info.run_id
 
     def log_metrics(self, metrics: Mapping[str, float]) -> None:
         """Log finite metrics (non-finite values are skipped)."""

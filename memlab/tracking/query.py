@@ -50,7 +50,10 @@ def _client(uri: str) -> Any:
 
 
 def find_runs(experiment: str, uri: str | None = None, *, status: str | None = "FINISHED") -> list[RunRecord]:
-    """Runs of ``experiment`` (newest first), optionally only those with ``status``."""
+    """Runs of ``experiment`` (newest first), optionally only those with ``status``.
+
+    Sweep parent runs (tag ``memlab.sweep_parent``) hold no results and are left out.
+    """
     uri = resolve_uri(uri)
     client = _client(uri)
     exp = client.get_experiment_by_name(experiment)
@@ -72,6 +75,7 @@ def find_runs(experiment: str, uri: str | None = None, *, status: str | None = "
             dict(r.data.tags),
         )
         for r in runs
+        if "memlab.sweep_parent" not in r.data.tags
     ]
 
 
