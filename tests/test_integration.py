@@ -80,3 +80,35 @@ def test_builtin_run_is_reproducible(tmp_path):
     b = run(cfg, tmp_path / "b").metrics
     keys = [k for k in a if not k.startswith("latency_")]
     assert {k: a[k] for k in keys} == {k: b[k] for k in keys}
+
+
+def test_multirun_sweep_files_children_under_one_parent(tmp_path):
+    import subprocess
+    import sys
+
+    from memlab.paths import PROJECT_ROOT
+    from memlab.tracking.query import find_runs
+
+    uri = f"sqlite:///{tmp_path / 'sweep.db'}"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "memlab",
+            "--multirun",
+            "embedder=tfidf",
+            "judge=similarity,none",
+            f"tracking.uri={uri}",
+            "experiment_name=sweeptest",
+            f"hydra.sweep.dir={tmp_path / 'sweep'}",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=PROJECT_ROOT,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    runs = find_runs("sweeptest", uri)
+    assert sorted(r.tags["memlab.strategy.judge"] for r in runs) == ["none@1", "similarity@1"]
+    parents = {r.tags["mlflow.parentRunId"] for r in runs}
+    assert len(parents) == 1
