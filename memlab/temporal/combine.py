@@ -24,9 +24,9 @@ from memlab.temporal import calendar as cal
 from memlab.temporal.hits import Ctx, Hit
 from memlab.temporal.rules_absolute import part_of
 
-_GAP = re.compile(r"[\s,]*(?:(?:at|on|@|in the|of the|of|the|for|in)\b)?[\s,]*", re.IGNORECASE)
+_GAP = re.compile(r"[\s,]*(?:(?:at|on|in the|of the|of|the|for|in|from|between)\b|@)?[\s,]*", re.IGNORECASE)
 _RANGE_GAP = re.compile(r"\s*(?:-|–|to|till|until|untill|thru|through|and)\s*", re.IGNORECASE)
-_ROLE_RANK = {"date": 0, "wday": 1, "dom": 1, "tod": 2, "rel": 3, "part": 4}
+_ROLE_RANK = {"nthwd": 0, "date": 0, "wday": 1, "dom": 1, "tod": 2, "rel": 3, "part": 4, "by": 4}
 
 
 def select(hits: list[Hit]) -> list[Hit]:
@@ -52,7 +52,7 @@ def _on_day(day_hit: Hit, tod: Hit, span: tuple[int, int]) -> Hit:
     h, mi, s = data["tod"]
     if ddata.get("pm") and not data.get("known") and h < 12:
         h += 12
-    elif ddata.get("pm") and not data.get("known") and h == 12:
+    elif ddata.get("pm") and not data.get("known") and h == 12 and ddata.get("pod", (0, 0))[0] >= 18:
         h = 24
     start = day + timedelta(hours=h, minutes=mi, seconds=s)
     return Hit(span, start, start + (tod.end - tod.start), tod.grain, min(day_hit.conf, tod.conf))
@@ -60,7 +60,8 @@ def _on_day(day_hit: Hit, tod: Hit, span: tuple[int, int]) -> Hit:
 
 def _pod_clock(pod: Hit, clock: Hit, span: tuple[int, int]) -> Hit:
     day = cal.floor(pod.start, "day")
-    return _on_day(Hit(pod.span, day, day + timedelta(days=1), "day", pod.conf, data=pod.data), clock, span)
+    got = _on_day(Hit(pod.span, day, day + timedelta(days=1), "day", pod.conf, data=pod.data), clock, span)
+    return Hit(span, got.start, got.end, got.grain, got.conf, role="tod", data={"tod": None})
 
 
 def _is_day(h: Hit) -> bool:
@@ -73,8 +74,12 @@ def _is_pod(h: Hit) -> bool:
     return h.role == "tod" and isinstance(h.data, dict) and "pod" in h.data
 
 
+def _is_weak(h: Hit) -> bool:
+    return h.role == "tod" and isinstance(h.data, dict) and bool(h.data.get("weak"))
+
+
 def _is_clock(h: Hit) -> bool:
-    return h.role == "tod" and isinstance(h.data, dict) and "tod" in h.data
+    return h.role == "tod" and isinstance(h.data, dict) and h.data.get("tod") is not None
 
 
 def _relative(rel: Hit, ref_start, ref_end, span: tuple[int, int], conf: float) -> Hit | None:  # type: ignore[no-untyped-def]
@@ -100,12 +105,21 @@ def _relative(rel: Hit, ref_start, ref_end, span: tuple[int, int], conf: float) 
     return Hit(span, start, cal.shift(start, 1, grain), grain, conf)
 
 
+def _range(a: Hit, b: Hit, gap: str) -> Hit | None:
+    span = (a.span[0], b.span[1])
+    plain = not (_is_pod(a) or _is_pod(b) or _is_weak(a) or _is_weak(b))
+    if _RANGE_GAP.fullmatch(gap) and a.role == b.role and a.role in ("date", "tod") and plain and a.start < b.end:
+        if a.role == "tod":
+            fine = min(a.end - a.start, b.end - b.start)
+            grain = a.grain if a.end - a.start == fine else b.grain
+            return Hit(span, a.start, b.start + fine, grain, min(a.conf, b.conf), role="tod", data=a.data)
+        if a.grain == b.grain:
+            return Hit(span, a.start, b.end, a.grain, min(a.conf, b.conf), role="date", data=a.data)
+    return None
+
+
 def _pair(a: Hit, b: Hit, gap: str) -> Hit | None:
     span = (a.span[0], b.span[1])
-    if _RANGE_GAP.fullmatch(gap) and a.role == b.role and a.role in ("date", "tod") and a.grain == b.grain:
-        if a.start < b.end and not _is_pod(a) and not _is_pod(b):
-            role = "date" if a.role == "date" else "tod"
-            return Hit(span, a.start, b.end, a.grain, min(a.conf, b.conf), role=role, data=a.data)
     if not _GAP.fullmatch(gap):
         return None
     if a.role == "rel" and not gap.strip() and b.role in ("date", "wday", "dom"):
@@ -117,6 +131,14 @@ def _pair(a: Hit, b: Hit, gap: str) -> Hit | None:
         return b.with_span(span, role="date")
     if b.role == "wday" and a.role == "date" and a.grain == "day":
         return a.with_span(span)
+    if a.role == "by" and b.role in ("date", "wday", "dom", "tod") and not _is_weak(b):
+        return Hit(span, a.start - timedelta(microseconds=a.start.microsecond), b.end, "second", b.conf)
+    if a.role == "nthwd" and b.role == "date" and b.grain == "month":
+        d = a.data if isinstance(a.data, dict) else {}
+        start = cal.nth_weekday(b.start, b.start.year, b.start.month, d["wd"], d["nth"])
+        return Hit(span, start, start + timedelta(days=1), "day", min(a.conf, b.conf))
+    if (_is_weak(a) and not _is_pod(b)) or (_is_weak(b) and not _is_pod(a)):
+        return None
     if a.role == "dom" and b.role == "date" and b.grain == "month":
         try:
             start = b.start.replace(day=a.data["day"])  # type: ignore[index]
@@ -134,19 +156,25 @@ def _pair(a: Hit, b: Hit, gap: str) -> Hit | None:
     return None
 
 
+def _unplaced_clock(h: Hit) -> bool:
+    """A clock time (alone or with a part of the day) that no date placed on a day."""
+    return h.role == "tod" and isinstance(h.data, dict) and "tod" in h.data
+
+
 def combine(hits: list[Hit], ctx: Ctx) -> list[Hit]:
     """Merge neighbouring hits (see the module docstring); drop hits that needed a partner and found none."""
     out = list(hits)
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(out) - 1):
-            a, b = out[i], out[i + 1]
-            merged = _pair(a, b, ctx.text[a.span[1] : b.span[0]])
-            if merged is not None:
-                out[i : i + 2] = [merged]
-                changed = True
-                break
+    for merge in (_range, _pair):
+        changed = True
+        while changed:
+            changed = False
+            for i in range(len(out) - 1):
+                a, b = out[i], out[i + 1]
+                merged = merge(a, b, ctx.text[a.span[1] : b.span[0]])
+                if merged is not None:
+                    out[i : i + 2] = [merged]
+                    changed = True
+                    break
     final: list[Hit] = []
     for h in out:
         if h.needs_merge:
@@ -154,5 +182,13 @@ def combine(hits: list[Hit], ctx: Ctx) -> list[Hit]:
         if h.role == "rel":
             day = cal.day_start(ctx.anchor)
             h = _relative(h, day, day + timedelta(days=1), h.span, 0.4) or h
+        elif (
+            h.role == "tod"
+            and isinstance(h.data, dict)
+            and "tod" in h.data
+            and ctx.direction == "future"
+            and h.start < ctx.anchor
+        ):
+            h = Hit(h.span, h.start + timedelta(days=1), h.end + timedelta(days=1), h.grain, h.conf, role="tod")
         final.append(h)
     return final

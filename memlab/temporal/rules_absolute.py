@@ -1,5 +1,6 @@
 """Rules for calendar expressions: explicit dates, months (with or without a year), years, decades, seasons,
-quarters, ordinal days, and parts of periods (``end of the month``, ``early March``)."""
+quarters, ordinal days, and parts of periods (``end of the month``, ``early March``).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from datetime import datetime, timedelta
 
 from memlab.temporal import calendar as cal
 from memlab.temporal.hits import Ctx, Hit
-from memlab.temporal.lexicon import DECADE_WORDS, MONTH, ORD_DAY, WEEKDAY, YEAR, month, ordinal, year2
+from memlab.temporal.lexicon import DECADE_WORDS, MONTH, ORD_DAY, WEEKDAY, YEAR, month, ordinal, weekday, year2
 from memlab.temporal.rules_relative import PAST_WORDS
 
 Rule = tuple[re.Pattern[str], Callable[[re.Match[str], Ctx], Hit | None]]
@@ -34,7 +35,8 @@ def _year_of(text: str | None, ctx: Ctx) -> int | None:
 
 def _pick_year(ctx: Ctx, mo: int, d: int | None) -> int:
     """Year for a month (and day) written without one: this year's if it is the anchor's month (or day);
-    otherwise the next occurrence (future) or the latest one (past)."""
+    otherwise the next occurrence (future) or the latest one (past).
+    """
     a = ctx.anchor
     key, now = (mo, d or 0), (a.month, a.day if d is not None else 0)
     if key == now:
@@ -72,23 +74,73 @@ def _year_month(m: re.Match[str], ctx: Ctx) -> Hit | None:
     return Hit(m.span(), start, cal.add_months(start, 1), "month")
 
 
-def _ambiguous_may(m: re.Match[str], group: int) -> bool:
-    word = m.group(group)
-    return word.lower() in ("may", "mar", "march", "sat", "sun") and not word[0].isupper()
+def _upper(m: re.Match[str], group: int, ctx: Ctx) -> bool:
+    """Whether the group starts with a capital letter in the original text (rules match lowercased text)."""
+    return ctx.text[m.start(group)].isupper()
+
+
+def _ambiguous_may(m: re.Match[str], group: int, day_group: int, ctx: Ctx) -> bool:
+    """A lowercase ``may`` / ``mar`` next to a bare number is a verb, not a month."""
+    word, day = m.group(group), m.group(day_group) or ""
+    return word.lower() in ("may", "mar") and not _upper(m, group, ctx) and day.isdigit()
+
+
+def _weekday_year(ctx: Ctx, wd_name: str | None, mo: int, d: int, y: int) -> int:
+    """With a weekday written beside a day without a year, the nearest year where they agree."""
+    if not wd_name:
+        return y
+    wd = weekday(wd_name)
+    for cand in (y, y - 1, y + 1, y - 2, y + 2):
+        try:
+            if _date(cand, mo, d, ctx.anchor).weekday() == wd:
+                return cand
+        except ValueError:
+            continue
+    return y
+
+
+def _range_md(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    mo1, d1, d2 = month(m.group(1)), ordinal(m.group(2)), ordinal(m.group(4))
+    mo2 = month(m.group(3)) if m.group(3) else mo1
+    if not d1 or not d2:
+        return None
+    y = int(m.group(5)) if m.group(5) else _pick_year(ctx, mo1, d1)
+    start, last = _date(y, mo1, d1, ctx.anchor), _date(y, mo2, d2, ctx.anchor)
+    return Hit(m.span(), start, last + timedelta(days=1), "day", 0.9) if start <= last else None
+
+
+def _range_dm(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    d1, d2, mo = ordinal(m.group(1)), ordinal(m.group(2)), month(m.group(3))
+    if not d1 or not d2:
+        return None
+    y = int(m.group(4)) if m.group(4) else _pick_year(ctx, mo, d1)
+    start, last = _date(y, mo, d1, ctx.anchor), _date(y, mo, d2, ctx.anchor)
+    return Hit(m.span(), start, last + timedelta(days=1), "day", 0.9) if start <= last else None
+
+
+_NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5}
+_NTH |= {"5th": 5, "last": -1}
+
+
+def _nth_weekday_marker(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    """``the first Monday of`` waits for a month (``of March``, ``of last month``)."""
+    data = {"nth": _NTH[m.group(1).lower()], "wd": weekday(m.group(2))}
+    return Hit(m.span(), ctx.anchor, ctx.anchor + timedelta(seconds=1), "second", 0.9, role="nthwd",
+               needs_merge=True, data=data)  # fmt: skip
 
 
 def _month_day(m: re.Match[str], ctx: Ctx) -> Hit | None:
-    if _ambiguous_may(m, 1):
+    if _ambiguous_may(m, 2, 3, ctx):
         return None
-    mo, d = month(m.group(1)), ordinal(m.group(2))
+    mo, d = month(m.group(2)), ordinal(m.group(3))
     if d is None:
         return None
-    y = _year_of(m.group(3), ctx) or _pick_year(ctx, mo, d)
-    return _day_hit(m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(3) else 0.9)
+    y = _year_of(m.group(4), ctx) or _weekday_year(ctx, m.group(1), mo, d, _pick_year(ctx, mo, d))
+    return _day_hit(m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(4) else 0.9)
 
 
 def _day_month(m: re.Match[str], ctx: Ctx) -> Hit | None:
-    if _ambiguous_may(m, 2):
+    if _ambiguous_may(m, 2, 1, ctx):
         return None
     d, mo = ordinal(m.group(1)), month(m.group(2))
     if d is None:
@@ -108,9 +160,9 @@ def _month(m: re.Match[str], ctx: Ctx) -> Hit | None:
     post = (m.group(3) or "").lower()
     if not mod and not post:
         lw = word.lower().rstrip(".")
-        if lw not in _FULL_MONTHS_SAFE and not (word[0].isupper() and lw not in ("may", "mar")):
+        if lw not in _FULL_MONTHS_SAFE and not (_upper(m, 2, ctx) and lw not in ("may", "mar")):
             return None
-    elif word.lower() == "may" and mod in ("", "this") and not word[0].isupper():
+    elif word.lower() == "may" and mod in ("", "this") and not _upper(m, 2, ctx):
         return None
     mo = month(word)
     a = ctx.anchor
@@ -213,7 +265,8 @@ _ACRONYMS = {"eom": ("end", "month"), "bom": ("begin", "month"), "eoy": ("end", 
 
 def part_of(start: datetime, grain: str, part: str) -> tuple[datetime, datetime, str] | None:
     """Duckling's parts: month begin = days 1-10, mid = 11-20, end = 21-last; year begin = Jan-Mar, end =
-    Sep-Dec; week begin = Mon-Wed, end = Fri-Sun."""
+    Sep-Dec; week begin = Mon-Wed, end = Fri-Sun.
+    """
     if grain == "month":
         end = cal.add_months(start, 1)
         bounds = {"begin": (0, 10), "mid": (10, 20), "end": (20, None)}[part]
@@ -240,6 +293,11 @@ def _part_marker(m: re.Match[str], ctx: Ctx) -> Hit | None:
                needs_merge=True, data={"part": part})  # fmt: skip
 
 
+def _by_marker(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    """``by Friday`` / ``by the end of the month``: from the anchor to the end of what follows."""
+    return Hit(m.span(), ctx.anchor, ctx.anchor + timedelta(seconds=1), "second", 0.8, role="by", needs_merge=True)
+
+
 def _part_current(m: re.Match[str], ctx: Ctx) -> Hit | None:
     if m.group(3):
         part, grain = _ACRONYMS[m.group(3).lower()]
@@ -251,12 +309,12 @@ def _part_current(m: re.Match[str], ctx: Ctx) -> Hit | None:
 
 _YR = rf"({YEAR}|'\d\d)"
 RULES: list[Rule] = [
-    (re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})(?:[T\s](\d{2}):(\d{2})(?::(\d{2}))?)?\b"), _iso),
+    (re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt\s](\d{2}):(\d{2})(?::(\d{2}))?)?\b"), _iso),
     (re.compile(r"\b(\d{1,2})\s*([/.-])\s*(\d{1,2})\s*\2\s*(\d{4}|\d{2})\b"), _mdy),
     (re.compile(r"(?<![\d/])\b(\d{1,2})\s?/\s?(\d{1,2})\b(?!\s*(?:h\b|hours?\b)|/|\d|%|\.\d)"), _md),
     (re.compile(r"\b(?:(\d{4})[/-](\d{1,2})|(\d{1,2})/(\d{4}))\b(?![/-]\d)"), _year_month),
     (
-        re.compile(rf"\b(?:{WEEKDAY},?\s+)?({MONTH})\s*(?:the\s+)?({ORD_DAY})\b(?:,?\s+{_YR}\b)?", _F),
+        re.compile(rf"\b(?:({WEEKDAY}),?\s+)?({MONTH})\s*(?:the\s+)?({ORD_DAY})\b(?:,?\s+{_YR}\b)?", _F),
         _month_day,
     ),
     (
@@ -272,8 +330,14 @@ RULES: list[Rule] = [
         ),
         _month,
     ),
-    (re.compile(rf"\b(?:in|during|since|from|until|till|by|of|back in|before|after|around|through|year)\s+({YEAR})"
-                r"\b(?!\s*(?:am|pm|hours?|h)\b)(?:\s*a\.?d\.?\b)?", _F), _year),  # fmt: skip
+    (
+        re.compile(
+            rf"\b(?:in|during|since|from|until|till|by|of|back in|before|after|around|through|year)\s+({YEAR})"
+            r"\b(?!\s*(?:am|pm|hours?|h)\b)(?:\s*a\.?d\.?\b)?",
+            _F,
+        ),
+        _year,
+    ),
     (re.compile(rf"\b({YEAR})\s*a\.?d\.?(?!\w)", _F), _year),
     (
         re.compile(
@@ -314,7 +378,32 @@ RULES: list[Rule] = [
         ),
         _dom_of_month,
     ),
-    (re.compile(r"\b(?:at\s+the\s+|the\s+)?(beginning|start|end|middle|early|mid|late)(?:\s+of\b)?", _F), _part_marker),
+    (re.compile(r"\b(?:at\s+the\s+|the\s+)?(beginning|start|end|middle|early|mid|late)\b(?=\s)", _F), _part_marker),
+    (re.compile(r"\bby\b(?=\s)", _F), _by_marker),
+    (
+        re.compile(
+            rf"\b(?:the\s+)?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last)\s+({WEEKDAY})\b"
+            rf"(?=\s+(?:of|in)\s+(?:the\s+)?(?:{MONTH}|(?:this|next|last|the|previous)\s+month|month)\b)",
+            _F,
+        ),
+        _nth_weekday_marker,
+    ),
+    (
+        re.compile(
+            rf"\b(?:from\s+)?({MONTH})\s*(?:the\s+)?({ORD_DAY})\s*(?:-|–|to|thru|through|till|until)\s*"
+            rf"(?:({MONTH})\s*)?(?:the\s+)?({ORD_DAY})\b(?:,?\s+({YEAR}))?",
+            _F,
+        ),
+        _range_md,
+    ),
+    (
+        re.compile(
+            rf"\b(?:from\s+)?(?:the\s+)?({ORD_DAY})\s*(?:-|–|to|thru|through|till|until)\s*(?:the\s+)?"
+            rf"({ORD_DAY})\s+(?:of\s+)?({MONTH})(?:,?\s+({YEAR}))?",
+            _F,
+        ),
+        _range_dm,
+    ),
     (
         re.compile(
             r"\b(?:at\s+the\s+|the\s+)?(?:(beginning|start|end|middle)\s+of\s+(?:the\s+)?(month|year|week)|"

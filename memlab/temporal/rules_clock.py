@@ -32,21 +32,33 @@ PODS = {
 PM_PODS = {"afternoon", "evening", "night", "late evening", "late night", "tonight"}
 
 _HW = "|".join(sorted(HOUR_WORDS, key=len, reverse=True))
-_MW = r"(?:(?:twenty|thirty|forty|fifty)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|" + "|".join(
-    sorted(MINUTE_TEENS, key=len, reverse=True)
-) + r"|ten|(?:oh|o|zero)[\s-](?:one|two|three|four|five|six|seven|eight|nine))"
-_AMPM = r"(a\.?\s?m\.?|p\.?\s?m\.?|(?<=\d)[ap]\b\.?)"
-_TZ = r"(?!\s*\(?(?:cet|gmt|pst|bst|ist|cst|est|edt|pdt|utc)\b)"
+_MW = (
+    r"(?:(?:twenty|thirty|forty|fifty)(?:[\s-](?:one|two|three|four|five|six|seven|eight|nine))?|"
+    + "|".join(sorted(MINUTE_TEENS, key=len, reverse=True))
+    + r"|ten|(?:oh|o|zero)[\s-](?:one|two|three|four|five|six|seven|eight|nine))"
+)
+_AMPM = r"(a\.?\s?m\.?|p\.?\s?m\.?|(?<=\d)(?:a|p)\b\.?)"
+TZ_OFFSETS = {"gmt": 0, "utc": 0, "bst": 60, "cet": 60, "cest": 120, "est": -300, "edt": -240, "cst": -360}
+TZ_OFFSETS |= {"cdt": -300, "mst": -420, "mdt": -360, "pst": -480, "pdt": -420, "ist": 330}
+_TZ = r"(?:\s*\(?(" + "|".join(TZ_OFFSETS) + r")\b\)?)?"
 
 
 def tod_hit(span: tuple[int, int], ctx: Ctx, h: int, mi: int, s: int, grain: str, known: bool, conf: float = 0.9,
-            needs_merge: bool = False) -> Hit | None:  # fmt: skip
-    """A time-of-day hit on the anchor's day (hour 24 = the next midnight)."""
+            needs_merge: bool = False, tz: str | None = None, weak: bool = False) -> Hit | None:  # fmt: skip
+    """A time-of-day hit on the anchor's day (hour 24 = the next midnight).
+
+    With a timezone abbreviation (``8:00 GMT``) the time is converted to the anchor's zone (minute grain).
+    """
     if not (0 <= h <= 24 and 0 <= mi < 60 and 0 <= s < 60):
         return None
+    if tz:
+        off = ctx.anchor.utcoffset()
+        local = int(off.total_seconds() // 60) if off is not None else 0
+        total = h * 60 + mi + local - TZ_OFFSETS[tz.lower()]
+        h, mi, grain = total // 60, total % 60, "minute" if grain == "hour" else grain
     start = cal.day_start(ctx.anchor) + timedelta(hours=h, minutes=mi, seconds=s)
     step = {"hour": timedelta(hours=1), "minute": timedelta(minutes=1), "second": timedelta(seconds=1)}[grain]
-    data = {"tod": (h, mi, s), "known": known}
+    data = {"tod": (h, mi, s), "known": known, "weak": weak}
     return Hit(span, start, start + step, grain, conf, role="tod", needs_merge=needs_merge, data=data)
 
 
@@ -80,12 +92,12 @@ def _clock_ampm(m: re.Match[str], ctx: Ctx) -> Hit | None:
         return None
     h24, _ = apply_ampm(h, m.group(4))
     grain = "second" if m.group(3) else "minute" if m.group(2) else "hour"
-    return tod_hit(m.span(), ctx, h24, mi, s, grain, True)
+    return tod_hit(m.span(), ctx, h24, mi, s, grain, True, tz=m.group(5))
 
 
 def _clock_compact(m: re.Match[str], ctx: Ctx) -> Hit | None:
     h24, _ = apply_ampm(int(m.group(1)), m.group(3))
-    return tod_hit(m.span(), ctx, h24, int(m.group(2)), 0, "minute", True)
+    return tod_hit(m.span(), ctx, h24, int(m.group(2)), 0, "minute", True, tz=m.group(4))
 
 
 def _clock24(m: re.Match[str], ctx: Ctx) -> Hit | None:
@@ -94,11 +106,13 @@ def _clock24(m: re.Match[str], ctx: Ctx) -> Hit | None:
     known = h > 12 or m.group(1).startswith("0")
     if not known:
         h, _ = apply_ampm(h, None)
-    return tod_hit(m.span(), ctx, h, mi, s, "second" if m.group(3) else "minute", known, 0.8)
+    return tod_hit(
+        m.span(), ctx, h, mi, s, "second" if m.group(3) else "minute", known or bool(m.group(4)), 0.8, tz=m.group(4)
+    )
 
 
 def _clock_h(m: re.Match[str], ctx: Ctx) -> Hit | None:
-    return tod_hit(m.span(), ctx, int(m.group(1)), int(m.group(2) or 0), 0, "minute", True, 0.8)
+    return tod_hit(m.span(), ctx, int(m.group(1)), int(m.group(2) or 0), 0, "minute", True, 0.8, tz=m.group(3))
 
 
 def _word_clock(m: re.Match[str], ctx: Ctx) -> Hit | None:
@@ -120,6 +134,9 @@ def _past_to(m: re.Match[str], ctx: Ctx) -> Hit | None:
     if mins is None or mins >= 60:
         return None
     target = m.group(3).lower()
+    explicit = q in ("half", "quarter", "a quarter") or "minute" in m.group(0).lower()
+    if not explicit and not m.group(4) and target not in ("noon", "midnight"):
+        return None
     if target in ("noon", "midnight"):
         h, known = (12 if target == "noon" else 24), True
     else:
@@ -137,11 +154,23 @@ def _oclock(m: re.Match[str], ctx: Ctx) -> Hit | None:
 
 def _at_bare(m: re.Match[str], ctx: Ctx) -> Hit | None:
     """``at 8`` alone is too ambiguous: kept only when a part of day or a date stands beside it."""
-    hv = int(m.group(1)) if m.group(1).isdigit() else HOUR_WORDS[m.group(1).lower()]
+    hv = int(m.group(2)) if m.group(2).isdigit() else HOUR_WORDS[m.group(2).lower()]
     if hv > 24:
         return None
-    h, _ = apply_ampm(hv, None)
-    return tod_hit(m.span(), ctx, h if hv > 12 else hv, 0, 0, "hour", hv > 12, 0.7, needs_merge=True)
+    weak = not m.group(1)
+    return tod_hit(
+        m.span(),
+        ctx,
+        hv,
+        0,
+        0,
+        "hour",
+        hv > 12,
+        0.7,
+        needs_merge=not m.group(3),
+        tz=m.group(3),
+        weak=weak and not m.group(3),
+    )
 
 
 def _pod(m: re.Match[str], ctx: Ctx) -> Hit | None:
@@ -155,26 +184,45 @@ def _pod(m: re.Match[str], ctx: Ctx) -> Hit | None:
 
 
 RULES: list[Rule] = [
-    (re.compile(rf"\b(?:at\s+|@\s*|around\s+|about\s+)?(\d{{1,2}})(?::(\d{{2}}))?(?::(\d{{2}}))?\s*{_AMPM}{_TZ}", _F),
-     _clock_ampm),  # fmt: skip
-    (re.compile(rf"\b(?:at\s+|@\s*|around\s+)?(1[0-2]|[1-9])([0-5]\d)\s*{_AMPM}{_TZ}", _F), _clock_compact),
-    (re.compile(rf"\b(?:at\s+|@\s*|around\s+)?([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\b(?!\s*[ap]\.?\s?m){_TZ}",
-                _F), _clock24),  # fmt: skip
-    (re.compile(rf"\b(?:at\s+|@\s*)?([01]?\d|2[0-3])h([0-5]\d)?\b{_TZ}", _F), _clock_h),
+    (
+        re.compile(
+            rf"(?:\bat\s+|@\s*|\baround\s+|\babout\s+)?\b(\d{{1,2}})(?::(\d{{2}}))?(?::(\d{{2}}))?\s*{_AMPM}{_TZ}", _F
+        ),
+        _clock_ampm,
+    ),
+    (re.compile(rf"(?:\bat\s+|@\s*|\baround\s+)?\b(1[0-2]|[1-9])([0-5]\d)\s*{_AMPM}{_TZ}", _F), _clock_compact),
+    (
+        re.compile(
+            rf"(?:\bat\s+|@\s*|\baround\s+)?\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\b(?!\s*[ap]\.?\s?m){_TZ}", _F
+        ),
+        _clock24,
+    ),
+    (re.compile(rf"(?:\bat\s+|@\s*)?\b([01]?\d|2[0-3])h([0-5]\d)?\b{_TZ}", _F), _clock_h),
     (re.compile(rf"\b(?:at\s+|@\s*)?({_HW})(?:[\s-]({_MW}))?\s*(a\.?\s?m\.?|p\.?\s?m\.?)", _F), _word_clock),
-    (re.compile(rf"\b(?:at\s+|@\s*)?({_HW})[\s-]({_MW})\b(?!\s*(?:days?|weeks?|months?|years?|minutes?|hours?))",
-                _F), _word_clock),  # fmt: skip
+    (
+        re.compile(
+            rf"\b(?:at\s+|@\s*)?({_HW})[\s-]({_MW})\b(?!\s*(?:days?|weeks?|months?|years?|minutes?|hours?))", _F
+        ),
+        _word_clock,
+    ),
     (re.compile(r"\b(?:at\s+)?(?:the\s+)?(noon|midday|mid day|midnight)\b", _F), _noon),
     (
         re.compile(
-            r"\b(?:at\s+)?(?:for\s+)?(half|a\s+quarter|quarter|\d{1,2}|twenty|ten|five)\s+(?:minutes?\s+)?"
-            rf"(past|after|to|till|before)\s+(\d{{1,2}}|noon|midnight|{_HW})\b(?:\s*{_AMPM})?",
+            r"(?<![:\d])\b(?:at\s+)?(?:for\s+)?(half|a\s+quarter|quarter|\d{1,2}|twenty|ten|five)\s+(?:minutes?\s+)?"
+            rf"(past|after|to|till|before)\s+(\d{{1,2}}|noon|midnight|{_HW})(?!\d)(?:\s*{_AMPM})?",
             _F,
         ),
         _past_to,
     ),
     (re.compile(rf"\b(?:at\s+)?(\d{{1,2}}|{_HW})\s*o'?\s?clock\b(?:\s*{_AMPM})?", _F), _oclock),
-    (re.compile(rf"\b(?:at|@)\s*(\d{{1,2}}|{_HW})\b(?![:.]\d|\s*(?:am|pm|a\.m|p\.m|%))", _F), _at_bare),
+    (
+        re.compile(
+            rf"(\bat\s*|@\s*)?\b(\d{{1,2}}|{_HW})\b(?![:.]\d|\s*(?:am|pm|a\.m|p\.m|%|/|-\d))"
+            rf"(?:\s*\(?({'|'.join(TZ_OFFSETS)})\b\)?)?",
+            _F,
+        ),
+        _at_bare,
+    ),
     (
         re.compile(
             r"\b(this\s+|in\s+the\s+|during\s+the\s+|at\s+|for\s+|today\s+)?(early|late)?\s*"

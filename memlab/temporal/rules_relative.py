@@ -64,7 +64,9 @@ def _named_day(offset: int, conf: float = 1.0) -> Callable[[re.Match[str], Ctx],
 def _tonight(m: re.Match[str], ctx: Ctx) -> Hit:
     d = cal.day_start(ctx.anchor)
     start = d + timedelta(hours=21 if m.group(1) else 18)
-    return _hit(m, start, d + timedelta(days=1), "hour", role="tod", data={"pod": (21 if m.group(1) else 18, 24)})
+    return _hit(
+        m, start, d + timedelta(days=1), "hour", role="tod", data={"pod": (21 if m.group(1) else 18, 24), "pm": True}
+    )
 
 
 def _last_night(m: re.Match[str], ctx: Ctx) -> Hit:
@@ -177,9 +179,9 @@ def _weekday(m: re.Match[str], ctx: Ctx) -> Hit | None:
     mod = " ".join((m.group(1) or "").lower().split())
     name = m.group(2)
     post = " ".join((m.group(3) or "").lower().split())
-    if name.lower() in _ABBREV_AMBIGUOUS and not mod and not post and not name[0].isupper():
-        if not ctx.text[m.end(2) : m.end(2) + 1] == ".":
-            return None
+    bare = not mod and not post and not ctx.text[m.start(2)].isupper()
+    if name.lower() in _ABBREV_AMBIGUOUS and bare and ctx.text[m.end(2) : m.end(2) + 1] != ".":
+        return None
     start, conf = resolve_weekday(ctx, weekday(name), mod if mod != "on" else "", post)
     return _hit(m, start, start + timedelta(days=1), "day", conf, role="wday")
 
@@ -251,7 +253,8 @@ RULES: list[Rule] = [
     (re.compile(rf"\b({NUM})\s+({WEEKDAY})s\s+(from now|ago|back)\b", _F), _n_weekdays),
     (
         re.compile(
-            rf"\b(?:the\s+)?(?:({NUM})\s+)?(day|night|week[\s-]?end|week|month|year)s?\s+(before|after|prior to|earlier|later)\b",
+            rf"\b(?:the\s+)?(?:({NUM})\s+)?(day|night|week[\s-]?end|week|month|year)s?\s+"
+            r"(before|after|prior to|earlier|later)\b",
             _F,
         ),
         _rel,

@@ -49,9 +49,15 @@ from memlab.temporal import rules_absolute, rules_clock, rules_relative
 from memlab.temporal.combine import combine, select
 from memlab.temporal.hits import Ctx, Hit
 from memlab.temporal.lexicon import NUM, UNIT, number, unit
+from memlab.temporal.prefilter import present, trigger
 from memlab.types import TemporalRef
 
 _RULES = rules_relative.RULES + rules_absolute.RULES + rules_clock.RULES
+_TRIGGERS = [trigger(p) for p, _ in _RULES]
+#: the same patterns without IGNORECASE, run on the lowercased text (about twice as fast)
+_LOWER_RULES = [(re.compile(p.pattern, p.flags & ~re.IGNORECASE), h) for p, h in _RULES]
+_VOCAB = frozenset().union(*(t.words for t in _TRIGGERS if t.words is not None))
+_HAS_DIGIT = re.compile(r"\d")
 _DURATION = re.compile(rf"\bfor\s+(?:(?:the|about|almost|nearly|over|around)\s+)?({NUM})\s+({UNIT[3:-3]})s?\b",
                        re.IGNORECASE)  # fmt: skip
 _FUTURE = re.compile(
@@ -72,7 +78,7 @@ _TRIGGER = re.compile(
     r"mid|week|wk|month|year|yr|qtr|quarter|decade|day|summer|spring|autumn|fall|winter|jan|feb|mar|apr|may|"
     r"jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|recent|late|other|eo[my]|bo[my]|the|one|two|"
     r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|quarter|at|a few|first|second|third|fourth|"
-    r"fifth|twent|thirt|fort|fift|sixt|sevent|eight|ninet)",
+    r"fifth|twent|thirt|fort|fift|sixt|sevent|eight|ninet|sec|min|hour|hr|couple|pair|few|fortnight|by|q[1-4])",
     re.IGNORECASE,
 )
 MAX_CHARS = 200_000
@@ -101,12 +107,18 @@ def _durations(ctx: Ctx) -> list[Hit]:
     return out
 
 
-def resolve_chunk(text: str, anchor: datetime, direction: str) -> list[Hit]:
-    """All hits in one sentence, selected and combined."""
+def resolve_chunk(text: str, anchor: datetime, direction: str, prefilter: bool = True) -> list[Hit]:
+    """All hits in one sentence, selected and combined (``prefilter``: skip rules that cannot match)."""
     ctx = Ctx(anchor, direction, text)
     hits: list[Hit] = []
-    for pattern, handler in _RULES:
-        for m in pattern.finditer(text):
+    lower, has_digit = text.lower(), bool(_HAS_DIGIT.search(text))
+    words = present(lower, _VOCAB)
+    same_length = len(lower) == len(text)
+    rules, target = (_LOWER_RULES, lower) if same_length else (_RULES, text)
+    for (pattern, handler), trig in zip(rules, _TRIGGERS, strict=True):
+        if prefilter and not trig.may_match(words, has_digit):
+            continue
+        for m in pattern.finditer(target):
             try:
                 h = handler(m, ctx)
             except (ValueError, OverflowError, KeyError, TypeError, IndexError):
@@ -114,7 +126,8 @@ def resolve_chunk(text: str, anchor: datetime, direction: str) -> list[Hit]:
             if h is not None and h.start < h.end:
                 hits.append(h)
     try:
-        hits.extend(_durations(ctx))
+        if "for" in lower:
+            hits.extend(_durations(ctx))
     except (ValueError, OverflowError, KeyError):
         pass
     try:
