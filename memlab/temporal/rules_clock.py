@@ -37,7 +37,7 @@ _MW = (
     + "|".join(sorted(MINUTE_TEENS, key=len, reverse=True))
     + r"|ten|(?:oh|o|zero)[\s-](?:one|two|three|four|five|six|seven|eight|nine))"
 )
-_AMPM = r"(a\.?\s?m\.?|p\.?\s?m\.?|(?<=\d)(?:a|p)\b\.?)"
+_AMPM = r"(a\.\s?m\.|p\.\s?m\.|a\s?m\b|p\s?m\b|(?<=\d)(?:a|p)\b\.?)"
 TZ_OFFSETS = {"gmt": 0, "utc": 0, "bst": 60, "cet": 60, "cest": 120, "est": -300, "edt": -240, "cst": -360}
 TZ_OFFSETS |= {"cdt": -300, "mst": -420, "mdt": -360, "pst": -480, "pdt": -420, "ist": 330}
 _TZ = r"(?:\s*\(?(" + "|".join(TZ_OFFSETS) + r")\b\)?)?"
@@ -198,7 +198,7 @@ RULES: list[Rule] = [
         _clock24,
     ),
     (re.compile(rf"(?:\bat\s+|@\s*)?\b([01]?\d|2[0-3])h([0-5]\d)?\b{_TZ}", _F), _clock_h),
-    (re.compile(rf"\b(?:at\s+|@\s*)?({_HW})(?:[\s-]({_MW}))?\s*(a\.?\s?m\.?|p\.?\s?m\.?)", _F), _word_clock),
+    (re.compile(rf"\b(?:at\s+|@\s*)?({_HW})(?:[\s-]({_MW}))?\s*{_AMPM}", _F), _word_clock),
     (
         re.compile(
             rf"\b(?:at\s+|@\s*)?({_HW})[\s-]({_MW})\b(?!\s*(?:days?|weeks?|months?|years?|minutes?|hours?))", _F
