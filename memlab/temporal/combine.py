@@ -22,11 +22,11 @@ from datetime import timedelta
 
 from memlab.temporal import calendar as cal
 from memlab.temporal.hits import Ctx, Hit
-from memlab.temporal.rules_absolute import part_of
+from memlab.temporal.rules_absolute import nth_unit_of, part_of
 
 _GAP = re.compile(r"[\s,]*(?:(?:at|on|in the|of the|of|the|for|in|from|between)\b|@)?[\s,]*", re.IGNORECASE)
 _RANGE_GAP = re.compile(r"\s*(?:-|–|to|till|until|untill|thru|through|and)\s*", re.IGNORECASE)
-_ROLE_RANK = {"nthwd": 0, "date": 0, "wday": 1, "dom": 1, "tod": 2, "rel": 3, "part": 4, "by": 4}
+_ROLE_RANK = {"nthunit": 4, "nthwd": 0, "date": 0, "wday": 1, "dom": 1, "tod": 2, "rel": 3, "part": 4, "by": 4}
 
 
 def select(hits: list[Hit]) -> list[Hit]:
@@ -118,6 +118,20 @@ def _range(a: Hit, b: Hit, gap: str) -> Hit | None:
     return None
 
 
+def _agree(date: Hit, wd: int, span: tuple[int, int]) -> Hit:
+    """A day written with its weekday but no year (``Fri, Jul 18``): the nearest year where they agree."""
+    noyear = date.data.get("noyear") if isinstance(date.data, dict) else None
+    if noyear and date.start.weekday() != wd:
+        for dy in (1, -1, 2, -2, 3, -3):
+            try:
+                cand = date.start.replace(year=date.start.year + dy)
+            except ValueError:
+                continue
+            if cand.weekday() == wd:
+                return Hit(span, cand, cand + timedelta(days=1), "day", date.conf)
+    return date.with_span(span, role="date", data=None)
+
+
 def _pair(a: Hit, b: Hit, gap: str) -> Hit | None:
     span = (a.span[0], b.span[1])
     if not _GAP.fullmatch(gap):
@@ -128,11 +142,15 @@ def _pair(a: Hit, b: Hit, gap: str) -> Hit | None:
         got = part_of(b.start, b.grain, a.data["part"])  # type: ignore[index]
         return None if got is None else Hit(span, got[0], got[1], got[2], min(a.conf, b.conf))
     if a.role == "wday" and b.role in ("date", "dom") and b.grain == "day":
-        return b.with_span(span, role="date")
+        return _agree(b, a.start.weekday(), span)
     if b.role == "wday" and a.role == "date" and a.grain == "day":
-        return a.with_span(span)
+        return _agree(a, b.start.weekday(), span)
     if a.role == "by" and b.role in ("date", "wday", "dom", "tod") and not _is_weak(b):
         return Hit(span, a.start - timedelta(microseconds=a.start.microsecond), b.end, "second", b.conf)
+    if a.role == "nthunit" and b.role == "date" and b.grain in ("month", "year"):
+        d = a.data if isinstance(a.data, dict) else {}
+        got = nth_unit_of(b.start, b.end, d["n"], d["unit"])
+        return None if got is None else Hit(span, got[0], got[1], got[2], min(a.conf, b.conf))
     if a.role == "nthwd" and b.role == "date" and b.grain == "month":
         d = a.data if isinstance(a.data, dict) else {}
         start = cal.nth_weekday(b.start, b.start.year, b.start.month, d["wd"], d["nth"])

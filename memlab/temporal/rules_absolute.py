@@ -122,6 +122,41 @@ _NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "four
 _NTH |= {"5th": 5, "last": -1}
 
 
+_NTH_UNIT = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5}
+_NTH_UNIT |= {"5th": 5, "last": -1}
+
+
+def _nth_unit_marker(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    """``the first week of`` / ``the last day of`` / ``the 2nd last week of``: waits for a month or year."""
+    n = _NTH_UNIT.get(m.group(1).lower(), 1) if m.group(1) else 1
+    if m.group(2):  # "Nth last": count from the end
+        n = -n
+    data = {"n": n, "unit": re.sub(r"[\s-]", "", m.group(3).lower())}
+    return Hit(m.span(), ctx.anchor, ctx.anchor + timedelta(seconds=1), "second", 0.8, role="nthunit",
+               needs_merge=True, data=data)  # fmt: skip
+
+
+def nth_unit_of(start: datetime, end: datetime, n: int, unit: str) -> tuple[datetime, datetime, str] | None:
+    """Day, full ISO week (Monday-Sunday inside the period) or weekend (Saturday-Sunday) number ``n`` of a
+    period (``n < 0`` counts from the end).
+    """
+    if unit == "day":
+        d = start + timedelta(days=n - 1) if n > 0 else end + timedelta(days=n)
+        return (d, d + timedelta(days=1), "day") if start <= d < end else None
+    step = timedelta(days=7)
+    first = start + timedelta(days=(0 - start.weekday()) % 7 if unit == "week" else (5 - start.weekday()) % 7)
+    size = timedelta(days=7 if unit == "week" else 2)
+    items = []
+    t = first
+    while t + size <= end:
+        items.append(t)
+        t += step
+    if not items or abs(n) > len(items) or n == 0:
+        return None
+    s = items[n - 1] if n > 0 else items[n]
+    return s, s + size, "week" if unit == "week" else "day"
+
+
 def _nth_weekday_marker(m: re.Match[str], ctx: Ctx) -> Hit | None:
     """``the first Monday of`` waits for a month (``of March``, ``of last month``)."""
     data = {"nth": _NTH[m.group(1).lower()], "wd": weekday(m.group(2))}
@@ -136,7 +171,8 @@ def _month_day(m: re.Match[str], ctx: Ctx) -> Hit | None:
     if d is None:
         return None
     y = _year_of(m.group(4), ctx) or _weekday_year(ctx, m.group(1), mo, d, _pick_year(ctx, mo, d))
-    return _day_hit(m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(4) else 0.9)
+    hit = _day_hit(m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(4) else 0.9)
+    return hit if m.group(4) else hit.with_span(hit.span, data={"noyear": (mo, d)})
 
 
 def _day_month(m: re.Match[str], ctx: Ctx) -> Hit | None:
@@ -146,7 +182,8 @@ def _day_month(m: re.Match[str], ctx: Ctx) -> Hit | None:
     if d is None:
         return None
     y = _year_of(m.group(3), ctx) or _pick_year(ctx, mo, d)
-    return _day_hit(m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(3) else 0.9)
+    hit = _day_hit(m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(3) else 0.9)
+    return hit if m.group(3) else hit.with_span(hit.span, data={"noyear": (mo, d)})
 
 
 def _month_year(m: re.Match[str], ctx: Ctx) -> Hit | None:
@@ -311,7 +348,13 @@ _YR = rf"({YEAR}|'\d\d)"
 RULES: list[Rule] = [
     (re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt\s](\d{2}):(\d{2})(?::(\d{2}))?)?\b"), _iso),
     (re.compile(r"\b(\d{1,2})\s*([/.-])\s*(\d{1,2})\s*\2\s*(\d{4}|\d{2})\b"), _mdy),
-    (re.compile(r"(?<![\d/])\b(\d{1,2})\s?/\s?(\d{1,2})\b(?!\s*(?:h\b|hours?\b)|/|\d|%|\.\d)"), _md),
+    (
+        re.compile(
+            r"(?<![\d/])(?<!\ban\s)(?<!\ba\s)\b(\d{1,2})\s?/\s?(\d{1,2})\b"
+            r"(?!\s*(?:h\b|hours?\b|of\b|stars?\b|points?\b|rating|score)|/|\d|%|\.\d)"
+        ),
+        _md,
+    ),
     (re.compile(r"\b(?:(\d{4})[/-](\d{1,2})|(\d{1,2})/(\d{4}))\b(?![/-]\d)"), _year_month),
     (
         re.compile(rf"\b(?:({WEEKDAY}),?\s+)?({MONTH})\s*(?:the\s+)?({ORD_DAY})\b(?:,?\s+{_YR}\b)?", _F),
@@ -380,6 +423,14 @@ RULES: list[Rule] = [
     ),
     (re.compile(r"\b(?:at\s+the\s+|the\s+)?(beginning|start|end|middle|early|mid|late)\b(?=\s)", _F), _part_marker),
     (re.compile(r"\bby\b(?=\s)", _F), _by_marker),
+    (
+        re.compile(
+            r"\b(?:the\s+)?(?:(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\s+)?(last\s+)?"
+            r"(day|week[\s-]?end|wkend|week)\s+(?=(?:of|in)\s)",
+            _F,
+        ),
+        _nth_unit_marker,
+    ),
     (
         re.compile(
             rf"\b(?:the\s+)?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last)\s+({WEEKDAY})\b"

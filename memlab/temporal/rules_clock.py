@@ -120,7 +120,8 @@ def _word_clock(m: re.Match[str], ctx: Ctx) -> Hit | None:
     mi = _minute_words(m.group(2)) if m.group(2) else 0
     if mi is None:
         return None
-    h24, known = apply_ampm(h, m.group(3))
+    ampm = m.group(3) if (m.lastindex or 0) >= 3 else None
+    h24, known = apply_ampm(h, ampm)
     return tod_hit(m.span(), ctx, h24, mi, 0, "minute" if m.group(2) else "hour", known, 0.8)
 
 
@@ -173,6 +174,36 @@ def _at_bare(m: re.Match[str], ctx: Ctx) -> Hit | None:
     )
 
 
+def _clock_range(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    """``3-4pm``, ``9-11am``, ``3:30-6 p.m.``: both ends share the marker (``11-1pm`` starts at 11am)."""
+    h1, h2 = int(m.group(1)), int(m.group(3))
+    if not (1 <= h1 <= 12 and 1 <= h2 <= 12):
+        return None
+    e, _ = apply_ampm(h2, m.group(5))
+    s_, _ = apply_ampm(h1, m.group(5))
+    if s_ > e:
+        s_ -= 12
+    minute = bool(m.group(2) or m.group(4))
+    a = tod_hit(m.span(), ctx, s_, int(m.group(2) or 0), 0, "minute" if minute else "hour", True)
+    b = tod_hit(m.span(), ctx, e, int(m.group(4) or 0), 0, "minute" if minute else "hour", True)
+    if a is None or b is None or not a.start < b.end:
+        return None
+    return Hit(m.span(), a.start, b.end, a.grain, 0.9, role="tod", data={"tod": None})
+
+
+_FRACTIONS = {"half an": 30, "a half": 30, "1/2": 30, "a quarter of an": 15, "quarter of an": 15, "1/4": 15}
+_FRACTIONS |= {"three quarters of an": 45, "three-quarters of an": 45, "3/4": 45}
+
+
+def _in_fraction(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    """``in half an hour`` / ``in 1/4 h`` (second grain) and ``in 2h`` (minute grain)."""
+    if m.group(1):
+        t = ctx.anchor + timedelta(minutes=_FRACTIONS[" ".join(m.group(1).lower().split())])
+        return Hit(m.span(), cal.floor(t, "second"), cal.floor(t, "second") + timedelta(seconds=1), "second", 0.9)
+    t = ctx.anchor + timedelta(hours=int(m.group(2)))
+    return Hit(m.span(), cal.floor(t, "minute"), cal.floor(t, "minute") + timedelta(minutes=1), "minute", 0.9)
+
+
 def _pod(m: re.Match[str], ctx: Ctx) -> Hit | None:
     mod = (m.group(1) or "").lower().strip()
     name = " ".join(((m.group(2) or "") + " " + m.group(3)).lower().split())
@@ -184,6 +215,20 @@ def _pod(m: re.Match[str], ctx: Ctx) -> Hit | None:
 
 
 RULES: list[Rule] = [
+    (
+        re.compile(
+            rf"\b(1[0-2]|[1-9])(?::([0-5]\d))?\s*(?:-|–|to|till|until)\s*(1[0-2]|[1-9])(?::([0-5]\d))?\s*{_AMPM}", _F
+        ),
+        _clock_range,
+    ),
+    (
+        re.compile(
+            r"\bin\s+(?:about\s+)?(?:(half an|a half|1/2|a quarter of an|quarter of an|1/4|"
+            r"three[\s-]quarters of an|3/4)\s*(?:hours?|hrs?|h)\b|(\d{1,2})\s*h\b)",
+            _F,
+        ),
+        _in_fraction,
+    ),
     (
         re.compile(
             rf"(?:\bat\s+|@\s*|\baround\s+|\babout\s+)?\b(\d{{1,2}})(?::(\d{{2}}))?(?::(\d{{2}}))?\s*{_AMPM}{_TZ}", _F

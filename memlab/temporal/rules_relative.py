@@ -179,8 +179,9 @@ def _weekday(m: re.Match[str], ctx: Ctx) -> Hit | None:
     mod = " ".join((m.group(1) or "").lower().split())
     name = m.group(2)
     post = " ".join((m.group(3) or "").lower().split())
-    bare = not mod and not post and not ctx.text[m.start(2)].isupper()
-    if name.lower() in _ABBREV_AMBIGUOUS and bare and ctx.text[m.end(2) : m.end(2) + 1] != ".":
+    # "sun", "sat", "wed", "mon" are words too: alone they need a dot or comma (``Sat.``, ``Sun, Feb 10``)
+    bare = not mod and not post
+    if name.lower() in _ABBREV_AMBIGUOUS and bare and ctx.text[m.end(2) : m.end(2) + 1] not in (".", ","):
         return None
     start, conf = resolve_weekday(ctx, weekday(name), mod if mod != "on" else "", post)
     return _hit(m, start, start + timedelta(days=1), "day", conf, role="wday")
@@ -207,6 +208,14 @@ def _weekends_ago(m: re.Match[str], ctx: Ctx) -> Hit | None:
     sign = -1 if m.group(2).lower() in ("ago", "back", "earlier") else 1
     start, end, grain = period(ctx, "weekend", sign * n)
     return _hit(m, start, end, grain, 0.9)
+
+
+def _the_weekend(m: re.Match[str], ctx: Ctx) -> Hit:
+    """``over the weekend``: the weekend in progress or just past (past tense), else this week's."""
+    wd = cal.day_start(ctx.anchor).weekday()
+    offset = -1 if ctx.direction == "past" and wd < 5 else 0
+    start, end, grain = period(ctx, "weekend", offset)
+    return _hit(m, start, end, grain, 0.7)
 
 
 def _rel(m: re.Match[str], ctx: Ctx) -> Hit:
@@ -249,6 +258,7 @@ RULES: list[Rule] = [
         _weekday,
     ),
     (re.compile(rf"\blast\s+week'?s\s+({WEEKDAY})\b", _F), _last_weeks_weekday),
+    (re.compile(r"\b(?:over|during|on|at)\s+the\s+week[\s-]?end\b", _F), _the_weekend),
     (re.compile(rf"\b({NUM})\s+week[\s-]?ends?\s+(ago|back|earlier|from now|later)\b", _F), _weekends_ago),
     (re.compile(rf"\b({NUM})\s+({WEEKDAY})s\s+(from now|ago|back)\b", _F), _n_weekdays),
     (
