@@ -10,7 +10,7 @@ or a linking word (at, on, of, the, in the, for):
 - an ordinal day + a month -> that day of the month (``the 20th of next month``);
 - ``the day/week/weekend/month/year before|after`` + a date -> shifted from that date; without one it
   falls back to the anchor's day (confidence 0.4);
-- ``end of`` / ``early`` ... + a week, month or year -> that part of it (:func:`rules_absolute.part_of`);
+- ``end of`` / ``early`` ... + a week, month or year -> that part of it (:func:`rules_periods.part_of`);
 - two dates or two times joined by ``-``, ``to``, ``through``, ``until`` or ``and`` -> the span from the first
   to the end of the second.
 """
@@ -22,7 +22,7 @@ from datetime import timedelta
 
 from memlab.temporal import calendar as cal
 from memlab.temporal.hits import Ctx, Hit
-from memlab.temporal.rules_absolute import nth_unit_of, part_of
+from memlab.temporal.rules_periods import nth_unit_of, part_of
 
 _GAP = re.compile(r"[\s,]*(?:(?:at|on|in the|of the|of|the|for|in|from|between)\b|@)?[\s,]*", re.IGNORECASE)
 _RANGE_GAP = re.compile(r"\s*(?:-|–|to|till|until|untill|thru|through|and)\s*", re.IGNORECASE)

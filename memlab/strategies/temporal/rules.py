@@ -45,14 +45,14 @@ from datetime import datetime
 from typing import ClassVar
 
 from memlab.temporal import calendar as cal
-from memlab.temporal import rules_absolute, rules_clock, rules_relative
+from memlab.temporal import rules_absolute, rules_clock, rules_periods, rules_relative
 from memlab.temporal.combine import combine, select
 from memlab.temporal.hits import Ctx, Hit
 from memlab.temporal.lexicon import NUM, UNIT, number, unit
 from memlab.temporal.prefilter import present, trigger
 from memlab.types import TemporalRef
 
-_RULES = rules_relative.RULES + rules_absolute.RULES + rules_clock.RULES
+_RULES = rules_relative.RULES + rules_absolute.RULES + rules_periods.RULES + rules_clock.RULES
 _TRIGGERS = [trigger(p) for p, _ in _RULES]
 #: the same patterns without IGNORECASE, run on the lowercased text (about twice as fast)
 _LOWER_RULES = [(re.compile(p.pattern, p.flags & ~re.IGNORECASE), h) for p, h in _RULES]
