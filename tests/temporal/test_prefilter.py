@@ -24,7 +24,7 @@ def test_trigger_extraction() -> None:
         set(), True
     )
     assert trigger(re.compile(r"\btomorrows?\b")).words == frozenset({"tomorrow"})
-    assert trigger(re.compile(r"(\d{1,2}):(\d\d)")).digit
+    assert trigger(re.compile(r"(\d{1,2})\s*(\d\d)")).digit
     assert trigger(re.compile(r"\w+ed")).words is None  # no literal requirement: always run
     assert trigger(re.compile(r"(?:a|b)?x?")).words is None
 
