@@ -25,7 +25,8 @@ def test_trigger_extraction() -> None:
     )
     assert trigger(re.compile(r"\btomorrows?\b")).words == frozenset({"tomorrow"})
     assert trigger(re.compile(r"(\d{1,2})\s*(\d\d)")).digit
-    assert trigger(re.compile(r"\w+ed")).words is None  # no literal requirement: always run
+    assert trigger(re.compile(r"\w+ed")).words == frozenset({"ed"})
+    assert trigger(re.compile(r"\w+")).words is None  # no literal requirement: always run
     assert trigger(re.compile(r"(?:a|b)?x?")).words is None
 
 
