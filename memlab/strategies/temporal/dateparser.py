@@ -10,8 +10,10 @@ English only. Two modes:
   cheaper, but it cannot find an expression inside a sentence.
 
 Grain: the ``period`` dateparser reports for the (sub)string (``day``, ``week``, ``month``, ``year``, or
-``time``; ``time`` becomes hour, minute or second from the finest non-zero field); the interval is the
-grain period containing the returned datetime. Confidence is 0.7 for every result (dateparser reports none).
+``time``). dateparser also says ``day`` for clock times (``at 3am``), so a ``day`` result whose time of day
+is neither midnight nor the anchor's own (relative days keep the anchor's clock) is treated as a time: hour,
+minute or second from the finest non-zero field. The interval is the grain period containing the result.
+Confidence is 0.7 for every result (dateparser reports none).
 dateparser is imported on first use; without it a :class:`~memlab.errors.MemlabError` names the package.
 """
 
@@ -27,8 +29,12 @@ from memlab.types import TemporalRef
 _PERIODS = {"day": "day", "week": "week", "month": "month", "year": "year"}
 
 
-def _grain(period: str | None, t: datetime) -> str:
-    if period in _PERIODS:
+def _grain(period: str | None, t: datetime, anchor: datetime) -> str:
+    clock = (t.hour, t.minute, t.second)
+    timed = period == "time" or (
+        period == "day" and clock not in ((0, 0, 0), (anchor.hour, anchor.minute, anchor.second))
+    )
+    if period in _PERIODS and not timed:
         return _PERIODS[period]
     if t.second or t.microsecond:
         return "second"
@@ -75,7 +81,7 @@ class DateparserResolver:
         }
 
     def _ref(self, text: str, span: tuple[int, int], t: datetime, period: str | None, anchor: datetime):  # type: ignore[no-untyped-def]
-        grain = _grain(period, t)
+        grain = _grain(period, t, anchor)
         start, end = cal.interval(t.replace(tzinfo=anchor.tzinfo), grain)
         return TemporalRef(text, span, start, end, grain, 0.7)
 
