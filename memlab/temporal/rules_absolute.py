@@ -205,6 +205,8 @@ def _season(m: re.Match[str], ctx: Ctx) -> Hit | None:
             start, end = cal.season_interval(name, y + 1, a)
     elif mod not in ("this", "current") and ctx.direction == "past" and start > a:
         start, end = cal.season_interval(name, y - 1, a)
+    elif mod not in ("this", "current") and ctx.direction == "future" and end <= a:
+        start, end = cal.season_interval(name, y + 1, a)
     return Hit(m.span(), start, end, "season", 0.8)
 
 

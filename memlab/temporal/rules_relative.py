@@ -203,6 +203,13 @@ def _n_weekdays(m: re.Match[str], ctx: Ctx) -> Hit | None:
     return _hit(m, start, start + timedelta(days=1), "day", 0.9)
 
 
+def _before_last(m: re.Match[str], ctx: Ctx) -> Hit:
+    """``the week before last`` = two weeks back; ``the month after next`` = two months on."""
+    what = PERIOD_WORDS[re.sub(r"\s+", " ", m.group(1).lower())]
+    start, end, grain = period(ctx, what, -2 if m.group(2).lower() == "before last" else 2)
+    return _hit(m, start, end, grain, 0.9)
+
+
 def _weekends_ago(m: re.Match[str], ctx: Ctx) -> Hit | None:
     n = number(m.group(1)) or 0
     sign = -1 if m.group(2).lower() in ("ago", "back", "earlier") else 1
@@ -259,6 +266,7 @@ RULES: list[Rule] = [
     ),
     (re.compile(rf"\blast\s+week'?s\s+({WEEKDAY})\b", _F), _last_weeks_weekday),
     (re.compile(r"\b(?:over|during|on|at)\s+the\s+week[\s-]?end\b", _F), _the_weekend),
+    (re.compile(r"\b(?:the\s+)?(week[\s-]?end|week|month|year)\s+(before last|after next)\b", _F), _before_last),
     (re.compile(rf"\b({NUM})\s+week[\s-]?ends?\s+(ago|back|earlier|from now|later)\b", _F), _weekends_ago),
     (re.compile(rf"\b({NUM})\s+({WEEKDAY})s\s+(from now|ago|back)\b", _F), _n_weekdays),
     (

@@ -69,6 +69,16 @@ A = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)  # a Monday
         ("this morning", (day(2023, 5, 8), datetime(2023, 5, 8, 12, tzinfo=UTC), "hour")),
         ("tomorrow at 5pm", (datetime(2023, 5, 9, 17, tzinfo=UTC), datetime(2023, 5, 9, 18, tzinfo=UTC), "hour")),
         ("the first Monday of June", (*span_days(2023, 6, 5), "day")),
+        ("the week before last", (day(2023, 4, 24), day(2023, 5, 1), "week")),
+        ("the weekend before last", (day(2023, 4, 29), day(2023, 5, 1), "day")),
+        ("I read it over the weekend", (day(2023, 5, 13), day(2023, 5, 15), "day")),  # "read": no tense cue
+        ("I finished it over the weekend", (day(2023, 5, 6), day(2023, 5, 8), "day")),
+        ("We're going skiing in the winter", (day(2023, 12, 1), day(2024, 3, 1), "season")),
+        ("We went skiing in the winter", (day(2022, 12, 1), day(2023, 3, 1), "season")),
+        ("the last week of May 2023", (day(2023, 5, 22), day(2023, 5, 29), "week")),
+        ("the last day of February 2024", (*span_days(2024, 2, 29), "day")),
+        ("a couple of days ago", (*span_days(2023, 5, 6), "day")),
+        ("back in 2019", (day(2019, 1, 1), day(2020, 1, 1), "year")),
     ],
 )
 def test_conversational_phrases(text: str, expected: tuple[datetime, datetime, str]) -> None:
