@@ -12,13 +12,15 @@ English only. Two modes:
 Grain: the ``period`` dateparser reports for the (sub)string (``day``, ``week``, ``month``, ``year``, or
 ``time``). dateparser also says ``day`` for clock times (``at 3am``), so a ``day`` result whose time of day
 is neither midnight nor the anchor's own (relative days keep the anchor's clock) is treated as a time: hour,
-minute or second from the finest non-zero field. The interval is the grain period containing the result.
+minute or second from the finest non-zero field (minute when minutes are written, ``19:00``). The interval
+is the grain period containing the result.
 Confidence is 0.7 for every result (dateparser reports none).
 dateparser is imported on first use; without it a :class:`~memlab.errors.MemlabError` names the package.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any, ClassVar
 
@@ -29,7 +31,10 @@ from memlab.types import TemporalRef
 _PERIODS = {"day": "day", "week": "week", "month": "month", "year": "year"}
 
 
-def _grain(period: str | None, t: datetime, anchor: datetime) -> str:
+_MINUTES_WRITTEN = re.compile(r"\d\s*[:h.]\s*\d\d")
+
+
+def _grain(period: str | None, t: datetime, anchor: datetime, text: str = "") -> str:
     clock = (t.hour, t.minute, t.second)
     timed = period == "time" or (
         period == "day" and clock not in ((0, 0, 0), (anchor.hour, anchor.minute, anchor.second))
@@ -38,7 +43,7 @@ def _grain(period: str | None, t: datetime, anchor: datetime) -> str:
         return _PERIODS[period]
     if t.second or t.microsecond:
         return "second"
-    return "minute" if t.minute else "hour"
+    return "minute" if t.minute or _MINUTES_WRITTEN.search(text) else "hour"
 
 
 class DateparserResolver:
@@ -81,7 +86,7 @@ class DateparserResolver:
         }
 
     def _ref(self, text: str, span: tuple[int, int], t: datetime, period: str | None, anchor: datetime):  # type: ignore[no-untyped-def]
-        grain = _grain(period, t, anchor)
+        grain = _grain(period, t, anchor, text)
         start, end = cal.interval(t.replace(tzinfo=anchor.tzinfo), grain)
         return TemporalRef(text, span, start, end, grain, 0.7)
 
