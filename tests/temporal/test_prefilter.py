@@ -1,0 +1,107 @@
+"""The rules prefilter only skips regexes that cannot match: results are identical with and without it."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlab.strategies.temporal.rules import resolve_chunk
+from memlab.temporal.prefilter import Trigger, trigger
+from tests.support.compose import compose_cfg
+
+A = datetime(2013, 2, 12, 4, 30, tzinfo=UTC)
+
+
+def test_trigger_extraction() -> None:
+    t = trigger(re.compile(r"\b(?:the\s+)?(day|week)s?\s+ago\b", re.I))
+    assert not t.digit and t.words in (frozenset({"ago"}), frozenset({"day", "week"}))  # both are required
+    assert Trigger(frozenset({"ago"})).may_match({"ago"}, False) and not Trigger(frozenset({"ago"})).may_match(
+        set(), True
+    )
+    assert trigger(re.compile(r"\btomorrows?\b")).words == frozenset({"tomorrow"})
+    assert trigger(re.compile(r"(\d{1,2})\s*(\d\d)")).digit
+    assert trigger(re.compile(r"\w+ed")).words == frozenset({"ed"})
+    assert trigger(re.compile(r"\w+")).words is None  # no literal requirement: always run
+    assert trigger(re.compile(r"(?:a|b)?x?")).words is None
+
+
+def _duckling_phrases() -> list[str]:
+    path = Path(compose_cfg(["dataset=temporal_norm"])["dataset"]["path"])
+    return [r["phrase"] for r in json.loads(path.read_text())] if path.is_file() else []
+
+
+def test_same_results_on_duckling_phrases() -> None:
+    for phrase in _duckling_phrases()[::3]:
+        for direction in ("past", "future"):
+            assert resolve_chunk(phrase, A, direction, True) == resolve_chunk(phrase, A, direction, False), phrase
+
+
+_words = st.sampled_from(
+    [
+        "yesterday",
+        "tomorrow",
+        "last",
+        "next",
+        "this",
+        "week",
+        "weekend",
+        "month",
+        "year",
+        "ago",
+        "before",
+        "after",
+        "day",
+        "in",
+        "on",
+        "at",
+        "the",
+        "of",
+        "Monday",
+        "Sat",
+        "sun",
+        "May",
+        "march",
+        "2023",
+        "7",
+        "5th",
+        "3pm",
+        "15:30",
+        "4:00",
+        "noon",
+        "summer",
+        "90s",
+        "1990s",
+        "for",
+        "two",
+        "a",
+        "few",
+        "end",
+        "early",
+        "by",
+        "first",
+        "Q3",
+        "12/31",
+        "2024-02-29",
+        "tonight",
+        "morning",
+        "3-4pm",
+        "GMT",
+        "half",
+        "an",
+        "hour",
+        "-",
+        "to",
+        "from",
+    ]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_words, max_size=10).map(" ".join), st.sampled_from(["past", "future"]))
+def test_same_results_on_random_phrases(text: str, direction: str) -> None:
+    assert resolve_chunk(text, A, direction, True) == resolve_chunk(text, A, direction, False)
