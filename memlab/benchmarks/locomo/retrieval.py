@@ -1,0 +1,208 @@
+"""Turn retrieval over one conversation: BM25, dense (the configured embedder), hybrid (RRF), with options.
+
+Options (``dataset.retriever.*``):
+
+- ``mode``: ``bm25``, ``dense`` or ``hybrid`` (reciprocal rank fusion of the two, ``1/(rrf_k + rank)``).
+- ``context``: text indexed per turn (``plain`` = turn + caption; ``speaker`` = ``Speaker: turn``;
+  ``speaker_date`` adds the session date).
+- ``rewrite``: drop question words and possessives from the query before BM25 and embedding.
+- ``neighbour_weight``: a turn also earns this fraction of its best same-session neighbour's fused score
+  (answers often sit in the reply to the turn that matches the question).
+- ``session_weight``: adds this multiple of the turn's session's fused score, where sessions are ranked
+  the same way over their concatenated turns (BM25) and mean turn vectors (dense) — session context.
+- ``speaker_weight``: adds ``speaker_weight / (rrf_k + 1)`` to turns spoken by a speaker the question
+  names (questions are mostly about what the named person said or did).
+- ``drop_names``: remove the speakers' names from the BM25 query (they match every short greeting such as
+  "Hey Gina!"; ``speaker_weight`` carries who is asked about instead).
+- ``bm25_k1`` / ``bm25_b``: BM25 parameters.
+- ``bm25_window``: the BM25 document of a turn also holds the text of the previous ``bm25_window`` turns of
+  its session (the question a reply answers).
+- ``prf_docs`` / ``prf_weight``: pseudo-relevance feedback for multi-hop questions — the top ``prf_docs``
+  turns of the first pass are embedded/appended to the query and the second pass is fused with weight
+  ``prf_weight`` (0 disables it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from memlab.benchmarks.locomo.ingest import CONTEXTS, index_text
+from memlab.benchmarks.locomo.text import rewrite_query, tokens
+from memlab.errors import MemlabError
+from memlab.protocols import Embedder
+from memlab.types import Memory
+
+MODES = ("bm25", "dense", "hybrid")
+
+
+@dataclass(frozen=True)
+class RetrieverConfig:
+    """Hyperparameters of :class:`TurnRetriever` (see the module docstring)."""
+
+    mode: str = "hybrid"
+    context: str = "speaker"
+    rewrite: bool = True
+    rrf_k: int = 60
+    bm25_weight: float = 1.0
+    dense_weight: float = 1.0
+    neighbour_weight: float = 0.0
+    prf_docs: int = 0
+    prf_weight: float = 0.0
+    session_weight: float = 0.0
+    speaker_weight: float = 0.0
+    drop_names: bool = False
+    bm25_window: int = 0
+    bm25_k1: float = 1.5
+    bm25_b: float = 0.75
+
+    @classmethod
+    def from_mapping(cls, data: dict[str, Any] | None) -> RetrieverConfig:
+        """Build from ``dataset.retriever`` (unknown keys and values fail in one line)."""
+        data = dict(data or {})
+        unknown = sorted(set(data) - set(cls.__dataclass_fields__))
+        if unknown:
+            raise MemlabError(f"unknown dataset.retriever key(s) {unknown}; valid: {sorted(cls.__dataclass_fields__)}")
+        cfg = cls(**data)
+        if cfg.mode not in MODES:
+            raise MemlabError(f"unknown dataset.retriever.mode {cfg.mode!r}; valid: {', '.join(MODES)}")
+        if cfg.context not in CONTEXTS:
+            raise MemlabError(f"unknown dataset.retriever.context {cfg.context!r}; valid: {', '.join(CONTEXTS)}")
+        return cfg
+
+
+def rrf(rankings: Sequence[tuple[np.ndarray, float]], n: int, k: int) -> np.ndarray:
+    """Reciprocal rank fusion: ``sum_w w / (k + rank)`` per item (rank from 1) over weighted score vectors."""
+    fused = np.zeros(n, dtype=np.float64)
+    for scores, weight in rankings:
+        if weight == 0:
+            continue
+        order = np.lexsort((np.arange(n), -scores))
+        ranks = np.empty(n, dtype=np.float64)
+        ranks[order] = np.arange(1, n + 1)
+        fused += weight / (k + ranks)
+    return fused
+
+
+class TurnRetriever:
+    """Ranks one conversation's memories for a question.
+
+    Args:
+        memories: The conversation's memories in time order.
+        embedder: Embedder for ``dense``/``hybrid`` (unused by ``bm25``).
+        config: Options.
+    """
+
+    def __init__(self, memories: Sequence[Memory], embedder: Embedder | None, config: RetrieverConfig) -> None:
+        self.memories = list(memories)
+        self.config = config
+        self.embedder = embedder
+        texts = [index_text(m, config.context) for m in self.memories]
+        self.bm25_ = None
+        self.vectors_: np.ndarray | None = None
+        if config.mode in ("bm25", "hybrid"):
+            from rank_bm25 import BM25Okapi
+
+            docs = [tokens(t) for t in texts]
+            if config.bm25_window > 0:
+                raw = [tokens(str(m.meta.get("text", ""))) for m in self.memories]
+                sess = [m.meta.get("session") for m in self.memories]
+                for i in range(len(docs)):
+                    for j in range(max(0, i - config.bm25_window), i):
+                        if sess[j] == sess[i]:
+                            docs[i] = docs[i] + raw[j]
+            self.bm25_ = BM25Okapi([d or ["_"] for d in docs], k1=config.bm25_k1, b=config.bm25_b)
+        if config.mode in ("dense", "hybrid"):
+            if embedder is None:
+                raise MemlabError("dense retrieval needs an embedder; set embedder=minilm or retriever.mode=bm25")
+            self.vectors_ = np.asarray(embedder.encode(texts), dtype=np.float32)
+        sessions = [m.meta.get("session") for m in self.memories]
+        self.session_ids_ = sorted(set(sessions), key=lambda x: (str(type(x)), x))
+        pos = {sid: j for j, sid in enumerate(self.session_ids_)}
+        self.turn_session_ = np.array([pos[x] for x in sessions], dtype=np.int64)
+        self.speakers_ = [str(m.meta.get("speaker", "")) for m in self.memories]
+        self.names_ = {t for sp in set(self.speakers_) for t in tokens(sp)}
+        self.session_bm25_ = None
+        self.session_vectors_: np.ndarray | None = None
+        if config.session_weight > 0:
+            docs = [[] for _ in self.session_ids_]
+            for i, t in enumerate(texts):
+                docs[self.turn_session_[i]].extend(tokens(t))
+            if self.bm25_ is not None:
+                from rank_bm25 import BM25Okapi
+
+                self.session_bm25_ = BM25Okapi([d or ["_"] for d in docs], k1=config.bm25_k1, b=config.bm25_b)
+            if self.vectors_ is not None:
+                sv = np.zeros((len(docs), self.vectors_.shape[1]), dtype=np.float32)
+                np.add.at(sv, self.turn_session_, self.vectors_)
+                sv /= np.maximum(np.linalg.norm(sv, axis=1, keepdims=True), 1e-9)
+                self.session_vectors_ = sv
+        self.prev_ = np.array([i - 1 if i > 0 and sessions[i - 1] == sessions[i] else i for i in range(len(texts))])
+        self.next_ = np.array(
+            [i + 1 if i + 1 < len(texts) and sessions[i + 1] == sessions[i] else i for i in range(len(texts))]
+        )
+
+    def _encode(self, queries: Sequence[str]) -> np.ndarray | None:
+        if self.vectors_ is None or not queries:
+            return None
+        return np.asarray(self.embedder.encode(list(queries)), dtype=np.float32)
+
+    def _fused(self, queries: Sequence[str]) -> list[np.ndarray]:
+        """First-pass fused scores for each query (dense queries encoded in one batch)."""
+        cfg = self.config
+        qvecs = self._encode(queries)
+        out = []
+        for j, query in enumerate(queries):
+            qtokens = tokens(query)
+            if cfg.drop_names:
+                qtokens = [t for t in qtokens if t not in self.names_]
+            lists: list[tuple[np.ndarray, float]] = []
+            hybrid = cfg.mode == "hybrid"
+            if self.bm25_ is not None:
+                bm = np.asarray(self.bm25_.get_scores(qtokens or ["_"]), dtype=np.float64)
+                lists.append((bm, cfg.bm25_weight if hybrid else 1.0))
+            if qvecs is not None:
+                lists.append((self.vectors_ @ qvecs[j], cfg.dense_weight if hybrid else 1.0))
+            fused = rrf(lists, len(self.memories), cfg.rrf_k)
+            if cfg.session_weight > 0:
+                slists: list[tuple[np.ndarray, float]] = []
+                if self.session_bm25_ is not None:
+                    slists.append((np.asarray(self.session_bm25_.get_scores(qtokens or ["_"])), 1.0))
+                if self.session_vectors_ is not None and qvecs is not None:
+                    slists.append((self.session_vectors_ @ qvecs[j], 1.0))
+                sfused = rrf(slists, len(self.session_ids_), cfg.rrf_k)
+                fused = fused + cfg.session_weight * sfused[self.turn_session_]
+            if cfg.speaker_weight > 0:
+                words = set(query.lower().replace("'s", " ").split())
+                named = np.array([sp.lower() in words for sp in self.speakers_], dtype=np.float64)
+                fused = fused + cfg.speaker_weight / (cfg.rrf_k + 1) * named
+            out.append(fused)
+        return out
+
+    def scores_all(self, questions: Sequence[str]) -> list[np.ndarray]:
+        """Final score per memory for each question (higher is better)."""
+        cfg = self.config
+        queries = [rewrite_query(q) if cfg.rewrite else q for q in questions]
+        n = len(self.memories)
+        fused = self._fused(queries)
+        if cfg.prf_docs > 0 and cfg.prf_weight > 0:
+            expanded = []
+            for query, f in zip(queries, fused, strict=True):
+                top = np.lexsort((np.arange(n), -f))[: cfg.prf_docs]
+                expanded.append(query + " " + " ".join(str(self.memories[i].meta.get("text", "")) for i in top))
+            fused = [f + cfg.prf_weight * g for f, g in zip(fused, self._fused(expanded), strict=True)]
+        if cfg.neighbour_weight > 0:
+            fused = [f + cfg.neighbour_weight * np.maximum(f[self.prev_], f[self.next_]) for f in fused]
+        return fused
+
+    def rank_all(self, questions: Sequence[str]) -> list[list[int]]:
+        """For each question, indices of the memories, best first (ties: earlier memory first)."""
+        n = len(self.memories)
+        return [[int(i) for i in np.lexsort((np.arange(n), -s))] for s in self.scores_all(questions)]
+
+    def rank(self, question: str) -> list[int]:
+        """Indices of the memories for one question, best first."""
+        return self.rank_all([question])[0]
