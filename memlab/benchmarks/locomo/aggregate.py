@@ -1,0 +1,64 @@
+"""Per-question rows -> flat metrics (per category, over categories 1–4, held-out and errata variants)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from memlab.benchmarks.locomo.recall import KS
+
+RECALL_NAMES = tuple(f"recall_at_{k}_{unit}" for unit in ("turn", "session") for k in KS)
+
+
+def _mean(values: Sequence[float]) -> float:
+    return float(sum(values) / len(values)) if values else 0.0
+
+
+def recall_metrics(rows: Iterable[Mapping[str, Any]]) -> dict[str, float]:
+    """``recall_at_{k}_{turn,session}`` over categories 1–4 and with suffix ``_cat1``…``_cat5``."""
+    rows = [r for r in rows if "recall" in r]
+    out: dict[str, float] = {}
+    main = [r for r in rows if r["category"] in (1, 2, 3, 4)]
+    for name in RECALL_NAMES:
+        out[name] = _mean([r["recall"][name] for r in main])
+        for cat in (1, 2, 3, 4, 5):
+            sub = [r["recall"][name] for r in rows if r["category"] == cat]
+            if sub:
+                out[f"{name}_cat{cat}"] = _mean(sub)
+    out["n_questions"] = float(len(rows))
+    out["n_questions_cat1_4"] = float(len(main))
+    out["n_no_evidence_cat1_4"] = float(sum(1 for r in main if not r["evidence"]))
+    return out
+
+
+def temporal_metrics(rows: Iterable[Mapping[str, Any]]) -> dict[str, float]:
+    """Category-2 answer metrics: date accuracy (all, date-like gold), token F1, counts."""
+    rows = [r for r in rows if r["category"] == 2 and "date_correct" in r]
+    datelike = [r for r in rows if r["gold_datelike"]]
+    return {
+        "temporal_date_acc": _mean([float(r["date_correct"]) for r in rows]),
+        "temporal_date_acc_datelike": _mean([float(r["date_correct"]) for r in datelike]),
+        "temporal_f1": _mean([r["f1"] for r in rows]),
+        "temporal_f1_datelike": _mean([r["f1"] for r in datelike]),
+        "n_temporal": float(len(rows)),
+        "n_temporal_datelike": float(len(datelike)),
+    }
+
+
+def llm_metrics(rows: Iterable[Mapping[str, Any]]) -> dict[str, float]:
+    """``llm_f1`` over categories 1–4 and per category (only rows the LLM answered)."""
+    rows = [r for r in rows if "llm_f1" in r]
+    if not rows:
+        return {}
+    out = {"llm_f1": _mean([r["llm_f1"] for r in rows if r["category"] in (1, 2, 3, 4)])}
+    for cat in (1, 2, 3, 4, 5):
+        sub = [r["llm_f1"] for r in rows if r["category"] == cat]
+        if sub:
+            out[f"llm_f1_cat{cat}"] = _mean(sub)
+    out["llm_malformed"] = float(sum(1 for r in rows if r.get("llm_malformed")))
+    return out
+
+
+def all_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    """Every metric over ``rows``."""
+    return {**recall_metrics(rows), **temporal_metrics(rows), **llm_metrics(rows)}
