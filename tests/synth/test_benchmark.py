@@ -48,4 +48,52 @@ def test_runs_through_locomo_benchmark(tmp_path):
     outcome = run(cfg, tmp_path / "out")
     assert outcome.result.card.name == "locomo_synth"
     assert outcome.result.info["gold_path"].endswith(".gold.json")
-    assert outcome.metrics
+    assert outcome.main_metric == "synth_date_acc" and 0.0 <= outcome.metrics["synth_date_acc"] <= 1.0
+    assert outcome.metrics["n_synth_temporal"] == outcome.metrics["n_temporal"] > 0
+
+
+def test_locomo_parser_reads_every_gold_answer_as_its_exact_interval():
+    dates = pytest.importorskip("memlab.benchmarks.locomo.dates")
+    from memlab.benchmarks.locomo_synth.config import SynthConfig
+    from memlab.benchmarks.locomo_synth.generator import generate
+
+    for seed in range(4):
+        _, gold = generate(SynthConfig(seed=seed))
+        for item in gold["items"]:
+            got = dates.parse_answer(item["answer"])
+            assert got is not None, item["answer"]
+            assert (got.start.isoformat(), got.end.isoformat(), got.grain) == (
+                item["start"],
+                item["end"],
+                item["grain"],
+            )
+
+
+def test_gold_scores_exact_on_hand_rows():
+    pytest.importorskip("memlab.benchmarks.locomo.dates")
+    from memlab.benchmarks.locomo_synth.score import gold_scores
+
+    items = [
+        {"sample_id": "s", "qa_index": 0, "kind": "yesterday", "start": "2023-05-07", "end": "2023-05-08",
+         "grain": "day", "distractors": []},
+        {"sample_id": "s", "qa_index": 2, "kind": "last_month", "start": "2023-04-01", "end": "2023-05-01",
+         "grain": "month", "distractors": ["D2:3"]},
+        {"sample_id": "s", "qa_index": 3, "kind": "last_month", "start": "2023-04-01", "end": "2023-05-01",
+         "grain": "month", "distractors": []},
+    ]  # fmt: skip
+    rows = [
+        {"qid": "locomo_0_qa0", "conversation": "s", "category": 2, "prediction": "7 May 2023"},
+        {"qid": "locomo_0_qa1", "conversation": "s", "category": 4, "prediction": "x"},
+        {"qid": "locomo_0_qa2", "conversation": "s", "category": 2, "prediction": "12 April 2023"},
+        {"qid": "locomo_0_qa3", "conversation": "s", "category": 2, "prediction": "2023"},
+    ]
+    m = gold_scores(rows, items)
+    assert m["n_synth_temporal"] == 3 and m["synth_date_acc"] == pytest.approx(2 / 3)
+    assert m["synth_date_acc_yesterday"] == 1.0 and m["synth_date_acc_last_month"] == 0.5
+    assert m["synth_date_acc_distracted"] == 1.0 and m["synth_date_acc_undistracted"] == 0.5
+    assert rows[3]["synth_gold_correct"] is False and "synth_kind" not in rows[1]
+
+
+def test_errata_rejected():
+    with pytest.raises(MemlabError, match="no errata"):
+        LocomoSynthBenchmark(errata="x.json")

@@ -2,18 +2,22 @@
 
 The file is cached in ``out_dir`` under a name that hashes every knob and the generator version; the
 evaluation is :class:`memlab.benchmarks.locomo.benchmark.LocomoBenchmark` on that file (extra keyword
-arguments go to it). The dataset card names the generator and the generated file's checksum.
+arguments go to it). The dataset card names the generator and the generated file's checksum. On top of
+LoCoMo's metrics it reports date accuracy against the exact gold intervals of the ``.gold.json`` side
+file, overall and per expression kind (:mod:`memlab.benchmarks.locomo_synth.score`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 from typing import Any, ClassVar
 
 from memlab.benchmarks.base import BenchmarkResult, DatasetCard
 from memlab.benchmarks.locomo_synth.config import GENERATOR_VERSION, SynthConfig
 from memlab.benchmarks.locomo_synth.io import cached, write
+from memlab.benchmarks.locomo_synth.score import gold_scores
 from memlab.components import Components
 from memlab.errors import MemlabError
 
@@ -34,6 +38,8 @@ class LocomoSynthBenchmark:
         max_gap_days: Most days between sessions.
         out_dir: Cache folder for generated files (``${paths.generated_dir}``).
         path: Write exactly this file instead of the cache (regenerated each run; same bytes).
+        errata: Must stay empty (generated gold is exact); accepted so the LoCoMo defaults compose.
+        main_metric: The metric a sweep optimises (default: date accuracy against the exact gold).
         **locomo_kwargs: Passed to ``LocomoBenchmark`` (retriever, ks, ...).
     """
 
@@ -54,6 +60,8 @@ class LocomoSynthBenchmark:
         max_gap_days: int = 21,
         out_dir: str | None = None,
         path: str | None = None,
+        errata: str | None = None,
+        main_metric: str = "synth_date_acc",
         **locomo_kwargs: Any,
     ) -> None:
         self.knobs = {
@@ -70,7 +78,10 @@ class LocomoSynthBenchmark:
         }
         self.out_dir = out_dir
         self.path = path
+        self.main_metric = main_metric
         self.locomo_kwargs = locomo_kwargs
+        if errata:
+            raise MemlabError("locomo_synth has no errata (its gold is exact); drop dataset.errata")
 
     def prepare(self) -> tuple[SynthConfig, Path, Path]:
         """Validate the knobs and make sure the data and gold files exist; returns (config, data, gold)."""
@@ -93,7 +104,10 @@ class LocomoSynthBenchmark:
                 "dataset=locomo_synth needs memlab.benchmarks.locomo (the LoCoMo benchmark); "
                 f"the generated file is at {data_path}"
             ) from None
-        result = LocomoBenchmark(path=str(data_path), errata=None, **self.locomo_kwargs).run(components, seed)
+        inner = LocomoBenchmark(path=str(data_path), errata=None, main_metric=self.main_metric, **self.locomo_kwargs)
+        result = inner.run(components, seed)
+        gold = json.loads(gold_path.read_text(encoding="utf-8"))
+        result.metrics.update(gold_scores(result.predictions, gold["items"]))
         sha = hashlib.sha256(data_path.read_bytes()).hexdigest()
         source = f"memlab.benchmarks.locomo_synth seed={cfg.seed} key={cfg.key()} -> {data_path}"
         result.card = DatasetCard(
