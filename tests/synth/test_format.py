@@ -137,6 +137,23 @@ def test_any_seed_and_size_gives_valid_files(seed, n_sessions, turns, events, ra
     for item in gold["items"]:
         conv = convs[item["sample_id"]]
         qa = conv["qa"][item["qa_index"]]
-        assert qa["question"] == item["question"] and qa["evidence"] == [item["mention"]]
+        assert qa["question"] == item["question"] and item["mention"] == qa["evidence"][-1]
         stamp = conv["conversation"][f"session_{item['session']}_date_time"]
         assert parse_stamp(stamp).date().isoformat() == item["anchor"]
+
+
+def test_split_rate_moves_the_time_phrase_to_a_follow_up_answer():
+    data, gold = generate(SynthConfig(seed=6, n_conversations=2, split_rate=1.0))
+    convs = {c["sample_id"]: c for c in data}
+    for item in gold["items"]:
+        conv = convs[item["sample_id"]]
+        statement, answer = conv["qa"][item["qa_index"]]["evidence"]
+        turns = turns_by_id(conv["conversation"])
+        s, t = (int(x) for x in statement[1:].split(":"))
+        assert answer == f"D{s}:{t + 2}" == item["mention"]
+        assert turns[statement]["speaker"] == turns[answer]["speaker"] != turns[f"D{s}:{t + 1}"]["speaker"]
+        assert item["phrase"].lower() not in turns[statement]["text"].lower()
+    plain_data, plain = generate(SynthConfig(seed=6, n_conversations=2, split_rate=0.0))
+    plain_convs = {c["sample_id"]: c for c in plain_data}
+    for item in plain["items"]:
+        assert plain_convs[item["sample_id"]]["qa"][item["qa_index"]]["evidence"] == [item["mention"]]

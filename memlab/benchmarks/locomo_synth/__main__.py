@@ -35,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--events", type=int, default=2, dest="events_per_session", help="dated events per session")
     p.add_argument("--distractors", type=float, default=0.5, dest="distractor_rate", help="distractor probability")
     p.add_argument("--adversarial", type=int, default=3, dest="n_adversarial", help="category-5 items per conversation")
+    p.add_argument(
+        "--split", type=float, default=0.3, dest="split_rate", help="share of mentions split over a follow-up"
+    )
     p.add_argument("--mix", default=None, help=f"expression weights kind=w,...; kinds: {', '.join(KINDS)}")
     return p
 

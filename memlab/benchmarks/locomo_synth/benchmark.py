@@ -32,6 +32,7 @@ class LocomoSynthBenchmark:
         turns_per_session: Turns per session.
         events_per_session: Dated events (temporal questions) per session.
         distractor_rate: Probability of a distractor turn per event.
+        split_rate: Probability that a mention puts its time phrase in a follow-up answer turn.
         expression_mix: Expression kind -> weight (``None``: every kind, weight 1).
         n_adversarial: Category-5 items per conversation, at most.
         min_gap_days: Fewest days between sessions.
@@ -54,6 +55,7 @@ class LocomoSynthBenchmark:
         turns_per_session: int = 16,
         events_per_session: int = 2,
         distractor_rate: float = 0.5,
+        split_rate: float = 0.3,
         expression_mix: dict[str, float] | None = None,
         n_adversarial: int = 3,
         min_gap_days: int = 2,
@@ -71,6 +73,7 @@ class LocomoSynthBenchmark:
             "turns_per_session": turns_per_session,
             "events_per_session": events_per_session,
             "distractor_rate": distractor_rate,
+            "split_rate": split_rate,
             "expression_mix": expression_mix,
             "n_adversarial": n_adversarial,
             "min_gap_days": min_gap_days,

@@ -322,6 +322,17 @@ REACTIONS: tuple[str, ...] = (
     "Good for you! I've always wanted to try that.",
     "Oh nice, that sounds like a lot of fun.",
 )
+#: (the other speaker asks when, the answer with the time phrase ``{w}``) for split mentions.
+FOLLOW_UPS: tuple[tuple[str, str], ...] = (
+    ("Oh nice, when was that?", "It was {w}."),
+    ("Wait, when did you do that?", "{w}, actually."),
+    ("When was this?", "Just {w}! I'm still buzzing."),
+    ("How recent was that?", "That was {w}."),
+)
+PLAN_FOLLOW_UPS: tuple[tuple[str, str], ...] = (
+    ("Ooh, when is that happening?", "It's {w}."),
+    ("When are you going?", "{w}, if all goes to plan."),
+)
 PLAN_REACTIONS: tuple[str, ...] = (
     "That sounds exciting, let me know how it goes!",
     "Fun! I hope the weather cooperates.",

@@ -33,6 +33,8 @@ class SynthConfig:
         distractor_rate: Probability that an event gets a distractor turn (a similar event at another
             date: the same speaker with a sibling variant, or the other speaker with the same one).
         expression_mix: Expression kind -> weight (kinds left out are never used).
+        split_rate: Probability that a mention is split over a follow-up exchange: the event in one turn,
+            the other speaker asking when, the time phrase in the answer (evidence = both turns).
         n_adversarial: Unanswerable questions (category 5) per conversation, at most.
         min_gap_days: Fewest days between consecutive sessions.
         max_gap_days: Most days between consecutive sessions.
@@ -45,6 +47,7 @@ class SynthConfig:
     events_per_session: int = 2
     distractor_rate: float = 0.5
     expression_mix: dict[str, float] = field(default_factory=default_mix)
+    split_rate: float = 0.3
     n_adversarial: int = 3
     min_gap_days: int = 2
     max_gap_days: int = 21
@@ -56,6 +59,7 @@ class SynthConfig:
             (self.turns_per_session >= 4, "turns_per_session must be >= 4 (greeting, reply, a mention, a reaction)"),
             (self.events_per_session >= 0, "events_per_session must be >= 0"),
             (0.0 <= self.distractor_rate <= 1.0, "distractor_rate must be in [0, 1]"),
+            (0.0 <= self.split_rate <= 1.0, "split_rate must be in [0, 1]"),
             (self.n_adversarial >= 0, "n_adversarial must be >= 0"),
             (1 <= self.min_gap_days <= self.max_gap_days, "need 1 <= min_gap_days <= max_gap_days"),
         )

@@ -12,17 +12,20 @@ speaker who never did it) complete the format.
 from __future__ import annotations
 
 import random
+import re
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from memlab.benchmarks.locomo_synth.catalog import (
     EVENTS,
     FACTS,
+    FOLLOW_UPS,
     NAMES,
     PET_FIRST,
     PET_KINDS,
     PET_NAMES,
     PET_SECOND,
+    PLAN_FOLLOW_UPS,
     PLAN_REACTIONS,
     REACTIONS,
     Event,
@@ -35,19 +38,25 @@ from memlab.benchmarks.locomo_synth.session import Beat, lay_out
 LEADS: tuple[str, ...] = ("", "", "", "Guess what? ", "Oh, I meant to tell you: ", "So, ", "Funny story: ")
 
 
-def _sentence(template: str, obj: str, phrase: str, rng: random.Random) -> str:
+def _sentence(template: str, obj: str, phrase: str, rng: random.Random, leads: tuple[str, ...] = LEADS) -> str:
     text = template.format(o=obj, w=phrase)
-    lead = rng.choice(LEADS)
+    lead = rng.choice(leads)
     if lead.endswith((": ", ", ")) and not text.startswith(("I ", "I'")):
         return lead + text[0].lower() + text[1:]
     return lead + (text[0].upper() + text[1:])
 
 
-def _mention(session: int, speaker: int, event: Event, variant: str, expr: Expression, rng, tag: str) -> Beat:
-    template = rng.choice(event.plan if expr.future else event.past)
+def _mention(session: int, speaker: int, event: Event, variant: str, expr: Expression, rng, tag: str, split=False):
+    templates = event.plan if expr.future else event.past
     reaction = rng.choice(PLAN_REACTIONS if expr.future else REACTIONS)
     data = {"event": event.key, "variant": variant, "expr": expr}
-    return Beat(session, speaker, _sentence(template, variant, expr.phrase, rng), reaction, tag, data)
+    if not split:
+        return Beat(session, speaker, _sentence(rng.choice(templates), variant, expr.phrase, rng), reaction, tag, data)
+    template = rng.choice([t for t in templates if "was {w}" not in t])
+    statement = re.sub(r" +([.;,!])", r"\1", " ".join(template.replace("{w}", "").split()))
+    ask, answer = rng.choice(PLAN_FOLLOW_UPS if expr.future else FOLLOW_UPS)
+    follow = (ask, _sentence(answer, variant, expr.phrase, rng, ("",)))
+    return Beat(session, speaker, _sentence(statement, variant, "", rng), reaction, tag, data, follow)
 
 
 def _overlaps(a: Expression, b: Expression) -> bool:
@@ -77,7 +86,7 @@ def _plan_events(cfg: SynthConfig, rng: random.Random, anchors: list[date]) -> l
             event, variant = free[0]
             used.add(variant)
             owner = rng.randrange(2)
-            main = _mention(s, owner, event, variant, expr, rng, "event")
+            main = _mention(s, owner, event, variant, expr, rng, "event", rng.random() < cfg.split_rate)
             beats.append(main)
             if rng.random() >= cfg.distractor_rate:
                 continue
@@ -91,7 +100,8 @@ def _plan_events(cfg: SynthConfig, rng: random.Random, anchors: list[date]) -> l
             for _ in range(20):
                 d_expr = draw(anchors[d_session - 1], rng, cfg.expression_mix)
                 if d_expr is not None and not _overlaps(d_expr, expr) and d_expr.answer != expr.answer:
-                    distractor = _mention(d_session, d_speaker, event, d_variant, d_expr, rng, "distractor")
+                    split = rng.random() < cfg.split_rate
+                    distractor = _mention(d_session, d_speaker, event, d_variant, d_expr, rng, "distractor", split)
                     distractor.data.update(mode=mode, of=main)
                     beats.append(distractor)
                     break
@@ -131,10 +141,10 @@ def _questions(cfg, rng, sample_id, names, beats, stamps) -> tuple[list[dict], l
             question = _event_question(
                 names[beat.speaker], EVENTS_BY_KEY[beat.data["event"]], beat.data["variant"], expr.future
             )
-            qa = {"question": question, "answer": expr.answer, "evidence": [beat.dia_id], "category": 2}
-            others = [b.dia_id for b in placed if b.tag == "distractor" and b.data["of"] is beat]
+            qa = {"question": question, "answer": expr.answer, "evidence": beat.evidence, "category": 2}
+            others = [b.mention_id for b in placed if b.tag == "distractor" and b.data["of"] is beat]
             gold = {
-                "kind": expr.kind, "phrase": expr.phrase, "mention": beat.dia_id, "session": beat.session,
+                "kind": expr.kind, "phrase": expr.phrase, "mention": beat.mention_id, "session": beat.session,
                 "session_date_time": stamps[beat.session - 1], "anchor": stamps_day(stamps[beat.session - 1]),
                 "start": expr.start.isoformat(), "end": expr.end.isoformat(), "grain": expr.grain,
                 "event_date": expr.event_day.isoformat(), "future": expr.future, "distractors": others,
@@ -154,7 +164,7 @@ def _questions(cfg, rng, sample_id, names, beats, stamps) -> tuple[list[dict], l
     for beat in rng.sample(candidates, min(cfg.n_adversarial, len(candidates))):
         event = EVENTS_BY_KEY[beat.data["event"]]
         question = _event_question(names[1 - beat.speaker], event, beat.data["variant"], beat.data["expr"].future)
-        qa = {"question": question, "evidence": [beat.dia_id], "category": 5}
+        qa = {"question": question, "evidence": beat.evidence, "category": 5}
         entries.append((beat.dia_id, {**qa, "adversarial_answer": beat.data["expr"].answer}, None))
     entries.sort(key=lambda e: _dia_order(e[0]))
     qas, golds = [], []

@@ -13,7 +13,9 @@ from memlab.benchmarks.locomo_synth.catalog import CLOSINGS, FILLERS, GREETING_R
 class Beat:
     """A statement by ``speaker`` (0 or 1) followed by the other speaker's ``reaction``.
 
-    ``dia_id`` is set when the beat is placed; a beat that does not fit its session stays ``None``.
+    With ``follow`` = (question, answer), the other speaker asks and ``speaker`` answers between the
+    statement and the reaction (the date then sits in the answer turn, ``follow_id``). ``dia_id`` is set
+    when the beat is placed; a beat that does not fit its session stays ``None``.
     """
 
     session: int
@@ -22,7 +24,19 @@ class Beat:
     reaction: str
     tag: str
     data: dict[str, Any] = field(default_factory=dict)
+    follow: tuple[str, str] | None = None
     dia_id: str | None = None
+    follow_id: str | None = None
+
+    @property
+    def mention_id(self) -> str | None:
+        """The turn holding the time phrase (the answer turn of a follow-up, else the statement)."""
+        return self.follow_id or self.dia_id
+
+    @property
+    def evidence(self) -> list[str]:
+        """Turns a reader needs: the statement, and the follow-up answer if any."""
+        return [i for i in (self.dia_id, self.follow_id) if i is not None]
 
 
 def lay_out(
@@ -46,13 +60,17 @@ def lay_out(
     say(rng.choice(GREETINGS))
     say(rng.choice(GREETING_REPLIES))
     for beat in beats:
-        need = 2 + (0 if speaker_now() == beat.speaker else 1)
+        need = (4 if beat.follow else 2) + (0 if speaker_now() == beat.speaker else 1)
         if len(turns) + need > n_turns:
             continue
         if speaker_now() != beat.speaker:
             say(rng.choice(FILLERS))
         beat.dia_id = f"D{session}:{len(turns) + 1}"
         say(beat.text)
+        if beat.follow:
+            say(beat.follow[0])
+            beat.follow_id = f"D{session}:{len(turns) + 1}"
+            say(beat.follow[1])
         say(beat.reaction)
     while len(turns) < n_turns - 1:
         say(rng.choice(FILLERS))
