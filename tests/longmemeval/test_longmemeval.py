@@ -181,3 +181,22 @@ def test_session_recall_bounds_and_monotone(ranked, gold, k):
     assert frac <= frac_next and all_ <= all_next
     if gold and set(ranked) >= gold and k >= len(ranked):
         assert frac == all_ == 1.0
+
+
+def test_abstention_items_are_not_scored_unless_asked(tmp_path):
+    records = json.loads(json.dumps(RECORDS))
+    records[2]["question_id"] = "q3_abs"
+    path = tmp_path / "abs.json"
+    path.write_text(json.dumps(records))
+    result = LongMemEvalBenchmark(path=str(path)).run(components(), 0)
+    assert result.metrics["n_questions"] == 3 and result.metrics["n_scored"] == 2
+    assert result.metrics["lme_recall_at_1_session"] == pytest.approx(0.75)
+    assert result.info["n_abstention"] == 1 and result.info["n_not_scored"] == 1
+    both = LongMemEvalBenchmark(path=str(path), score_abstention=True).run(components(), 0)
+    assert both.metrics["n_scored"] == 3 and both.metrics["lme_recall_at_1_session"] == pytest.approx(0.5)
+
+
+def test_consolidate_option_runs_the_pipeline_first(lme_file):
+    result = LongMemEvalBenchmark(path=str(lme_file), consolidate=True).run(components(), 0)
+    assert result.metrics["n_scored"] == 3
+    assert 0.0 <= result.metrics["lme_recall_at_1_session"] <= result.metrics["lme_recall_at_10_session"] <= 1.0

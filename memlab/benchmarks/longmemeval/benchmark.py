@@ -7,7 +7,8 @@ in the configured mode). Sessions are ranked by their best memory. Metrics (hyph
 become underscores): ``lme_recall_at_{k}_session`` (mean fraction of evidence sessions in the top k),
 ``lme_recall_all_at_{k}_session`` (all of them in the top k), the same per question type as
 ``lme_recall_at_{k}_session_<type>``, and ``n_questions``. Items without evidence sessions are skipped
-and counted.
+and counted; abstention items (``_abs`` ids) are skipped too unless ``score_abstention`` (LongMemEval's
+own retrieval evaluation leaves them out).
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ class LongMemEvalBenchmark:
         ks: Cut-offs for recall@k.
         granularity: ``turn`` or ``session`` memories.
         consolidate: Run consolidation before recall (and recall in the configured mode).
+        score_abstention: Also score abstention items (``_abs`` question ids).
     """
 
     name: ClassVar[str] = "longmemeval"
@@ -99,6 +101,7 @@ class LongMemEvalBenchmark:
         ks: tuple[int, ...] = (1, 5, 10),
         granularity: str = "turn",
         consolidate: bool = False,
+        score_abstention: bool = False,
     ) -> None:
         self.path = path
         self.hub_id = hub_id
@@ -109,6 +112,7 @@ class LongMemEvalBenchmark:
         self.ks = tuple(int(k) for k in ks)
         self.granularity = granularity
         self.consolidate = consolidate
+        self.score_abstention = score_abstention
 
     def load(self) -> tuple[list[Question], str, str]:
         """Parsed and filtered questions, the data's checksum and its source description."""
@@ -137,7 +141,7 @@ class LongMemEvalBenchmark:
         questions, sha, source = self.load()
         predictions: list[dict[str, Any]] = []
         for q in questions:
-            gold = set(q.answer_session_ids)
+            gold = set(q.answer_session_ids) if self.score_abstention or not q.abstention else set()
             ranked = rank_sessions(q, components, self.granularity, self.consolidate) if gold else []
             row: dict[str, Any] = {"question_id": q.question_id, "question_type": q.question_type}
             row |= {"evidence": sorted(gold), "ranked_sessions": ranked[: max(self.ks)], "scored": bool(gold)}
@@ -148,7 +152,7 @@ class LongMemEvalBenchmark:
         counts = Counter(q.question_type for q in questions)
         info = {
             "question_types": dict(sorted(counts.items())),
-            "n_without_evidence": sum(not p["scored"] for p in predictions),
+            "n_not_scored": sum(not p["scored"] for p in predictions),
             "n_abstention": sum(q.abstention for q in questions),
             "granularity": self.granularity,
             "consolidate": self.consolidate,
