@@ -99,8 +99,8 @@ class LocomoBenchmark:
         for conv in convs:
             memories = ingest(conv)
             retriever = TurnRetriever(memories, components.embedder, rcfg)
-            for q in conv.questions:
-                order = retriever.rank(q.question)
+            orders = retriever.rank_all([q.question for q in conv.questions])
+            for q, order in zip(conv.questions, orders, strict=True):
                 ranked = [memories[i] for i in order]
                 dia = [str(m.meta["dia_id"]) for m in ranked]
                 row: dict[str, Any] = {

@@ -126,7 +126,7 @@ def parse_absolute(s: str) -> Interval | None:
     return None
 
 
-def _weekend_ending_by(x: date) -> date:
+def weekend_ending_by(x: date) -> date:
     """Saturday of the last weekend whose Sunday is before ``x``."""
     sat = x - timedelta(days=(x.weekday() - 5) % 7 or 7)
     return sat if sat + timedelta(days=1) < x else sat - timedelta(days=7)
@@ -151,7 +151,7 @@ def parse_answer(text: object) -> Interval | None:
             first = base.start
             sat = first + timedelta(days=(5 - first.weekday()) % 7)
             if m.group(1) == "last":
-                sat = _weekend_ending_by(base.end + timedelta(days=1))
+                sat = weekend_ending_by(base.end + timedelta(days=1))
             return Interval(sat, sat + timedelta(days=2), "weekend")
         if m.group(1) == "last":
             return Interval(base.end - timedelta(days=7), base.end, "week")
@@ -176,7 +176,7 @@ def parse_answer(text: object) -> Interval | None:
             return Interval(monday, monday + timedelta(days=7), "week")
         if unit == "weekend":
             if rel == "before":
-                sat = _weekend_ending_by(x) - timedelta(days=7 * (n - 1))
+                sat = weekend_ending_by(x) - timedelta(days=7 * (n - 1))
             elif rel == "after":
                 sat = x + timedelta(days=(5 - x.weekday()) % 7 or 7)
             else:

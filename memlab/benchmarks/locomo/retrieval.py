@@ -8,6 +8,13 @@ Options (``dataset.retriever.*``):
 - ``rewrite``: drop question words and possessives from the query before BM25 and embedding.
 - ``neighbour_weight``: a turn also earns this fraction of its best same-session neighbour's fused score
   (answers often sit in the reply to the turn that matches the question).
+- ``session_weight``: adds this multiple of the turn's session's fused score, where sessions are ranked
+  the same way over their concatenated turns (BM25) and mean turn vectors (dense) — session context.
+- ``speaker_weight``: adds ``speaker_weight / (rrf_k + 1)`` to turns spoken by a speaker the question
+  names (questions are mostly about what the named person said or did).
+- ``drop_names``: remove the speakers' names from the BM25 query (they match every short greeting such as
+  "Hey Gina!"; ``speaker_weight`` carries who is asked about instead).
+- ``bm25_k1`` / ``bm25_b``: BM25 parameters.
 - ``prf_docs`` / ``prf_weight``: pseudo-relevance feedback for multi-hop questions — the top ``prf_docs``
   turns of the first pass are embedded/appended to the query and the second pass is fused with weight
   ``prf_weight`` (0 disables it).
@@ -43,6 +50,11 @@ class RetrieverConfig:
     neighbour_weight: float = 0.0
     prf_docs: int = 0
     prf_weight: float = 0.0
+    session_weight: float = 0.0
+    speaker_weight: float = 0.0
+    drop_names: bool = False
+    bm25_k1: float = 1.5
+    bm25_b: float = 0.75
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any] | None) -> RetrieverConfig:
@@ -91,47 +103,95 @@ class TurnRetriever:
         if config.mode in ("bm25", "hybrid"):
             from rank_bm25 import BM25Okapi
 
-            self.bm25_ = BM25Okapi([tokens(t) or ["_"] for t in texts])
+            self.bm25_ = BM25Okapi([tokens(t) or ["_"] for t in texts], k1=config.bm25_k1, b=config.bm25_b)
         if config.mode in ("dense", "hybrid"):
             if embedder is None:
                 raise MemlabError("dense retrieval needs an embedder; set embedder=minilm or retriever.mode=bm25")
             self.vectors_ = np.asarray(embedder.encode(texts), dtype=np.float32)
         sessions = [m.meta.get("session") for m in self.memories]
+        self.session_ids_ = sorted(set(sessions), key=lambda x: (str(type(x)), x))
+        pos = {sid: j for j, sid in enumerate(self.session_ids_)}
+        self.turn_session_ = np.array([pos[x] for x in sessions], dtype=np.int64)
+        self.speakers_ = [str(m.meta.get("speaker", "")) for m in self.memories]
+        self.names_ = {t for sp in set(self.speakers_) for t in tokens(sp)}
+        self.session_bm25_ = None
+        self.session_vectors_: np.ndarray | None = None
+        if config.session_weight > 0:
+            docs = [[] for _ in self.session_ids_]
+            for i, t in enumerate(texts):
+                docs[self.turn_session_[i]].extend(tokens(t))
+            if self.bm25_ is not None:
+                from rank_bm25 import BM25Okapi
+
+                self.session_bm25_ = BM25Okapi([d or ["_"] for d in docs], k1=config.bm25_k1, b=config.bm25_b)
+            if self.vectors_ is not None:
+                sv = np.zeros((len(docs), self.vectors_.shape[1]), dtype=np.float32)
+                np.add.at(sv, self.turn_session_, self.vectors_)
+                sv /= np.maximum(np.linalg.norm(sv, axis=1, keepdims=True), 1e-9)
+                self.session_vectors_ = sv
         self.prev_ = np.array([i - 1 if i > 0 and sessions[i - 1] == sessions[i] else i for i in range(len(texts))])
         self.next_ = np.array(
             [i + 1 if i + 1 < len(texts) and sessions[i + 1] == sessions[i] else i for i in range(len(texts))]
         )
 
-    def _lists(self, query: str) -> list[tuple[np.ndarray, float]]:
-        out: list[tuple[np.ndarray, float]] = []
-        if self.bm25_ is not None:
-            out.append(
-                (
-                    np.asarray(self.bm25_.get_scores(tokens(query) or ["_"]), dtype=np.float64),
-                    self.config.bm25_weight if self.config.mode == "hybrid" else 1.0,
-                )
-            )
-        if self.vectors_ is not None:
-            q = np.asarray(self.embedder.encode([query]), dtype=np.float32)[0]
-            out.append((self.vectors_ @ q, self.config.dense_weight if self.config.mode == "hybrid" else 1.0))
+    def _encode(self, queries: Sequence[str]) -> np.ndarray | None:
+        if self.vectors_ is None or not queries:
+            return None
+        return np.asarray(self.embedder.encode(list(queries)), dtype=np.float32)
+
+    def _fused(self, queries: Sequence[str]) -> list[np.ndarray]:
+        """First-pass fused scores for each query (dense queries encoded in one batch)."""
+        cfg = self.config
+        qvecs = self._encode(queries)
+        out = []
+        for j, query in enumerate(queries):
+            qtokens = tokens(query)
+            if cfg.drop_names:
+                qtokens = [t for t in qtokens if t not in self.names_]
+            lists: list[tuple[np.ndarray, float]] = []
+            hybrid = cfg.mode == "hybrid"
+            if self.bm25_ is not None:
+                bm = np.asarray(self.bm25_.get_scores(qtokens or ["_"]), dtype=np.float64)
+                lists.append((bm, cfg.bm25_weight if hybrid else 1.0))
+            if qvecs is not None:
+                lists.append((self.vectors_ @ qvecs[j], cfg.dense_weight if hybrid else 1.0))
+            fused = rrf(lists, len(self.memories), cfg.rrf_k)
+            if cfg.session_weight > 0:
+                slists: list[tuple[np.ndarray, float]] = []
+                if self.session_bm25_ is not None:
+                    slists.append((np.asarray(self.session_bm25_.get_scores(qtokens or ["_"])), 1.0))
+                if self.session_vectors_ is not None and qvecs is not None:
+                    slists.append((self.session_vectors_ @ qvecs[j], 1.0))
+                sfused = rrf(slists, len(self.session_ids_), cfg.rrf_k)
+                fused = fused + cfg.session_weight * sfused[self.turn_session_]
+            if cfg.speaker_weight > 0:
+                words = set(query.lower().replace("'s", " ").split())
+                named = np.array([sp.lower() in words for sp in self.speakers_], dtype=np.float64)
+                fused = fused + cfg.speaker_weight / (cfg.rrf_k + 1) * named
+            out.append(fused)
         return out
 
-    def scores(self, question: str) -> np.ndarray:
-        """Fused score per memory (higher is better)."""
+    def scores_all(self, questions: Sequence[str]) -> list[np.ndarray]:
+        """Final score per memory for each question (higher is better)."""
         cfg = self.config
-        query = rewrite_query(question) if cfg.rewrite else question
+        queries = [rewrite_query(q) if cfg.rewrite else q for q in questions]
         n = len(self.memories)
-        fused = rrf(self._lists(query), n, cfg.rrf_k)
+        fused = self._fused(queries)
         if cfg.prf_docs > 0 and cfg.prf_weight > 0:
-            top = np.lexsort((np.arange(n), -fused))[: cfg.prf_docs]
-            expanded = query + " " + " ".join(str(self.memories[i].meta.get("text", "")) for i in top)
-            second = rrf(self._lists(expanded), n, cfg.rrf_k)
-            fused = fused + cfg.prf_weight * second
+            expanded = []
+            for query, f in zip(queries, fused, strict=True):
+                top = np.lexsort((np.arange(n), -f))[: cfg.prf_docs]
+                expanded.append(query + " " + " ".join(str(self.memories[i].meta.get("text", "")) for i in top))
+            fused = [f + cfg.prf_weight * g for f, g in zip(fused, self._fused(expanded), strict=True)]
         if cfg.neighbour_weight > 0:
-            fused = fused + cfg.neighbour_weight * np.maximum(fused[self.prev_], fused[self.next_])
+            fused = [f + cfg.neighbour_weight * np.maximum(f[self.prev_], f[self.next_]) for f in fused]
         return fused
 
+    def rank_all(self, questions: Sequence[str]) -> list[list[int]]:
+        """For each question, indices of the memories, best first (ties: earlier memory first)."""
+        n = len(self.memories)
+        return [[int(i) for i in np.lexsort((np.arange(n), -s))] for s in self.scores_all(questions)]
+
     def rank(self, question: str) -> list[int]:
-        """Indices of the memories, best first (ties: earlier memory first)."""
-        s = self.scores(question)
-        return [int(i) for i in np.lexsort((np.arange(len(s)), -s))]
+        """Indices of the memories for one question, best first."""
+        return self.rank_all([question])[0]

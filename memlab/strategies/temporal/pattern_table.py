@@ -59,6 +59,9 @@ class PatternTableResolver:
         out: list[TemporalRef] = []
         for match in _PATTERN.finditer(text or ""):
             shift, confidence = SEED_TABLE[match.group(1).lower()]
-            start, end = day_interval(shift(anchor))
+            try:
+                start, end = day_interval(shift(anchor))
+            except OverflowError:  # anchors at the ends of the calendar: skip rather than raise
+                continue
             out.append(TemporalRef(match.group(0), match.span(), start, end, "day", confidence))
         return out

@@ -1,0 +1,1 @@
+"""The temporal-expression benchmark (``dataset=temporal_norm``) over Duckling's English time corpus."""

@@ -1,0 +1,145 @@
+"""``dataset=temporal_norm``: the configured ``temporal`` resolver on Duckling's English time phrases.
+
+Which records are evaluated (the main metrics, no suffix): by default every record except Duckling's
+``latentCorpus`` block (inputs such as ``7`` or ``morning`` that Duckling itself only resolves with latent
+parsing on) and except holiday records (``datetimeHoliday``/``datetimeIntervalHoliday``: Christmas, Diwali,
+Ramadan 2050 ... — calendar tables, not language understanding). Both are switchable
+(``dataset.include_latent=true``, ``dataset.include_holidays=true``) and every run also logs the figures over
+all records (suffix ``_all``) so both ways are always reported. Points, intervals and open intervals are all
+evaluated (open intervals on their boundary point; see :mod:`.data`).
+
+Every run also splits the evaluated records by a hash of the phrase into two fixed halves, ``dev`` and
+``heldout`` (suffixes ``_dev``, ``_heldout``): rules are tuned by looking at dev only, held-out keeps the
+figures honest. ``split=dev|heldout`` restricts the main metrics to one half.
+
+Metrics: ``resolver_acc`` (correct / evaluated), ``resolver_acc_supported`` (correct / supported),
+``resolver_coverage`` (supported / evaluated), ``resolver_us_per_expr`` (mean CPU microseconds of the
+process per phrase, ``time.process_time_ns`` around each call after one warm-up call, so other load on a
+shared machine does not inflate it), ``resolver_acc_<grain>`` and ``n_<grain>`` per expected grain,
+``resolver_acc_kind_<point|interval|open>``. Scoring rules: :mod:`.scoring`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, ClassVar
+
+from memlab.benchmarks.base import BenchmarkResult, DatasetCard
+from memlab.benchmarks.temporal_norm.data import Record, load
+from memlab.benchmarks.temporal_norm.scoring import choose, local, metrics_for, status
+from memlab.components import Components
+from memlab.errors import MemlabError
+
+GRAINS = ("second", "minute", "hour", "day", "week", "month", "quarter", "year")
+
+
+def _iso(t: Any) -> str:
+    return t.isoformat()
+
+
+class TemporalNormBenchmark:
+    """Resolver accuracy, coverage and speed on Duckling-format phrases (see the module docstring).
+
+    Args:
+        path: The Duckling-format JSON file.
+        include_latent: Evaluate ``latentCorpus`` records in the main metrics.
+        include_holidays: Evaluate holiday records in the main metrics.
+        split: ``all``, ``dev`` or ``heldout``: which hash half the main metrics cover.
+    """
+
+    name: ClassVar[str] = "temporal_norm"
+    version: ClassVar[int] = 1
+
+    def __init__(self, path: str, include_latent: bool = False, include_holidays: bool = False, split: str = "all"):
+        self.path = path
+        self.include_latent = include_latent
+        self.include_holidays = include_holidays
+        self.split = split
+
+    def _default(self, r: Record) -> bool:
+        return (self.include_latent or not r.latent) and (self.include_holidays or not r.holiday)
+
+    def run(self, components: Components, seed: int) -> BenchmarkResult:
+        """Resolve every phrase, time it, score it."""
+        if self.split not in ("all", "dev", "heldout"):
+            raise MemlabError(f"dataset.split must be all, dev or heldout, not {self.split!r}")
+        records, skipped, sha = load(self.path)
+        resolver = components.temporal
+        if records:
+            resolver.resolve(records[0].phrase, records[0].reference_time)  # warm-up (lazy imports)
+        rows: list[dict[str, Any]] = []
+        total_ns = 0
+        for r in records:
+            t0 = time.process_time_ns()
+            try:
+                refs = resolver.resolve(r.phrase, r.reference_time)
+            except Exception as exc:  # a resolver that raises breaks its contract: count it, do not crash
+                refs = []
+                error = repr(exc)
+            else:
+                error = None
+            total_ns += time.process_time_ns() - t0
+            ref = choose(refs)
+            rows.append(
+                {
+                    "index": r.index,
+                    "phrase": r.phrase,
+                    "block": r.block,
+                    "kind": r.kind,
+                    "split": r.split,
+                    "evaluated": self._default(r) and (self.split == "all" or r.split == self.split),
+                    "reference_time": _iso(r.reference_time),
+                    "expected": {"start": _iso(r.start), "end": _iso(r.end), "grain": r.grain},
+                    "predicted": None
+                    if ref is None
+                    else {
+                        "text": ref.text,
+                        "start": _iso(local(ref.start, r.reference_time)),
+                        "end": _iso(local(ref.end, r.reference_time)),
+                        "grain": ref.grain,
+                        "kind": ref.kind,
+                        "confidence": ref.confidence,
+                    },
+                    "n_refs": len(refs),
+                    "status": status(ref, r.start, r.end, r.reference_time),
+                    **({"error": error} if error else {}),
+                }
+            )
+        main = [row for row in rows if row["evaluated"]]
+        default_set = [row for row, r in zip(rows, records, strict=True) if self._default(r)]
+        metrics = metrics_for(main)
+        metrics |= metrics_for(rows, "_all")
+        for half in ("dev", "heldout"):
+            metrics |= metrics_for([row for row in default_set if row["split"] == half], f"_{half}")
+        for grain in GRAINS:
+            sub = [row for row in main if row["expected"]["grain"] == grain]
+            metrics[f"resolver_acc_{grain}"] = metrics_for(sub)["resolver_acc"]
+            metrics[f"n_{grain}"] = float(len(sub))
+        for group in ("point", "interval", "open"):
+            sub = [row for row, r in zip(rows, records, strict=True) if row["evaluated"] and r.kind_group == group]
+            metrics[f"resolver_acc_kind_{group}"] = metrics_for(sub)["resolver_acc"]
+        metrics["resolver_us_per_expr"] = total_ns / 1000 / max(1, len(records))
+        metrics["n_records"] = float(len(records))
+        metrics["n_skipped_unrepresentable"] = float(skipped)
+        metrics["n_resolver_errors"] = float(sum("error" in row for row in rows))
+        card = DatasetCard(
+            "temporal_norm",
+            str(self.version),
+            sha,
+            "BSD-3-Clause (Duckling corpus, derived JSON)",
+            str(Path(self.path)),
+            "resolver_acc",
+        )
+        info = {
+            "evaluated": {
+                "include_latent": self.include_latent,
+                "include_holidays": self.include_holidays,
+                "split": self.split,
+            },
+            "status_counts": dict(Counter(row["status"] for row in main)),
+            "blocks": dict(Counter(r.block for r in records)),
+            "resolver": f"{getattr(resolver, 'name', '?')}@{getattr(resolver, 'version', '?')}",
+        }
+        return BenchmarkResult(metrics, rows, card, info)

@@ -1,0 +1,176 @@
+"""Our rule-based temporal resolver: precompiled regular expressions, calendar arithmetic, no model.
+
+Conventions (all intervals half-open ``[start, end)`` in the anchor's timezone; weeks start on Monday):
+
+- ``today`` / ``yesterday`` / ``tomorrow``: that calendar day. A session at 00:05 saying "yesterday" means
+  the previous calendar day. ``tonight`` = 18:00-24:00, ``last night`` = 18:00-24:00 of the previous day.
+- ``N days/weeks/months ago`` (digits or words; ``a few`` = 3 with confidence 0.5): the calendar day of the
+  anchor shifted back (months clamp to the month end: 31 Mar - 1 month = 28/29 Feb); ``N years ago``: the
+  month of the shifted anchor (grain month). ``in N ...`` / ``N ... from now`` the same forwards.
+  Minutes and hours resolve at second / minute grain.
+- ``last/this/next week|month|year|quarter|decade``: the previous / current / following calendar period
+  (``last week`` = the previous ISO week, Monday to Monday, whatever the anchor's weekday).
+  ``last/this/next weekend`` = Saturday 00:00 to Monday 00:00 of the previous / current / next ISO week.
+  ``last 2 weeks`` = the two whole weeks before the current one; ``next 3 days`` = the three days after today.
+- Weekdays: ``last Friday`` = the most recent Friday strictly before the anchor's day; ``next Monday`` = the
+  Monday of the next ISO week; ``Friday after next`` = the Friday two ISO weeks on; ``Friday of this/next/last
+  week`` = that week's Friday; ``this Sunday``, ``on Saturday`` and a bare ``Saturday`` = the nearest such day
+  strictly after the anchor's day when the sentence reads as future, strictly before when it reads as past.
+- Direction (for bare weekdays, months and days without a year): a future cue in the sentence (will, 'll,
+  going to, gonna, plan to, ...) -> future; else a past cue (a past-tense verb: went, was, ...ed) -> past;
+  else ``default_direction``.
+- Months: ``May 2023`` / ``in May of 2023`` = that month; ``in May`` = the anchor's month if it is May, else
+  the next (future) or latest (past) May; ``last May`` = the latest May before the anchor's month, ``next May``
+  the first after it. ``May 7`` / ``7 May 2023`` / ``7th of May`` / ``5/7/2023`` (US order; day first when
+  the first number exceeds 12) / ``2023-05-07`` = that day. A lowercase ``may`` is a verb unless a day or
+  year stands beside it.
+- Years need a preposition (``in 2022``, ``since 2019``) or a month; a bare number is not a year.
+  Decades: ``the 90s``, ``the '90s``, ``the 1990s``, ``the nineties``. Seasons are meteorological (summer =
+  June-August); ``last summer`` = the latest summer that started before the current season.
+- ``the day/week/weekend/month/year before|after <date>`` shift from that date; ``the week before X`` =
+  the seven days before X's day; without a date they shift from the anchor's day (confidence 0.4).
+- ``the other day`` = the 7 days before the anchor's day (0.4); ``recently`` / ``lately`` = the 30 days up to
+  and including it (0.2). ``on the 5th`` = the 5th of the anchor's month, moved a month on (future) or back
+  (past) when it does not fit. Clock times land on the anchor's day unless a date stands beside them.
+- Durations: ``for two weeks`` -> ``kind="duration"``, interval = the span of that length ending at the
+  anchor (start = anchor - length, end = anchor), grain = the unit.
+
+Garbage, empty or huge input never raises: the worst case is ``[]``.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import ClassVar
+
+from memlab.temporal import calendar as cal
+from memlab.temporal import rules_absolute, rules_clock, rules_relative
+from memlab.temporal.combine import combine, select
+from memlab.temporal.hits import Ctx, Hit
+from memlab.temporal.lexicon import NUM, UNIT, number, unit
+from memlab.temporal.prefilter import present, trigger
+from memlab.types import TemporalRef
+
+_RULES = rules_relative.RULES + rules_absolute.RULES + rules_clock.RULES
+_TRIGGERS = [trigger(p) for p, _ in _RULES]
+#: the same patterns without IGNORECASE, run on the lowercased text (about twice as fast)
+_LOWER_RULES = [(re.compile(p.pattern, p.flags & ~re.IGNORECASE), h) for p, h in _RULES]
+_VOCAB = frozenset().union(*(t.words for t in _TRIGGERS if t.words is not None))
+_HAS_DIGIT = re.compile(r"\d")
+_DURATION = re.compile(rf"\bfor\s+(?:(?:the|about|almost|nearly|over|around)\s+)?({NUM})\s+({UNIT[3:-3]})s?\b",
+                       re.IGNORECASE)  # fmt: skip
+_FUTURE = re.compile(
+    r"\b(?:will|won't|shall|going to|gonna|plan(?:ning|s)? to|about to|intend|hope to|looking forward|"
+    r"can't wait|upcoming|soon)\b|'ll\b",
+    re.IGNORECASE,
+)
+_PAST = re.compile(
+    r"\b(?:was|were|went|did|had|got|saw|made|took|came|met|told|said|felt|found|gave|left|ran|bought|began|"
+    r"brought|caught|drove|flew|heard|kept|knew|lost|paid|sent|spent|taught|thought|won|wrote|ago|yesterday|"
+    r"\w{3,}ed)\b",
+    re.IGNORECASE,
+)
+_NOT_PAST = {"need", "feed", "speed", "seed", "breed", "proceed", "exceed", "succeed", "indeed", "hundred", "weed"}
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'])")
+_TRIGGER = re.compile(
+    r"\d|\b(?:to(?:day|night|nite|morrow)|yester|now|moment|ago|night|morning|afternoon|evening|lunch|noon|"
+    r"mid|week|wk|month|year|yr|qtr|quarter|decade|day|summer|spring|autumn|fall|winter|jan|feb|mar|apr|may|"
+    r"jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|recent|late|other|eo[my]|bo[my]|the|one|two|"
+    r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|quarter|at|a few|first|second|third|fourth|"
+    r"fifth|twent|thirt|fort|fift|sixt|sevent|eight|ninet|sec|min|hour|hr|couple|pair|few|fortnight|by|q[1-4])",
+    re.IGNORECASE,
+)
+MAX_CHARS = 200_000
+
+
+def direction_of(text: str, default: str) -> str:
+    """``future`` or ``past`` from tense cues in ``text`` (see the module docstring)."""
+    if _FUTURE.search(text):
+        return "future"
+    for m in _PAST.finditer(text):
+        if m.group(0).lower() not in _NOT_PAST:
+            return "past"
+    return default
+
+
+def _durations(ctx: Ctx) -> list[Hit]:
+    out: list[Hit] = []
+    for m in _DURATION.finditer(ctx.text):
+        n, u = number(m.group(1)) or 0, unit(m.group(2))
+        if u == "fortnight":
+            n, u = 2 * n, "week"
+        if n <= 0:
+            continue
+        start = cal.shift(ctx.anchor, -n, u)
+        out.append(Hit(m.span(), start, ctx.anchor, u, 0.8 if n else 0.5, kind="duration"))
+    return out
+
+
+def resolve_chunk(text: str, anchor: datetime, direction: str, prefilter: bool = True) -> list[Hit]:
+    """All hits in one sentence, selected and combined (``prefilter``: skip rules that cannot match)."""
+    ctx = Ctx(anchor, direction, text)
+    hits: list[Hit] = []
+    lower, has_digit = text.lower(), bool(_HAS_DIGIT.search(text))
+    words = present(lower, _VOCAB)
+    same_length = len(lower) == len(text)
+    rules, target = (_LOWER_RULES, lower) if same_length else (_RULES, text)
+    for (pattern, handler), trig in zip(rules, _TRIGGERS, strict=True):
+        if prefilter and not trig.may_match(words, has_digit):
+            continue
+        for m in pattern.finditer(target):
+            try:
+                h = handler(m, ctx)
+            except (ValueError, OverflowError, KeyError, TypeError, IndexError):
+                h = None
+            if h is not None and h.start < h.end:
+                hits.append(h)
+    try:
+        if "for" in lower:
+            hits.extend(_durations(ctx))
+    except (ValueError, OverflowError, KeyError):
+        pass
+    try:
+        return combine(select(hits), ctx)
+    except (ValueError, OverflowError, KeyError, TypeError, IndexError):
+        return []
+
+
+class RulesResolver:
+    """Rule-based resolver (conventions in the module docstring).
+
+    Args:
+        default_direction: ``future`` or ``past``: how a bare weekday, month or day without a year is read
+            when the sentence has no tense cue.
+        min_confidence: Results below this confidence are dropped.
+    """
+
+    name: ClassVar[str] = "rules"
+    version: ClassVar[int] = 1
+
+    def __init__(self, default_direction: str = "future", min_confidence: float = 0.0) -> None:
+        self.default_direction = default_direction
+        self.min_confidence = min_confidence
+
+    def resolve(self, text: str, anchor: datetime) -> list[TemporalRef]:
+        """Resolve every expression in ``text`` against ``anchor`` (never raises)."""
+        if not isinstance(text, str) or not text or not isinstance(anchor, datetime):
+            return []
+        text = text[:MAX_CHARS]
+        if not _TRIGGER.search(text):
+            return []
+        out: list[TemporalRef] = []
+        pos = 0
+        chunks = _SENTENCE.split(text) if len(text) > 160 else [text]
+        for chunk in chunks:
+            offset = text.find(chunk, pos)
+            pos = offset + len(chunk)
+            if not _TRIGGER.search(chunk):
+                continue
+            direction = direction_of(chunk, self.default_direction)
+            for h in resolve_chunk(chunk, anchor, direction):
+                if h.conf < self.min_confidence or not h.start < h.end:
+                    continue
+                s, e = h.span[0] + offset, h.span[1] + offset
+                out.append(TemporalRef(text[s:e], (s, e), h.start, h.end, h.grain, float(h.conf), h.kind))
+        return out

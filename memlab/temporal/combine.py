@@ -1,0 +1,194 @@
+"""Choosing among overlapping rule hits and combining neighbours.
+
+Selection: longest span first (ties: a complete date before a partial role, then confidence, then the earlier
+start); the chosen hits do not overlap. Combination, left to right, of hits separated only by spaces, commas
+or a linking word (at, on, of, the, in the, for):
+
+- a date at day grain + a time of day -> that time on that day (``tomorrow at 5pm``, ``3pm on Saturday``);
+- a part of the day + a clock time -> the clock time read in that part (``tonight at 8`` = 20:00);
+- a weekday name + an explicit day -> the explicit day (``Monday, Feb 18``);
+- an ordinal day + a month -> that day of the month (``the 20th of next month``);
+- ``the day/week/weekend/month/year before|after`` + a date -> shifted from that date; without one it
+  falls back to the anchor's day (confidence 0.4);
+- ``end of`` / ``early`` ... + a week, month or year -> that part of it (:func:`rules_absolute.part_of`);
+- two dates or two times joined by ``-``, ``to``, ``through``, ``until`` or ``and`` -> the span from the first
+  to the end of the second.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from memlab.temporal import calendar as cal
+from memlab.temporal.hits import Ctx, Hit
+from memlab.temporal.rules_absolute import part_of
+
+_GAP = re.compile(r"[\s,]*(?:(?:at|on|in the|of the|of|the|for|in|from|between)\b|@)?[\s,]*", re.IGNORECASE)
+_RANGE_GAP = re.compile(r"\s*(?:-|–|to|till|until|untill|thru|through|and)\s*", re.IGNORECASE)
+_ROLE_RANK = {"nthwd": 0, "date": 0, "wday": 1, "dom": 1, "tod": 2, "rel": 3, "part": 4, "by": 4}
+
+
+def select(hits: list[Hit]) -> list[Hit]:
+    """Non-overlapping hits, longest first (see the module docstring), in text order."""
+    order = sorted(hits, key=lambda h: (h.span[0] - h.span[1], _ROLE_RANK.get(h.role, 5), -h.conf, h.span[0]))
+    taken: list[Hit] = []
+    for h in order:
+        if h.span[0] >= h.span[1]:
+            continue
+        if all(h.span[1] <= t.span[0] or h.span[0] >= t.span[1] for t in taken):
+            taken.append(h)
+    return sorted(taken, key=lambda h: h.span)
+
+
+def _on_day(day_hit: Hit, tod: Hit, span: tuple[int, int]) -> Hit:
+    day = cal.floor(day_hit.start, "day")
+    data = tod.data if isinstance(tod.data, dict) else {}
+    ddata = day_hit.data if isinstance(day_hit.data, dict) else {}
+    if "pod" in data:
+        h0, h1 = data["pod"]
+        return Hit(span, day + timedelta(hours=h0), day + timedelta(hours=h1), "hour", min(day_hit.conf, tod.conf),
+                   role="date", data={"pod": data["pod"], "pm": data.get("pm", False)})  # fmt: skip
+    h, mi, s = data["tod"]
+    if ddata.get("pm") and not data.get("known") and h < 12:
+        h += 12
+    elif ddata.get("pm") and not data.get("known") and h == 12 and ddata.get("pod", (0, 0))[0] >= 18:
+        h = 24
+    start = day + timedelta(hours=h, minutes=mi, seconds=s)
+    return Hit(span, start, start + (tod.end - tod.start), tod.grain, min(day_hit.conf, tod.conf))
+
+
+def _pod_clock(pod: Hit, clock: Hit, span: tuple[int, int]) -> Hit:
+    day = cal.floor(pod.start, "day")
+    got = _on_day(Hit(pod.span, day, day + timedelta(days=1), "day", pod.conf, data=pod.data), clock, span)
+    return Hit(span, got.start, got.end, got.grain, got.conf, role="tod", data={"tod": None})
+
+
+def _is_day(h: Hit) -> bool:
+    return h.role in ("date", "wday", "dom") and (
+        h.grain == "day" or (isinstance(h.data, dict) and "pod" in h.data and h.role == "date")
+    )
+
+
+def _is_pod(h: Hit) -> bool:
+    return h.role == "tod" and isinstance(h.data, dict) and "pod" in h.data
+
+
+def _is_weak(h: Hit) -> bool:
+    return h.role == "tod" and isinstance(h.data, dict) and bool(h.data.get("weak"))
+
+
+def _is_clock(h: Hit) -> bool:
+    return h.role == "tod" and isinstance(h.data, dict) and h.data.get("tod") is not None
+
+
+def _relative(rel: Hit, ref_start, ref_end, span: tuple[int, int], conf: float) -> Hit | None:  # type: ignore[no-untyped-def]
+    d = rel.data if isinstance(rel.data, dict) else {}
+    n, what, sign = d["n"], d["what"].replace("-", "").replace(" ", ""), d["sign"]
+    day0 = cal.floor(ref_start, "day")
+    day1 = cal.floor(ref_end - timedelta(microseconds=1), "day") + timedelta(days=1)
+    if what in ("day", "night"):
+        start = day0 - timedelta(days=n) if sign < 0 else day1 + timedelta(days=n - 1)
+        return Hit(span, start, start + timedelta(days=1), "day", conf)
+    if what == "week":
+        start = day0 - timedelta(weeks=n) if sign < 0 else day1 + timedelta(weeks=n - 1)
+        return Hit(span, start, start + timedelta(weeks=1), "week", conf)
+    if what == "weekend":
+        if sign < 0:
+            end = day0 - timedelta(days=day0.weekday(), weeks=n - 1)
+            return Hit(span, end - timedelta(days=2), end, "day", conf)
+        last = day1 - timedelta(days=1)
+        sat = last + timedelta(days=(5 - last.weekday()) % 7 or 7, weeks=n - 1)
+        return Hit(span, sat, sat + timedelta(days=2), "day", conf)
+    grain = what
+    start = cal.shift(cal.floor(ref_start, grain), -n if sign < 0 else n, grain)
+    return Hit(span, start, cal.shift(start, 1, grain), grain, conf)
+
+
+def _range(a: Hit, b: Hit, gap: str) -> Hit | None:
+    span = (a.span[0], b.span[1])
+    plain = not (_is_pod(a) or _is_pod(b) or _is_weak(a) or _is_weak(b))
+    if _RANGE_GAP.fullmatch(gap) and a.role == b.role and a.role in ("date", "tod") and plain and a.start < b.end:
+        if a.role == "tod":
+            fine = min(a.end - a.start, b.end - b.start)
+            grain = a.grain if a.end - a.start == fine else b.grain
+            return Hit(span, a.start, b.start + fine, grain, min(a.conf, b.conf), role="tod", data=a.data)
+        if a.grain == b.grain:
+            return Hit(span, a.start, b.end, a.grain, min(a.conf, b.conf), role="date", data=a.data)
+    return None
+
+
+def _pair(a: Hit, b: Hit, gap: str) -> Hit | None:
+    span = (a.span[0], b.span[1])
+    if not _GAP.fullmatch(gap):
+        return None
+    if a.role == "rel" and not gap.strip() and b.role in ("date", "wday", "dom"):
+        return _relative(a, b.start, b.end, span, min(0.9, b.conf))
+    if a.role == "part" and b.role == "date" and b.grain in ("week", "month", "year"):
+        got = part_of(b.start, b.grain, a.data["part"])  # type: ignore[index]
+        return None if got is None else Hit(span, got[0], got[1], got[2], min(a.conf, b.conf))
+    if a.role == "wday" and b.role in ("date", "dom") and b.grain == "day":
+        return b.with_span(span, role="date")
+    if b.role == "wday" and a.role == "date" and a.grain == "day":
+        return a.with_span(span)
+    if a.role == "by" and b.role in ("date", "wday", "dom", "tod") and not _is_weak(b):
+        return Hit(span, a.start - timedelta(microseconds=a.start.microsecond), b.end, "second", b.conf)
+    if a.role == "nthwd" and b.role == "date" and b.grain == "month":
+        d = a.data if isinstance(a.data, dict) else {}
+        start = cal.nth_weekday(b.start, b.start.year, b.start.month, d["wd"], d["nth"])
+        return Hit(span, start, start + timedelta(days=1), "day", min(a.conf, b.conf))
+    if (_is_weak(a) and not _is_pod(b)) or (_is_weak(b) and not _is_pod(a)):
+        return None
+    if a.role == "dom" and b.role == "date" and b.grain == "month":
+        try:
+            start = b.start.replace(day=a.data["day"])  # type: ignore[index]
+        except ValueError:
+            return None
+        return Hit(span, start, start + timedelta(days=1), "day", min(a.conf, b.conf))
+    if _is_pod(a) and _is_clock(b):
+        return _pod_clock(a, b, span)
+    if _is_clock(a) and _is_pod(b):
+        return _pod_clock(b, a, span)
+    if _is_day(a) and b.role == "tod":
+        return _on_day(a, b, span)
+    if a.role == "tod" and _is_day(b):
+        return _on_day(b, a, span)
+    return None
+
+
+def _unplaced_clock(h: Hit) -> bool:
+    """A clock time (alone or with a part of the day) that no date placed on a day."""
+    return h.role == "tod" and isinstance(h.data, dict) and "tod" in h.data
+
+
+def combine(hits: list[Hit], ctx: Ctx) -> list[Hit]:
+    """Merge neighbouring hits (see the module docstring); drop hits that needed a partner and found none."""
+    out = list(hits)
+    for merge in (_range, _pair):
+        changed = True
+        while changed:
+            changed = False
+            for i in range(len(out) - 1):
+                a, b = out[i], out[i + 1]
+                merged = merge(a, b, ctx.text[a.span[1] : b.span[0]])
+                if merged is not None:
+                    out[i : i + 2] = [merged]
+                    changed = True
+                    break
+    final: list[Hit] = []
+    for h in out:
+        if h.needs_merge:
+            continue
+        if h.role == "rel":
+            day = cal.day_start(ctx.anchor)
+            h = _relative(h, day, day + timedelta(days=1), h.span, 0.4) or h
+        elif (
+            h.role == "tod"
+            and isinstance(h.data, dict)
+            and "tod" in h.data
+            and ctx.direction == "future"
+            and h.start < ctx.anchor
+        ):
+            h = Hit(h.span, h.start + timedelta(days=1), h.end + timedelta(days=1), h.grain, h.conf, role="tod")
+        final.append(h)
+    return final

@@ -1,0 +1,56 @@
+"""The intermediate result of one rule match, before combination and selection."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """What every rule handler gets besides its match.
+
+    Attributes:
+        anchor: The memory's own time.
+        direction: ``past`` or ``future``: how an underspecified weekday, month or day is read.
+        text: The whole input text.
+    """
+
+    anchor: datetime
+    direction: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A resolved (or partly resolved) expression.
+
+    Attributes:
+        span: Character offsets in the text.
+        start: Interval start.
+        end: Interval end (exclusive).
+        grain: Grain name.
+        conf: Confidence.
+        kind: ``point``, ``duration`` or ``open``.
+        role: ``date`` (a full interval), ``tod`` (a time of day on the anchor's day, movable to another day),
+            ``rel`` (``the day before`` ... waiting for its reference), ``dom`` (``the 5th`` in the anchor's
+            month, movable to another month), ``wday`` (a weekday name; yields to an explicit date beside it),
+            ``part`` (``end of`` ... waiting for a period).
+        needs_merge: Dropped unless combined with a neighbour (for words too ambiguous alone).
+        data: Role-specific payload (tod: (hour, minute, second) or None; rel: (n, grain); dom: day;
+            part: name).
+    """
+
+    span: tuple[int, int]
+    start: datetime
+    end: datetime
+    grain: str
+    conf: float = 1.0
+    kind: str = "point"
+    role: str = "date"
+    needs_merge: bool = False
+    data: object = None
+
+    def with_span(self, span: tuple[int, int], **changes: object) -> Hit:
+        """A copy covering ``span`` with ``changes`` applied."""
+        return replace(self, span=span, **changes)

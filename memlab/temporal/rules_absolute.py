@@ -1,0 +1,415 @@
+"""Rules for calendar expressions: explicit dates, months (with or without a year), years, decades, seasons,
+quarters, ordinal days, and parts of periods (``end of the month``, ``early March``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from memlab.temporal import calendar as cal
+from memlab.temporal.hits import Ctx, Hit
+from memlab.temporal.lexicon import DECADE_WORDS, MONTH, ORD_DAY, WEEKDAY, YEAR, month, ordinal, weekday, year2
+from memlab.temporal.rules_relative import PAST_WORDS
+
+Rule = tuple[re.Pattern[str], Callable[[re.Match[str], Ctx], Hit | None]]
+_F = re.IGNORECASE
+_FULL_MONTHS_SAFE = {"january", "february", "april", "june", "july", "september", "october", "november", "december"}
+
+
+def _date(y: int, mo: int, d: int, like: datetime) -> datetime:
+    return cal.day_start(like).replace(year=y, month=mo, day=d)
+
+
+def _day_hit(m: re.Match[str], start: datetime, conf: float = 1.0) -> Hit:
+    return Hit(m.span(), start, start + timedelta(days=1), "day", conf)
+
+
+def _year_of(text: str | None, ctx: Ctx) -> int | None:
+    if not text:
+        return None
+    t = text.strip("' ")
+    return year2(int(t), ctx.anchor.year) if len(t) == 2 else int(t)
+
+
+def _pick_year(ctx: Ctx, mo: int, d: int | None) -> int:
+    """Year for a month (and day) written without one: this year's if it is the anchor's month (or day);
+    otherwise the next occurrence (future) or the latest one (past).
+    """
+    a = ctx.anchor
+    key, now = (mo, d or 0), (a.month, a.day if d is not None else 0)
+    if key == now:
+        return a.year
+    if ctx.direction == "future":
+        return a.year if key > now else a.year + 1
+    return a.year if key < now else a.year - 1
+
+
+def _mdy(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    a, b, y = int(m.group(1)), int(m.group(3)), _year_of(m.group(4), ctx)
+    mo, d = (a, b) if a <= 12 else (b, a)
+    return _day_hit(m, _date(y or 0, mo, d, ctx.anchor))
+
+
+def _md(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    mo, d = int(m.group(1)), int(m.group(2))
+    return _day_hit(m, _date(_pick_year(ctx, mo, d), mo, d, ctx.anchor), 0.6)
+
+
+def _iso(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    start = _date(int(m.group(1)), int(m.group(2)), int(m.group(3)), ctx.anchor)
+    if m.group(4):
+        start = start.replace(hour=int(m.group(4)), minute=int(m.group(5)))
+        if m.group(6):
+            start = start.replace(second=int(m.group(6)))
+            return Hit(m.span(), start, start + timedelta(seconds=1), "second")
+        return Hit(m.span(), start, start + timedelta(minutes=1), "minute")
+    return _day_hit(m, start)
+
+
+def _year_month(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    y, mo = (int(m.group(1)), int(m.group(2))) if m.group(1) else (int(m.group(4)), int(m.group(3)))
+    start = _date(y, mo, 1, ctx.anchor)
+    return Hit(m.span(), start, cal.add_months(start, 1), "month")
+
+
+def _upper(m: re.Match[str], group: int, ctx: Ctx) -> bool:
+    """Whether the group starts with a capital letter in the original text (rules match lowercased text)."""
+    return ctx.text[m.start(group)].isupper()
+
+
+def _ambiguous_may(m: re.Match[str], group: int, day_group: int, ctx: Ctx) -> bool:
+    """A lowercase ``may`` / ``mar`` next to a bare number is a verb, not a month."""
+    word, day = m.group(group), m.group(day_group) or ""
+    return word.lower() in ("may", "mar") and not _upper(m, group, ctx) and day.isdigit()
+
+
+def _weekday_year(ctx: Ctx, wd_name: str | None, mo: int, d: int, y: int) -> int:
+    """With a weekday written beside a day without a year, the nearest year where they agree."""
+    if not wd_name:
+        return y
+    wd = weekday(wd_name)
+    for cand in (y, y - 1, y + 1, y - 2, y + 2):
+        try:
+            if _date(cand, mo, d, ctx.anchor).weekday() == wd:
+                return cand
+        except ValueError:
+            continue
+    return y
+
+
+def _range_md(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    mo1, d1, d2 = month(m.group(1)), ordinal(m.group(2)), ordinal(m.group(4))
+    mo2 = month(m.group(3)) if m.group(3) else mo1
+    if not d1 or not d2:
+        return None
+    y = int(m.group(5)) if m.group(5) else _pick_year(ctx, mo1, d1)
+    start, last = _date(y, mo1, d1, ctx.anchor), _date(y, mo2, d2, ctx.anchor)
+    return Hit(m.span(), start, last + timedelta(days=1), "day", 0.9) if start <= last else None
+
+
+def _range_dm(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    d1, d2, mo = ordinal(m.group(1)), ordinal(m.group(2)), month(m.group(3))
+    if not d1 or not d2:
+        return None
+    y = int(m.group(4)) if m.group(4) else _pick_year(ctx, mo, d1)
+    start, last = _date(y, mo, d1, ctx.anchor), _date(y, mo, d2, ctx.anchor)
+    return Hit(m.span(), start, last + timedelta(days=1), "day", 0.9) if start <= last else None
+
+
+_NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5}
+_NTH |= {"5th": 5, "last": -1}
+
+
+def _nth_weekday_marker(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    """``the first Monday of`` waits for a month (``of March``, ``of last month``)."""
+    data = {"nth": _NTH[m.group(1).lower()], "wd": weekday(m.group(2))}
+    return Hit(m.span(), ctx.anchor, ctx.anchor + timedelta(seconds=1), "second", 0.9, role="nthwd",
+               needs_merge=True, data=data)  # fmt: skip
+
+
+def _month_day(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    if _ambiguous_may(m, 2, 3, ctx):
+        return None
+    mo, d = month(m.group(2)), ordinal(m.group(3))
+    if d is None:
+        return None
+    y = _year_of(m.group(4), ctx) or _weekday_year(ctx, m.group(1), mo, d, _pick_year(ctx, mo, d))
+    return _day_hit(m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(4) else 0.9)
+
+
+def _day_month(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    if _ambiguous_may(m, 2, 1, ctx):
+        return None
+    d, mo = ordinal(m.group(1)), month(m.group(2))
+    if d is None:
+        return None
+    y = _year_of(m.group(3), ctx) or _pick_year(ctx, mo, d)
+    return _day_hit(m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(3) else 0.9)
+
+
+def _month_year(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    start = _date(int(m.group(2)), month(m.group(1)), 1, ctx.anchor)
+    return Hit(m.span(), start, cal.add_months(start, 1), "month")
+
+
+def _month(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    mod = " ".join((m.group(1) or "").lower().split())
+    word = m.group(2)
+    post = (m.group(3) or "").lower()
+    if not mod and not post:
+        lw = word.lower().rstrip(".")
+        if lw not in _FULL_MONTHS_SAFE and not (_upper(m, 2, ctx) and lw not in ("may", "mar")):
+            return None
+    elif word.lower() == "may" and mod in ("", "this") and not _upper(m, 2, ctx):
+        return None
+    mo = month(word)
+    a = ctx.anchor
+    if mod in PAST_WORDS:
+        y = a.year if mo < a.month else a.year - 1
+    elif mod in ("next", "coming", "upcoming"):
+        y = a.year if mo > a.month else a.year + 1
+    elif mod == "this":
+        y = a.year
+    else:
+        y = _pick_year(ctx, mo, None)
+    if post == "after next":
+        y += 1
+    start = _date(y, mo, 1, a)
+    return Hit(m.span(), start, cal.add_months(start, 1), "month", 0.9 if mod else 0.8)
+
+
+def _year(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    start = _date(int(m.group(1)), 1, 1, ctx.anchor)
+    return Hit(m.span(), start, cal.add_months(start, 12), "year")
+
+
+def _decade(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    if m.group(1):
+        y = int(m.group(1))
+    elif m.group(2):
+        y = year2(int(m.group(2)), ctx.anchor.year)
+    else:
+        y = year2(DECADE_WORDS[m.group(3).lower()], ctx.anchor.year)
+    if y % 10:
+        return None
+    start = _date(y, 1, 1, ctx.anchor)
+    return Hit(m.span(), start, cal.add_months(start, 120), "decade", 0.9)
+
+
+_QWORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": 4}
+
+
+def _quarter(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    if m.group(1):
+        q, y = _QWORDS[m.group(1).lower()], int(m.group(2)) if m.group(2) else ctx.anchor.year
+    elif m.group(3):
+        q, y = int(m.group(4)), _year_of(m.group(3), ctx) or ctx.anchor.year
+    else:
+        q, y = int(m.group(5)), int(m.group(6)) if m.group(6) else ctx.anchor.year
+    start = _date(y, 3 * (q - 1) + 1, 1, ctx.anchor)
+    return Hit(m.span(), start, cal.add_months(start, 3), "quarter")
+
+
+def _season(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    mod = " ".join((m.group(1) or "").lower().split())
+    name = m.group(2).lower()
+    if name == "fall" and not mod and not m.group(3):
+        return None
+    a = ctx.anchor
+    if m.group(3):
+        start, end = cal.season_interval(name, int(m.group(3)), a)
+        return Hit(m.span(), start, end, "season")
+    cur_start = cal.floor(a, "season")
+    # the occurrence of this season that overlaps the anchor's year (winter: the one containing or starting it)
+    y = a.year - 1 if name == "winter" and a.month < 3 else a.year
+    start, end = cal.season_interval(name, y, a)
+    if mod in ("last", "past", "previous"):
+        if start >= cur_start:
+            start, end = cal.season_interval(name, y - 1, a)
+    elif mod in ("next", "coming", "upcoming"):
+        if start <= cur_start:
+            start, end = cal.season_interval(name, y + 1, a)
+    elif mod not in ("this", "current") and ctx.direction == "past" and start > a:
+        start, end = cal.season_interval(name, y - 1, a)
+    return Hit(m.span(), start, end, "season", 0.8)
+
+
+def _dom(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    d = ordinal(m.group(1))
+    if not d or d > 31:
+        return None
+    a = ctx.anchor
+    first = cal.day_start(a).replace(day=1)
+    if ctx.direction == "future" and d < a.day:
+        first = cal.add_months(first, 1)
+    elif ctx.direction == "past" and d > a.day:
+        first = cal.add_months(first, -1)
+    start = first.replace(day=d)
+    return Hit(m.span(), start, start + timedelta(days=1), "day", 0.8, role="dom", data={"day": d})
+
+
+def _dom_of_month(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    d = ordinal(m.group(1))
+    mod = m.group(2).lower()
+    offset = -1 if mod in ("previous", "last") else 1 if mod in ("next", "following") else 0
+    start = cal.add_months(cal.floor(ctx.anchor, "month"), offset).replace(day=d or 0)
+    return Hit(m.span(), start, start + timedelta(days=1), "day")
+
+
+_PART_WORDS = {"beginning": "begin", "start": "begin", "early": "begin", "mid": "mid", "middle": "mid"}
+_PART_WORDS |= {"end": "end", "late": "end"}
+_ACRONYMS = {"eom": ("end", "month"), "bom": ("begin", "month"), "eoy": ("end", "year"), "boy": ("begin", "year")}
+
+
+def part_of(start: datetime, grain: str, part: str) -> tuple[datetime, datetime, str] | None:
+    """Duckling's parts: month begin = days 1-10, mid = 11-20, end = 21-last; year begin = Jan-Mar, end =
+    Sep-Dec; week begin = Mon-Wed, end = Fri-Sun.
+    """
+    if grain == "month":
+        end = cal.add_months(start, 1)
+        bounds = {"begin": (0, 10), "mid": (10, 20), "end": (20, None)}[part]
+        s = start + timedelta(days=bounds[0])
+        return s, end if bounds[1] is None else start + timedelta(days=bounds[1]), "day"
+    if grain == "year":
+        if part == "begin":
+            return start, cal.add_months(start, 3), "month"
+        if part == "end":
+            return cal.add_months(start, 8), cal.add_months(start, 12), "month"
+        return cal.add_months(start, 4), cal.add_months(start, 8), "month"
+    if grain == "week":
+        if part == "begin":
+            return start, start + timedelta(days=3), "day"
+        if part == "end":
+            return start + timedelta(days=4), start + timedelta(days=7), "day"
+    return None
+
+
+def _part_marker(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    """``end of`` / ``early``: waits for a following week, month or year (see :func:`part_of`)."""
+    part = _PART_WORDS[m.group(1).lower()]
+    return Hit(m.span(), ctx.anchor, ctx.anchor + timedelta(seconds=1), "second", 0.8, role="part",
+               needs_merge=True, data={"part": part})  # fmt: skip
+
+
+def _by_marker(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    """``by Friday`` / ``by the end of the month``: from the anchor to the end of what follows."""
+    return Hit(m.span(), ctx.anchor, ctx.anchor + timedelta(seconds=1), "second", 0.8, role="by", needs_merge=True)
+
+
+def _part_current(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    if m.group(3):
+        part, grain = _ACRONYMS[m.group(3).lower()]
+    else:
+        part, grain = _PART_WORDS[m.group(1).lower()], m.group(2).lower()
+    got = part_of(cal.floor(ctx.anchor, grain), grain, part)
+    return None if got is None else Hit(m.span(), got[0], got[1], got[2], 0.8)
+
+
+_YR = rf"({YEAR}|'\d\d)"
+RULES: list[Rule] = [
+    (re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt\s](\d{2}):(\d{2})(?::(\d{2}))?)?\b"), _iso),
+    (re.compile(r"\b(\d{1,2})\s*([/.-])\s*(\d{1,2})\s*\2\s*(\d{4}|\d{2})\b"), _mdy),
+    (re.compile(r"(?<![\d/])\b(\d{1,2})\s?/\s?(\d{1,2})\b(?!\s*(?:h\b|hours?\b)|/|\d|%|\.\d)"), _md),
+    (re.compile(r"\b(?:(\d{4})[/-](\d{1,2})|(\d{1,2})/(\d{4}))\b(?![/-]\d)"), _year_month),
+    (
+        re.compile(rf"\b(?:({WEEKDAY}),?\s+)?({MONTH})\s*(?:the\s+)?({ORD_DAY})\b(?:,?\s+{_YR}\b)?", _F),
+        _month_day,
+    ),
+    (
+        re.compile(rf"\b(?:the\s+)?({ORD_DAY})\s*(?:day\s+)?(?:of\s+|-|/)?\s*({MONTH})(?:[\s,/-]+{_YR}\b)?", _F),
+        _day_month,
+    ),
+    (re.compile(rf"\b({MONTH})\s*,?\s*(?:of\s+)?({YEAR})\b", _F), _month_year),
+    (
+        re.compile(
+            rf"\b(?:(in|during|of|since|until|by|from|last|past|previous|this past|next|coming|upcoming|this)\s+)?"
+            rf"({MONTH})(?![\w'])(?:\s+(after next))?",
+            _F,
+        ),
+        _month,
+    ),
+    (
+        re.compile(
+            rf"\b(?:in|during|since|from|until|till|by|of|back in|before|after|around|through|year)\s+({YEAR})"
+            r"\b(?!\s*(?:am|pm|hours?|h)\b)(?:\s*a\.?d\.?\b)?",
+            _F,
+        ),
+        _year,
+    ),
+    (re.compile(rf"\b({YEAR})\s*a\.?d\.?(?!\w)", _F), _year),
+    (
+        re.compile(
+            r"\b(?:the\s+|in\s+the\s+)?(?:early\s+|mid\s+|late\s+)?(?:((?:1[5-9]|20)\d0)'?s\b|"
+            r"(?:the\s+)['’]?(\d0)'?s\b|the\s+(" + "|".join(DECADE_WORDS) + r")\b)",
+            _F,
+        ),
+        _decade,
+    ),
+    (
+        re.compile(
+            r"\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th|last)\s+(?:quarter|qtr)"
+            rf"(?:\s+(?:of\s+)?({YEAR}))?\b|\b(\d{{2}}|\d{{4}})\s*q([1-4])\b|\bq([1-4])(?:\s+({YEAR}))?\b",
+            _F,
+        ),
+        _quarter,
+    ),
+    (
+        re.compile(
+            r"\b(?:(last|this|next|current|past|previous|coming|upcoming|in the|in|during the|during|the)\s+)?"
+            rf"(spring|summer|autumn|fall|winter)\b(?:\s+(?:of\s+)?({YEAR})\b)?",
+            _F,
+        ),
+        _season,
+    ),
+    (
+        re.compile(
+            r"\b(?:on\s+the\s+|the\s+|on\s+)((?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)|"
+            r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b(?!\s+(?:time|one|place|of\s+all))",
+            _F,
+        ),
+        _dom,
+    ),
+    (
+        re.compile(
+            rf"\b(?:the\s+)?({ORD_DAY})\s+(?:day\s+)?of\s+(?:the\s+)?(next|this|current|previous|last|following)\s+month\b",
+            _F,
+        ),
+        _dom_of_month,
+    ),
+    (re.compile(r"\b(?:at\s+the\s+|the\s+)?(beginning|start|end|middle|early|mid|late)\b(?=\s)", _F), _part_marker),
+    (re.compile(r"\bby\b(?=\s)", _F), _by_marker),
+    (
+        re.compile(
+            rf"\b(?:the\s+)?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last)\s+({WEEKDAY})\b"
+            rf"(?=\s+(?:of|in)\s+(?:the\s+)?(?:{MONTH}|(?:this|next|last|the|previous)\s+month|month)\b)",
+            _F,
+        ),
+        _nth_weekday_marker,
+    ),
+    (
+        re.compile(
+            rf"\b(?:from\s+)?({MONTH})\s*(?:the\s+)?({ORD_DAY})\s*(?:-|–|to|thru|through|till|until)\s*"
+            rf"(?:({MONTH})\s*)?(?:the\s+)?({ORD_DAY})\b(?:,?\s+({YEAR}))?",
+            _F,
+        ),
+        _range_md,
+    ),
+    (
+        re.compile(
+            rf"\b(?:from\s+)?(?:the\s+)?({ORD_DAY})\s*(?:-|–|to|thru|through|till|until)\s*(?:the\s+)?"
+            rf"({ORD_DAY})\s+(?:of\s+)?({MONTH})(?:,?\s+({YEAR}))?",
+            _F,
+        ),
+        _range_dm,
+    ),
+    (
+        re.compile(
+            r"\b(?:at\s+the\s+|the\s+)?(?:(beginning|start|end|middle)\s+of\s+(?:the\s+)?(month|year|week)|"
+            r"(eom|bom|eoy|boy))\b",
+            _F,
+        ),
+        _part_current,
+    ),
+]
