@@ -1,0 +1,125 @@
+"""``dataset=locomo_synth``: generate (or reuse) a LoCoMo-format file, then evaluate it as LoCoMo.
+
+The file is cached in ``out_dir`` under a name that hashes every knob and the generator version; the
+evaluation is :class:`memlab.benchmarks.locomo.benchmark.LocomoBenchmark` on that file (extra keyword
+arguments go to it). The dataset card names the generator and the generated file's checksum. On top of
+LoCoMo's metrics it reports date accuracy against the exact gold intervals of the ``.gold.json`` side
+file, overall and per expression kind (:mod:`memlab.benchmarks.locomo_synth.score`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, ClassVar
+
+from memlab.benchmarks.base import BenchmarkResult, DatasetCard
+from memlab.benchmarks.locomo_synth.config import GENERATOR_VERSION, SynthConfig
+from memlab.benchmarks.locomo_synth.io import cached, write
+from memlab.benchmarks.locomo_synth.score import gold_scores
+from memlab.components import Components
+from memlab.errors import MemlabError
+
+
+class LocomoSynthBenchmark:
+    """LoCoMo evaluation on generated conversations with exact temporal gold.
+
+    Args:
+        seed: Generator seed (``${seed}`` by default).
+        n_conversations: Conversations.
+        n_sessions: Sessions per conversation.
+        turns_per_session: Turns per session.
+        events_per_session: Dated events (temporal questions) per session.
+        distractor_rate: Probability of a distractor turn per event.
+        split_rate: Probability that a mention puts its time phrase in a follow-up answer turn.
+        expression_mix: Expression kind -> weight (``None``: every kind, weight 1).
+        n_adversarial: Category-5 items per conversation, at most.
+        min_gap_days: Fewest days between sessions.
+        max_gap_days: Most days between sessions.
+        out_dir: Cache folder for generated files (``${paths.generated_dir}``).
+        path: Write exactly this file instead of the cache (regenerated each run; same bytes).
+        errata: Must stay empty (generated gold is exact); accepted so the LoCoMo defaults compose.
+        main_metric: The metric a sweep optimises (default: date accuracy against the exact gold).
+        **locomo_kwargs: Passed to ``LocomoBenchmark`` (retriever, ks, ...).
+    """
+
+    name: ClassVar[str] = "locomo_synth"
+    version: ClassVar[int] = GENERATOR_VERSION
+
+    def __init__(
+        self,
+        seed: int = 0,
+        n_conversations: int = 5,
+        n_sessions: int = 10,
+        turns_per_session: int = 16,
+        events_per_session: int = 2,
+        distractor_rate: float = 0.5,
+        split_rate: float = 0.3,
+        expression_mix: dict[str, float] | None = None,
+        n_adversarial: int = 3,
+        min_gap_days: int = 2,
+        max_gap_days: int = 21,
+        out_dir: str | None = None,
+        path: str | None = None,
+        errata: str | None = None,
+        main_metric: str = "synth_date_acc",
+        **locomo_kwargs: Any,
+    ) -> None:
+        self.knobs = {
+            "seed": seed,
+            "n_conversations": n_conversations,
+            "n_sessions": n_sessions,
+            "turns_per_session": turns_per_session,
+            "events_per_session": events_per_session,
+            "distractor_rate": distractor_rate,
+            "split_rate": split_rate,
+            "expression_mix": expression_mix,
+            "n_adversarial": n_adversarial,
+            "min_gap_days": min_gap_days,
+            "max_gap_days": max_gap_days,
+        }
+        self.out_dir = out_dir
+        self.path = path
+        self.main_metric = main_metric
+        self.locomo_kwargs = locomo_kwargs
+        if errata:
+            raise MemlabError("locomo_synth has no errata (its gold is exact); drop dataset.errata")
+
+    def prepare(self) -> tuple[SynthConfig, Path, Path]:
+        """Validate the knobs and make sure the data and gold files exist; returns (config, data, gold)."""
+        cfg = SynthConfig.from_mapping(self.knobs)
+        if self.path:
+            data_path, gold_path = write(cfg, self.path)
+        else:
+            if not self.out_dir:
+                raise MemlabError("locomo_synth needs dataset.out_dir (default ${paths.generated_dir}) or dataset.path")
+            data_path, gold_path = cached(cfg, self.out_dir)
+        return cfg, data_path, gold_path
+
+    def run(self, components: Components, seed: int) -> BenchmarkResult:
+        """Generate (or reuse) the file and evaluate it with the LoCoMo benchmark."""
+        cfg, data_path, gold_path = self.prepare()
+        try:
+            from memlab.benchmarks.locomo.benchmark import LocomoBenchmark
+        except ImportError:
+            raise MemlabError(
+                "dataset=locomo_synth needs memlab.benchmarks.locomo (the LoCoMo benchmark); "
+                f"the generated file is at {data_path}"
+            ) from None
+        inner = LocomoBenchmark(path=str(data_path), errata=None, main_metric=self.main_metric, **self.locomo_kwargs)
+        result = inner.run(components, seed)
+        gold = json.loads(gold_path.read_text(encoding="utf-8"))
+        result.metrics.update(gold_scores(result.predictions, gold["items"]))
+        sha = hashlib.sha256(data_path.read_bytes()).hexdigest()
+        source = f"memlab.benchmarks.locomo_synth seed={cfg.seed} key={cfg.key()} -> {data_path}"
+        result.card = DatasetCard(
+            "locomo_synth", str(GENERATOR_VERSION), sha, "generated (MIT)", source, result.card.main_metric
+        )
+        result.info = {
+            **result.info,
+            "generator": cfg.as_dict(),
+            "data_path": str(data_path),
+            "gold_path": str(gold_path),
+        }
+        return result
