@@ -93,7 +93,9 @@ def generate_with_log(
     for event in events:
         event.memory = ids[event.memory]
         event.targets = [ids[t] for t in event.targets]
-    gold = tuple(GoldRelation(ids[o], ids[n], Relation(r)) for o, n, r in relations)
+    relations = [(ids[o], ids[n], r) for o, n, r in relations]
+    relations.extend(_identical(memories, {(o, n) for o, n, _ in relations}))
+    gold = tuple(GoldRelation(o, n, Relation(r)) for o, n, r in relations)
     temporal = tuple(GoldTemporal(e.memory, e.temporal[0], e.temporal[1], e.temporal[2]) for e in events if e.temporal)
     query_time = memories[-1].timestamp + timedelta(hours=1)
     queries = make_queries(rng, builders, ids, events, query_time)
@@ -110,6 +112,19 @@ def generate_with_log(
     }
     name = f"ph-seed{seed}-n{size}-{meta['difficulty']}"
     return ProjectHistory(name, memories, gold, temporal, tuple(queries), meta), events
+
+
+def _identical(memories: tuple[Memory, ...], related: set[tuple[str, str]]) -> list[tuple[str, str, str]]:
+    """DUPLICATE gold for memories whose text repeats an earlier one word for word (mostly noise)."""
+    first: dict[str, str] = {}
+    out = []
+    for m in memories:  # time order
+        key = " ".join(m.text.split())
+        if key not in first:
+            first[key] = m.id
+        elif (first[key], m.id) not in related:
+            out.append((first[key], m.id, "DUPLICATE"))
+    return out
 
 
 def _noise(rng: random.Random, level: float, n: int, span_days: int, events: list[Event]) -> list[Draft]:
