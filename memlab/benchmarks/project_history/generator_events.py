@@ -138,11 +138,18 @@ class InstanceBuilder:
         self.epochs: list[Epoch] = []
         self.relations: list[tuple[str, str, str]] = []
         self.scoped_done = False
+        self.texts: dict[tuple[str, str], str] = {}
 
     # -- helpers ------------------------------------------------------------------------------------
     def _draft(self, ns: str, ts: datetime, text: tuple[str, str], tags: tuple[str, ...]) -> str:
         key = f"{self.name}.{len(self.drafts)}"
         summary, content = (t[:1].upper() + t[1:] for t in text)
+        twin = self.texts.get((summary, content))
+        live = {k for k, _ in self.epochs[-1].live} if self.epochs else set()
+        if twin is not None and not ("restatement" in tags and twin in live):
+            # Word-for-word repeats are duplicates by definition; keep other events distinguishable.
+            content = f"{content} (Noted on {ts:%B} {ts.day}.)"
+        self.texts.setdefault((summary, content), key)
         self.drafts.append(Draft(key, ns, ts, summary, content, (self.topic.key, *tags)))
         return key
 

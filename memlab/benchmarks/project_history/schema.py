@@ -196,9 +196,13 @@ def from_dict(data: Any, source: str = "<history>") -> ProjectHistory:
                 tags=tuple(tags),
             )
         )
-    gold = data.get("gold") or {}
+    gold = data.get("gold")
+    gold = {} if gold is None else gold
     if not isinstance(gold, dict):
         raise MemlabError(f"{source}: field 'gold' must be an object")
+    for section in ("relations", "temporal", "queries"):
+        if not isinstance(gold.get(section) or [], list):
+            raise MemlabError(f"{source}: field 'gold.{section}' must be a list")
 
     def known(mid: Any, where: str) -> str:
         if mid not in ids:
