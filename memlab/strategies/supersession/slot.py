@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from memlab.strategies.supersession.slot_parse import CUE_WORDS, Parsed, jaccard, parse
+from memlab.strategies.supersession.slot_parse import CUE_WORDS, Parsed, _words, jaccard, parse
 from memlab.types import Memory, Relation, Verdict
 
 #: Cue names that are not a change of value (handled by the blocker rule).
@@ -33,15 +33,20 @@ class SlotJudge:
        a. both are changes with the same replaced and new values → DUPLICATE (a restated change);
        b. the value it replaces is the value the older memory asserts (its salient words, or the new
           side of its own change; for lowercase values, words of the older text) → SUPERSEDE (0.9);
-       c. it moves to the value the older memory already asserts: after a revert cue (``reverted``,
+       c. after a revert cue, it moves to a value the older memory mentions → SUPERSEDE (0.6);
+          it moves to the value the older memory already asserts: after a revert cue (``reverted``,
           ``back to``) → SUPERSEDE (0.6; a revert A→B→A ends at A), otherwise DUPLICATE (0.6);
-       d. it moves to a new value, names no old one, shares attribute words with the older memory, is in
-          the same namespace and the similarity is at least ``implicit_similarity`` → SUPERSEDE (0.6);
+       d. it moves to a new value, names no old one, shares attribute words (summary words that are not
+          subject words) with the older memory and the similarity is at least ``change_similarity`` → SUPERSEDE (0.6);
        e. otherwise → COEXIST (the change concerns another slot).
-    6. Two resolution notes → COEXIST. The newer memory says a blocker is resolved/fixed/unblocked and the
-       older one is a blocker
-       (namespace ``blockers`` or the word *blocked*) sharing at least ``resolution_overlap`` of its words
-       → SUPERSEDE (0.8).
+    Before rule 5: a resolution (``resolved``, ``fixed``, ``unblocked``, ``outage over``, ``works again``) →
+    rule 6; an older blocker is never superseded by anything but its resolution (COEXIST); a newer memory
+    outside ``change_namespaces`` cannot supersede (rules 8–11 only, SUPERSEDE demoted to COEXIST).
+
+    6. Two resolution notes → COEXIST. The newer memory says a blocker is resolved and the older one is a
+       blocker (namespace ``blockers`` or words such as *blocked*, *halted*, *outage*) sharing a
+       non-generic word (the broken thing, not the subject or the time) with token Jaccard at least
+       ``resolution_overlap`` → SUPERSEDE (0.8); otherwise COEXIST.
     7. Negation (``not``, ``never``, ``without`` …) of the older memory's value without a change cue →
        SUPERSEDE (0.55).
     8. Same value (the older memory's asserted value words appear in the newer one and the newer one
@@ -66,6 +71,10 @@ class SlotJudge:
         resolution_overlap: Token Jaccard between a blocker and its resolution (rule 6).
         dup_similarity: Minimum similarity for rule 8 when the older memory has no salient value words (its
             summary words stand in for the value).
+        change_namespaces: Namespaces a superseding (non-resolution) memory must be in; ``None`` = any. The
+            conf uses ``[decisions]``: in git-notes-memory a change of decision is recorded as a decision,
+            while reviews, learnings and research notes restate or detail it.
+        change_similarity: Minimum cosine for rule 5d (a change naming only its new value).
         implicit_namespaces: Namespaces where rule 9 applies (facts with one current value; blockers,
             progress notes and learnings accumulate instead).
     """
@@ -83,6 +92,8 @@ class SlotJudge:
         resolution_overlap: float = 0.2,
         dup_similarity: float = 0.7,
         implicit_namespaces: Sequence[str] = ("decisions", "patterns"),
+        change_namespaces: Sequence[str] | None = None,
+        change_similarity: float = 0.3,
     ) -> None:
         self.min_similarity = min_similarity
         self.implicit_similarity = implicit_similarity
@@ -92,6 +103,8 @@ class SlotJudge:
         self.resolution_overlap = resolution_overlap
         self.dup_similarity = dup_similarity
         self.implicit_namespaces = tuple(implicit_namespaces)
+        self.change_namespaces = tuple(change_namespaces) if change_namespaces else None
+        self.change_similarity = change_similarity
 
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
         """Judge ``newer`` against ``older`` (rules in the class docstring)."""
@@ -117,16 +130,30 @@ class SlotJudge:
             scopes = f"{_fmt(po.scopes) or 'default'} vs {_fmt(pn.scopes) or 'default'}"
             return Verdict(Relation.COEXIST, 0.8, f"different scopes: {scopes}")
         same_ns = older.namespace == newer.namespace
+        older_resolution = _RESOLUTION in po.cues
+        is_blocker = not older_resolution and (older.namespace == "blockers" or bool(po.tokens & _BLOCKER_WORDS))
+        if _RESOLUTION in pn.cues:
+            if older_resolution:
+                return Verdict(Relation.COEXIST, 0.6, "two resolutions")
+            if is_blocker:
+                ignore = CUE_WORDS | po.subject_tokens | pn.subject_tokens | _GENERIC_BLOCKER
+                shared = (po.tokens & pn.tokens) - ignore
+                overlap = jaccard(po.tokens - ignore, pn.tokens - ignore)
+                if shared and overlap >= self.resolution_overlap:
+                    return Verdict(Relation.SUPERSEDE, 0.8, f"resolves the blocker on {_fmt(shared)}")
+                return Verdict(Relation.COEXIST, 0.6, "resolves another blocker")
+        if is_blocker and older.namespace == "blockers":
+            return Verdict(Relation.COEXIST, 0.6, "a blocker ends only with its resolution")
+        if older_resolution:
+            return Verdict(Relation.COEXIST, 0.6, "a resolution note is not superseded")
+        if self.change_namespaces and newer.namespace not in self.change_namespaces:
+            verdict = self._value_rule(po, pn, sim, same_ns, newer.namespace)
+            if verdict.relation is Relation.SUPERSEDE:
+                return Verdict(Relation.COEXIST, 0.55, f"{newer.namespace} notes do not change decisions")
+            return verdict
         verdict = self._change_rule(po, pn, sim, same_ns)
         if verdict is not None:
             return verdict
-        if _RESOLUTION in pn.cues and _RESOLUTION in po.cues:
-            return Verdict(Relation.COEXIST, 0.6, "two resolutions")
-        is_blocker = older.namespace == "blockers" or "blocked" in po.tokens or "blocker" in po.tokens
-        if _RESOLUTION in pn.cues and _RESOLUTION not in po.cues and is_blocker:
-            overlap = jaccard(po.tokens - CUE_WORDS, pn.tokens - CUE_WORDS)
-            if overlap >= self.resolution_overlap:
-                return Verdict(Relation.SUPERSEDE, 0.8, f"resolves the blocker (overlap {overlap:.2f})")
         return self._value_rule(po, pn, sim, same_ns, newer.namespace)
 
     def _change_rule(self, po: Parsed, pn: Parsed, sim: float, same_ns: bool) -> Verdict | None:
@@ -140,21 +167,25 @@ class SlotJudge:
         if old_changes and rep and new:
             o_rep = frozenset().union(*(c.old for c in old_changes))
             o_new = frozenset().union(*(c.new for c in old_changes))
-            if jaccard(rep, o_rep) >= 0.5 and jaccard(new, o_new) >= 0.5:
+            common = (rep | o_rep) & (new | o_new)  # unit words such as "characters" on both sides
+            if rep - common and new - common and rep - common == o_rep - common and new - common == o_new - common:
                 return Verdict(Relation.DUPLICATE, 0.85, f"restates the change {_fmt(rep)} → {_fmt(new)}")
         asserted = po.asserted
         pool = asserted | (po.tokens - po.replaced)
         hit = rep & pool
-        if hit and (hit & (asserted | pn.salient) or len(hit) * 2 >= len(rep)):
-            if new and new <= po.replaced:
+        strong = {t for t in hit if not _acronym(t)}
+        if strong and (hit & (asserted | pn.salient) or len(hit) * 2 >= len(rep)):
+            if new and new <= po.replaced and not cues & _REVERT:
                 return Verdict(Relation.COEXIST, 0.5, "newer moves to a value the older one dropped")
             return Verdict(Relation.SUPERSEDE, 0.9, f"replaces {_fmt(hit)} ({', '.join(sorted(cues))})")
+        if new and cues & _REVERT and new <= po.tokens:
+            return Verdict(Relation.SUPERSEDE, 0.6, f"reverts to {_fmt(new)}")
         if new and new & asserted:
             if cues & _REVERT:
                 return Verdict(Relation.SUPERSEDE, 0.6, f"reverts to {_fmt(new & asserted)}")
             return Verdict(Relation.DUPLICATE, 0.6, f"moves to the value already stated: {_fmt(new & asserted)}")
-        shared_attr = (po.tokens & pn.tokens) - CUE_WORDS - new - rep
-        if new and not new & po.tokens and not rep and shared_attr and same_ns and sim >= self.implicit_similarity:
+        shared_attr = (po.summary_tokens & pn.summary_tokens) - CUE_WORDS - new - rep - po.subject_tokens
+        if new and not new & po.tokens and not rep and shared_attr and sim >= self.change_similarity:
             return Verdict(Relation.SUPERSEDE, 0.6, f"changes {_fmt(shared_attr)} to {_fmt(new)}")
         return Verdict(Relation.COEXIST, 0.6, "the change concerns another value")
 
@@ -175,7 +206,7 @@ class SlotJudge:
             if len(extra) >= self.merge_min_new_tokens and pn.n_words > po.n_words:
                 return Verdict(Relation.MERGE, 0.7, f"same value {_fmt(shared_val)} with {len(extra)} new words")
             return Verdict(Relation.DUPLICATE, 0.8, f"restates {_fmt(shared_val)}")
-        shared_attr = (po.tokens & pn.tokens) - po.salient - pn.salient - CUE_WORDS
+        shared_attr = (po.tokens & pn.tokens) - po.salient - pn.salient - CUE_WORDS - po.subject_tokens
         if (
             self.implicit_change
             and only_old
@@ -189,6 +220,15 @@ class SlotJudge:
         if not po.salient and not pn.salient and jaccard(po.tokens, pn.tokens) >= self.dup_jaccard:
             return Verdict(Relation.DUPLICATE, 0.6, "same words")
         return Verdict(Relation.COEXIST, 0.6, "no shared slot and value")
+
+
+#: Words every blocker/resolution note may share; they do not tie a resolution to its blocker.
+_GENERIC_BLOCKER = _words(
+    """blocked blocker blockers deploys deploy halted works resolved outage issue problem broken breaking keeps hold
+    work failing fails started since last ago days two week weeks yesterday today root cause closed resumed over
+    monday tuesday wednesday thursday friday saturday sunday morning"""
+)
+_BLOCKER_WORDS = frozenset({"blocked", "blocker", "halted", "broken", "breaking", "outage"})
 
 
 def _acronym(token: str) -> bool:

@@ -31,7 +31,8 @@ STOPWORDS = _words(
 CUE_WORDS = _words(
     """switched switch switching replaced replace replacing deprecated deprecate moved move migrated migrate
     migrating dropped drop reverted revert back instead longer changed change stopped retired removed
-    abandoned took over going forward anymore resolved fixed unblocked resumed now"""
+    abandoned took over going forward anymore resolved fixed unblocked resumed now becomes became favour favor
+    returns returned again adopts adopted"""
 )
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9+#./_-]*[A-Za-z0-9+#]|[A-Za-z0-9]")
@@ -75,7 +76,17 @@ CHANGE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"authenticates?\s+(?:with|using|via)|(?:is|are)\s+(?:on|in|with|handled by|owned by|done with)?)\s*"
             r"(?P<new>.+?)" + _CLAUSE_END,
         ),
-        ("resolved", r"\b(?:resolved|fixed|unblocked|is fixed|was fixed|no longer blocked)\b"),
+        ("going forward", r"\bgoing\s+forward\s*[:,-]?\s+(?P<new>.+?)" + _CLAUSE_END),
+        ("becomes", r"(?:^|[.;:]\s+)(?P<new>[^.;,:\n]+?)\s+(?:becomes|became|is now)\b"),
+        ("in favour of", r"\bin\s+favou?r\s+of\s+(?P<new>.+?)" + _CLAUSE_END),
+        ("back to", r"\b(?:returns?|returned|returning)\s+to\s+(?P<new>.+?)" + _CLAUSE_END),
+        ("back to", r"(?:^|[.;:]\s+)(?P<new>[^.;,:\n]+?)(?<!\bworks)(?<!\bships)(?<!\bruns)\s+again\b"),
+        ("moved to", r"\b(?:is|are)\s+now\s+(?P<new>.+?)" + _CLAUSE_END),
+        (
+            "resolved",
+            r"\b(?:resolved|fixed|unblocked|no longer blocked|outage over|blocker closed|works again|"
+            r"deploys resumed)\b",
+        ),
     )
 )
 
@@ -111,8 +122,10 @@ SCOPE_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
 )
 
 _SUBJECT_HEAD = re.compile(
-    r"\b(service|component|module|subsystem|microservice|repository|repo|library|portal)\b", re.IGNORECASE
+    r"\b(service|component|module|subsystem|microservice|repository|repo|library|portal|project)\b", re.IGNORECASE
 )
+#: Head nouns that name a subject on their own (``the project``).
+_BARE_HEADS = frozenset({"project"})
 _SUBJECT_STOP = STOPWORDS | {"use", "uses", "using", "run", "runs", "built", "build"}
 _NEGATION = re.compile(r"\b(?:not|never|no longer|don't|doesn't|won't|isn't|aren't|without|avoid)\b", re.I)
 
@@ -137,6 +150,7 @@ class Parsed:
     scopes: frozenset[str] = frozenset()
     subjects: frozenset[str] = frozenset()
     negated: bool = False
+    subject_tokens: frozenset[str] = frozenset()
     norm: str = ""
     n_words: int = 0
     cues: frozenset[str] = field(default_factory=frozenset)
@@ -198,7 +212,7 @@ def subjects(text: str) -> frozenset[str]:
         while j >= 0 and len(mods) < 3 and words[j][0].isalnum() and words[j].lower() not in _SUBJECT_STOP:
             mods.insert(0, words[j].lower())
             j -= 1
-        if mods:
+        if mods or w.lower() in _BARE_HEADS:
             out.add(" ".join([*mods, w.lower()]))
     return frozenset(out)
 
@@ -212,14 +226,14 @@ def scopes(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def changes(text: str) -> tuple[Change, ...]:
-    """Change statements in ``text``."""
+def changes(text: str, ignore: frozenset[str] = frozenset()) -> tuple[Change, ...]:
+    """Change statements in ``text`` (``ignore``: tokens left out of the values, e.g. the subject's)."""
     out: list[Change] = []
     for name, pat in CHANGE_PATTERNS:
         for m in pat.finditer(text):
             groups = m.groupdict()
-            old = _value_tokens(groups.get("old") or "")
-            new = _value_tokens(groups.get("new") or "")
+            old = _value_tokens(groups.get("old") or "") - ignore
+            new = _value_tokens(groups.get("new") or "") - ignore
             out.append(Change(name, old, new))
     return tuple(out)
 
@@ -229,14 +243,17 @@ def parse(memory: Memory) -> Parsed:
     summary = memory.summary or ""
     text = memory.text or ""
     toks = content_tokens(text)
-    chs = changes(text)
+    subj = subjects(text)
+    subj_tokens = frozenset(t for phrase in subj for t in phrase.split()) | {"s"}
+    chs = changes(text, subj_tokens)
     return Parsed(
         tokens=frozenset(toks),
         summary_tokens=frozenset(content_tokens(summary)),
         salient=salient_tokens(text),
         changes=chs,
         scopes=scopes(text),
-        subjects=subjects(text),
+        subjects=subj,
+        subject_tokens=subj_tokens,
         negated=bool(_NEGATION.search(text)),
         norm=" ".join(text.lower().split()),
         n_words=len(toks),
