@@ -30,6 +30,9 @@ class PipelineSettings:
         budget_tokens: Token budget of the SessionStart block.
         min_judge_confidence: Verdicts below this confidence create no edge (they go to the review
             queue instead).
+        exact_dedup: Before the judge, mark memories with identical (whitespace-normalised) text
+            DUPLICATE of their earliest copy and judge only first copies (kNN ties cannot reach every
+            copy of a text repeated more than ``knn_k`` times).
     """
 
     knn_k: int = 8
@@ -38,6 +41,7 @@ class PipelineSettings:
     recall_mode: str = "standard"
     budget_tokens: int = 2000
     min_judge_confidence: float = 0.0
+    exact_dedup: bool = True
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None) -> PipelineSettings:

@@ -113,6 +113,36 @@ def apply_verdict(store: MemoryStore, older: Memory, newer: Memory, verdict: Ver
     return True
 
 
+def exact_key(memory: Memory) -> str:
+    """Whitespace-normalised text: memories with the same key are exact duplicates."""
+    return " ".join(memory.text.split())
+
+
+def phase_exact_dedup(store: MemoryStore, memories: Sequence[Memory], run_id: str) -> tuple[list[int], int]:
+    """Mark exact duplicates (same whitespace-normalised text) DUPLICATE of the earliest copy.
+
+    kNN candidates cannot reach every copy when a text has more than ``knn_k`` copies (ties among
+    identical vectors), so identical texts are resolved by hashing instead; the judge then sees only the
+    first copy of each text. Returns the indices of those first copies (in ``memories`` order) and the
+    number of DUPLICATES edges added.
+    """
+    first: dict[str, Memory] = {}
+    keep: list[int] = []
+    added = 0
+    verdict = Verdict(Relation.DUPLICATE, 1.0, "identical text (exact dedup)")
+    for index, memory in enumerate(memories):  # memories are in time order
+        key = exact_key(memory)
+        original = first.get(key)
+        if original is None:
+            first[key] = memory
+            keep.append(index)
+            continue
+        store.judged.add((original.id, memory.id))
+        if apply_verdict(store, original, memory, verdict, run_id):
+            added += 1
+    return keep, added
+
+
 def phase_supersession(
     store: MemoryStore,
     components: Components,
@@ -130,6 +160,12 @@ def phase_supersession(
     settings = components.settings
     counts: Counter = Counter()
     review: list[dict] = []
+    if settings.exact_dedup and len(memories):
+        keep, added = phase_exact_dedup(store, memories, run_id)
+        if added:
+            counts[EdgeType.DUPLICATES.value] += added
+        memories = [memories[i] for i in keep]
+        matrix = matrix[keep]
     pairs = knn_pairs(matrix, settings.knn_k, settings.min_pair_similarity)
     ordered = []
     for i, j, sim in pairs:

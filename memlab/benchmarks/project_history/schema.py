@@ -19,6 +19,8 @@ from memlab.types import Memory, Relation
 
 FORMAT = "memlab.project_history/1"
 QUERY_KINDS = ("current", "as_of", "when", "history")
+#: Where a ``when`` answer comes from: the evidence memory's own date, or a date its text mentions.
+ANSWER_SOURCES = ("recorded", "mentioned")
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,8 @@ class GoldQuery:
         answer: Gold answer text (``history``: the values in order, joined by `` -> ``).
         evidence: Ids of the memories that state the answer (``history``: the whole chain, oldest first).
         topic: Optional topic key (lets metrics group queries).
+        answer_source: For ``when`` queries: ``recorded`` (the answer is the date the evidence memory was
+            recorded) or ``mentioned`` (a date a relative expression in its text refers to, e.g. "yesterday").
     """
 
     id: str
@@ -61,6 +65,7 @@ class GoldQuery:
     answer: str
     evidence: tuple[str, ...]
     topic: str | None = None
+    answer_source: str = "recorded"
 
 
 @dataclass(frozen=True)
@@ -114,6 +119,7 @@ class ProjectHistory:
                         "answer": q.answer,
                         "evidence": list(q.evidence),
                         **({"topic": q.topic} if q.topic else {}),
+                        **({"answer_source": q.answer_source} if q.answer_source != "recorded" else {}),
                     }
                     for q in self.queries
                 ],
@@ -190,9 +196,13 @@ def from_dict(data: Any, source: str = "<history>") -> ProjectHistory:
                 tags=tuple(tags),
             )
         )
-    gold = data.get("gold") or {}
+    gold = data.get("gold")
+    gold = {} if gold is None else gold
     if not isinstance(gold, dict):
         raise MemlabError(f"{source}: field 'gold' must be an object")
+    for section in ("relations", "temporal", "queries"):
+        if not isinstance(gold.get(section) or [], list):
+            raise MemlabError(f"{source}: field 'gold.{section}' must be a list")
 
     def known(mid: Any, where: str) -> str:
         if mid not in ids:
@@ -229,6 +239,12 @@ def from_dict(data: Any, source: str = "<history>") -> ProjectHistory:
         if kind not in QUERY_KINDS:
             raise MemlabError(f"{where}: kind {kind!r} is not one of {', '.join(QUERY_KINDS)}")
         evidence = _req(rec, "evidence", list, where)
+        source_kind = rec.get("answer_source", "recorded")
+        if source_kind not in ANSWER_SOURCES:
+            raise MemlabError(f"{where}: answer_source {source_kind!r} is not one of {', '.join(ANSWER_SOURCES)}")
+        topic = rec.get("topic")
+        if topic is not None and not isinstance(topic, str):
+            raise MemlabError(f"{where}: field 'topic' must be str, got {type(topic).__name__}")
         queries.append(
             GoldQuery(
                 id=_req(rec, "id", str, where),
@@ -237,7 +253,8 @@ def from_dict(data: Any, source: str = "<history>") -> ProjectHistory:
                 as_of=parse_time(_req(rec, "as_of", str, where), f"{where} field 'as_of'"),
                 answer=str(_req(rec, "answer", (str, int, float), where)),
                 evidence=tuple(known(e, where) for e in evidence),
-                topic=rec.get("topic"),
+                topic=topic,
+                answer_source=source_kind,
             )
         )
     meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}

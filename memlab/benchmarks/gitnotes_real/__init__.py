@@ -1,0 +1,1 @@
+"""The real git-notes-memory notes as a consolidation workload."""

@@ -1,0 +1,155 @@
+"""Seeded generator of project histories with exact gold (``memlab.project_history/1``).
+
+A history is a set of topic *instances* (a topic such as the web framework, about a subject such as the
+billing service; see :mod:`generator_topics`), each a timeline of events with their gold relations (see
+:mod:`generator_events`), plus noise (unrelated progress notes and, more often at harder difficulties,
+distractors that mention topic values without changing anything). Queries of the four kinds follow from
+the timelines. Everything depends only on ``(seed, size, difficulty, noise_ratio)``; the work is linear in
+``size`` (100,000 memories take a few seconds).
+
+Stable API: :func:`generate` (``seed``, ``size``, ``difficulty``, ``noise_ratio``) → :class:`ProjectHistory`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+
+from memlab.benchmarks.project_history import generator_templates as tpl
+from memlab.benchmarks.project_history.generator_events import Draft, Event, InstanceBuilder, Style
+from memlab.benchmarks.project_history.generator_queries import make_queries
+from memlab.benchmarks.project_history.generator_topics import TOPICS, subject_name
+from memlab.benchmarks.project_history.schema import GoldRelation, GoldTemporal, ProjectHistory
+from memlab.errors import MemlabError
+from memlab.types import Memory, Relation
+
+GENERATOR_VERSION = 1
+START = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
+#: Named difficulty levels (a float in [0, 1] works too).
+DIFFICULTY: dict[str, float] = {"easy": 0.2, "default": 0.5, "hard": 0.9}
+MIN_SIZE, MAX_SIZE = 20, 200_000
+
+
+def difficulty_level(difficulty: str | float) -> float:
+    """Map ``easy``/``default``/``hard`` or a number in [0, 1] to the level in [0, 1]."""
+    if isinstance(difficulty, str) and difficulty in DIFFICULTY:
+        return DIFFICULTY[difficulty]
+    try:
+        level = float(difficulty)
+    except (TypeError, ValueError):
+        raise MemlabError(
+            f"unknown difficulty {difficulty!r}; use one of {', '.join(DIFFICULTY)} or a number in [0, 1]"
+        ) from None
+    if not 0.0 <= level <= 1.0:
+        raise MemlabError(f"difficulty {level} is outside [0, 1]")
+    return level
+
+
+def generate(seed: int, size: int, difficulty: str | float = "default", noise_ratio: float = 0.3) -> ProjectHistory:
+    """A history of ``size`` memories with exact gold; deterministic for its arguments."""
+    return generate_with_log(seed, size, difficulty, noise_ratio)[0]
+
+
+def generate_with_log(
+    seed: int, size: int, difficulty: str | float = "default", noise_ratio: float = 0.3
+) -> tuple[ProjectHistory, list[Event]]:
+    """Like :func:`generate`, also returning the event log (memory ids are the final ones)."""
+    if not MIN_SIZE <= int(size) <= MAX_SIZE:
+        raise MemlabError(f"size {size} is outside [{MIN_SIZE}, {MAX_SIZE}]")
+    if not 0.0 <= noise_ratio < 1.0:
+        raise MemlabError(f"noise_ratio {noise_ratio} is outside [0, 1)")
+    level = difficulty_level(difficulty)
+    rng = random.Random(f"project_history|{seed}|{size}|{level}|{noise_ratio}")
+    style = Style(rng, level)
+    size = int(size)
+    n_noise = round(size * noise_ratio)
+    n_topic = size - n_noise
+    n_inst = max(1, min(len(TOPICS), n_topic // 4), round(n_topic / 8))
+    span_days = min(730, max(60, size // 8))
+    end = START + timedelta(days=span_days)
+
+    order = list(range(len(TOPICS)))
+    rng.shuffle(order)
+    budgets = [n_topic // n_inst + (1 if i < n_topic % n_inst else 0) for i in range(n_inst)]
+    drafts: list[Draft] = []
+    events: list[Event] = []
+    relations: list[tuple[str, str, str]] = []
+    builders: list[InstanceBuilder] = []
+    for i, budget in enumerate(budgets):
+        topic = TOPICS[order[i % len(TOPICS)]]
+        builder = InstanceBuilder(rng, style, topic, subject_name(i // len(TOPICS)), f"i{i}", budget)
+        start = START + timedelta(days=rng.uniform(0, span_days * 0.35), minutes=rng.randint(0, 600))
+        builder.build(start, end)
+        drafts.extend(builder.drafts)
+        events.extend(builder.events)
+        relations.extend(builder.relations)
+        builders.append(builder)
+    drafts.extend(_noise(rng, level, n_noise, span_days, events))
+
+    drafts.sort(key=lambda d: (d.timestamp, d.key))
+    ids = {d.key: f"m{n:06d}" for n, d in enumerate(drafts)}
+    memories = tuple(Memory(ids[d.key], d.namespace, d.timestamp, d.summary, d.content, d.tags) for d in drafts)
+    for event in events:
+        event.memory = ids[event.memory]
+        event.targets = [ids[t] for t in event.targets]
+    relations = [(ids[o], ids[n], r) for o, n, r in relations]
+    relations.extend(_identical(memories, {(o, n) for o, n, _ in relations}))
+    gold = tuple(GoldRelation(o, n, Relation(r)) for o, n, r in relations)
+    temporal = tuple(GoldTemporal(e.memory, e.temporal[0], e.temporal[1], e.temporal[2]) for e in events if e.temporal)
+    query_time = memories[-1].timestamp + timedelta(hours=1)
+    queries = make_queries(rng, builders, ids, events, query_time)
+    meta = {
+        "generator": "memlab.benchmarks.project_history.generator",
+        "generator_version": GENERATOR_VERSION,
+        "seed": seed,
+        "size": size,
+        "difficulty": difficulty if isinstance(difficulty, str) else level,
+        "difficulty_level": level,
+        "noise_ratio": noise_ratio,
+        "instances": n_inst,
+        "events": dict(sorted(Counter(e.kind for e in events).items())),
+    }
+    name = f"ph-seed{seed}-n{size}-{meta['difficulty']}"
+    return ProjectHistory(name, memories, gold, temporal, tuple(queries), meta), events
+
+
+def _identical(memories: tuple[Memory, ...], related: set[tuple[str, str]]) -> list[tuple[str, str, str]]:
+    """DUPLICATE gold for memories whose text repeats an earlier one word for word (mostly noise)."""
+    first: dict[str, str] = {}
+    out = []
+    for m in memories:  # time order
+        key = " ".join(m.text.split())
+        if key not in first:
+            first[key] = m.id
+        elif (first[key], m.id) not in related:
+            out.append((first[key], m.id, "DUPLICATE"))
+    return out
+
+
+def _noise(rng: random.Random, level: float, n: int, span_days: int, events: list[Event]) -> list[Draft]:
+    """Unrelated progress notes and distractors (share ``0.05 + 0.4·level``)."""
+    out: list[Draft] = []
+    p_distract = 0.05 + 0.4 * level
+    for k in range(n):
+        ts = START + timedelta(days=rng.uniform(0, span_days), minutes=rng.randint(0, 59))
+        key = f"noise.{k}"
+        if rng.random() < p_distract:
+            topic = rng.choice(TOPICS)
+            v, w = rng.sample(topic.values, 2)
+            ns, summary, content = rng.choice(tpl.DISTRACTOR)
+            kw = {"v": v, "w": w, "attr": topic.attr}
+            out.append(Draft(key, ns, ts, summary.format(**kw), content.format(**kw), (topic.key, "distractor")))
+            events.append(Event("distractor", key, "noise", topic.key, "", w))
+            continue
+        ns, summary, content = rng.choice(tpl.NOISE)
+        kw = {
+            "mod": rng.choice(tpl.NOISE_MODULES),
+            "lib": rng.choice(tpl.NOISE_LIBS),
+            "n": str(rng.randint(2, 40)),
+            "m": str(rng.randint(0, 20)),
+        }
+        text_s, text_c = summary.format(**kw), content.format(**kw)
+        out.append(Draft(key, ns, ts, text_s[:1].upper() + text_s[1:], text_c[:1].upper() + text_c[1:], (ns,)))
+        events.append(Event("noise", key, "noise"))
+    return out

@@ -1,0 +1,112 @@
+"""Queries of the four kinds (current, as_of, when, history) with gold answers and evidence ids."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from memlab.benchmarks.project_history.schema import GoldQuery
+
+if TYPE_CHECKING:
+    from memlab.benchmarks.project_history.generator_events import Event, InstanceBuilder
+
+#: At most this many instances get queries (keeps evaluation linear on large histories).
+MAX_QUERY_INSTANCES = 120
+
+CURRENT_Q = (
+    "Which {attr} does {subj} use?",
+    "What is {subj}'s {attr} right now?",
+    "What {attr} is {subj} on today?",
+)
+AS_OF_Q = (
+    "Which {attr} did {subj} use on {date}?",
+    "What was the {attr} of {subj} as of {date}?",
+)
+WHEN_Q = (
+    "When did {subj} switch its {attr} to {v}?",
+    "Since when has {subj} used {v} as its {attr}?",
+)
+REVERT_Q = ("When did {subj} go back to {v} as its {attr}?",)
+BLOCKER_Q = (
+    "When did the {v} trouble on {subj} start?",
+    "On which day did {v} problems begin for {subj}?",
+)
+HISTORY_Q = (
+    "How has the {attr} of {subj} changed over time?",
+    "What {attr}s has {subj} used, in order?",
+)
+
+
+def make_queries(
+    rng: random.Random,
+    builders: list[InstanceBuilder],
+    ids: dict[str, str],
+    events: list[Event],
+    query_time: datetime,
+) -> list[GoldQuery]:
+    """Queries for (at most :data:`MAX_QUERY_INSTANCES`) instances; ids are mapped to final memory ids."""
+    chosen = builders if len(builders) <= MAX_QUERY_INSTANCES else rng.sample(builders, MAX_QUERY_INSTANCES)
+    chosen = sorted(chosen, key=lambda b: int(b.name[1:]))
+    by_instance: dict[str, list[Event]] = {}
+    for event in events:
+        by_instance.setdefault(event.instance, []).append(event)
+    out: list[GoldQuery] = []
+
+    def add(kind: str, question: str, as_of: datetime, answer: str, evidence: list[str], topic: str, **kw) -> None:
+        out.append(GoldQuery(f"q{len(out):05d}", kind, question, as_of, answer, tuple(evidence), topic, **kw))
+
+    for b in chosen:
+        kw = {"subj": b.subject, "attr": b.topic.attr}
+        last = b.epochs[-1]
+        add(
+            "current",
+            rng.choice(CURRENT_Q).format(**kw),
+            query_time,
+            last.value,
+            [ids[k] for k, _ in last.live],
+            b.name,
+        )
+        idx = rng.randrange(len(b.epochs))
+        epoch = b.epochs[idx]
+        stop = b.epochs[idx + 1].start if idx + 1 < len(b.epochs) else query_time
+        if (stop - epoch.start) > timedelta(hours=2):
+            t = epoch.start + timedelta(seconds=rng.uniform(3600, (stop - epoch.start).total_seconds() - 3600))
+            question = rng.choice(AS_OF_Q).format(date=t.strftime("%Y-%m-%d %H:%M UTC"), **kw)
+            evidence = [ids[k] for k, ts in epoch.live if ts <= t]
+            add("as_of", question, t, epoch.value, evidence, b.name)
+        changes = [e for e in by_instance.get(b.name, []) if e.kind in ("change", "revert")]
+        if changes:
+            e = rng.choice(changes)
+            templates = REVERT_Q if e.kind == "revert" else WHEN_Q
+            stamp = next(ep.start for ep in b.epochs if ids[ep.head] == e.memory)
+            add(
+                "when",
+                rng.choice(templates).format(v=e.value, **kw),
+                query_time,
+                stamp.date().isoformat(),
+                [e.memory],
+                b.name,
+            )
+        blockers = [e for e in by_instance.get(b.name, []) if e.kind == "blocker" and e.temporal]
+        if blockers:
+            e = rng.choice(blockers)
+            add(
+                "when",
+                rng.choice(BLOCKER_Q).format(v=e.value, **kw),
+                query_time,
+                e.temporal[1].date().isoformat(),
+                [e.memory],
+                b.name,
+                answer_source="mentioned",
+            )
+        if len(b.epochs) >= 2:
+            add(
+                "history",
+                rng.choice(HISTORY_Q).format(**kw),
+                query_time,
+                " -> ".join(ep.value for ep in b.epochs),
+                [ids[ep.head] for ep in b.epochs],
+                b.name,
+            )
+    return out

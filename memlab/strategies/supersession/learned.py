@@ -1,0 +1,154 @@
+"""Learned judge: a scikit-learn classifier over pair features, trained on seeds disjoint from evaluation."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from memlab.errors import MemlabError
+from memlab.types import Memory, Relation, Verdict
+
+
+class LearnedJudge:
+    """Gradient-boosted trees over the features of :mod:`~memlab.strategies.supersession.pair_features`
+    (cosine hint, lexical overlaps, change/scope/subject cues, namespace match, time gap, value-token
+    differences and the slot judge's verdict).
+
+    **Seed rule.** Models are trained on histories with seeds >= 1000 (default 1000–1019) and evaluated on
+    seeds < 1000. The model's card records its training seeds; when ``eval_seed`` (the conf passes
+    ``${dataset.seed}``) is one of them the judge refuses to run (``on_seed_overlap: refuse``, a one-line
+    :class:`~memlab.errors.MemlabError` at first use) or warns loudly (``warn``).
+
+    **Model file.** ``model_path`` points at a ``learned_judge.joblib`` written by
+    ``python -m memlab.strategies.supersession.train_learned``; a missing file is a one-line error. With
+    ``model_path: null`` the default model is trained on first use (deterministically: fixed seeds, fixed
+    ``random_state``) into ``<cache_dir>/judge_learned/`` and reused afterwards. :attr:`artifact_path`
+    names the file used, for logging it as a run artifact.
+
+    Configuration errors (missing file, seed overlap, a model whose features do not match) raise
+    :class:`~memlab.errors.MemlabError` on first use; a failure on one pair gives COEXIST (confidence 0).
+    Confidence is the predicted class probability.
+
+    Args:
+        model_path: Trained model file; ``None`` = the default model in the cache.
+        eval_seed: Seed(s) of the evaluation data, checked against the training seeds.
+        on_seed_overlap: ``refuse`` or ``warn``.
+        train_seeds: Seeds of the default model (``None`` model_path only).
+        train_dataset: ``generator`` or ``builtin`` for the default model.
+        train_size: Memories per generated history for the default model.
+        embedder: Embedder of the cosine feature for the default model (``minilm`` or ``tfidf``).
+        cache_dir: Where the default model is stored.
+    """
+
+    name: ClassVar[str] = "learned"
+    version: ClassVar[int] = 1
+
+    def __init__(
+        self,
+        model_path: str | None = None,
+        eval_seed: int | Sequence[int] | None = None,
+        on_seed_overlap: str = "refuse",
+        train_seeds: str = "1000-1019",
+        train_dataset: str = "builtin",
+        train_size: int = 400,
+        embedder: str = "minilm",
+        cache_dir: str | None = None,
+    ) -> None:
+        self.model_path = model_path
+        self.eval_seed = eval_seed
+        self.on_seed_overlap = on_seed_overlap
+        self.train_seeds = train_seeds
+        self.train_dataset = train_dataset
+        self.train_size = train_size
+        self.embedder = embedder
+        self.cache_dir = cache_dir
+        self.model_: Any = None
+        self.card_: dict[str, Any] | None = None
+        self.path_: Path | None = None
+
+    @property
+    def artifact_path(self) -> str | None:
+        """The model file in use (after the first judgement), to log as a run artifact."""
+        return str(self.path_) if self.path_ is not None else None
+
+    def _default_path(self) -> Path:
+        from memlab.paths import PROJECT_ROOT
+
+        root = Path(self.cache_dir) if self.cache_dir else PROJECT_ROOT / ".cache"
+        seeds = str(self.train_seeds).replace(",", "_")
+        name = f"{self.train_dataset}-{seeds}-{self.train_size}-{self.embedder}-v{self.version}"
+        return root / "judge_learned" / name / "learned_judge.joblib"
+
+    def load(self) -> tuple[Any, dict[str, Any]]:
+        """Load (or, for the default model, train) the model and check it; cached after the first call.
+
+        Raises:
+            MemlabError: Missing or unreadable model file, mismatched features, or training seeds that
+                overlap the evaluation seed (with ``on_seed_overlap: refuse``).
+        """
+        if self.model_ is not None and self.card_ is not None:
+            return self.model_, self.card_
+        from memlab.strategies.supersession.pair_features import FEATURES
+
+        if self.model_path:
+            path = Path(self.model_path).expanduser()
+            if not path.is_file():
+                raise MemlabError(
+                    f"learned judge model not found: {path}; train one with `python -m "
+                    "memlab.strategies.supersession.train_learned --out DIR` or set judge.model_path=null"
+                )
+        else:
+            path = self._default_path()
+            if not path.is_file():
+                from memlab.strategies.supersession.learned_train import parse_seeds, save, train
+
+                model, card = train(
+                    parse_seeds(self.train_seeds),
+                    dataset=self.train_dataset,
+                    size=self.train_size,
+                    embedder=self.embedder,
+                )
+                save(model, card, path.parent)
+        try:
+            import joblib
+
+            blob = joblib.load(path)
+            model, card = blob["model"], dict(blob["card"])
+        except Exception as exc:
+            raise MemlabError(f"cannot read learned judge model {path}: {type(exc).__name__}; retrain it") from None
+        if list(card.get("features", [])) != list(FEATURES):
+            raise MemlabError(f"learned judge model {path} was trained on other features; retrain it")
+        self._check_seeds(card, path)
+        self.model_, self.card_, self.path_ = model, card, path
+        return model, card
+
+    def _check_seeds(self, card: dict[str, Any], path: Path) -> None:
+        if self.eval_seed is None:
+            return
+        evals = {int(self.eval_seed)} if isinstance(self.eval_seed, int | str) else {int(s) for s in self.eval_seed}
+        overlap = sorted(evals & {int(s) for s in card.get("train_seeds", [])})
+        if not overlap:
+            return
+        message = (
+            f"learned judge {path} was trained on evaluation seed(s) {overlap}; evaluate on seeds < 1000 "
+            "or retrain on disjoint seeds"
+        )
+        if self.on_seed_overlap == "warn":
+            warnings.warn("RESULTS ARE CONTAMINATED: " + message, stacklevel=2)
+        else:
+            raise MemlabError(message)
+
+    def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
+        """Judge ``newer`` against ``older`` with the classifier."""
+        model, _ = self.load()
+        try:
+            from memlab.strategies.supersession.pair_features import pair_features
+
+            proba = model.predict_proba([pair_features(older, newer, similarity)])[0]
+            best = max(range(len(proba)), key=lambda i: (proba[i], -i))
+            relation = Relation(str(model.classes_[best]))
+            return Verdict(relation, float(min(1.0, max(0.0, proba[best]))), f"learned p={proba[best]:.2f}")
+        except Exception as exc:  # the contract: a failure on one pair is COEXIST
+            return Verdict(Relation.COEXIST, 0.0, f"learned judge failed: {type(exc).__name__}")

@@ -1,0 +1,189 @@
+"""Training data and training for the learned judge (scikit-learn, deterministic).
+
+Candidate pairs are made the way the pipeline makes them (each memory's ``k`` nearest neighbours above a
+cosine floor, :func:`memlab.pipeline.candidates.knn_pairs`), plus every gold pair; a pair's label is its
+gold relation, SUPERSEDE also for pairs in the transitive closure of the gold SUPERSEDE chains (the metric
+compares closures), and COEXIST for pairs absent from the gold.
+
+The seed rule: models are trained on seeds 1000 and above; evaluation runs use seeds below 1000. A model
+records its training seeds in its card, and :class:`~memlab.strategies.supersession.learned.LearnedJudge`
+refuses to run on an evaluation seed it was trained on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from memlab.errors import MemlabError
+from memlab.strategies.supersession.pair_features import FEATURES, pair_features
+from memlab.types import Relation
+
+#: Class order of the model's outputs.
+CLASSES: tuple[str, ...] = tuple(r.value for r in Relation)
+#: Card format tag.
+CARD_FORMAT = "memlab.learned_judge/1"
+
+
+def parse_seeds(spec: str | int | Sequence[int]) -> list[int]:
+    """``"1000-1019"``, ``"1,2,5-7"``, an int or a list → sorted unique seeds.
+
+    Raises:
+        MemlabError: The spec is not a seed list.
+    """
+    if isinstance(spec, int):
+        return [spec]
+    if not isinstance(spec, str):
+        return sorted({int(s) for s in spec})
+    seeds: set[int] = set()
+    try:
+        for part in spec.replace(" ", "").split(","):
+            if not part:
+                continue
+            if "-" in part:
+                lo, hi = part.split("-", 1)
+                seeds.update(range(int(lo), int(hi) + 1))
+            else:
+                seeds.add(int(part))
+    except ValueError:
+        raise MemlabError(f"bad seed list '{spec}'; use e.g. 1000-1019 or 1,2,3") from None
+    return sorted(seeds)
+
+
+def make_history(dataset: str, seed: int, size: int) -> Any:
+    """One training history: ``builtin`` (memlab.benchmarks.builtin_history) or ``generator``."""
+    if dataset == "builtin":
+        from memlab.benchmarks.builtin_history import generate
+
+        return generate(seed)
+    if dataset == "generator":
+        try:
+            from memlab.benchmarks.project_history.generator import generate as gen
+        except ImportError:
+            raise MemlabError("the project-history generator is not available; use --dataset builtin") from None
+        return gen(seed, size)
+    raise MemlabError(f"unknown training dataset '{dataset}'; valid: builtin, generator")
+
+
+def make_embedder(name: str) -> Any:
+    """The embedder used for the cosine feature: ``minilm`` (as in runs) or ``tfidf`` (fast, for tests)."""
+    if name == "minilm":
+        from memlab.embed.minilm import MiniLMEmbedder
+        from memlab.paths import PROJECT_ROOT
+
+        return MiniLMEmbedder(cache_dir=str(PROJECT_ROOT / ".cache"))
+    if name == "tfidf":
+        from memlab.embed.tfidf import TfidfEmbedder
+
+        return TfidfEmbedder()
+    raise MemlabError(f"unknown embedder '{name}'; valid: minilm, tfidf")
+
+
+def history_pairs(history: Any, embedder: Any, k: int = 8, min_similarity: float = 0.3) -> tuple[list, list[str]]:
+    """Feature rows and labels of one history's candidate pairs."""
+    from memlab.benchmarks.metrics import transitive_closure
+    from memlab.pipeline.candidates import knn_pairs
+
+    memories = list(history.memories)
+    index = {m.id: i for i, m in enumerate(memories)}
+    matrix = embedder.encode([m.text for m in memories])
+    gold = {(r.older, r.newer): r.relation.value for r in history.relations}
+    closure = transitive_closure([p for p, rel in gold.items() if rel == Relation.SUPERSEDE.value])
+    pairs: dict[tuple[int, int], float] = {(i, j): s for i, j, s in knn_pairs(matrix, k, min_similarity)}
+    for older, newer in gold:
+        if older in index and newer in index:
+            i, j = sorted((index[older], index[newer]))
+            pairs.setdefault((i, j), float(matrix[i] @ matrix[j]))
+    rows, labels = [], []
+    for (i, j), sim in sorted(pairs.items()):
+        a, b = memories[i], memories[j]
+        older, newer = (a, b) if (a.timestamp, a.id) <= (b.timestamp, b.id) else (b, a)
+        label = gold.get((older.id, newer.id))
+        if label is None:
+            label = Relation.SUPERSEDE.value if (older.id, newer.id) in closure else Relation.COEXIST.value
+        rows.append(pair_features(older, newer, sim))
+        labels.append(label)
+    return rows, labels
+
+
+def build_model(random_state: int = 0) -> Any:
+    """The classifier (gradient-boosted trees, fixed seed)."""
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    return GradientBoostingClassifier(n_estimators=150, max_depth=3, learning_rate=0.1, random_state=random_state)
+
+
+def train(
+    seeds: Sequence[int], *, dataset: str = "builtin", size: int = 400, embedder: str = "minilm", k: int = 8
+) -> tuple[Any, dict[str, Any]]:
+    """Train on ``seeds``; returns ``(model, card)``. Cross-validation groups folds by seed (history).
+
+    Raises:
+        MemlabError: A seed below 1000 (reserved for evaluation) or no training pairs.
+    """
+    import numpy as np
+    from sklearn.metrics import f1_score
+    from sklearn.model_selection import GroupKFold, cross_val_predict
+
+    seeds = sorted(set(int(s) for s in seeds))
+    if not seeds or min(seeds) < 1000:
+        raise MemlabError(f"training seeds must be >= 1000 (seeds below 1000 are for evaluation); got {seeds[:5]}")
+    emb = make_embedder(embedder)
+    rows: list[list[float]] = []
+    labels: list[str] = []
+    groups: list[int] = []
+    for seed in seeds:
+        r, lab = history_pairs(make_history(dataset, seed, size), emb, k=k)
+        rows += r
+        labels += lab
+        groups += [seed] * len(r)
+    if not rows:
+        raise MemlabError("no training pairs; check the training seeds and dataset")
+    x = np.asarray(rows, dtype=float)
+    y = np.asarray(labels)
+    model = build_model().fit(x, y)
+    cv: dict[str, float] = {}
+    n_splits = min(5, len(seeds))
+    if n_splits >= 2 and len(set(labels)) > 1:
+        pred = cross_val_predict(build_model(), x, y, groups=groups, cv=GroupKFold(n_splits=n_splits))
+        cv["macro_f1"] = float(f1_score(y, pred, average="macro"))
+        for rel in sorted(set(labels)):
+            cv[f"f1_{rel.lower()}"] = float(f1_score(y == rel, pred == rel, zero_division=0.0))
+        cv["accuracy"] = float((pred == y).mean())
+    card = {
+        "format": CARD_FORMAT,
+        "features": list(FEATURES),
+        "classes": [str(c) for c in model.classes_],
+        "train_seeds": seeds,
+        "dataset": dataset,
+        "size": size,
+        "embedder": embedder,
+        "knn_k": k,
+        "n_pairs": len(labels),
+        "class_counts": dict(sorted(Counter(labels).items())),
+        "cv": cv,
+        "cv_scheme": f"GroupKFold(n_splits={n_splits}) by seed" if cv else "none",
+        "model": type(model).__name__,
+        "command": (
+            "python -m memlab.strategies.supersession.train_learned "
+            f"--seeds {seeds[0]}-{seeds[-1]} --dataset {dataset} --size {size} --embedder {embedder}"
+        ),
+    }
+    return model, card
+
+
+def save(model: Any, card: dict[str, Any], out: Path) -> tuple[Path, Path]:
+    """Write ``learned_judge.joblib`` (model + card) and ``learned_judge.json`` (card) into ``out``."""
+    import joblib
+
+    out.mkdir(parents=True, exist_ok=True)
+    model_path = out / "learned_judge.joblib"
+    joblib.dump({"model": model, "card": card}, model_path)
+    card = dict(card, sha256=hashlib.sha256(model_path.read_bytes()).hexdigest())
+    card_path = out / "learned_judge.json"
+    card_path.write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return model_path, card_path

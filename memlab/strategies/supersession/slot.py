@@ -1,0 +1,243 @@
+"""Slot judge: what a memory is about (subject, attribute, scope) and which value it states, by rules."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from memlab.strategies.supersession.slot_parse import CUE_WORDS, Parsed, _words, jaccard, parse
+from memlab.types import Memory, Relation, Verdict
+
+#: Cue names that are not a change of value (handled by the blocker rule).
+_RESOLUTION = "resolved"
+_REVERT = frozenset({"reverted", "back to"})
+
+
+class SlotJudge:
+    """Heuristic judge over (subject, attribute, scope, value) slots.
+
+    Each memory is parsed by :mod:`memlab.strategies.supersession.slot_parse` into content tokens, salient
+    tokens (values, mostly: capitalised words inside a sentence, acronyms, numbers, versions), change
+    statements with their replaced (``old``) and new values, scopes and subjects. The rules, in order:
+
+    1. Identical normalised text → DUPLICATE (1.0). Empty text on either side → COEXIST.
+    2. Cosine ``similarity`` hint (or token Jaccard without one) below ``min_similarity`` → COEXIST.
+    3. Both name a subject (``the billing service`` / ``the search service``) and they share none → COEXIST:
+       same attribute, different thing.
+    4. Different scopes (``in tests``, ``for staging``, ``locally``, ``in CI``, ``for the docs`` … versus
+       none; ``in production`` counts as no scope) → COEXIST: a scoped variant never supersedes.
+    5. The newer memory states a change (``switched from X to Y``, ``replaced X with Y``, ``X instead of
+       Y``, ``no longer``, ``deprecated``/``dropped``/``stopped using``, ``moved``/``migrated to``,
+       ``reverted to``, ``back to``, ``now uses``, ``took over from``):
+
+       a. both are changes with the same replaced and new values → DUPLICATE (a restated change);
+       b. the value it replaces is the value the older memory asserts (its salient words, or the new
+          side of its own change; for lowercase values, words of the older text) → SUPERSEDE (0.9);
+       c. after a revert cue, it moves to a value the older memory mentions → SUPERSEDE (0.6);
+          it moves to the value the older memory already asserts: after a revert cue (``reverted``,
+          ``back to``) → SUPERSEDE (0.6; a revert A→B→A ends at A), otherwise DUPLICATE (0.6);
+       d. it moves to a new value, names no old one, shares attribute words (summary words that are not
+          subject words) with the older memory and the similarity is at least ``change_similarity`` → SUPERSEDE (0.6);
+       e. otherwise → COEXIST (the change concerns another slot).
+    Before rule 5: a resolution (``resolved``, ``fixed``, ``unblocked``, ``outage over``, ``works again``) →
+    rule 6; an older blocker is never superseded by anything but its resolution (COEXIST); a newer memory
+    outside ``change_namespaces`` cannot supersede (rules 8–11 only, SUPERSEDE demoted to COEXIST).
+
+    6. Two resolution notes → COEXIST. The newer memory says a blocker is resolved and the older one is a
+       blocker (namespace ``blockers`` or words such as *blocked*, *halted*, *outage*) sharing a
+       non-generic word (the broken thing, not the subject or the time) with token Jaccard at least
+       ``resolution_overlap`` → SUPERSEDE (0.8); otherwise COEXIST.
+    7. Negation (``not``, ``never``, ``without`` …) of the older memory's value without a change cue →
+       SUPERSEDE (0.55).
+    8. Same value (the older memory's asserted value words appear in the newer one and the newer one
+       brings fewer new salient words than it shares, attribute acronyms such as API or CI counting half;
+       with no salient value words the older summary's words stand in and the similarity must reach
+       ``dup_similarity``): at least ``merge_min_new_tokens`` new content words and a longer text → MERGE
+       (added detail, 0.7), else DUPLICATE (restatement, 0.8).
+    9. Different values in the same namespace (one of ``implicit_namespaces``) on a shared attribute
+       (common non-value words) with similarity ≥ ``implicit_similarity`` → SUPERSEDE (0.55) when
+       ``implicit_change``; otherwise COEXIST.
+    10. No salient words on either side and token Jaccard ≥ ``dup_jaccard`` → DUPLICATE (0.6).
+    11. Otherwise COEXIST.
+
+    Any internal failure gives COEXIST (confidence 0) with the error in the reason; never raises.
+
+    Args:
+        min_similarity: Below this cosine (or Jaccard without a hint) the pair is unrelated.
+        implicit_similarity: Minimum cosine for a change without an explicit old value (rules 5d, 9).
+        implicit_change: Allow rule 9 (a different value on the same attribute without any cue).
+        merge_min_new_tokens: New content words that make a same-value memory a MERGE rather than a DUPLICATE.
+        dup_jaccard: Token Jaccard for a DUPLICATE when neither memory has salient words.
+        resolution_overlap: Token Jaccard between a blocker and its resolution (rule 6).
+        dup_similarity: Minimum similarity for rule 8 when the older memory has no salient value words (its
+            summary words stand in for the value).
+        change_namespaces: Namespaces a superseding (non-resolution) memory must be in; ``None`` = any. The
+            conf uses ``[decisions]``: in git-notes-memory a change of decision is recorded as a decision,
+            while reviews, learnings and research notes restate or detail it.
+        change_similarity: Minimum cosine for rule 5d (a change naming only its new value).
+        implicit_namespaces: Namespaces where rule 9 applies (facts with one current value; blockers,
+            progress notes and learnings accumulate instead).
+    """
+
+    name: ClassVar[str] = "slot"
+    version: ClassVar[int] = 1
+
+    def __init__(
+        self,
+        min_similarity: float = 0.2,
+        implicit_similarity: float = 0.6,
+        implicit_change: bool = True,
+        merge_min_new_tokens: int = 4,
+        dup_jaccard: float = 0.6,
+        resolution_overlap: float = 0.2,
+        dup_similarity: float = 0.7,
+        implicit_namespaces: Sequence[str] = ("decisions", "patterns"),
+        change_namespaces: Sequence[str] | None = None,
+        change_similarity: float = 0.3,
+    ) -> None:
+        self.min_similarity = min_similarity
+        self.implicit_similarity = implicit_similarity
+        self.implicit_change = implicit_change
+        self.merge_min_new_tokens = merge_min_new_tokens
+        self.dup_jaccard = dup_jaccard
+        self.resolution_overlap = resolution_overlap
+        self.dup_similarity = dup_similarity
+        self.implicit_namespaces = tuple(implicit_namespaces)
+        self.change_namespaces = tuple(change_namespaces) if change_namespaces else None
+        self.change_similarity = change_similarity
+
+    def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
+        """Judge ``newer`` against ``older`` (rules in the class docstring)."""
+        try:
+            return self._judge(older, newer, similarity)
+        except Exception as exc:  # the contract: never raise
+            return Verdict(Relation.COEXIST, 0.0, f"slot judge failed: {type(exc).__name__}")
+
+    def _judge(self, older: Memory, newer: Memory, similarity: float | None) -> Verdict:
+        po, pn = parse(older), parse(newer)
+        if po.norm and po.norm == pn.norm:
+            return Verdict(Relation.DUPLICATE, 1.0, "identical text")
+        if not po.tokens or not pn.tokens:
+            return Verdict(Relation.COEXIST, 0.5, "no content to compare")
+        sim = float(similarity) if similarity is not None else jaccard(po.tokens, pn.tokens)
+        if sim != sim:  # NaN
+            sim = jaccard(po.tokens, pn.tokens)
+        if sim < self.min_similarity:
+            return Verdict(Relation.COEXIST, 0.8, f"unrelated (similarity {sim:.2f})")
+        if po.subjects and pn.subjects and not po.subjects & pn.subjects:
+            return Verdict(Relation.COEXIST, 0.8, f"different subjects: {_fmt(po.subjects)} vs {_fmt(pn.subjects)}")
+        if po.scopes != pn.scopes:
+            scopes = f"{_fmt(po.scopes) or 'default'} vs {_fmt(pn.scopes) or 'default'}"
+            return Verdict(Relation.COEXIST, 0.8, f"different scopes: {scopes}")
+        same_ns = older.namespace == newer.namespace
+        older_resolution = _RESOLUTION in po.cues
+        is_blocker = not older_resolution and (older.namespace == "blockers" or bool(po.tokens & _BLOCKER_WORDS))
+        if _RESOLUTION in pn.cues:
+            if older_resolution:
+                return Verdict(Relation.COEXIST, 0.6, "two resolutions")
+            if is_blocker:
+                ignore = CUE_WORDS | po.subject_tokens | pn.subject_tokens | _GENERIC_BLOCKER
+                shared = (po.tokens & pn.tokens) - ignore
+                overlap = jaccard(po.tokens - ignore, pn.tokens - ignore)
+                if shared and overlap >= self.resolution_overlap:
+                    return Verdict(Relation.SUPERSEDE, 0.8, f"resolves the blocker on {_fmt(shared)}")
+                return Verdict(Relation.COEXIST, 0.6, "resolves another blocker")
+        if is_blocker and older.namespace == "blockers":
+            return Verdict(Relation.COEXIST, 0.6, "a blocker ends only with its resolution")
+        if older_resolution:
+            return Verdict(Relation.COEXIST, 0.6, "a resolution note is not superseded")
+        if self.change_namespaces and newer.namespace not in self.change_namespaces:
+            verdict = self._value_rule(po, pn, sim, same_ns, newer.namespace)
+            if verdict.relation is Relation.SUPERSEDE:
+                return Verdict(Relation.COEXIST, 0.55, f"{newer.namespace} notes do not change decisions")
+            return verdict
+        verdict = self._change_rule(po, pn, sim, same_ns)
+        if verdict is not None:
+            return verdict
+        return self._value_rule(po, pn, sim, same_ns, newer.namespace)
+
+    def _change_rule(self, po: Parsed, pn: Parsed, sim: float, same_ns: bool) -> Verdict | None:
+        changes = [c for c in pn.changes if c.cue != _RESOLUTION]
+        if not changes:
+            return None
+        rep = frozenset().union(*(c.old for c in changes))
+        new = frozenset().union(*(c.new for c in changes))
+        cues = {c.cue for c in changes}
+        old_changes = [c for c in po.changes if c.cue != _RESOLUTION]
+        if old_changes and rep and new:
+            o_rep = frozenset().union(*(c.old for c in old_changes))
+            o_new = frozenset().union(*(c.new for c in old_changes))
+            common = (rep | o_rep) & (new | o_new)  # unit words such as "characters" on both sides
+            if rep - common and new - common and rep - common == o_rep - common and new - common == o_new - common:
+                return Verdict(Relation.DUPLICATE, 0.85, f"restates the change {_fmt(rep)} → {_fmt(new)}")
+        asserted = po.asserted
+        pool = asserted | (po.tokens - po.replaced)
+        hit = rep & pool
+        strong = {t for t in hit if not _acronym(t)}
+        if strong and (hit & (asserted | pn.salient) or len(hit) * 2 >= len(rep)):
+            if new and new <= po.replaced and not cues & _REVERT:
+                return Verdict(Relation.COEXIST, 0.5, "newer moves to a value the older one dropped")
+            return Verdict(Relation.SUPERSEDE, 0.9, f"replaces {_fmt(hit)} ({', '.join(sorted(cues))})")
+        if new and cues & _REVERT and new <= po.tokens:
+            return Verdict(Relation.SUPERSEDE, 0.6, f"reverts to {_fmt(new)}")
+        if new and new & asserted:
+            if cues & _REVERT:
+                return Verdict(Relation.SUPERSEDE, 0.6, f"reverts to {_fmt(new & asserted)}")
+            return Verdict(Relation.DUPLICATE, 0.6, f"moves to the value already stated: {_fmt(new & asserted)}")
+        shared_attr = (po.summary_tokens & pn.summary_tokens) - CUE_WORDS - new - rep - po.subject_tokens
+        if new and not new & po.tokens and not rep and shared_attr and sim >= self.change_similarity:
+            return Verdict(Relation.SUPERSEDE, 0.6, f"changes {_fmt(shared_attr)} to {_fmt(new)}")
+        return Verdict(Relation.COEXIST, 0.6, "the change concerns another value")
+
+    def _value_rule(self, po: Parsed, pn: Parsed, sim: float, same_ns: bool, namespace: str) -> Verdict:
+        so = po.asserted
+        weak = not so
+        if weak:  # no salient value (lowercase values): fall back to the older summary's words
+            so = po.summary_tokens - CUE_WORDS
+        shared_val = so & pn.tokens
+        only_new = pn.salient - po.tokens
+        only_old = so - pn.tokens
+        if pn.negated and shared_val and not po.negated and same_ns:
+            return Verdict(Relation.SUPERSEDE, 0.55, f"negates {_fmt(shared_val)}")
+        new_weight = sum(0.5 if _acronym(t) else 1.0 for t in only_new)
+        same = new_weight < (1 if weak else len(shared_val))
+        if shared_val and same and (not weak or sim >= self.dup_similarity):
+            extra = pn.tokens - po.tokens - CUE_WORDS
+            if len(extra) >= self.merge_min_new_tokens and pn.n_words > po.n_words:
+                return Verdict(Relation.MERGE, 0.7, f"same value {_fmt(shared_val)} with {len(extra)} new words")
+            return Verdict(Relation.DUPLICATE, 0.8, f"restates {_fmt(shared_val)}")
+        shared_attr = (po.tokens & pn.tokens) - po.salient - pn.salient - CUE_WORDS - po.subject_tokens
+        if (
+            self.implicit_change
+            and only_old
+            and only_new
+            and shared_attr
+            and same_ns
+            and namespace in self.implicit_namespaces
+            and sim >= self.implicit_similarity
+        ):
+            return Verdict(Relation.SUPERSEDE, 0.55, f"{_fmt(shared_attr)}: {_fmt(only_old)} → {_fmt(only_new)}")
+        if not po.salient and not pn.salient and jaccard(po.tokens, pn.tokens) >= self.dup_jaccard:
+            return Verdict(Relation.DUPLICATE, 0.6, "same words")
+        return Verdict(Relation.COEXIST, 0.6, "no shared slot and value")
+
+
+#: Words every blocker/resolution note may share; they do not tie a resolution to its blocker.
+_GENERIC_BLOCKER = _words(
+    """blocked blocker blockers deploys deploy halted works resolved outage issue problem broken breaking keeps hold
+    work failing fails started since last ago days two week weeks yesterday today root cause closed resumed over
+    monday tuesday wednesday thursday friday saturday sunday morning"""
+)
+_BLOCKER_WORDS = frozenset({"blocked", "blocker", "halted", "broken", "breaking", "outage"})
+
+
+def _acronym(token: str) -> bool:
+    return token.isalpha() and len(token) <= 4 and token.upper() in _ACRONYMS
+
+
+#: Short upper-case words that usually name an attribute rather than a value (half weight in rule 8).
+_ACRONYMS = frozenset(["API", "HTTP", "REST", "CI", "CD", "URL", "URLS", "SQL", "DB", "UI", "UX", "SDK", "CLI", "OS"])
+
+
+def _fmt(tokens: frozenset[str] | set[str]) -> str:
+    return "/".join(sorted(tokens)[:4])

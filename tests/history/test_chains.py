@@ -1,0 +1,101 @@
+"""Chains and time travel: one current member, as-of returns exactly the valid member, reverts end at A."""
+
+from __future__ import annotations
+
+import itertools
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlab.pipeline.consolidate import apply_verdict
+from memlab.pipeline.history import history_of, member_valid_at, recall_history
+from memlab.pipeline.recall import eligible
+from memlab.pipeline.store import MemoryStore
+from memlab.types import Memory, Relation, Verdict
+
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
+SUPERSEDE = Verdict(Relation.SUPERSEDE, 0.9, "test")
+
+
+def build_chain(values: list[int], gaps: list[int], extra_edges: bool) -> tuple[MemoryStore, list[Memory]]:
+    """A store whose memories state ``values`` in order, each superseding the previous."""
+    memories = []
+    t = T0
+    for i, (value, gap) in enumerate(zip(values, gaps, strict=True)):
+        t = t + timedelta(hours=gap)
+        memories.append(Memory(f"m{i:03d}", "decisions", t, f"Use value V{value}", f"value V{value}"))
+    store = MemoryStore(memories)
+    for older, newer in itertools.pairwise(memories):
+        apply_verdict(store, older, newer, SUPERSEDE, "run")
+    if extra_edges:  # a judge may also emit older→later pairs; validity must still end at the first successor
+        for i in range(len(memories) - 2):
+            apply_verdict(store, memories[i], memories[i + 2], SUPERSEDE, "run")
+    return store, memories
+
+
+chains = st.integers(min_value=1, max_value=8).flatmap(
+    lambda n: st.tuples(
+        st.lists(st.integers(0, 3), min_size=n, max_size=n).filter(
+            lambda v: all(a != b for a, b in itertools.pairwise(v))
+        ),
+        st.lists(st.integers(1, 200), min_size=n, max_size=n),
+        st.booleans(),
+    )
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(chains)
+def test_one_current_member_and_history_order(case):
+    values, gaps, extra = case
+    store, memories = build_chain(values, gaps, extra)
+    now = memories[-1].timestamp + timedelta(days=1)
+    for memory in memories:
+        chain = store.chain(memory.id)
+        current = [i for i in chain if store.valid_at(i, now)]
+        assert current == [memories[-1].id]
+        assert store.current_of(memory.id) == memories[-1].id
+        assert [m.id for m in history_of(store, memory.id)] == [m.id for m in memories]
+
+
+@settings(max_examples=60, deadline=None)
+@given(chains, st.floats(0.0, 1.0))
+def test_as_of_returns_exactly_the_valid_member(case, frac):
+    values, gaps, extra = case
+    store, memories = build_chain(values, gaps, extra)
+    span = (memories[-1].timestamp - memories[0].timestamp) + timedelta(hours=1)
+    when = memories[0].timestamp + span * frac
+    expected = [m for m in memories if m.timestamp <= when][-1]
+    assert member_valid_at(store, memories[0].id, when) == expected
+    assert [m.id for m in eligible(store, "standard", when, as_of=when)] == [expected.id]
+    before = memories[0].timestamp - timedelta(seconds=1)
+    assert member_valid_at(store, memories[-1].id, before) is None
+
+
+def test_revert_ends_at_the_reverted_value():
+    store, memories = build_chain([0, 1, 0], [1, 24, 48], extra_edges=True)
+    now = memories[-1].timestamp + timedelta(days=1)
+    current = store.current_of(memories[0].id)
+    assert store.memories[current].summary == "Use value V0"
+    assert current == memories[2].id
+    assert [m.summary for m in history_of(store, memories[1].id)] == ["Use value V0", "Use value V1", "Use value V0"]
+    # the first A is not current even though its value is again true: it was superseded
+    assert not store.valid_at(memories[0].id, now)
+
+
+def test_current_only_by_default_superseded_in_exhaustive():
+    store, memories = build_chain([0, 1, 2], [1, 2, 3], extra_edges=False)
+    now = memories[-1].timestamp + timedelta(hours=1)
+    assert [m.id for m in eligible(store, "standard", now)] == [memories[-1].id]
+    assert [m.id for m in eligible(store, "exhaustive", now)] == [m.id for m in memories]
+
+
+def test_recall_history_through_components():
+    from memlab.build import build_components
+    from tests.support.compose import compose_cfg
+
+    components = build_components(compose_cfg(["embedder=tfidf"]))
+    store, memories = build_chain([0, 1, 0, 2], [1, 5, 9, 13], extra_edges=False)
+    chain = recall_history(store, components, "Which value V1 is used?", memories[-1].timestamp)
+    assert [m.id for m in chain] == [m.id for m in memories]
