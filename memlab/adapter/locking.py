@@ -34,7 +34,9 @@ def file_lock(path: Path, *, timeout: float = 60.0, blocking: bool = True) -> It
                 if not blocking:
                     break
                 if time.monotonic() > deadline:
-                    raise MemlabError(f"timed out waiting for the lock {path}; is another memlab process stuck?")
+                    raise MemlabError(
+                        f"timed out waiting for the lock {path}; is another memlab process stuck?"
+                    ) from None
                 time.sleep(0.01)
         yield held
     finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 from memlab.adapter.cli_common import add_repo_arguments, emit, open_repo
@@ -28,10 +29,8 @@ def run(args: argparse.Namespace) -> int:
         from memlab.adapter.gitcli import find_repo
         from memlab.adapter.state import log_line
 
-        try:
+        with contextlib.suppress(Exception):
             log_line(find_repo(args.project or ".").memlab_dir, f"background consolidation failed: {exc}")
-        except Exception:
-            pass
         return 0
 
 

@@ -105,7 +105,7 @@ def _dispatch(args: argparse.Namespace, event: str, payload: dict) -> dict | Non
     from memlab.adapter.state import log_line
     from memlab.adapter.triggers import due
 
-    ok, reason = due(repo, spec, clock())
+    ok, _reason = due(repo, spec, clock())
     if ok:
         spawn_consolidation(repo, spec.get("path"), min_new=int(spec["hook"]["consolidate_min_new"]))
         log_line(repo.memlab_dir, f"{event}: background consolidation started")
