@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from memlab.adapter.spec import GROUPS, SPEC_FORMAT, config_hash
+from memlab.adapter.spec import GROUPS, HOOK_DEFAULTS, SPEC_FORMAT, config_hash
 from memlab.errors import MemlabError
 
 
@@ -52,6 +53,7 @@ def spec_from_config(cfg: Mapping[str, Any], source: Mapping[str, Any] | None = 
         "strategies": strategies,
         "pipeline": pipeline,
         "llm": llm,
+        "hook": copy.deepcopy(HOOK_DEFAULTS),
         "source": {
             "config_hash": config_hash({"strategies": strategies, "pipeline": pipeline}),
             "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
