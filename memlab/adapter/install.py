@@ -8,6 +8,7 @@ file still holds exactly what install wrote, and otherwise removes only memlab's
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -195,8 +196,6 @@ def uninstall_settings(project: Path, scope: str) -> str:
             Path(record["backup"]).unlink(missing_ok=True)
         record_path.unlink(missing_ok=True)
         for folder in record.get("created_dirs", []):
-            try:
+            with contextlib.suppress(OSError):
                 Path(folder).rmdir()
-            except OSError:
-                pass
     return how
