@@ -32,9 +32,13 @@ COMMANDS = {
 
 def _files(spec: Path) -> dict[str, str]:
     prefix = launcher_prefix()
+    setup = ""
+    if prefix.startswith("PYTHONPATH="):
+        assignment, prefix = prefix.split(" ", 1)
+        setup = f"{assignment}\nexport PYTHONPATH\n"
     launcher = (
         "#!/bin/sh\n# memlab launcher written by `memlab install --plugin`; remove with `memlab uninstall --plugin`.\n"
-        f'exec {prefix} "$@"\n'
+        f'{setup}exec {prefix} "$@"\n'
     )
     hooks: dict[str, list] = {}
     for event, (name, matcher, timeout) in EVENTS.items():

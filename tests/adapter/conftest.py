@@ -80,13 +80,59 @@ def repo(tmp_path: Path) -> Path:
     return make_repo(tmp_path / "repo")
 
 
+def seed(repo: Path) -> Path:
+    """Add a few upstream-format memories, one body holding `---` lines and a nested front-matter block."""
+    add_note(
+        repo,
+        "refs/notes/mem/decisions",
+        upstream_memory(
+            "decisions",
+            "2025-12-20T10:00:00+00:00",
+            "Use Flask for the API",
+            "We chose Flask because it is small.",
+            ["web"],
+        ),
+    )
+    add_note(
+        repo,
+        "refs/notes/mem/decisions",
+        upstream_memory(
+            "decisions",
+            "2025-12-24T10:00:00+00:00",
+            "Use FastAPI for the API",
+            "## Why\n\n---\n\nAsync support.\n\n---\ndocument_type: retrospective\n---\n\nDone.",
+        ),
+    )
+    add_note(
+        repo,
+        "refs/notes/mem/learnings",
+        upstream_memory(
+            "learnings", "2025-12-21T10:00:00+00:00", "pytest -x stops at the first failure", "Use it when bisecting."
+        ),
+    )
+    return repo
+
+
 @pytest.fixture
 def seeded(repo: Path) -> Path:
-    """A repository with a few upstream-format memories, one body holding `---` lines and a nested block."""
-    add_note(repo, "refs/notes/mem/decisions", upstream_memory("decisions", "2025-12-20T10:00:00+00:00",
-             "Use Flask for the API", "We chose Flask because it is small.", ["web"]))
-    add_note(repo, "refs/notes/mem/decisions", upstream_memory("decisions", "2025-12-24T10:00:00+00:00",
-             "Use FastAPI for the API", "## Why\n\n---\n\nAsync support.\n\n---\ndocument_type: retrospective\n---\n\nDone."))
-    add_note(repo, "refs/notes/mem/learnings", upstream_memory("learnings", "2025-12-21T10:00:00+00:00",
-             "pytest -x stops at the first failure", "Use it when bisecting."))
-    return repo
+    """A repository holding :func:`seed`'s memories."""
+    return seed(repo)
+
+
+@pytest.fixture(scope="session")
+def consolidated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A seeded repository consolidated once per test session (copied by :func:`consolidated`)."""
+    path = seed(make_repo(tmp_path_factory.mktemp("template") / "repo"))
+    proc = cli("consolidate", cwd=path)
+    assert proc.returncode == 0, proc.stderr
+    return path
+
+
+@pytest.fixture
+def consolidated(consolidated_template: Path, tmp_path: Path) -> Path:
+    """A private copy of the consolidated template repository."""
+    import shutil
+
+    target = tmp_path / "consolidated"
+    shutil.copytree(consolidated_template, target, symlinks=True)
+    return target

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
+
 from memlab.adapter import jsonl_refs
 from memlab.adapter.consolidation import load_store
 from memlab.adapter.gitcli import find_repo
@@ -40,6 +42,7 @@ def test_eight_concurrent_writers_lose_nothing(repo):
     assert errors == [] and set(recs) == {f"w{w}-{i}" for w in range(8) for i in range(4)}
 
 
+@pytest.mark.slow
 def test_killed_consolidation_leaves_readable_refs_and_rerun_completes(seeded):
     for point in ("meta", "edges"):
         killed = cli("consolidate", cwd=seeded, MEMLAB_TEST_KILL_AT=point)

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memlab.adapter import jsonl_refs
-from memlab.adapter.notes_store import ref_tips
 from memlab.adapter.gitcli import find_repo
+from memlab.adapter.notes_store import ref_tips
 from tests.adapter.conftest import git, make_repo
 
 records = st.lists(
@@ -25,8 +25,11 @@ def test_newest_wins_in_any_order(items, rnd):
     merged, _, _ = jsonl_refs.decode("\n".join(sorted(set(lines))))  # what cat_sort_uniq produces
     assert first == shuffled == merged
     for rid in first:
-        newest = max((t, jsonl_refs.encode([{"id": rid, "v": v}], written_at=f"2025-01-01T00:00:{t:02d}"))
-                     for i, t, v in items if i == rid)
+        newest = max(
+            (t, jsonl_refs.encode([{"id": rid, "v": v}], written_at=f"2025-01-01T00:00:{t:02d}"))
+            for i, t, v in items
+            if i == rid
+        )
         assert first[rid]["written_at"] == f"2025-01-01T00:00:{newest[0]:02d}"
 
 
@@ -50,12 +53,23 @@ def test_append_read_compact_and_merge_between_clones(tmp_path):
     jsonl_refs.append_records(rb, "meta", [{"id": "m1", "tier": "cold"}, {"id": "m3", "tier": "hot"}])
     assert jsonl_refs.anchor(ra, "meta") == jsonl_refs.anchor(rb, "meta")
     git(b_path, "fetch", "-q", "origin", "refs/notes/mem-meta:refs/notes/remotes/origin/mem-meta")
-    git(b_path, "notes", "--ref=refs/notes/mem-meta", "merge", "-s", "cat_sort_uniq", "refs/notes/remotes/origin/mem-meta")
+    git(
+        b_path,
+        "notes",
+        "--ref=refs/notes/mem-meta",
+        "merge",
+        "-s",
+        "cat_sort_uniq",
+        "refs/notes/remotes/origin/mem-meta",
+    )
     recs, errors = jsonl_refs.read_records(rb, "meta")
     assert errors == []
     assert {k: v["tier"] for k, v in recs.items()} == {"m1": "cold", "m2": "warm", "m3": "hot"}
     before, after = jsonl_refs.compact(rb, "meta")
     assert (before, after) == (4, 3)
     assert {k: v["tier"] for k, v in jsonl_refs.read_records(rb, "meta")[0].items()} == {
-        "m1": "cold", "m2": "warm", "m3": "hot"}
+        "m1": "cold",
+        "m2": "warm",
+        "m3": "hot",
+    }
     assert "refs/notes/mem-meta" not in ref_tips(rb)  # derived refs live outside refs/notes/mem/

@@ -13,8 +13,10 @@ from tests.adapter.conftest import upstream_memory
 
 def test_body_with_rules_and_nested_front_matter_stays_whole():
     body = "## A\n\n---\n\ntext\n\n---\ndocument_type: retrospective\n---\n\nend"
-    note = upstream_memory("decisions", "2025-12-20T10:00:00+00:00", "s1", body) + "\n" + upstream_memory(
-        "decisions", "2025-12-21T10:00:00+00:00", "s2", "b2"
+    note = (
+        upstream_memory("decisions", "2025-12-20T10:00:00+00:00", "s1", body)
+        + "\n"
+        + upstream_memory("decisions", "2025-12-21T10:00:00+00:00", "s2", "b2")
     )
     good, bad = parse_note(note, "decisions")
     assert bad == []
@@ -24,7 +26,9 @@ def test_body_with_rules_and_nested_front_matter_stays_whole():
 
 
 def test_bad_chunks_are_reported_not_fatal():
-    note = "garbage before\n\n" + upstream_memory("d", "2025-12-20T10:00:00+00:00", "ok", "b") + "\n---\ntype: [x\n---\n"
+    note = (
+        "garbage before\n\n" + upstream_memory("d", "2025-12-20T10:00:00+00:00", "ok", "b") + "\n---\ntype: [x\n---\n"
+    )
     good, bad = parse_note(note, "d")
     assert [m.summary for m in good] == ["ok"]
     assert len(bad) == 2

@@ -62,8 +62,19 @@ def test_consolidation_writes_derived_refs_and_leaves_memories_alone(seeded):
 
 
 def test_capture_appends_in_upstream_format(repo):
-    proc = cli("hook", "capture", "--namespace", "decisions", "--summary", "Use uv", "--content", "a\n\n---\ntype: x",
-               "--tags", "tools,explicit", cwd=repo)
+    proc = cli(
+        "hook",
+        "capture",
+        "--namespace",
+        "decisions",
+        "--summary",
+        "Use uv",
+        "--content",
+        "a\n\n---\ntype: x",
+        "--tags",
+        "tools,explicit",
+        cwd=repo,
+    )
     assert proc.returncode == 0, proc.stderr
     mid = proc.stdout.strip()
     stdin = json.dumps({"namespace": "learnings", "summary": "From stdin", "content": "body", "cwd": str(repo)})
