@@ -8,10 +8,11 @@ Layout: ``.claude-plugin/plugin.json``, ``hooks/hooks.json`` (commands through
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 from pathlib import Path
 
-from memlab.adapter.install import EVENTS, launcher_prefix
+from memlab.adapter.install import EVENTS, fast_prefix, launcher_prefix, memlab_root
 from memlab.errors import MemlabError
 
 MANIFEST = ".memlab-plugin.json"
@@ -32,13 +33,17 @@ COMMANDS = {
 
 def _files(spec: Path) -> dict[str, str]:
     prefix = launcher_prefix()
-    setup = ""
+    fast = fast_prefix().split(" ", 1)[1]
+    setup = f"PYTHONPATH={shlex.quote(str(memlab_root()))}\nexport PYTHONPATH\n"
     if prefix.startswith("PYTHONPATH="):
-        assignment, prefix = prefix.split(" ", 1)
-        setup = f"{assignment}\nexport PYTHONPATH\n"
+        prefix = prefix.split(" ", 1)[1]
     launcher = (
         "#!/bin/sh\n# memlab launcher written by `memlab install --plugin`; remove with `memlab uninstall --plugin`.\n"
-        f'{setup}exec {prefix} "$@"\n'
+        f"{setup}"
+        'case "$1 $2" in\n'
+        f'  "hook session-start"|"hook stop"|"hook session-end") exec {fast} "$@" ;;\n'
+        "esac\n"
+        f'exec {prefix} "$@"\n'
     )
     hooks: dict[str, list] = {}
     for event, (name, matcher, timeout) in EVENTS.items():

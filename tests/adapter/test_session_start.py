@@ -157,3 +157,22 @@ def test_missing_package_message():
 def test_block_is_byte_identical_across_runs(consolidated):
     texts = {context_of(start(consolidated, session=f"x{i}")) for i in range(3)}
     assert len(texts) == 1 and re.search(r'version="[0-9a-f]{12}"', texts.pop())
+
+
+def test_stop_hook_starts_background_consolidation_and_returns_at_once(seeded):
+    import time
+
+    payload = json.dumps({"session_id": "s", "cwd": str(seeded), "hook_event_name": "Stop"})
+    t0 = time.perf_counter()
+    proc = cli("hook", "stop", cwd=seeded, stdin=payload)
+    assert proc.returncode == 0 and proc.stdout == ""
+    memlab_dir = find_repo(seeded).memlab_dir
+    deadline = time.time() + 120
+    while not (memlab_dir / "candidates.json").exists() and time.time() < deadline:
+        time.sleep(0.5)
+    assert (memlab_dir / "candidates.json").exists()
+    assert time.perf_counter() - t0 < 120
+    again = cli("hook", "session-end", cwd=seeded, stdin=payload)  # inside the minimum interval: nothing started
+    assert again.returncode == 0
+    log = (memlab_dir / "hook.log").read_text()
+    assert log.count("background consolidation started") == 1

@@ -83,7 +83,7 @@ def test_capture_appends_in_upstream_format(repo):
     assert note.startswith("---\ntype: decisions\n") and "- tools" in note
     result = load_memories(find_repo(repo))
     assert result.errors == []
-    assert [m.id for m in result.memories][0] == mid
+    assert mid == next(m.id for m in result.memories if m.summary == "Use uv")
     assert {m.summary for m in result.memories} == {"Use uv", "From stdin"}
 
 
