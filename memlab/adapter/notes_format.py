@@ -78,7 +78,7 @@ def parse_chunk(chunk: str, namespace: str) -> RawMemory:
     except ValueError:
         raise ValueError("front matter never closed by '---'") from None
     try:
-        front = yaml.safe_load("\n".join(lines[1:close]))
+        front = yaml.load("\n".join(lines[1:close]), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         raise ValueError(f"front matter is not valid YAML ({str(exc).splitlines()[0]})") from None
     if not isinstance(front, dict):
