@@ -9,6 +9,7 @@ read where it lies, never copied. Reports p50/p95 wall time and peak RSS per col
 from __future__ import annotations
 
 import json
+import math
 import statistics
 import subprocess
 import sys
@@ -110,7 +111,7 @@ def synthetic_dataset(repo: Path, records: list[dict[str, Any]], n: int, commits
 def percentile(values: list[float], q: float) -> float:
     """Nearest-rank percentile (q in [0, 100])."""
     ordered = sorted(values)
-    k = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
+    k = max(0, min(len(ordered) - 1, math.ceil(round(q * len(ordered) / 100, 9)) - 1))
     return ordered[k]
 
 
