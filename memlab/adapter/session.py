@@ -104,6 +104,10 @@ def session_start(payload: dict[str, Any], repo: Repo, spec: dict[str, Any], now
     if not isinstance(cache, dict) or not cache.get("candidates"):
         spawn_consolidation(repo, spec.get("path"))
         return {"systemMessage": "memlab: no consolidated memories yet; consolidation started in the background"}
+    from memlab.adapter.spec import config_hash
+
+    if cache.get("spec_hash") != config_hash(spec.get("strategies")):
+        spawn_consolidation(repo, spec.get("path"))  # the cache came from another spec: refresh it
     block = build_block(cache, spec, now)
     if not block.text:
         return {"systemMessage": "memlab: no memory to inject"}

@@ -46,7 +46,10 @@ def _run(args: argparse.Namespace) -> int:
         loaded = load_store(repo)
         fresh = new_memory_count(loaded)
         cache = read_json(repo.memlab_dir / CACHE_FILE)
-        if isinstance(cache, dict) and fresh < max(1, args.min_new):
+        from memlab.adapter.spec import config_hash
+
+        same_spec = isinstance(cache, dict) and cache.get("spec_hash") == config_hash(spec.get("strategies"))
+        if same_spec and fresh < max(1, args.min_new):
             log_line(repo.memlab_dir, f"consolidation skipped: {fresh} new memories (< {args.min_new})")
             return 0
     report = consolidate_repo(repo, spec, full=args.full, dry_run=args.dry_run)
