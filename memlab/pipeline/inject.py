@@ -18,13 +18,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from memlab.components import Components
-from memlab.pipeline.recall import eligible
-from memlab.pipeline.store import MemoryStore
 from memlab.types import InjectionCandidate, SelectionContext, Tier
+
+if TYPE_CHECKING:
+    from memlab.components import Components
+    from memlab.pipeline.store import MemoryStore
 
 TAG = "memory_consolidated_summaries"
 _TAG_RE = re.compile(r"<(\s*/?\s*)(memory_consolidated_summaries)", re.IGNORECASE)
@@ -83,6 +83,10 @@ def candidates(
     are left out. Relevance is cosine similarity to ``query`` (0 without one); recency and activation come
     from the retention function and the activation count (seed: ``min(1, count / 10)``).
     """
+    import numpy as np  # lazy: the SessionStart hook imports render/escape without numpy
+
+    from memlab.pipeline.recall import eligible
+
     pool = eligible(store, "standard", now)
     qvec = None
     if query:

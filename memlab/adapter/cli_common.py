@@ -1,0 +1,27 @@
+"""Arguments and helpers shared by the repository commands (consolidate, recall, status, tiers, edges)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+from memlab.adapter.gitcli import Repo, find_repo
+
+
+def add_repo_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--project`` and ``--spec``."""
+    parser.add_argument("--project", default=None, help="repository (default: current directory)")
+    parser.add_argument("--spec", default=None, help="memlab-hook.json (default: $MEMLAB_SPEC, else built-in defaults)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def open_repo(args: argparse.Namespace) -> Repo:
+    """The repository the command works on."""
+    return find_repo(args.project or os.getcwd())
+
+
+def emit(args: argparse.Namespace, data: Any, text: str) -> None:
+    """Print JSON with ``--json``, else the text."""
+    print(json.dumps(data, indent=2, ensure_ascii=False, default=str) if args.json else text)

@@ -1,0 +1,79 @@
+"""Freeze an MLflow run (or a resolved config) into a hook spec."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from memlab.adapter.spec import GROUPS, HOOK_DEFAULTS, SPEC_FORMAT, config_hash
+from memlab.errors import MemlabError
+
+
+def parse_param(value: str) -> Any:
+    """An MLflow param string back to its value (JSON, Python's True/False/None, else the string)."""
+    text = str(value)
+    if text in ("True", "False"):
+        return text == "True"
+    if text == "None":
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def unflatten(params: Mapping[str, str]) -> dict[str, Any]:
+    """Dotted MLflow params (the flattened resolved config) back into nested mappings."""
+    out: dict[str, Any] = {}
+    for key in sorted(params):
+        node = out
+        parts = key.split(".")
+        for part in parts[:-1]:
+            nxt = node.setdefault(part, {})
+            if not isinstance(nxt, dict):
+                raise MemlabError(f"param '{key}' clashes with a scalar param; the run's params are inconsistent")
+            node = nxt
+        node[parts[-1]] = parse_param(params[key])
+    return out
+
+
+def spec_from_config(cfg: Mapping[str, Any], source: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A spec from a nested resolved config (``strategies`` = the seven strategy nodes, plus ``pipeline``)."""
+    missing = [g for g in GROUPS if not isinstance(cfg.get(g), Mapping) or "_target_" not in cfg[g]]
+    if missing:
+        raise MemlabError(f"the run has no strategy config for {', '.join(missing)}; was it a memlab benchmark run?")
+    strategies = {g: dict(cfg[g]) for g in GROUPS}
+    pipeline = dict(cfg.get("pipeline") or {})
+    llm = dict(cfg.get("llm") or {})
+    spec: dict[str, Any] = {
+        "format": SPEC_FORMAT,
+        "strategies": strategies,
+        "pipeline": pipeline,
+        "llm": llm,
+        "hook": copy.deepcopy(HOOK_DEFAULTS),
+        "source": {
+            "config_hash": config_hash({"strategies": strategies, "pipeline": pipeline}),
+            "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            **dict(source or {}),
+        },
+    }
+    return spec
+
+
+def spec_from_run(record: Any) -> dict[str, Any]:
+    """A spec from a :class:`memlab.tracking.query.RunRecord`."""
+    cfg = unflatten(record.params)
+    return spec_from_config(
+        cfg,
+        {
+            "run_id": record.run_id,
+            "experiment": record.experiment,
+            "status": record.status,
+            "run_config_hash": record.tags.get("memlab.config_hash"),
+            "dataset": record.tags.get("memlab.dataset"),
+            "metrics": dict(sorted(record.metrics.items())),
+        },
+    )

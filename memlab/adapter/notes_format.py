@@ -1,0 +1,149 @@
+"""git-notes-memory's note format: YAML front-matter memories appended one after another in a note.
+
+Splitting rule (see ``datasets/git-notes-memory-notes/SOURCE.md``): a memory **starts** at a line that is
+exactly ``---``, is the note's first line or follows an empty line, and is followed by a line starting with
+``type:``. Its front matter runs to the next line that is exactly ``---``; the body runs to the next memory
+start. Any other ``---`` line is body text (markdown rules, nested front matter), kept whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+_START_GUARD = re.compile(r"(^|\n)(\n)---(\ntype:)")
+
+
+@dataclass(frozen=True)
+class RawMemory:
+    """One memory as found in a note (before deduplication by content)."""
+
+    namespace: str
+    timestamp: datetime
+    summary: str
+    content: str
+    tags: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def split_note(text: str) -> list[str]:
+    """Split a note into memory chunks (each starting with its opening ``---``).
+
+    Text before the first memory start (never written by git-notes-memory) becomes its own chunk, which
+    then fails to parse and is reported.
+    """
+    lines = text.replace("\r\n", "\n").split("\n")
+    starts = [
+        i
+        for i, line in enumerate(lines)
+        if line == "---" and (i == 0 or lines[i - 1] == "") and i + 1 < len(lines) and lines[i + 1].startswith("type:")
+    ]
+    chunks: list[str] = []
+    if not starts or starts[0] > 0:
+        head = "\n".join(lines[: starts[0] if starts else len(lines)]).strip()
+        if head:
+            chunks.append(head)
+    for k, s in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        chunks.append("\n".join(lines[s:end]))
+    return chunks
+
+
+def _timestamp(value: Any) -> datetime:
+    if isinstance(value, datetime):
+        ts = value
+    elif isinstance(value, str):
+        ts = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    else:
+        raise ValueError(f"timestamp is {type(value).__name__}, not a date-time")
+    return ts if ts.tzinfo else ts.replace(tzinfo=UTC)
+
+
+def parse_chunk(chunk: str, namespace: str) -> RawMemory:
+    """Parse one chunk into a :class:`RawMemory`.
+
+    Raises:
+        ValueError: No front matter, YAML error, or missing ``timestamp``/``summary``.
+    """
+    import yaml
+
+    lines = chunk.split("\n")
+    if not lines or lines[0] != "---":
+        raise ValueError("text outside any memory (no opening '---')")
+    try:
+        close = lines.index("---", 1)
+    except ValueError:
+        raise ValueError("front matter never closed by '---'") from None
+    try:
+        front = yaml.load("\n".join(lines[1:close]), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as exc:
+        raise ValueError(f"front matter is not valid YAML ({str(exc).splitlines()[0]})") from None
+    if not isinstance(front, dict):
+        raise ValueError("front matter is not a mapping")
+    if "timestamp" not in front:
+        raise ValueError("front matter has no timestamp")
+    summary = front.get("summary")
+    content = "\n".join(lines[close + 1 :]).strip()
+    if summary is None and not content:
+        raise ValueError("memory has neither summary nor content")
+    tags = front.get("tags") or ()
+    if isinstance(tags, str):
+        tags = (tags,)
+    known = {"type", "timestamp", "summary", "tags"}
+    return RawMemory(
+        namespace=namespace,
+        timestamp=_timestamp(front["timestamp"]),
+        summary=str(summary if summary is not None else "").strip(),
+        content=content,
+        tags=tuple(str(t) for t in tags),
+        extra={k: v for k, v in front.items() if k not in known and v is not None},
+    )
+
+
+def parse_note(text: str, namespace: str) -> tuple[list[RawMemory], list[str]]:
+    """All memories of a note, plus one message per chunk that failed to parse."""
+    good: list[RawMemory] = []
+    bad: list[str] = []
+    for i, chunk in enumerate(split_note(text)):
+        try:
+            good.append(parse_chunk(chunk, namespace))
+        except (ValueError, TypeError) as exc:
+            bad.append(f"memory #{i}: {exc}")
+    return good, bad
+
+
+def memory_id(summary: str, content: str) -> str:
+    """Content hash of a memory (summary and body, whitespace-trimmed): stable across reindexing and clones."""
+    digest = hashlib.sha256(f"{summary.strip()}\x00{content.strip()}".encode()).hexdigest()
+    return "m_" + digest[:16]
+
+
+def stripspace(text: str) -> str:
+    """What ``git notes`` does to a message: trailing whitespace per line off, blank runs collapsed, ends trimmed."""
+    out: list[str] = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        line = line.rstrip()
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip("\n")
+
+
+def format_memory(namespace: str, timestamp: datetime, summary: str, content: str, tags: tuple[str, ...] = ()) -> str:
+    """One memory in git-notes-memory's format (front matter + body).
+
+    A body line ``---`` that would read as a new memory start (after an empty line, before ``type:``) is
+    written as ``- - -`` so the note splits back into exactly this memory.
+    """
+    import yaml
+
+    front: dict[str, Any] = {"type": namespace, "timestamp": timestamp.isoformat(), "summary": summary}
+    if tags:
+        front["tags"] = list(tags)
+    head = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=10_000).rstrip("\n")
+    body = content.strip()
+    while _START_GUARD.search("\n" + body):
+        body = _START_GUARD.sub(r"\1\2- - -\3", "\n" + body)[1:]
+    return stripspace(f"---\n{head}\n---\n\n{body}") + "\n"

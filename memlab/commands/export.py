@@ -1,0 +1,45 @@
+"""``memlab export --run-id ID | --best --experiment NAME --metric M [--minimize] --out DIR``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from memlab.errors import MemlabError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``memlab export``."""
+    parser.add_argument("--run-id", help="MLflow run to export")
+    parser.add_argument("--best", action="store_true", help="export the best FINISHED run of --experiment")
+    parser.add_argument("--experiment", help="with --best: MLflow experiment name")
+    parser.add_argument("--metric", help="with --best: metric to rank by")
+    parser.add_argument("--minimize", action="store_true", help="with --best: lower is better")
+    parser.add_argument("--tracking-uri", default=None, help="MLflow URI (default: $MLFLOW_TRACKING_URI or mlruns.db)")
+    parser.add_argument("--out", required=True, help="folder for memlab-hook.json")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write DIR/memlab-hook.json and print its path."""
+    from memlab.adapter.export import spec_from_run
+    from memlab.adapter.spec import SPEC_FILE
+    from memlab.tracking.query import best_run, get_run
+
+    if bool(args.run_id) == bool(args.best):
+        raise MemlabError("give exactly one of --run-id ID or --best --experiment NAME --metric M")
+    if args.best:
+        if not (args.experiment and args.metric):
+            raise MemlabError("--best needs --experiment NAME and --metric M")
+        record = best_run(args.experiment, args.metric, args.tracking_uri, minimize=args.minimize)
+    else:
+        record = get_run(args.run_id, args.tracking_uri)
+        if record.status != "FINISHED":
+            raise MemlabError(f"run {record.run_id} is {record.status}, not FINISHED; export a finished run")
+    spec = spec_from_run(record)
+    out = Path(args.out).expanduser().resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / SPEC_FILE
+    path.write_text(json.dumps(spec, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"exported run {record.run_id} ({record.experiment}) -> {path}")
+    return 0

@@ -1,0 +1,148 @@
+"""``memlab hook <event>``: Claude Code hook entry points (JSON on stdin) and repository set-up.
+
+Events: ``session-start`` (prints the SessionStart JSON), ``stop`` and ``session-end`` (start a background
+consolidation when due), ``capture`` (append a memory), ``sync-config`` (refspecs, rewriteRef, merge
+strategies). Hook events never fail a session: any error prints nothing, exits 0 and leaves one line in
+``.git/memlab/hook.log``. Stdin is parsed, never written anywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+
+EVENTS = ("session-start", "stop", "session-end", "capture", "sync-config")
+#: Largest stdin accepted from Claude Code.
+MAX_STDIN = 4 * 1024 * 1024
+
+
+class _TimeGuard(Exception):
+    pass
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``memlab hook``."""
+    parser.add_argument("event", choices=EVENTS, help="hook event")
+    parser.add_argument("--spec", help="memlab-hook.json (default: $MEMLAB_SPEC, else the built-in defaults)")
+    parser.add_argument("--project", help="repository (default: the cwd in the hook JSON, else the current dir)")
+    parser.add_argument("--time-budget", type=float, default=None, help="seconds before session-start gives up")
+    parser.add_argument("--namespace", help="capture: namespace (decisions, learnings, progress, ...)")
+    parser.add_argument("--summary", help="capture: one-line summary")
+    parser.add_argument("--content", help="capture: body (markdown)")
+    parser.add_argument("--tags", default="", help="capture: comma-separated tags")
+    parser.add_argument("--remote", default="origin", help="sync-config: remote to configure")
+
+
+def _read_payload() -> dict:
+    raw = sys.stdin.buffer.read(MAX_STDIN + 1) if not sys.stdin.isatty() else b""
+    if len(raw) > MAX_STDIN:
+        raise ValueError("hook input larger than 4 MiB")
+    if not raw.strip():
+        return {}
+    payload = json.loads(raw.decode("utf-8", "replace"))
+    if not isinstance(payload, dict):
+        raise ValueError("hook input is not a JSON object")
+    return payload
+
+
+def _memlab_dir(payload: dict, project: str | None):
+    from memlab.adapter.gitcli import find_repo
+
+    try:
+        return find_repo(project or payload.get("cwd") or os.getcwd()).memlab_dir
+    except Exception:
+        return None
+
+
+def _guarded(args: argparse.Namespace, event: str) -> int:
+    """Run a Claude Code event hook: never raises, always exits 0."""
+    payload: dict = {}
+    budget = args.time_budget if args.time_budget is not None else float(os.environ.get("MEMLAB_HOOK_BUDGET", 3.0))
+
+    def _alarm(signum, frame):
+        raise _TimeGuard(f"time guard: gave up after {budget:.2f} s")
+
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, budget)
+    try:
+        try:
+            payload = _read_payload()
+        except ValueError as exc:
+            raise ValueError(f"stdin is not a hook JSON object ({type(exc).__name__})") from None
+        out = _dispatch(args, event, payload)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        if out:
+            sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+    except (Exception, _TimeGuard) as exc:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        target = _memlab_dir(payload, args.project)
+        if target is not None:
+            from memlab.adapter.state import log_line
+
+            log_line(target, f"{event} failed: {type(exc).__name__}: {exc}")
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    return 0
+
+
+def _dispatch(args: argparse.Namespace, event: str, payload: dict) -> dict | None:
+    from memlab.adapter.gitcli import find_repo
+    from memlab.adapter.spec import resolve_spec
+    from memlab.adapter.state import clock
+
+    repo = find_repo(args.project or payload.get("cwd") or os.getcwd())
+    spec = resolve_spec(args.spec)
+    if event == "session-start":
+        from memlab.adapter.session import session_start
+
+        return session_start(payload, repo, spec, clock())
+    from memlab.adapter.session import spawn_consolidation
+    from memlab.adapter.state import log_line
+    from memlab.adapter.triggers import due
+
+    ok, _reason = due(repo, spec, clock())
+    if ok:
+        spawn_consolidation(repo, spec.get("path"), min_new=int(spec["hook"]["consolidate_min_new"]))
+        log_line(repo.memlab_dir, f"{event}: background consolidation started")
+    return None
+
+
+def _capture(args: argparse.Namespace) -> int:
+    from memlab.adapter.gitcli import find_repo
+    from memlab.adapter.notes_store import append_memory
+    from memlab.adapter.state import clock
+    from memlab.errors import MemlabError
+
+    payload: dict = {}
+    if args.summary is None:
+        try:
+            payload = _read_payload()
+        except ValueError:
+            raise MemlabError("capture reads --summary/--content or a JSON object on stdin") from None
+    namespace = args.namespace or payload.get("namespace") or "progress"
+    summary = args.summary if args.summary is not None else str(payload.get("summary") or "")
+    content = args.content if args.content is not None else str(payload.get("content") or "")
+    tags = [t.strip() for t in args.tags.split(",") if t.strip()] or [str(t) for t in payload.get("tags") or []]
+    repo = find_repo(args.project or payload.get("cwd") or os.getcwd())
+    mid = append_memory(repo, namespace, summary, content, timestamp=clock(), tags=tuple(tags))
+    print(mid)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatch one hook event."""
+    if args.event == "capture":
+        return _capture(args)
+    if args.event == "sync-config":
+        from memlab.adapter.gitcli import find_repo
+        from memlab.adapter.sync import sync_config
+
+        for line in sync_config(find_repo(args.project or os.getcwd()), args.remote):
+            print(line)
+        return 0
+    return _guarded(args, args.event)

@@ -1,0 +1,81 @@
+"""``memlab recall QUERY [--mode ...] [--as-of DATE] [--reason]``: search a repository's memories."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import asdict
+from datetime import UTC, datetime
+
+from memlab.adapter.cli_common import add_repo_arguments, emit, open_repo
+from memlab.errors import MemlabError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``memlab recall``."""
+    parser.add_argument("query", help="what to search for")
+    parser.add_argument("--mode", choices=("reflexive", "standard", "deep", "exhaustive"), default=None)
+    parser.add_argument("--as-of", default=None, help="answer as of this date (ISO-8601)")
+    parser.add_argument("--limit", type=int, default=None, help="results (default: the spec's recall_limit)")
+    parser.add_argument("--reason", action="store_true", help="answer + temporal resolutions + source memories")
+    parser.add_argument("--no-track", action="store_true", help="do not record activations")
+    add_repo_arguments(parser)
+
+
+def _date(text: str) -> datetime:
+    try:
+        ts = datetime.fromisoformat(text)
+    except ValueError:
+        raise MemlabError(
+            f"--as-of '{text}' is not an ISO date (e.g. 2025-12-24 or 2025-12-24T10:00:00+00:00)"
+        ) from None
+    return ts if ts.tzinfo else ts.replace(tzinfo=UTC)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Recall and print hits (or the reasoned answer)."""
+    from memlab.adapter import jsonl_refs, records
+    from memlab.adapter.consolidation import load_store
+    from memlab.adapter.reasoning import reason
+    from memlab.adapter.spec import build_components, resolve_spec
+    from memlab.adapter.state import clock
+    from memlab.pipeline.recall import recall
+
+    repo = open_repo(args)
+    spec = resolve_spec(args.spec)
+    loaded = load_store(repo)
+    components = build_components(spec)
+    as_of = _date(args.as_of) if args.as_of else None
+    now = clock()
+    track = not args.no_track and as_of is None
+    hits = recall(loaded.store, components, args.query, now, mode=args.mode, limit=args.limit, as_of=as_of, track=track)
+    if track and hits:
+        jsonl_refs.append_records(repo, "meta", [records.state_record(loaded.store.state(h.memory.id)) for h in hits])
+    if args.reason:
+        answer = reason(loaded.store, hits, components.temporal)
+        lines = [f"answer: {answer.answer or '(no matching memory)'}"]
+        lines += [f"  when: '{t['text']}' -> [{t['start']}, {t['end']})" for t in answer.temporal]
+        lines += [
+            f"  source {s['id']} [{s['namespace']}, {s['timestamp'][:10]}] {s['summary']}" for s in answer.sources
+        ]
+        emit(args, asdict(answer), "\n".join(lines))
+        return 0
+    data = [
+        {
+            "id": h.memory.id,
+            "score": round(h.score, 4),
+            "tier": h.tier.value,
+            "namespace": h.memory.namespace,
+            "timestamp": h.memory.timestamp.isoformat(),
+            "summary": h.memory.summary,
+        }
+        for h in hits
+    ]
+    text = (
+        "\n".join(
+            f"{d['score']:.3f} {d['id']} [{d['namespace']}, {d['timestamp'][:10]}, {d['tier']}] {d['summary']}"
+            for d in data
+        )
+        or "no matching memory"
+    )
+    emit(args, data, text)
+    return 0

@@ -1,0 +1,54 @@
+"""``memlab status``: tier distribution, last consolidation and counts of a repository's memories."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+
+from memlab.adapter.cli_common import add_repo_arguments, emit, open_repo
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``memlab status``."""
+    add_repo_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the status."""
+    from memlab.adapter.consolidation import load_store
+    from memlab.adapter.state import LAST_RUN_FILE, read_json
+    from memlab.adapter.triggers import new_memory_count
+
+    repo = open_repo(args)
+    loaded = load_store(repo)
+    store = loaded.store
+    tiers = Counter(s.tier.value for s in store.states.values())
+    namespaces = Counter(m.namespace for m in store.memories.values())
+    last = read_json(repo.memlab_dir / LAST_RUN_FILE) or {}
+    data = {
+        "records": loaded.load.records,
+        "memories": len(store.memories),
+        "skipped": len(loaded.load.errors),
+        "never_consolidated": new_memory_count(loaded),
+        "tiers": {t: tiers.get(t, 0) for t in ("hot", "warm", "cold", "archived")},
+        "namespaces": dict(sorted(namespaces.items())),
+        "summaries": len(store.summaries),
+        "edges": len(store.edges),
+        "superseded": sum(1 for s in store.states.values() if s.superseded_by),
+        "duplicates": sum(1 for s in store.states.values() if s.duplicate_of),
+        "runs": len(loaded.runs),
+        "last_run": {k: last.get(k) for k in ("at", "run_id", "memories", "seconds")} if last else None,
+        "errors": loaded.errors[:20],
+    }
+    text = [
+        f"memories: {data['memories']} distinct ({data['records']} records, {data['skipped']} skipped), "
+        f"{data['never_consolidated']} not yet consolidated",
+        "tiers: " + ", ".join(f"{k} {v}" for k, v in data["tiers"].items()),
+        "namespaces: " + ", ".join(f"{k} {v}" for k, v in data["namespaces"].items()),
+        f"summaries {data['summaries']}, edges {data['edges']}, superseded {data['superseded']}, "
+        f"duplicates {data['duplicates']}, runs {data['runs']}",
+        f"last consolidation: {last.get('at', 'never')} ({last.get('run_id', '-')})",
+    ]
+    text += [f"skipped: {e}" for e in data["errors"][:5]]
+    emit(args, data, "\n".join(text))
+    return 0

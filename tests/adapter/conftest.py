@@ -1,0 +1,138 @@
+"""Fixtures for the adapter's end-to-end tests: real temporary git repositories and the real CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PY = sys.executable
+NOW = "2025-12-28T09:00:00+00:00"
+
+
+def git(repo: Path, *args: str, input: str | None = None) -> str:
+    """Run git in ``repo`` and return stdout (fails the test on error)."""
+    proc = subprocess.run(["git", *args], cwd=repo, input=input, capture_output=True, text=True, check=True)
+    return proc.stdout
+
+
+def make_repo(path: Path) -> Path:
+    """A fresh repository with one commit."""
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q")
+    git(path, "config", "user.email", "t@example.com")
+    git(path, "config", "user.name", "T")
+    git(path, "commit", "-q", "--allow-empty", "-m", "init")
+    return path
+
+
+def env(**extra: str) -> dict[str, str]:
+    """Environment for a memlab subprocess running this checkout."""
+    base = {k: v for k, v in os.environ.items() if k not in ("MEMLAB_SPEC", "MEMLAB_NOW", "MEMLAB_TEST_KILL_AT")}
+    base["PYTHONPATH"] = str(ROOT)
+    base["MEMLAB_NOW"] = NOW
+    base.update(extra)
+    return base
+
+
+def cli(*args: str, cwd: Path, stdin: str | None = None, **extra: str) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m memlab.cli <args>``."""
+    return subprocess.run(
+        [PY, "-m", "memlab.cli", *args], cwd=cwd, input=stdin, capture_output=True, text=True, env=env(**extra)
+    )
+
+
+def upstream_memory(ns: str, ts: str, summary: str, body: str, tags: list[str] | None = None) -> str:
+    """A memory exactly as git-notes-memory writes it (unquoted timestamp, block tags)."""
+    lines = ["---", f"type: {ns}", f"timestamp: {ts}", f"summary: {summary}"]
+    if tags:
+        lines.append("tags:")
+        lines += [f"- {t}" for t in tags]
+    return "\n".join([*lines, "---", "", body, ""])
+
+
+def add_note(repo: Path, ref: str, text: str, commit: str = "HEAD") -> None:
+    """Append raw text to the note on ``commit`` under ``ref``."""
+    git(repo, "notes", f"--ref={ref}", "append", "-F", "-", commit, input=text)
+
+
+def session_payload(repo: Path, source: str = "startup", session_id: str = "s-1") -> str:
+    """A SessionStart JSON like Claude Code sends."""
+    return json.dumps(
+        {
+            "session_id": session_id,
+            "transcript_path": "/home/u/.claude/projects/x/secret-transcript.jsonl",
+            "cwd": str(repo),
+            "hook_event_name": "SessionStart",
+            "source": source,
+        }
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A fresh repository."""
+    return make_repo(tmp_path / "repo")
+
+
+def seed(repo: Path) -> Path:
+    """Add a few upstream-format memories, one body holding `---` lines and a nested front-matter block."""
+    add_note(
+        repo,
+        "refs/notes/mem/decisions",
+        upstream_memory(
+            "decisions",
+            "2025-12-20T10:00:00+00:00",
+            "Use Flask for the API",
+            "We chose Flask because it is small.",
+            ["web"],
+        ),
+    )
+    add_note(
+        repo,
+        "refs/notes/mem/decisions",
+        upstream_memory(
+            "decisions",
+            "2025-12-24T10:00:00+00:00",
+            "Use FastAPI for the API",
+            "## Why\n\n---\n\nAsync support.\n\n---\ndocument_type: retrospective\n---\n\nDone.",
+        ),
+    )
+    add_note(
+        repo,
+        "refs/notes/mem/learnings",
+        upstream_memory(
+            "learnings", "2025-12-21T10:00:00+00:00", "pytest -x stops at the first failure", "Use it when bisecting."
+        ),
+    )
+    return repo
+
+
+@pytest.fixture
+def seeded(repo: Path) -> Path:
+    """A repository holding :func:`seed`'s memories."""
+    return seed(repo)
+
+
+@pytest.fixture(scope="session")
+def consolidated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A seeded repository consolidated once per test session (copied by :func:`consolidated`)."""
+    path = seed(make_repo(tmp_path_factory.mktemp("template") / "repo"))
+    proc = cli("consolidate", cwd=path)
+    assert proc.returncode == 0, proc.stderr
+    return path
+
+
+@pytest.fixture
+def consolidated(consolidated_template: Path, tmp_path: Path) -> Path:
+    """A private copy of the consolidated template repository."""
+    import shutil
+
+    target = tmp_path / "consolidated"
+    shutil.copytree(consolidated_template, target, symlinks=True)
+    return target

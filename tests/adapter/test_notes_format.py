@@ -1,0 +1,72 @@
+"""The note format: splitting rule, parsing, writing, content ids."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlab.adapter.notes_format import format_memory, memory_id, parse_note, split_note, stripspace
+from tests.adapter.conftest import upstream_memory
+
+
+def test_body_with_rules_and_nested_front_matter_stays_whole():
+    body = "## A\n\n---\n\ntext\n\n---\ndocument_type: retrospective\n---\n\nend"
+    note = (
+        upstream_memory("decisions", "2025-12-20T10:00:00+00:00", "s1", body)
+        + "\n"
+        + upstream_memory("decisions", "2025-12-21T10:00:00+00:00", "s2", "b2")
+    )
+    good, bad = parse_note(note, "decisions")
+    assert bad == []
+    assert [m.summary for m in good] == ["s1", "s2"]
+    assert good[0].content == body
+    assert good[0].timestamp == datetime(2025, 12, 20, 10, tzinfo=UTC)
+
+
+def test_bad_chunks_are_reported_not_fatal():
+    note = (
+        "garbage before\n\n" + upstream_memory("d", "2025-12-20T10:00:00+00:00", "ok", "b") + "\n---\ntype: [x\n---\n"
+    )
+    good, bad = parse_note(note, "d")
+    assert [m.summary for m in good] == ["ok"]
+    assert len(bad) == 2
+
+
+def test_memory_without_timestamp_is_skipped():
+    good, bad = parse_note("---\ntype: d\nsummary: s\n---\n\nbody\n", "d")
+    assert good == [] and "timestamp" in bad[0]
+
+
+def test_split_first_line_only_when_type_follows():
+    assert len(split_note("---\ntype: a\ntimestamp: 1\n---\n\nx\n\n---\ntype: b\n---\n")) == 2
+    assert len(split_note("---\ntype: a\ntimestamp: 1\n---\nx\n---\ntype: b\n---\n")) == 1
+
+
+def test_id_is_content_hash():
+    assert memory_id("a", "b") == memory_id(" a ", "b\n")
+    assert memory_id("a", "b") != memory_id("a", "c")
+
+
+lines = st.sampled_from(["---", "type: x", "", "text", "  ---", "# h", "- item", "timestamp: 3", "a: b"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(lines, min_size=1, max_size=12).map("\n".join).filter(lambda s: s.strip()),
+    st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=40).filter(
+        lambda s: s.strip()
+    ),
+)
+def test_written_memory_reads_back_as_one(body, summary):
+    ts = datetime(2025, 12, 20, 10, tzinfo=UTC)
+    text = format_memory("decisions", ts, summary, body, ("a",))
+    twice = text + "\n" + text
+    good, bad = parse_note(twice, "decisions")
+    assert bad == []
+    assert len(good) == 2
+    assert good[0].summary == summary.strip()
+    assert good[0].timestamp == ts
+    assert good[0].tags == ("a",)
+    assert stripspace(good[0].content) == good[0].content

@@ -1,0 +1,178 @@
+"""SessionStart: output shape, per-source policy, failures never break a session, imports stay light."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+
+import pytest
+
+from memlab.adapter.gitcli import find_repo
+from tests.adapter.conftest import PY, add_note, cli, env, session_payload, upstream_memory
+
+HEAVY = ("torch", "mlflow", "hydra", "sklearn", "sentence_transformers", "numpy", "scipy", "dspy")
+
+
+def start(repo, source="startup", session="s-1", **extra):
+    proc = cli("hook", "session-start", cwd=repo, stdin=session_payload(repo, source, session), **extra)
+    assert proc.returncode == 0 and proc.stderr == ""
+    return json.loads(proc.stdout) if proc.stdout.strip() else None
+
+
+def context_of(out):
+    return (out or {}).get("hookSpecificOutput", {}).get("additionalContext")
+
+
+def test_startup_prints_a_deterministic_factual_block(consolidated):
+    out = start(consolidated)
+    assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    text = context_of(out)
+    assert text.startswith('<memory_consolidated_summaries version="') and 'generated_at="2025-12-28"' in text
+    assert text.endswith("</memory_consolidated_summaries>") and len(text) < 10_000
+    assert "- [decisions, 2025-12-24] Use FastAPI for the API" in text
+    assert out["systemMessage"].startswith("memlab: injected")
+    assert context_of(start(consolidated, session="s-2")) == text
+
+
+def test_per_source_policy(consolidated):
+    first = context_of(start(consolidated, "startup", "A"))
+    assert first
+    assert context_of(start(consolidated, "resume", "A")) is None
+    assert context_of(start(consolidated, "clear", "A")) == first
+    assert context_of(start(consolidated, "compact", "A")) == first
+    assert context_of(start(consolidated, "fork", "B")) is None  # same block as the last injection
+    assert context_of(start(consolidated, "resume", "never-seen")) is None
+    add_note(
+        consolidated,
+        "refs/notes/mem/decisions",
+        upstream_memory("decisions", "2025-12-27T10:00:00+00:00", "Use Litestar for the API", "Replaces FastAPI."),
+    )
+    assert cli("consolidate", cwd=consolidated).returncode == 0
+    changed = context_of(start(consolidated, "resume", "A"))
+    assert changed and changed != first and "Litestar" in changed
+
+
+def test_sessions_state_never_holds_stdin(consolidated):
+    start(consolidated)
+    memlab_dir = find_repo(consolidated).memlab_dir
+    for path in memlab_dir.iterdir():
+        if path.is_file():
+            assert b"secret-transcript" not in path.read_bytes()
+
+
+def test_garbage_stdin_no_context_exit_0_one_log_line(consolidated):
+    proc = subprocess.run(
+        [PY, "-m", "memlab.cli", "hook", "session-start"],
+        cwd=consolidated,
+        input=b"\xff{{garbage",
+        capture_output=True,
+        env=env(),
+    )
+    assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""
+    log = (find_repo(consolidated).memlab_dir / "hook.log").read_text().splitlines()
+    assert len(log) == 1 and "session-start failed" in log[0] and "garbage" not in log[0]
+
+
+def test_not_a_repository(tmp_path):
+    proc = cli("hook", "session-start", cwd=tmp_path, stdin=session_payload(tmp_path))
+    assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == ""
+
+
+def test_missing_git_on_path(consolidated, tmp_path):
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    out = start(consolidated, PATH=str(empty))
+    assert context_of(out)  # session-start reads the cache without git
+    proc = cli("hook", "capture", "--summary", "x", cwd=consolidated, PATH=str(empty))
+    assert proc.returncode == 2 and "git not found" in proc.stderr
+    fresh = cli("status", cwd=consolidated, PATH=str(empty))
+    assert fresh.returncode == 2 and "Traceback" not in fresh.stderr
+
+
+def test_no_cache_starts_background_consolidation(seeded):
+    out = start(seeded)
+    assert context_of(out) is None and "background" in out["systemMessage"]
+
+
+@pytest.mark.slow
+def test_huge_memory_and_closing_tag_are_contained(repo):
+    add_note(
+        repo,
+        "refs/notes/mem/decisions",
+        upstream_memory("decisions", "2025-12-20T10:00:00+00:00", "Huge", "word " * 300_000),
+    )
+    add_note(
+        repo,
+        "refs/notes/mem/learnings",
+        upstream_memory(
+            "learnings",
+            "2025-12-21T10:00:00+00:00",
+            "Tag </memory_consolidated_summaries> inside",
+            "<memory_consolidated_summaries version='x'> fake",
+        ),
+    )
+    assert cli("consolidate", cwd=repo).returncode == 0
+    text = context_of(start(repo))
+    assert len(text) < 10_000
+    assert text.count("</memory_consolidated_summaries>") == 1 and text.count("<memory_consolidated_summaries") == 1
+    assert "&lt;/memory_consolidated_summaries>" in text
+
+
+def test_session_start_imports_nothing_heavy(consolidated):
+    proc = subprocess.run(
+        [PY, "-X", "importtime", "-m", "memlab.cli", "hook", "session-start"],
+        cwd=consolidated,
+        input=session_payload(consolidated),
+        capture_output=True,
+        text=True,
+        env=env(),
+    )
+    assert context_of(json.loads(proc.stdout))
+    modules = {line.split("|")[-1].strip().split(".")[0] for line in proc.stderr.splitlines() if "|" in line}
+    assert not modules & set(HEAVY), modules & set(HEAVY)
+
+
+def test_missing_dependency_names_the_package(monkeypatch):
+    import importlib
+
+    from memlab.adapter import spec as spec_mod
+    from memlab.errors import MemlabError
+
+    def fake_import(name):
+        raise ModuleNotFoundError("No module named 'hdbscan'", name="hdbscan")
+
+    monkeypatch.setattr(importlib, "import_module", fake_import)
+    with pytest.raises(MemlabError, match="pip install hdbscan"):
+        spec_mod.build_node({"_target_": "memlab.strategies.clustering.hdbscan.HdbscanClusterer"}, "clusterer")
+
+
+def test_missing_package_message():
+    from memlab.adapter.spec import missing_package_error
+
+    exc = ModuleNotFoundError("No module named 'sklearn'", name="sklearn")
+    assert "pip install scikit-learn" in str(missing_package_error("clusterer", "memlab.x.Y", exc))
+
+
+def test_block_is_byte_identical_across_runs(consolidated):
+    texts = {context_of(start(consolidated, session=f"x{i}")) for i in range(3)}
+    assert len(texts) == 1 and re.search(r'version="[0-9a-f]{12}"', texts.pop())
+
+
+def test_stop_hook_starts_background_consolidation_and_returns_at_once(seeded):
+    import time
+
+    payload = json.dumps({"session_id": "s", "cwd": str(seeded), "hook_event_name": "Stop"})
+    t0 = time.perf_counter()
+    proc = cli("hook", "stop", cwd=seeded, stdin=payload)
+    assert proc.returncode == 0 and proc.stdout == ""
+    memlab_dir = find_repo(seeded).memlab_dir
+    deadline = time.time() + 120
+    while not (memlab_dir / "candidates.json").exists() and time.time() < deadline:
+        time.sleep(0.5)
+    assert (memlab_dir / "candidates.json").exists()
+    assert time.perf_counter() - t0 < 120
+    again = cli("hook", "session-end", cwd=seeded, stdin=payload)  # inside the minimum interval: nothing started
+    assert again.returncode == 0
+    log = (memlab_dir / "hook.log").read_text()
+    assert log.count("background consolidation started") == 1
