@@ -25,6 +25,7 @@ from memlab.types import (
     Tier,
 )
 from tests.support.compose import compose_cfg
+from tests.support.stub_openai import StubOpenAI
 
 STRATEGY_GROUPS = ["retention", "clusterer", "summarizer", "judge", "temporal", "selector"]
 ANCHOR = datetime(2025, 3, 14, 15, 9, tzinfo=UTC)
@@ -34,10 +35,24 @@ def options(group: str) -> list[str]:
     return available_options(group)
 
 
+_STUB: StubOpenAI | None = None
+
+
+def stub_llm() -> dict:
+    """An llm mapping pointing at a stub server that answers garbage (LLM options must survive it)."""
+    global _STUB
+    if _STUB is None:
+        _STUB = StubOpenAI(replies=["%% not the expected format %%"]).__enter__()
+    return _STUB.llm_config()
+
+
 @functools.cache
 def built(group: str, option: str):
     cfg = compose_cfg([f"{group}={option}", "embedder=tfidf"])
-    return build(cfg[group], group)
+    node = dict(cfg[group])
+    if "llm" in node:  # LLM-backed options: drive them through the stub, never a real model
+        node["llm"] = stub_llm()
+    return build(node, group)
 
 
 def params(group: str):
