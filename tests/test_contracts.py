@@ -247,8 +247,10 @@ def test_embedder_unit_rows_and_batch_independent(option):
 
 
 @pytest.mark.parametrize("option", options("dataset"))
-def test_dataset_option_builds_a_benchmark(option):
-    cfg = compose_cfg([f"dataset={option}", "embedder=tfidf"])
+def test_dataset_option_builds_a_benchmark(option, tmp_path):
+    raw = compose_cfg([f"dataset={option}", "embedder=tfidf"], resolve=False)
+    extra = [f"dataset.{k}={tmp_path / 'data.json'}" for k, v in raw["dataset"].items() if v == "???"]
+    cfg = compose_cfg([f"dataset={option}", "embedder=tfidf", *extra])
     bench = build(cfg["dataset"], "dataset")
     assert isinstance(bench, Benchmark)
 
