@@ -41,6 +41,7 @@ Garbage, empty or huge input never raises: the worst case is ``[]``.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import ClassVar
 
@@ -57,6 +58,7 @@ _TRIGGERS = [trigger(p) for p, _ in _RULES]
 #: the same patterns without IGNORECASE, run on the lowercased text (about twice as fast)
 _LOWER_RULES = [(re.compile(p.pattern, p.flags & ~re.IGNORECASE), h) for p, h in _RULES]
 _VOCAB = frozenset().union(*(t.words for t in _TRIGGERS if t.words is not None))
+_ALWAYS = any(t.words is None for t in _TRIGGERS)
 _HAS_DIGIT = re.compile(r"\d")
 _DURATION = re.compile(rf"\bfor\s+(?:(?:the|about|almost|nearly|over|around)\s+)?({NUM})\s+({UNIT[3:-3]})s?\b",
                        re.IGNORECASE)  # fmt: skip
@@ -73,14 +75,6 @@ _PAST = re.compile(
 )
 _NOT_PAST = {"need", "feed", "speed", "seed", "breed", "proceed", "exceed", "succeed", "indeed", "hundred", "weed"}
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'])")
-_TRIGGER = re.compile(
-    r"\d|\b(?:to(?:day|night|nite|morrow)|yester|now|moment|ago|night|morning|afternoon|evening|lunch|noon|"
-    r"mid|week|wk|month|year|yr|qtr|quarter|decade|day|summer|spring|autumn|fall|winter|jan|feb|mar|apr|may|"
-    r"jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|recent|late|other|eo[my]|bo[my]|the|one|two|"
-    r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|quarter|at|a few|first|second|third|fourth|"
-    r"fifth|twent|thirt|fort|fift|sixt|sevent|eight|ninet|sec|min|hour|hr|couple|pair|few|fortnight|by|q[1-4])",
-    re.IGNORECASE,
-)
 MAX_CHARS = 200_000
 
 
@@ -107,12 +101,14 @@ def _durations(ctx: Ctx) -> list[Hit]:
     return out
 
 
-def resolve_chunk(text: str, anchor: datetime, direction: str, prefilter: bool = True) -> list[Hit]:
+def resolve_chunk(text: str, anchor: datetime, direction: str | Callable[[], str], prefilter: bool = True) -> list[Hit]:
     """All hits in one sentence, selected and combined (``prefilter``: skip rules that cannot match)."""
     ctx = Ctx(anchor, direction, text)
     hits: list[Hit] = []
     lower, has_digit = text.lower(), bool(_HAS_DIGIT.search(text))
     words = present(lower, _VOCAB)
+    if prefilter and not words and not has_digit and not _ALWAYS:
+        return []
     same_length = len(lower) == len(text)
     rules, target = (_LOWER_RULES, lower) if same_length else (_RULES, text)
     for (pattern, handler), trig in zip(rules, _TRIGGERS, strict=True):
@@ -157,18 +153,14 @@ class RulesResolver:
         if not isinstance(text, str) or not text or not isinstance(anchor, datetime):
             return []
         text = text[:MAX_CHARS]
-        if not _TRIGGER.search(text):
-            return []
         out: list[TemporalRef] = []
         pos = 0
         chunks = _SENTENCE.split(text) if len(text) > 160 else [text]
         for chunk in chunks:
             offset = text.find(chunk, pos)
             pos = offset + len(chunk)
-            if not _TRIGGER.search(chunk):
-                continue
-            direction = direction_of(chunk, self.default_direction)
-            for h in resolve_chunk(chunk, anchor, direction):
+            default = self.default_direction
+            for h in resolve_chunk(chunk, anchor, lambda c=chunk, d=default: direction_of(c, d)):
                 if h.conf < self.min_confidence or not h.start < h.end:
                     continue
                 s, e = h.span[0] + offset, h.span[1] + offset
