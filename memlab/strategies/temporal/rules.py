@@ -32,8 +32,19 @@ Conventions (all intervals half-open ``[start, end)`` in the anchor's timezone; 
 - ``the other day`` = the 7 days before the anchor's day (0.4); ``recently`` / ``lately`` = the 30 days up to
   and including it (0.2). ``on the 5th`` = the 5th of the anchor's month, moved a month on (future) or back
   (past) when it does not fit. Clock times land on the anchor's day unless a date stands beside them.
+- ``the week/month/year before last`` = two periods back; ``over the weekend`` = the weekend just past
+  (past tense, Monday to Friday) or this week's. ``the first/last week of May`` = the first/last full ISO
+  week inside May; ``the last day of May``; ``the first Monday of June``; ``end of the month`` = days 21 to
+  the end, ``early March`` = days 1-10 (Duckling's parts). ``by Friday`` = from the anchor to Friday's end.
+  ``July 13-15`` and ``3-4pm`` are ranges. ``since 2016`` resolves to 2016 itself (``kind="point"``).
+- Clock times: ``3pm``, ``15:30``, ``half past three``, ``8:00 GMT`` (converted to the anchor's zone); a
+  time without am/pm and an hour from 1 to 6 is afternoon. A clock time with no date beside it lands on
+  the anchor's day, or the next day when the sentence reads as future and the time has passed.
 - Durations: ``for two weeks`` -> ``kind="duration"``, interval = the span of that length ending at the
   anchor (start = anchor - length, end = anchor), grain = the unit.
+- Deliberate differences from Duckling's corpus conventions: ``7 days ago`` is a day (Duckling: the hour
+  seven days back); weekends are Saturday-Sunday (Duckling: Friday 18:00 to Monday); seasons are
+  meteorological (Duckling: astronomical dates); ``next Friday`` is the Friday of next week.
 
 Garbage, empty or huge input never raises: the worst case is ``[]``.
 """
