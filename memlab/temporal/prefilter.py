@@ -50,9 +50,16 @@ def _is_digit_class(items: list) -> bool:  # type: ignore[type-arg]
     return True
 
 
-def _score(req: tuple[frozenset[str], bool]) -> tuple[int, int]:
+def _score(req: tuple[frozenset[str], bool]) -> float:
+    """How selective a requirement is: longer words are rarer; a lone letter is rarer than nothing but
+    commoner than a digit, a lone punctuation mark rarer than a digit.
+    """
     words, digit = req
-    return (0 if digit else 1, min((len(w) for w in words), default=0))
+    if not words:
+        return 1.5 if digit else 0.0
+    lengths = [0.5 if (len(w) == 1 and w.isalpha()) else 2.0 if len(w) == 1 else float(len(w)) for w in words]
+    best = min(lengths)
+    return min(best, 1.5) if digit else best
 
 
 def _seq(items: list) -> _Req:  # type: ignore[type-arg]
