@@ -70,6 +70,25 @@ _TRIGGERS = [trigger(p) for p, _ in _RULES]
 _LOWER_RULES = [(re.compile(p.pattern, p.flags & ~re.IGNORECASE), h) for p, h in _RULES]
 _VOCAB = frozenset().union(*(t.words for t in _TRIGGERS if t.words is not None))
 _ALWAYS = any(t.words is None for t in _TRIGGERS)
+#: inverted index of the prefilter: trigger word -> rules it may wake; rules woken by any digit / always run
+_BY_WORD: dict[str, set[int]] = {}
+for _i, _t in enumerate(_TRIGGERS):
+    for _w in _t.words or ():
+        _BY_WORD.setdefault(_w, set()).add(_i)
+_BY_DIGIT = frozenset(i for i, t in enumerate(_TRIGGERS) if t.digit)
+_EVERY = frozenset(i for i, t in enumerate(_TRIGGERS) if t.words is None)
+
+
+def _candidates(words: set[str], has_digit: bool) -> list[int]:
+    """Indices of the rules whose requirement is met, in rule order."""
+    todo = set(_EVERY)
+    if has_digit:
+        todo |= _BY_DIGIT
+    for w in words:
+        todo |= _BY_WORD[w]
+    return sorted(todo)
+
+
 _HAS_DIGIT = re.compile(r"\d")
 _DURATION = re.compile(rf"\bfor\s+(?:(?:the|about|almost|nearly|over|around)\s+)?({NUM})\s+({UNIT[3:-3]})s?\b",
                        re.IGNORECASE)  # fmt: skip
@@ -122,9 +141,8 @@ def resolve_chunk(text: str, anchor: datetime, direction: str | Callable[[], str
         return []
     same_length = len(lower) == len(text)
     rules, target = (_LOWER_RULES, lower) if same_length else (_RULES, text)
-    for (pattern, handler), trig in zip(rules, _TRIGGERS, strict=True):
-        if prefilter and not trig.may_match(words, has_digit):
-            continue
+    for index in _candidates(words, has_digit) if prefilter else range(len(rules)):
+        pattern, handler = rules[index]
         for m in pattern.finditer(target):
             try:
                 h = handler(m, ctx)
