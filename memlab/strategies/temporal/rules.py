@@ -46,7 +46,8 @@ Conventions (all intervals half-open ``[start, end)`` in the anchor's timezone; 
   seven days back); weekends are Saturday-Sunday (Duckling: Friday 18:00 to Monday); seasons are
   meteorological (Duckling: astronomical dates); ``next Friday`` is the Friday of next week.
 
-Garbage, empty or huge input never raises: the worst case is ``[]``.
+Garbage, empty or huge input never raises: the worst case is ``[]`` (text beyond 200,000 characters is
+ignored; texts longer than 160 characters are resolved sentence by sentence, each with its own tense cues).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ from memlab.temporal import calendar as cal
 from memlab.temporal import rules_absolute, rules_clock, rules_periods, rules_relative
 from memlab.temporal.combine import combine, select
 from memlab.temporal.hits import Ctx, Hit
-from memlab.temporal.lexicon import NUM, UNIT, number, unit
+from memlab.temporal.lexicon import NUM, UNIT, VAGUE_NUMBERS, number, unit
 from memlab.temporal.prefilter import present, trigger
 from memlab.types import TemporalRef
 
@@ -127,7 +128,8 @@ def _durations(ctx: Ctx) -> list[Hit]:
         if n <= 0:
             continue
         start = cal.shift(ctx.anchor, -n, u)
-        out.append(Hit(m.span(), start, ctx.anchor, u, 0.8 if n else 0.5, kind="duration"))
+        vague = m.group(1).lower() in VAGUE_NUMBERS
+        out.append(Hit(m.span(), start, ctx.anchor, u, 0.5 if vague else 0.8, kind="duration"))
     return out
 
 
