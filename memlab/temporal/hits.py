@@ -2,23 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 
-@dataclass(frozen=True)
 class Ctx:
     """What every rule handler gets besides its match.
 
     Attributes:
         anchor: The memory's own time.
-        direction: ``past`` or ``future``: how an underspecified weekday, month or day is read.
+        direction: ``past`` or ``future``: how an underspecified weekday, month or day is read (given as a
+            string, or as a function computed on first use, since most texts never need it).
         text: The whole input text.
     """
 
-    anchor: datetime
-    direction: str
-    text: str
+    __slots__ = ("_direction", "anchor", "text")
+
+    def __init__(self, anchor: datetime, direction: str | Callable[[], str], text: str) -> None:
+        self.anchor = anchor
+        self.text = text
+        self._direction = direction
+
+    @property
+    def direction(self) -> str:
+        """``past`` or ``future``."""
+        if callable(self._direction):
+            self._direction = self._direction()
+        return self._direction
 
 
 @dataclass(frozen=True)

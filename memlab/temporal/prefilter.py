@@ -10,10 +10,15 @@ that resolving with and without the prefilter gives the same result.
 from __future__ import annotations
 
 import re
-import re._parser as sre_parse  # the stdlib's own regex parser (stable across 3.11-3.13)
 from dataclasses import dataclass
+from typing import Any
 
-_C = sre_parse  # constants live on the parser module in 3.11+
+try:  # the stdlib's own regex parser (``re._parser`` since 3.11; ``sre_parse`` before)
+    import re._parser as sre_parse
+except ImportError:  # pragma: no cover - other Pythons: no prefilter (every rule always runs)
+    sre_parse: Any = None  # type: ignore[no-redef]
+
+_C = sre_parse  # constants live on the parser module
 
 
 @dataclass(frozen=True)
@@ -50,9 +55,16 @@ def _is_digit_class(items: list) -> bool:  # type: ignore[type-arg]
     return True
 
 
-def _score(req: tuple[frozenset[str], bool]) -> tuple[int, int]:
+def _score(req: tuple[frozenset[str], bool]) -> float:
+    """How selective a requirement is: longer words are rarer; a lone letter is rarer than nothing but
+    commoner than a digit, a lone punctuation mark rarer than a digit.
+    """
     words, digit = req
-    return (0 if digit else 1, min((len(w) for w in words), default=0))
+    if not words:
+        return 1.5 if digit else 0.0
+    lengths = [0.5 if (len(w) == 1 and w.isalpha()) else 2.0 if len(w) == 1 else float(len(w)) for w in words]
+    best = min(lengths)
+    return min(best, 1.5) if digit else best
 
 
 def _seq(items: list) -> _Req:  # type: ignore[type-arg]
@@ -94,6 +106,8 @@ def _seq(items: list) -> _Req:  # type: ignore[type-arg]
 
 def trigger(pattern: re.Pattern[str]) -> Trigger:
     """The :class:`Trigger` of a compiled pattern (see the module docstring)."""
+    if sre_parse is None:
+        return Trigger(None)
     try:
         req = _seq(list(sre_parse.parse(pattern.pattern, pattern.flags)))
     except Exception:  # an unexpected parse shape: never filter that rule

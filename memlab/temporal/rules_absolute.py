@@ -211,7 +211,8 @@ def _season(m: re.Match[str], ctx: Ctx) -> Hit | None:
 
 
 def _dom(m: re.Match[str], ctx: Ctx) -> Hit | None:
-    d = ordinal(m.group(1))
+    """``on the 5th`` / ``the 5th`` / ``on the first.`` (an ordinal word only when nothing follows it)."""
+    d = ordinal(m.group(1) or m.group(2))
     if not d or d > 31:
         return None
     a = ctx.anchor
@@ -296,8 +297,8 @@ RULES: list[Rule] = [
     ),
     (
         re.compile(
-            r"\b(?:on\s+the\s+|the\s+|on\s+)((?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)|"
-            r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b(?!\s+(?:time|one|place|of\s+all))",
+            r"\b(?:on\s+the\s+|the\s+|on\s+)((?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th))\b(?!\s+(?:time|one|place))|"
+            r"\bon\s+the\s+(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\b(?=\s*(?:[.,;!?]|$))",
             _F,
         ),
         _dom,

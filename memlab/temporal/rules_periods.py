@@ -124,6 +124,8 @@ def _by_marker(m: re.Match[str], ctx: Ctx) -> Hit | None:
 
 
 def _part_current(m: re.Match[str], ctx: Ctx) -> Hit | None:
+    if m.group(3) and not ctx.text[m.start(3) : m.end(3)].isupper():  # EOM, BOY ... only as capitals
+        return None
     if m.group(3):
         part, grain = _ACRONYMS[m.group(3).lower()]
     else:

@@ -53,8 +53,9 @@ def period(ctx: Ctx, what: str, offset: int) -> tuple[datetime, datetime, str]:
 
 
 def _now(m: re.Match[str], ctx: Ctx) -> Hit:
+    """``now`` = the anchor's second; a bare ``now`` is mostly a discourse word in conversation (0.3)."""
     t = cal.floor(ctx.anchor, "second")
-    return _hit(m, t, t + timedelta(seconds=1), "second", 0.5)
+    return _hit(m, t, t + timedelta(seconds=1), "second", 0.3 if m.group(0).lower() == "now" else 0.6)
 
 
 def _named_day(offset: int, conf: float = 1.0) -> Callable[[re.Match[str], Ctx], Hit]:
@@ -184,7 +185,10 @@ def _weekday(m: re.Match[str], ctx: Ctx) -> Hit | None:
     if name.lower() in _ABBREV_AMBIGUOUS and bare and ctx.text[m.end(2) : m.end(2) + 1] not in (".", ","):
         return None
     start, conf = resolve_weekday(ctx, weekday(name), mod if mod != "on" else "", post)
-    return _hit(m, start, start + timedelta(days=1), "day", conf, role="wday")
+    span = m.span()
+    if not post and len(name) > 5 and ctx.text[span[1] - 1] == ".":  # a sentence's full stop, not "Fri."
+        span = (span[0], span[1] - 1)
+    return Hit(span, start, start + timedelta(days=1), "day", conf, role="wday")
 
 
 def _last_weeks_weekday(m: re.Match[str], ctx: Ctx) -> Hit:
@@ -248,7 +252,7 @@ RULES: list[Rule] = [
     (re.compile(r"\b(late\s+)?(?:tonight|tonite)\b", _F), _tonight),
     (re.compile(r"\b(late\s+)?last\s+night\b", _F), _last_night),
     (re.compile(rf"\b({NUM})\s+{UNIT.replace('(?:', '(', 1)}\s+(ago|back|earlier|from now|hence|later)\b", _F), _ago),
-    (re.compile(rf"\b(?:in|after)\s+(?:about\s+)?({NUM})\s+(?:more\s+)?({UNIT[3:-3]})s?\b", _F), _in_units),
+    (re.compile(rf"\bin\s+(?:about\s+)?({NUM})\s+(?:more\s+)?({UNIT[3:-3]})s?\b", _F), _in_units),
     (re.compile(rf"\b{_MOD_PERIOD}\s+{_PERIOD}\b", _F), _period),
     (re.compile(rf"\b{_NUM_PERIOD_MOD}\s+({NUM})\s+({UNIT[3:-3]})s?\b", _F), _n_periods),
     (re.compile(rf"\b(?:upcoming\s+({NUM})|({NUM})\s+upcoming)\s+({UNIT[3:-3]})s?\b", _F), _upcoming_n),

@@ -91,8 +91,10 @@ def test_rules_finds_the_expressions_of_a_sentence() -> None:
     ]
 
 
-_anchors = st.datetimes(min_value=datetime(1900, 1, 1), max_value=datetime(2100, 12, 31)).map(
-    lambda d: d.replace(tzinfo=UTC)
+_anchors = st.builds(
+    lambda d, minutes: d.replace(tzinfo=timezone(timedelta(minutes=minutes))) if minutes is not None else d,
+    st.datetimes(min_value=datetime(1900, 1, 1), max_value=datetime(2100, 12, 31)),
+    st.one_of(st.none(), st.integers(min_value=-12 * 60, max_value=14 * 60)),
 )
 _words = st.sampled_from(
     [

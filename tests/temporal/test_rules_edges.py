@@ -99,6 +99,15 @@ def test_durations_are_kept_apart_from_points() -> None:
     assert [(r.kind, r.start, r.end, r.grain) for r in refs] == [("duration", A - timedelta(weeks=2), A, "week")]
 
 
+def test_conversational_false_positives() -> None:
+    for text in ("It was the first step.", "That boy is great", "after a day of hiking", "a 10/10 show, 2/3 of us"):
+        assert R.resolve(text, A) == [], text
+    (now,) = R.resolve("I am now happy", A)
+    assert now.confidence <= 0.3
+    (fri,) = R.resolve("I saw it last Friday.", A)
+    assert fri.text == "last Friday"
+
+
 def test_may_the_verb_is_not_a_month() -> None:
     assert R.resolve("I may go to the park, we may 2 of us", A) == []
     assert R.resolve("I will sat down", A) == []

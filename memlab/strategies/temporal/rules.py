@@ -32,15 +32,28 @@ Conventions (all intervals half-open ``[start, end)`` in the anchor's timezone; 
 - ``the other day`` = the 7 days before the anchor's day (0.4); ``recently`` / ``lately`` = the 30 days up to
   and including it (0.2). ``on the 5th`` = the 5th of the anchor's month, moved a month on (future) or back
   (past) when it does not fit. Clock times land on the anchor's day unless a date stands beside them.
+- ``the week/month/year before last`` = two periods back; ``over the weekend`` = the weekend just past
+  (past tense, Monday to Friday) or this week's. ``the first/last week of May`` = the first/last full ISO
+  week inside May; ``the last day of May``; ``the first Monday of June``; ``end of the month`` = days 21 to
+  the end, ``early March`` = days 1-10 (Duckling's parts). ``by Friday`` = from the anchor to Friday's end.
+  ``July 13-15`` and ``3-4pm`` are ranges. ``since 2016`` resolves to 2016 itself (``kind="point"``).
+- Clock times: ``3pm``, ``15:30``, ``half past three``, ``8:00 GMT`` (converted to the anchor's zone); a
+  time without am/pm and an hour from 1 to 6 is afternoon. A clock time with no date beside it lands on
+  the anchor's day, or the next day when the sentence reads as future and the time has passed.
 - Durations: ``for two weeks`` -> ``kind="duration"``, interval = the span of that length ending at the
   anchor (start = anchor - length, end = anchor), grain = the unit.
+- Deliberate differences from Duckling's corpus conventions: ``7 days ago`` is a day (Duckling: the hour
+  seven days back); weekends are Saturday-Sunday (Duckling: Friday 18:00 to Monday); seasons are
+  meteorological (Duckling: astronomical dates); ``next Friday`` is the Friday of next week.
 
-Garbage, empty or huge input never raises: the worst case is ``[]``.
+Garbage, empty or huge input never raises: the worst case is ``[]`` (text beyond 200,000 characters is
+ignored; texts longer than 160 characters are resolved sentence by sentence, each with its own tense cues).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import ClassVar
 
@@ -48,7 +61,7 @@ from memlab.temporal import calendar as cal
 from memlab.temporal import rules_absolute, rules_clock, rules_periods, rules_relative
 from memlab.temporal.combine import combine, select
 from memlab.temporal.hits import Ctx, Hit
-from memlab.temporal.lexicon import NUM, UNIT, number, unit
+from memlab.temporal.lexicon import NUM, UNIT, VAGUE_NUMBERS, number, unit
 from memlab.temporal.prefilter import present, trigger
 from memlab.types import TemporalRef
 
@@ -57,6 +70,26 @@ _TRIGGERS = [trigger(p) for p, _ in _RULES]
 #: the same patterns without IGNORECASE, run on the lowercased text (about twice as fast)
 _LOWER_RULES = [(re.compile(p.pattern, p.flags & ~re.IGNORECASE), h) for p, h in _RULES]
 _VOCAB = frozenset().union(*(t.words for t in _TRIGGERS if t.words is not None))
+_ALWAYS = any(t.words is None for t in _TRIGGERS)
+#: inverted index of the prefilter: trigger word -> rules it may wake; rules woken by any digit / always run
+_BY_WORD: dict[str, set[int]] = {}
+for _i, _t in enumerate(_TRIGGERS):
+    for _w in _t.words or ():
+        _BY_WORD.setdefault(_w, set()).add(_i)
+_BY_DIGIT = frozenset(i for i, t in enumerate(_TRIGGERS) if t.digit)
+_EVERY = frozenset(i for i, t in enumerate(_TRIGGERS) if t.words is None)
+
+
+def _candidates(words: set[str], has_digit: bool) -> list[int]:
+    """Indices of the rules whose requirement is met, in rule order."""
+    todo = set(_EVERY)
+    if has_digit:
+        todo |= _BY_DIGIT
+    for w in words:
+        todo |= _BY_WORD[w]
+    return sorted(todo)
+
+
 _HAS_DIGIT = re.compile(r"\d")
 _DURATION = re.compile(rf"\bfor\s+(?:(?:the|about|almost|nearly|over|around)\s+)?({NUM})\s+({UNIT[3:-3]})s?\b",
                        re.IGNORECASE)  # fmt: skip
@@ -73,14 +106,6 @@ _PAST = re.compile(
 )
 _NOT_PAST = {"need", "feed", "speed", "seed", "breed", "proceed", "exceed", "succeed", "indeed", "hundred", "weed"}
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'])")
-_TRIGGER = re.compile(
-    r"\d|\b(?:to(?:day|night|nite|morrow)|yester|now|moment|ago|night|morning|afternoon|evening|lunch|noon|"
-    r"mid|week|wk|month|year|yr|qtr|quarter|decade|day|summer|spring|autumn|fall|winter|jan|feb|mar|apr|may|"
-    r"jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|recent|late|other|eo[my]|bo[my]|the|one|two|"
-    r"three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|quarter|at|a few|first|second|third|fourth|"
-    r"fifth|twent|thirt|fort|fift|sixt|sevent|eight|ninet|sec|min|hour|hr|couple|pair|few|fortnight|by|q[1-4])",
-    re.IGNORECASE,
-)
 MAX_CHARS = 200_000
 
 
@@ -103,21 +128,23 @@ def _durations(ctx: Ctx) -> list[Hit]:
         if n <= 0:
             continue
         start = cal.shift(ctx.anchor, -n, u)
-        out.append(Hit(m.span(), start, ctx.anchor, u, 0.8 if n else 0.5, kind="duration"))
+        vague = m.group(1).lower() in VAGUE_NUMBERS
+        out.append(Hit(m.span(), start, ctx.anchor, u, 0.5 if vague else 0.8, kind="duration"))
     return out
 
 
-def resolve_chunk(text: str, anchor: datetime, direction: str, prefilter: bool = True) -> list[Hit]:
+def resolve_chunk(text: str, anchor: datetime, direction: str | Callable[[], str], prefilter: bool = True) -> list[Hit]:
     """All hits in one sentence, selected and combined (``prefilter``: skip rules that cannot match)."""
     ctx = Ctx(anchor, direction, text)
     hits: list[Hit] = []
     lower, has_digit = text.lower(), bool(_HAS_DIGIT.search(text))
     words = present(lower, _VOCAB)
+    if prefilter and not words and not has_digit and not _ALWAYS:
+        return []
     same_length = len(lower) == len(text)
     rules, target = (_LOWER_RULES, lower) if same_length else (_RULES, text)
-    for (pattern, handler), trig in zip(rules, _TRIGGERS, strict=True):
-        if prefilter and not trig.may_match(words, has_digit):
-            continue
+    for index in _candidates(words, has_digit) if prefilter else range(len(rules)):
+        pattern, handler = rules[index]
         for m in pattern.finditer(target):
             try:
                 h = handler(m, ctx)
@@ -157,18 +184,14 @@ class RulesResolver:
         if not isinstance(text, str) or not text or not isinstance(anchor, datetime):
             return []
         text = text[:MAX_CHARS]
-        if not _TRIGGER.search(text):
-            return []
         out: list[TemporalRef] = []
         pos = 0
         chunks = _SENTENCE.split(text) if len(text) > 160 else [text]
         for chunk in chunks:
             offset = text.find(chunk, pos)
             pos = offset + len(chunk)
-            if not _TRIGGER.search(chunk):
-                continue
-            direction = direction_of(chunk, self.default_direction)
-            for h in resolve_chunk(chunk, anchor, direction):
+            default = self.default_direction
+            for h in resolve_chunk(chunk, anchor, lambda c=chunk, d=default: direction_of(c, d)):
                 if h.conf < self.min_confidence or not h.start < h.end:
                     continue
                 s, e = h.span[0] + offset, h.span[1] + offset
