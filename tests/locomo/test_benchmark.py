@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from memlab.benchmarks.locomo.benchmark import LocomoBenchmark
 from memlab.benchmarks.base import Benchmark
+from memlab.benchmarks.locomo.benchmark import LocomoBenchmark
 from memlab.build import build
 from memlab.errors import MemlabError
 from memlab.run import run
@@ -92,7 +92,7 @@ def test_dense_and_hybrid_modes(tmp_path, mode) -> None:
 
 def test_bad_options_fail_in_one_line(tmp_path) -> None:
     path = write(tmp_path / "t.json", tiny())
-    with pytest.raises(MemlabError, match="unknown dataset.answer key"):
+    with pytest.raises(MemlabError, match=r"unknown dataset\.answer key"):
         run(_cfg(path, "+dataset.answer.topn=3"), tmp_path / "o")
     with pytest.raises(MemlabError, match="LoCoMo file not found"):
         run(_cfg(tmp_path / "absent.json"), tmp_path / "o2")
