@@ -107,7 +107,7 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
         "Settings were tuned on conversations conv-26 and conv-30 of the dev file (`_tune`); conv-41, conv-42 and "
         "conv-43 were not used for any choice (`_heldout`). The full-file figures mix both halves.",
         "",
-        "| metric | dev file (5 conv.) | tune half (2 conv.) | held-out half (3 conv.) | target |",
+        "| metric | dev file (5 conv.) [95% bootstrap CI] | tune half (2 conv.) | held-out half (3 conv.) | target |",
         "|---|---|---|---|---|",
     ]
     for name, target in (
@@ -117,8 +117,11 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
         ("temporal_date_acc", ""),
         ("temporal_f1", ""),
     ):
+        ci = ""
+        if name + "_ci_low" in m:
+            ci = f" [{_pct(m[name + '_ci_low'])}, {_pct(m[name + '_ci_high'])}]"
         out.append(
-            f"| `{name}` (%) | {_pct(m.get(name))} | {_pct(m.get(name + '_tune'))} | "
+            f"| `{name}` (%) | {_pct(m.get(name))}{ci} | {_pct(m.get(name + '_tune'))} | "
             f"{_pct(m.get(name + '_heldout'))} | {target} |"
         )
     out.append(

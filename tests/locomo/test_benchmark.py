@@ -52,6 +52,8 @@ def test_runs_and_logs_every_metric(tmp_path) -> None:
     assert m["n_temporal"] == 2 and m["n_temporal_datelike"] == 2
     assert m["temporal_date_acc"] == 1.0 and m["temporal_f1"] == 1.0  # yesterday -> 7 May; last week -> week before
     assert m["recall_at_25_turn"] == 1.0  # five turns: everything is in the top 25
+    assert m["temporal_date_acc_ci_low"] == m["temporal_date_acc_ci_high"] == 1.0  # all correct: a point interval
+    assert m["recall_at_10_turn_ci_low"] <= m["recall_at_10_turn"] <= m["recall_at_10_turn_ci_high"]
     assert m["n_no_evidence_cat1_4"] == 1.0
     assert m["quirk_integer_answers"] == 1.0 and m["quirk_orphan_session_dates"] == 1.0
     assert out.result.card.sha256 and out.result.card.main_metric == "temporal_date_acc_datelike"
