@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from memlab.benchmarks.locomo.benchmark import LocomoBenchmark
 from memlab.benchmarks.base import Benchmark
+from memlab.benchmarks.locomo.benchmark import LocomoBenchmark
 from memlab.build import build
 from memlab.errors import MemlabError
 from memlab.run import run
@@ -52,6 +52,8 @@ def test_runs_and_logs_every_metric(tmp_path) -> None:
     assert m["n_temporal"] == 2 and m["n_temporal_datelike"] == 2
     assert m["temporal_date_acc"] == 1.0 and m["temporal_f1"] == 1.0  # yesterday -> 7 May; last week -> week before
     assert m["recall_at_25_turn"] == 1.0  # five turns: everything is in the top 25
+    assert m["temporal_date_acc_ci_low"] == m["temporal_date_acc_ci_high"] == 1.0  # all correct: a point interval
+    assert m["recall_at_10_turn_ci_low"] <= m["recall_at_10_turn"] <= m["recall_at_10_turn_ci_high"]
     assert m["n_no_evidence_cat1_4"] == 1.0
     assert m["quirk_integer_answers"] == 1.0 and m["quirk_orphan_session_dates"] == 1.0
     assert out.result.card.sha256 and out.result.card.main_metric == "temporal_date_acc_datelike"
@@ -92,7 +94,7 @@ def test_dense_and_hybrid_modes(tmp_path, mode) -> None:
 
 def test_bad_options_fail_in_one_line(tmp_path) -> None:
     path = write(tmp_path / "t.json", tiny())
-    with pytest.raises(MemlabError, match="unknown dataset.answer key"):
+    with pytest.raises(MemlabError, match=r"unknown dataset\.answer key"):
         run(_cfg(path, "+dataset.answer.topn=3"), tmp_path / "o")
     with pytest.raises(MemlabError, match="LoCoMo file not found"):
         run(_cfg(tmp_path / "absent.json"), tmp_path / "o2")

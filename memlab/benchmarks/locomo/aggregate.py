@@ -59,6 +59,25 @@ def llm_metrics(rows: Iterable[Mapping[str, Any]]) -> dict[str, float]:
     return out
 
 
-def all_metrics(rows: Sequence[Mapping[str, Any]]) -> dict[str, float]:
-    """Every metric over ``rows``."""
-    return {**recall_metrics(rows), **temporal_metrics(rows), **llm_metrics(rows)}
+def confidence_intervals(rows: Sequence[Mapping[str, Any]], seed: int = 0) -> dict[str, float]:
+    """95% percentile-bootstrap intervals (``_ci_low``/``_ci_high``) of the headline metrics."""
+    from memlab.benchmarks.metrics import bootstrap_ci
+
+    main = [r for r in rows if r["category"] in (1, 2, 3, 4) and "recall" in r]
+    temporal = [r for r in rows if r["category"] == 2 and "date_correct" in r]
+    samples = {
+        "recall_at_10_turn": [r["recall"]["recall_at_10_turn"] for r in main],
+        "temporal_date_acc": [float(r["date_correct"]) for r in temporal],
+        "temporal_date_acc_datelike": [float(r["date_correct"]) for r in temporal if r["gold_datelike"]],
+        "temporal_f1": [r["f1"] for r in temporal],
+    }
+    out: dict[str, float] = {}
+    for name, values in samples.items():
+        if values:
+            out[f"{name}_ci_low"], out[f"{name}_ci_high"] = bootstrap_ci(values, seed=seed)
+    return out
+
+
+def all_metrics(rows: Sequence[Mapping[str, Any]], seed: int = 0) -> dict[str, float]:
+    """Every metric over ``rows`` (with bootstrap intervals of the headline ones)."""
+    return {**recall_metrics(rows), **temporal_metrics(rows), **llm_metrics(rows), **confidence_intervals(rows, seed)}

@@ -17,8 +17,9 @@ from memlab.benchmarks.base import BenchmarkResult, DatasetCard
 from memlab.benchmarks.locomo.aggregate import all_metrics
 from memlab.benchmarks.locomo.answerer import AnswerConfig, answer_temporal
 from memlab.benchmarks.locomo.dates import date_correct, parse_answer
+from memlab.benchmarks.locomo.errata import load_errata
 from memlab.benchmarks.locomo.ingest import ingest
-from memlab.benchmarks.locomo.loader import CATEGORIES, load, load_errata
+from memlab.benchmarks.locomo.loader import CATEGORIES, load
 from memlab.benchmarks.locomo.recall import KS, recall_row
 from memlab.benchmarks.locomo.retrieval import RetrieverConfig, TurnRetriever
 from memlab.benchmarks.locomo.scoring import answer_f1, token_f1
@@ -135,17 +136,17 @@ class LocomoBenchmark:
                     n_llm += 1
                 rows.append(row)
         kept = [r for r in rows if not r["flagged"]]
-        metrics = all_metrics(kept)
+        metrics = all_metrics(kept, seed)
         if flagged:
-            metrics.update({f"{k}_incl_flagged": v for k, v in all_metrics(rows).items()})
+            metrics.update({f"{k}_incl_flagged": v for k, v in all_metrics(rows, seed).items()})
             metrics["n_errata_excluded"] = float(len(rows) - len(kept))
         if self.heldout:
             held = [r for r in kept if r["conversation"] in self.heldout]
             tune = [r for r in kept if r["conversation"] not in self.heldout]
             if held:
-                metrics.update({f"{k}_heldout": v for k, v in all_metrics(held).items()})
+                metrics.update({f"{k}_heldout": v for k, v in all_metrics(held, seed).items()})
             if tune:
-                metrics.update({f"{k}_tune": v for k, v in all_metrics(tune).items()})
+                metrics.update({f"{k}_tune": v for k, v in all_metrics(tune, seed).items()})
         metrics.update({f"quirk_{k}": float(v) for k, v in data.quirks.items()})
         card = DatasetCard("locomo", str(self.version), data.sha256, LICENCE, str(self.path), self.main_metric)
         info = {
