@@ -8,8 +8,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from memlab.benchmarks.locomo.errata import load_errata
 from memlab.benchmarks.locomo.ingest import ingest
-from memlab.benchmarks.locomo.loader import CATEGORIES, load, load_errata, parse_session_time, sha256_file
+from memlab.benchmarks.locomo.loader import CATEGORIES, load, parse_session_time, sha256_file
 from memlab.errors import MemlabError
 from tests.locomo.tiny import tiny, write
 

@@ -17,8 +17,9 @@ from memlab.benchmarks.base import BenchmarkResult, DatasetCard
 from memlab.benchmarks.locomo.aggregate import all_metrics
 from memlab.benchmarks.locomo.answerer import AnswerConfig, answer_temporal
 from memlab.benchmarks.locomo.dates import date_correct, parse_answer
+from memlab.benchmarks.locomo.errata import load_errata
 from memlab.benchmarks.locomo.ingest import ingest
-from memlab.benchmarks.locomo.loader import CATEGORIES, load, load_errata
+from memlab.benchmarks.locomo.loader import CATEGORIES, load
 from memlab.benchmarks.locomo.recall import KS, recall_row
 from memlab.benchmarks.locomo.retrieval import RetrieverConfig, TurnRetriever
 from memlab.benchmarks.locomo.scoring import answer_f1, token_f1

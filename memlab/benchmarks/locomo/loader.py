@@ -168,7 +168,8 @@ def resolve_evidence(raw: str, known: set[str], quirks: Counter) -> list[str]:
     return out
 
 
-def _need(record: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str, path: str) -> Any:
+def require_field(record: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str, path: str) -> Any:
+    """``record[key]`` checked to be of ``kind``; a MemlabError naming the file, record and field otherwise."""
     if not isinstance(record, dict) or key not in record:
         raise MemlabError(f"{path}: {where} has no field '{key}'; is this a LoCoMo-format file?")
     value = record[key]
@@ -181,8 +182,8 @@ def _parse_conversation(obj: Any, index: int, path: str, quirks: Counter) -> Con
     where = f"conversation #{index}"
     sample_id = str(obj.get("sample_id", f"conv-{index}")) if isinstance(obj, dict) else ""
     where = f"conversation #{index} ({sample_id})"
-    conv = _need(obj, "conversation", dict, where, path)
-    qa = _need(obj, "qa", list, where, path)
+    conv = require_field(obj, "conversation", dict, where, path)
+    qa = require_field(obj, "qa", list, where, path)
     speakers = (str(conv.get("speaker_a", "")), str(conv.get("speaker_b", "")))
     sessions = {int(m.group(1)): k for k in conv if (m := _SESSION_KEY.match(k))}
     dates = {int(m.group(1)): k for k in conv if (m := _DATE_KEY.match(k))}
@@ -198,15 +199,15 @@ def _parse_conversation(obj: Any, index: int, path: str, quirks: Counter) -> Con
             raise MemlabError(
                 f"{path}: {where} field '{dates[n]}' = {conv[dates[n]]!r} is not like '1:56 pm on 8 May, 2023'"
             ) from None
-        turn_list = _need(conv, sessions[n], list, where, path)
+        turn_list = require_field(conv, sessions[n], list, where, path)
         for i, turn in enumerate(turn_list):
             twhere = f"{where} session_{n} turn #{i}"
-            text = _need(turn, "text", str, twhere, path)
+            text = require_field(turn, "text", str, twhere, path)
             caption = turn.get("blip_caption") or ""
             turns.append(
                 Turn(
-                    str(_need(turn, "dia_id", str, twhere, path)),
-                    str(_need(turn, "speaker", str, twhere, path)),
+                    str(require_field(turn, "dia_id", str, twhere, path)),
+                    str(require_field(turn, "speaker", str, twhere, path)),
                     text,
                     n,
                     i,
@@ -221,8 +222,8 @@ def _parse_conversation(obj: Any, index: int, path: str, quirks: Counter) -> Con
     questions: list[Question] = []
     for i, item in enumerate(qa):
         qwhere = f"{where} qa #{i}"
-        text = _need(item, "question", str, qwhere, path)
-        category = _need(item, "category", int, qwhere, path)
+        text = require_field(item, "question", str, qwhere, path)
+        category = require_field(item, "category", int, qwhere, path)
         if category not in CATEGORIES:
             raise MemlabError(f"{path}: {qwhere} field 'category' = {category}; valid: 1-5")
         adversarial = "answer" not in item and "adversarial_answer" in item
@@ -295,21 +296,3 @@ def load(path: str | Path) -> LocomoData:
         "adversarial_answer_field",
     )
     return LocomoData(str(path), sha256_file(path), convs, {k: int(quirks.get(k, 0)) for k in names})
-
-
-def load_errata(path: str | Path) -> dict[str, str]:
-    """Read the audit file (a list of ``{question_id, error_type, ...}``) -> question_id -> error_type."""
-    path = Path(path)
-    if not path.is_file():
-        raise MemlabError(f"errata file not found: {path}; pass dataset.errata=<locomo_dev_audit_errors.json>")
-    try:
-        records = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise MemlabError(f"{path}: not valid JSON ({exc}); expected the LoCoMo audit errors list") from None
-    if not isinstance(records, list):
-        raise MemlabError(f"{path}: expected a JSON list of audit records with 'question_id'")
-    out: dict[str, str] = {}
-    for i, rec in enumerate(records):
-        qid = _need(rec, "question_id", str, f"errata record #{i}", str(path))
-        out[qid] = str(rec.get("error_type", "FLAGGED"))
-    return out

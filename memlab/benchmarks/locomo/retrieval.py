@@ -15,6 +15,8 @@ Options (``dataset.retriever.*``):
 - ``drop_names``: remove the speakers' names from the BM25 query (they match every short greeting such as
   "Hey Gina!"; ``speaker_weight`` carries who is asked about instead).
 - ``bm25_k1`` / ``bm25_b``: BM25 parameters.
+- ``bm25_window``: the BM25 document of a turn also holds the text of the previous ``bm25_window`` turns of
+  its session (the question a reply answers).
 - ``prf_docs`` / ``prf_weight``: pseudo-relevance feedback for multi-hop questions — the top ``prf_docs``
   turns of the first pass are embedded/appended to the query and the second pass is fused with weight
   ``prf_weight`` (0 disables it).
@@ -53,6 +55,7 @@ class RetrieverConfig:
     session_weight: float = 0.0
     speaker_weight: float = 0.0
     drop_names: bool = False
+    bm25_window: int = 0
     bm25_k1: float = 1.5
     bm25_b: float = 0.75
 
@@ -103,7 +106,15 @@ class TurnRetriever:
         if config.mode in ("bm25", "hybrid"):
             from rank_bm25 import BM25Okapi
 
-            self.bm25_ = BM25Okapi([tokens(t) or ["_"] for t in texts], k1=config.bm25_k1, b=config.bm25_b)
+            docs = [tokens(t) for t in texts]
+            if config.bm25_window > 0:
+                raw = [tokens(str(m.meta.get("text", ""))) for m in self.memories]
+                sess = [m.meta.get("session") for m in self.memories]
+                for i in range(len(docs)):
+                    for j in range(max(0, i - config.bm25_window), i):
+                        if sess[j] == sess[i]:
+                            docs[i] = docs[i] + raw[j]
+            self.bm25_ = BM25Okapi([d or ["_"] for d in docs], k1=config.bm25_k1, b=config.bm25_b)
         if config.mode in ("dense", "hybrid"):
             if embedder is None:
                 raise MemlabError("dense retrieval needs an embedder; set embedder=minilm or retriever.mode=bm25")
