@@ -157,3 +157,14 @@ def test_split_rate_moves_the_time_phrase_to_a_follow_up_answer():
     plain_convs = {c["sample_id"]: c for c in plain_data}
     for item in plain["items"]:
         assert plain_convs[item["sample_id"]]["qa"][item["qa_index"]]["evidence"] == [item["mention"]]
+
+
+def test_default_seed0_bytes_are_pinned():
+    """Changing generator output must bump GENERATOR_VERSION (cached files are keyed by it) and this pin."""
+    import hashlib
+
+    from memlab.benchmarks.locomo_synth.config import GENERATOR_VERSION
+
+    data, _ = generate(SynthConfig(seed=0))
+    digest = hashlib.sha256(dumps(data)).hexdigest()
+    assert (GENERATOR_VERSION, digest) == (1, "e91b7dd5be2b6c5f02052ace880c838aceeefea81eb4ba04a534af56e6b13c05")

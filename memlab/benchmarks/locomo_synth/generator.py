@@ -16,8 +16,8 @@ import re
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from memlab.benchmarks.locomo_synth.catalog import (
-    EVENTS,
+from memlab.benchmarks.locomo_synth.catalog import EVENTS, Event
+from memlab.benchmarks.locomo_synth.chatter import (
     FACTS,
     FOLLOW_UPS,
     NAMES,
@@ -28,7 +28,6 @@ from memlab.benchmarks.locomo_synth.catalog import (
     PLAN_FOLLOW_UPS,
     PLAN_REACTIONS,
     REACTIONS,
-    Event,
 )
 from memlab.benchmarks.locomo_synth.config import SynthConfig
 from memlab.benchmarks.locomo_synth.dates import session_stamp
