@@ -150,6 +150,19 @@ def _plot(summary: dict, path: Path) -> bool:
     return True
 
 
+def _runs(experiment: str, uri: str | None) -> list:
+    """Finished runs of ``experiment``; none when the experiment does not exist yet."""
+    from memlab.errors import MemlabError
+    from memlab.tracking.query import find_runs
+
+    try:
+        return find_runs(experiment, uri)
+    except MemlabError as exc:
+        if "no MLflow experiment" in str(exc):
+            return []
+        raise
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write the report; returns 0 (1 when there are no runs at all)."""
     parser = argparse.ArgumentParser(prog="memlab report project_history", description=__doc__.splitlines()[0])
@@ -158,10 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--experiment", default="project_history")
     parser.add_argument("--gitnotes-experiment", default="gitnotes_real")
     args = parser.parse_args(argv)
-    from memlab.tracking.query import find_runs
-
-    history_runs = find_runs(args.experiment, args.uri)
-    gitnotes_runs = find_runs(args.gitnotes_experiment, args.uri)
+    history_runs = _runs(args.experiment, args.uri)
+    gitnotes_runs = _runs(args.gitnotes_experiment, args.uri)
     out = Path(args.out)
     lines = [
         "# Project histories: supersession judges, injected context, real notes",
