@@ -46,7 +46,8 @@ def main(argv: list[str]) -> None:
             return Verdict(gold.get((older.id, newer.id), Relation.COEXIST), 1.0, "gold")
 
     overrides = [f"embedder={emb}", "clusterer=none", "selector=current_facts", f"pipeline.knn_k={k}"]
-    components = replace(build_components(compose_cfg([*overrides, "pipeline.min_pair_similarity=0.0"])), judge=Oracle())
+    built = build_components(compose_cfg([*overrides, "pipeline.min_pair_similarity=0.0"]))
+    components = replace(built, judge=Oracle())
     metrics = evaluate_history(history, components, DatasetCard("t", "1", "0", "-", "-", "supersession_f1")).metrics
     print(emb, k, size, difficulty, seed, {key: round(metrics[key], 3) for key in KEYS})
 

@@ -16,7 +16,8 @@ class KnnGraphClusterer:
     """Link each row to its ``k`` nearest neighbours with cosine ≥ ``similarity_threshold``; clusters are
     the connected components, kept when their size is in ``[min_cluster_size, max_cluster_size]``.
 
-    Identical rows count as one node (exact duplicates share a component). Memory stays ``O(block · n)`` (blocked neighbour search, no dense n² matrix), so it runs where
+    Identical rows count as one node (exact duplicates share a component). Memory stays ``O(block · n)``
+    (blocked neighbour search, no dense n² matrix), so it runs where
     agglomerative clustering refuses (100,000 memories). Rows are processed in a canonical order, so the
     same set in any order gives the same partition. Single-link chaining can grow large components; the
     size cap drops them (label -1).
