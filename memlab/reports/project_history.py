@@ -191,3 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {out} ({len(history_runs)} history runs, {len(gitnotes_runs)} gitnotes runs)")
     return 0 if (history_runs or gitnotes_runs) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
