@@ -108,17 +108,18 @@ def _gitnotes_section(runs: Sequence) -> list[str]:
             run.tags.get("memlab.strategy.embedder", run.params.get("embedder._target_", "?")),
             _judge(run),
             run.tags.get("memlab.strategy.clusterer", "?"),
+            run.params.get("pipeline.knn_k", "?"),
             run.params.get("dataset.limit", "None"),
         )
         latest[key] = run
     lines = [
         "## Real git-notes-memory notes (gitnotes_real)",
         "",
-        "Newest run per (embedder, judge, clusterer, limit). Latencies are wall seconds on this shared 2-core "
+        "Newest run per (embedder, judge, clusterer, knn_k, limit). Latencies are wall seconds on this shared 2-core "
         "machine; `latency_scan_s` includes embedding (MiniLM reads its on-disk cache when warm).",
         "",
-        "| embedder | judge | clusterer | limit | " + " | ".join(GITNOTES_METRICS) + " | run |",
-        "|---|---|---|---|" + "---|" * (len(GITNOTES_METRICS) + 1),
+        "| embedder | judge | clusterer | knn_k | limit | " + " | ".join(GITNOTES_METRICS) + " | run |",
+        "|---|---|---|---|---|" + "---|" * (len(GITNOTES_METRICS) + 1),
     ]
     for key, run in sorted(latest.items()):
         cells = [f"{run.metrics[m]:.3f}" if m in run.metrics else "–" for m in GITNOTES_METRICS]
