@@ -128,6 +128,41 @@ def _gitnotes_section(runs: Sequence) -> list[str]:
     return lines
 
 
+SCALING_METRICS: tuple[str, ...] = (
+    "n_memories",
+    "n_judged_pairs",
+    "supersession_f1",
+    "stale_rate_injected",
+    "current_coverage_injected",
+    "latency_scan_s",
+    "latency_cluster_s",
+    "latency_supersession_s",
+    "latency_recall_s",
+    "latency_total_s",
+)
+
+
+def _scaling_section(runs: Sequence) -> list[str]:
+    if not runs:
+        return []
+    latest: dict[tuple, object] = {}
+    for run in sorted(runs, key=lambda r: r.start_time):
+        latest[(int(run.params.get("dataset.size", "0")), _judge(run), run.params.get("seed", "0"))] = run
+    lines = [
+        "## Scaling (project_history_large)",
+        "",
+        "Newest run per (size, judge, seed); lexical embedder, no clustering. Wall seconds on this shared machine.",
+        "",
+        "| size | judge | seed | " + " | ".join(SCALING_METRICS) + " | run |",
+        "|---|---|---|" + "---|" * (len(SCALING_METRICS) + 1),
+    ]
+    for key, run in sorted(latest.items()):
+        cells = [f"{run.metrics[m]:.3f}" if m in run.metrics else "–" for m in SCALING_METRICS]
+        lines.append("| " + " | ".join(map(str, key)) + " | " + " | ".join(cells) + f" | `{run.run_id[:8]}` |")
+    lines.append("")
+    return lines
+
+
 def _plot(summary: dict, path: Path) -> bool:
     if not summary:
         return False
@@ -171,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / "project_history.md"))
     parser.add_argument("--experiment", default="project_history")
     parser.add_argument("--gitnotes-experiment", default="gitnotes_real")
+    parser.add_argument("--scaling-experiment", default="project_history_large")
     args = parser.parse_args(argv)
     history_runs = _runs(args.experiment, args.uri)
     gitnotes_runs = _runs(args.gitnotes_experiment, args.uri)
@@ -188,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     if _plot(summary, png):
         lines += [f"![supersession_f1 by difficulty]({png.name})", ""]
     lines += _gitnotes_section(gitnotes_runs)
+    lines += _scaling_section(_runs(args.scaling_experiment, args.uri))
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {out} ({len(history_runs)} history runs, {len(gitnotes_runs)} gitnotes runs)")
