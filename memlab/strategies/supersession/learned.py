@@ -12,7 +12,7 @@ from memlab.types import Memory, Relation, Verdict
 
 
 class LearnedJudge:
-    """Gradient-boosted trees over the features of :mod:`~memlab.strategies.supersession.pair_features`
+    """Histogram gradient-boosted trees over the features of :mod:`~memlab.strategies.supersession.pair_features`
     (cosine hint, lexical overlaps, change/scope/subject cues, namespace match, time gap, value-token
     differences and the slot judge's verdict).
 

@@ -112,9 +112,11 @@ def history_pairs(history: Any, embedder: Any, k: int = 8, min_similarity: float
 
 def build_model(random_state: int = 0) -> Any:
     """The classifier (gradient-boosted trees, fixed seed)."""
-    from sklearn.ensemble import GradientBoostingClassifier
+    from sklearn.ensemble import HistGradientBoostingClassifier
 
-    return GradientBoostingClassifier(n_estimators=150, max_depth=3, learning_rate=0.1, random_state=random_state)
+    return HistGradientBoostingClassifier(
+        max_iter=200, max_depth=6, learning_rate=0.1, early_stopping=False, random_state=random_state
+    )
 
 
 def train(
