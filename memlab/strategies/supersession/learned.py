@@ -67,6 +67,7 @@ class LearnedJudge:
         self.model_: Any = None
         self.card_: dict[str, Any] | None = None
         self.path_: Path | None = None
+        self.threads_: Any = None
 
     @property
     def artifact_path(self) -> str | None:
@@ -140,13 +141,23 @@ class LearnedJudge:
         else:
             raise MemlabError(message)
 
+    def _limiter(self) -> Any:
+        """One OpenMP thread for a one-row prediction (thread start-up per call costs far more than the work)."""
+        if self.threads_ is None:
+            from threadpoolctl import ThreadpoolController
+
+            self.threads_ = ThreadpoolController()
+        return self.threads_.limit(limits=1, user_api="openmp")
+
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
         """Judge ``newer`` against ``older`` with the classifier."""
         model, _ = self.load()
         try:
             from memlab.strategies.supersession.pair_features import pair_features
 
-            proba = model.predict_proba([pair_features(older, newer, similarity)])[0]
+            row = [pair_features(older, newer, similarity)]
+            with self._limiter():
+                proba = model.predict_proba(row)[0]
             best = max(range(len(proba)), key=lambda i: (proba[i], -i))
             relation = Relation(str(model.classes_[best]))
             return Verdict(relation, float(min(1.0, max(0.0, proba[best]))), f"learned p={proba[best]:.2f}")
