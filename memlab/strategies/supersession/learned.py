@@ -51,7 +51,7 @@ class LearnedJudge:
         eval_seed: int | Sequence[int] | None = None,
         on_seed_overlap: str = "refuse",
         train_seeds: str = "1000-1019",
-        train_dataset: str = "builtin",
+        train_dataset: str = "generator",
         train_size: int = 400,
         embedder: str = "minilm",
         cache_dir: str | None = None,
