@@ -95,3 +95,16 @@ def test_cli_run_refuses_overlap(tiny_model: Path, tmp_path: Path) -> None:
     cfg = compose_cfg(["judge=learned", f"judge.model_path={tiny_model}", "embedder=tfidf", "seed=1000"])
     with pytest.raises(MemlabError, match="evaluation seed"):
         run(cfg, tmp_path)
+
+
+def test_relation_f1_exact() -> None:
+    from memlab.strategies.supersession.judge_eval import relation_f1
+
+    gold = ["SUPERSEDE", "SUPERSEDE", "COEXIST", "DUPLICATE"]
+    pred = ["SUPERSEDE", "COEXIST", "COEXIST", "MERGE"]
+    scores = relation_f1(gold, pred)
+    assert scores["relation_f1_supersede"] == pytest.approx(2 / 3)
+    assert scores["relation_f1_coexist"] == pytest.approx(2 / 3)
+    assert scores["relation_f1_duplicate"] == 0.0
+    assert scores["relation_f1_merge"] == 0.0
+    assert relation_f1([], [])["n_pairs"] == 0.0

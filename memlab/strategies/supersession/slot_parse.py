@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from memlab.types import Memory
 
@@ -245,9 +246,12 @@ def changes(text: str, ignore: frozenset[str] = frozenset()) -> tuple[Change, ..
 
 
 def parse(memory: Memory) -> Parsed:
-    """Parse one memory (summary first, then content)."""
-    summary = (memory.summary or "")[:MAX_CHARS]
-    text = (memory.text or "")[:MAX_CHARS]
+    """Parse one memory (summary first, then content); cached on the memory's text."""
+    return _parse_text((memory.summary or "")[:MAX_CHARS], (memory.text or "")[:MAX_CHARS])
+
+
+@lru_cache(maxsize=8192)
+def _parse_text(summary: str, text: str) -> Parsed:
     toks = content_tokens(text)
     subj = subjects(text)
     subj_tokens = frozenset(t for phrase in subj for t in phrase.split()) | {"s"}
