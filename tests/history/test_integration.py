@@ -136,3 +136,14 @@ def test_experiments_compose_and_build(experiment):
     components = build_components(cfg)
     assert components.settings.exact_dedup is True
     assert isinstance(build(cfg["dataset"], "dataset"), Benchmark)
+
+
+def test_experiment_runs_on_a_history_file(tmp_path):
+    path = generate(3, 100).write(tmp_path / "ph.json")
+    cfg = compose_cfg(["+experiment=project_history", "dataset=project_history_file", f"dataset.path={path}"])
+    assert set(cfg["dataset"]) == {"_target_", "path"}
+    _, metrics = _run(
+        ["+experiment=project_history", "dataset=project_history_file", f"dataset.path={path}", *FAST],
+        tmp_path / "run",
+    )
+    assert metrics["n_memories"] == 100
