@@ -33,6 +33,8 @@ class PipelineSettings:
         exact_dedup: Before the judge, mark memories with identical (whitespace-normalised) text
             DUPLICATE of their earliest copy and judge only first copies (kNN ties cannot reach every
             copy of a text repeated more than ``knn_k`` times).
+        propagate_supersession: After the judge, a memory superseded by ``n`` passes that on to the earlier
+            members of its DUPLICATES/MERGES group (memlab/pipeline/propagate.py).
     """
 
     knn_k: int = 8
@@ -42,6 +44,7 @@ class PipelineSettings:
     budget_tokens: int = 2000
     min_judge_confidence: float = 0.0
     exact_dedup: bool = True
+    propagate_supersession: bool = False
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None) -> PipelineSettings:

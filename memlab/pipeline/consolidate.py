@@ -192,6 +192,10 @@ def phase_supersession(
             continue
         if apply_verdict(store, older, newer, verdict, run_id):
             counts[RELATION_EDGE[verdict.relation].value] += 1
+    if settings.propagate_supersession:
+        from memlab.pipeline.propagate import propagate_supersession
+
+        counts[EdgeType.SUPERSEDES.value] += propagate_supersession(store, run_id)
     return counts, review
 
 

@@ -108,20 +108,56 @@ def _gitnotes_section(runs: Sequence) -> list[str]:
             run.tags.get("memlab.strategy.embedder", run.params.get("embedder._target_", "?")),
             _judge(run),
             run.tags.get("memlab.strategy.clusterer", "?"),
+            run.params.get("pipeline.knn_k", "?"),
             run.params.get("dataset.limit", "None"),
         )
         latest[key] = run
     lines = [
         "## Real git-notes-memory notes (gitnotes_real)",
         "",
-        "Newest run per (embedder, judge, clusterer, limit). Latencies are wall seconds on this shared 2-core "
+        "Newest run per (embedder, judge, clusterer, knn_k, limit). Latencies are wall seconds on this shared 2-core "
         "machine; `latency_scan_s` includes embedding (MiniLM reads its on-disk cache when warm).",
         "",
-        "| embedder | judge | clusterer | limit | " + " | ".join(GITNOTES_METRICS) + " | run |",
-        "|---|---|---|---|" + "---|" * (len(GITNOTES_METRICS) + 1),
+        "| embedder | judge | clusterer | knn_k | limit | " + " | ".join(GITNOTES_METRICS) + " | run |",
+        "|---|---|---|---|---|" + "---|" * (len(GITNOTES_METRICS) + 1),
     ]
     for key, run in sorted(latest.items()):
         cells = [f"{run.metrics[m]:.3f}" if m in run.metrics else "–" for m in GITNOTES_METRICS]
+        lines.append("| " + " | ".join(map(str, key)) + " | " + " | ".join(cells) + f" | `{run.run_id[:8]}` |")
+    lines.append("")
+    return lines
+
+
+SCALING_METRICS: tuple[str, ...] = (
+    "n_memories",
+    "n_judged_pairs",
+    "supersession_f1",
+    "stale_rate_injected",
+    "current_coverage_injected",
+    "latency_scan_s",
+    "latency_cluster_s",
+    "latency_supersession_s",
+    "latency_recall_s",
+    "latency_total_s",
+)
+
+
+def _scaling_section(runs: Sequence) -> list[str]:
+    if not runs:
+        return []
+    latest: dict[tuple, object] = {}
+    for run in sorted(runs, key=lambda r: r.start_time):
+        latest[(int(run.params.get("dataset.size", "0")), _judge(run), run.params.get("seed", "0"))] = run
+    lines = [
+        "## Scaling (project_history_large)",
+        "",
+        "Newest run per (size, judge, seed); lexical embedder, no clustering. Wall seconds on this shared machine.",
+        "",
+        "| size | judge | seed | " + " | ".join(SCALING_METRICS) + " | run |",
+        "|---|---|---|" + "---|" * (len(SCALING_METRICS) + 1),
+    ]
+    for key, run in sorted(latest.items()):
+        cells = [f"{run.metrics[m]:.3f}" if m in run.metrics else "–" for m in SCALING_METRICS]
         lines.append("| " + " | ".join(map(str, key)) + " | " + " | ".join(cells) + f" | `{run.run_id[:8]}` |")
     lines.append("")
     return lines
@@ -150,6 +186,19 @@ def _plot(summary: dict, path: Path) -> bool:
     return True
 
 
+def _runs(experiment: str, uri: str | None) -> list:
+    """Finished runs of ``experiment``; none when the experiment does not exist yet."""
+    from memlab.errors import MemlabError
+    from memlab.tracking.query import find_runs
+
+    try:
+        return find_runs(experiment, uri)
+    except MemlabError as exc:
+        if "no MLflow experiment" in str(exc):
+            return []
+        raise
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write the report; returns 0 (1 when there are no runs at all)."""
     parser = argparse.ArgumentParser(prog="memlab report project_history", description=__doc__.splitlines()[0])
@@ -157,11 +206,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / "project_history.md"))
     parser.add_argument("--experiment", default="project_history")
     parser.add_argument("--gitnotes-experiment", default="gitnotes_real")
+    parser.add_argument("--scaling-experiment", default="project_history_large")
     args = parser.parse_args(argv)
-    from memlab.tracking.query import find_runs
-
-    history_runs = find_runs(args.experiment, args.uri)
-    gitnotes_runs = find_runs(args.gitnotes_experiment, args.uri)
+    history_runs = _runs(args.experiment, args.uri)
+    gitnotes_runs = _runs(args.gitnotes_experiment, args.uri)
     out = Path(args.out)
     lines = [
         "# Project histories: supersession judges, injected context, real notes",
@@ -176,7 +224,12 @@ def main(argv: list[str] | None = None) -> int:
     if _plot(summary, png):
         lines += [f"![supersession_f1 by difficulty]({png.name})", ""]
     lines += _gitnotes_section(gitnotes_runs)
+    lines += _scaling_section(_runs(args.scaling_experiment, args.uri))
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {out} ({len(history_runs)} history runs, {len(gitnotes_runs)} gitnotes runs)")
     return 0 if (history_runs or gitnotes_runs) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

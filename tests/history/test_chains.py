@@ -99,3 +99,22 @@ def test_recall_history_through_components():
     store, memories = build_chain([0, 1, 0, 2], [1, 5, 9, 13], extra_edges=False)
     chain = recall_history(store, components, "Which value V1 is used?", memories[-1].timestamp)
     assert [m.id for m in chain] == [m.id for m in memories]
+
+
+def test_propagation_supersedes_every_copy_of_a_replaced_fact():
+    from memlab.pipeline.propagate import propagate_supersession
+
+    t = [T0 + timedelta(hours=h) for h in range(4)]
+    a = Memory("a", "decisions", t[0], "Use V0", "")
+    b = Memory("b", "patterns", t[1], "Reminder: V0", "")
+    c = Memory("c", "decisions", t[2], "Switched from V0 to V1", "")
+    d = Memory("d", "patterns", t[3], "Reminder: V1", "")
+    store = MemoryStore([a, b, c, d])
+    apply_verdict(store, a, b, Verdict(Relation.DUPLICATE), "r")
+    apply_verdict(store, b, c, SUPERSEDE, "r")  # the judge only saw the restatement next to the change
+    apply_verdict(store, c, d, Verdict(Relation.DUPLICATE), "r")
+    assert store.valid_at("a", t[3])
+    assert propagate_supersession(store, "r") == 1
+    assert not store.valid_at("a", t[3]) and store.state("a").superseded_by == "c"
+    assert store.valid_at("d", t[3]) and store.valid_at("c", t[3])  # later members are untouched
+    assert propagate_supersession(store, "r") == 0

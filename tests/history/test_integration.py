@@ -124,3 +124,26 @@ def test_gitnotes_missing_file_is_one_line(tmp_path):
 
     with pytest.raises(MemlabError, match="notes file not found"):
         run(compose_cfg(["dataset=gitnotes_real", f"dataset.path={tmp_path}/none.jsonl", *FAST]), tmp_path)
+
+
+@pytest.mark.parametrize("experiment", ["project_history", "gitnotes_real", "project_history_large"])
+def test_experiments_compose_and_build(experiment):
+    from memlab.benchmarks.base import Benchmark
+    from memlab.build import build, build_components
+
+    cfg = compose_cfg([f"+experiment={experiment}", "embedder=tfidf"])
+    assert cfg["experiment_name"] == experiment
+    components = build_components(cfg)
+    assert components.settings.exact_dedup is True
+    assert isinstance(build(cfg["dataset"], "dataset"), Benchmark)
+
+
+def test_experiment_runs_on_a_history_file(tmp_path):
+    path = generate(3, 100).write(tmp_path / "ph.json")
+    cfg = compose_cfg(["+experiment=project_history", "dataset=project_history_file", f"dataset.path={path}"])
+    assert set(cfg["dataset"]) == {"_target_", "path"}
+    _, metrics = _run(
+        ["+experiment=project_history", "dataset=project_history_file", f"dataset.path={path}", *FAST],
+        tmp_path / "run",
+    )
+    assert metrics["n_memories"] == 100

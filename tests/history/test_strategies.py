@@ -111,3 +111,14 @@ def test_exact_dedup_reaches_every_copy_beyond_k():
     consolidate(store, components, T0 + timedelta(days=1))
     assert all(store.state(f"m{i:03d}").duplicate_of == "m000" for i in range(1, 40))
     assert store.state("m000").duplicate_of is None and store.state("z").duplicate_of is None
+
+
+def test_knn_graph_identical_rows_share_a_component():
+    from memlab.strategies.clustering.knn_graph import KnnGraphClusterer
+
+    x = np.concatenate([np.repeat(_blobs(1)[:1], 30, axis=0), _blobs(2)])
+    ts = [T0 + timedelta(minutes=i) for i in range(len(x))]
+    labels = KnnGraphClusterer(k=2, similarity_threshold=0.9, max_cluster_size=50).fit_predict(x, ts)
+    assert len(set(labels[:30].tolist())) == 1 and labels[0] >= 0
+    capped = KnnGraphClusterer(k=2, similarity_threshold=0.9, max_cluster_size=20).fit_predict(x, ts)
+    assert (capped[:30] == -1).all()

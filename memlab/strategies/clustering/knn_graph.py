@@ -16,7 +16,8 @@ class KnnGraphClusterer:
     """Link each row to its ``k`` nearest neighbours with cosine ≥ ``similarity_threshold``; clusters are
     the connected components, kept when their size is in ``[min_cluster_size, max_cluster_size]``.
 
-    Memory stays ``O(block · n)`` (blocked neighbour search, no dense n² matrix), so it runs where
+    Identical rows count as one node (exact duplicates share a component). Memory stays ``O(block · n)``
+    (blocked neighbour search, no dense n² matrix), so it runs where
     agglomerative clustering refuses (100,000 memories). Rows are processed in a canonical order, so the
     same set in any order gives the same partition. Single-link chaining can grow large components; the
     size cap drops them (label -1).
@@ -46,12 +47,16 @@ class KnnGraphClusterer:
         from scipy.sparse import coo_matrix
         from scipy.sparse.csgraph import connected_components
 
-        pairs = knn_pairs(np.asarray(x, dtype=np.float32), self.k, self.similarity_threshold)
+        # Identical rows (exact duplicates) are one node: search neighbours among distinct rows only.
+        unique, inverse = np.unique(np.asarray(x, dtype=np.float32), axis=0, return_inverse=True)
+        inverse = np.asarray(inverse).reshape(-1)
+        m = len(unique)
+        pairs = knn_pairs(unique, self.k, self.similarity_threshold) if m > 1 else []
         rows = np.array([p[0] for p in pairs], dtype=np.int64)
         cols = np.array([p[1] for p in pairs], dtype=np.int64)
-        graph = coo_matrix((np.ones(len(pairs), dtype=np.int8), (rows, cols)), shape=(n, n))
+        graph = coo_matrix((np.ones(len(pairs), dtype=np.int8), (rows, cols)), shape=(m, m))
         _, labels = connected_components(graph, directed=False)
-        return labels
+        return labels[inverse]
 
     def fit_predict(self, embeddings: np.ndarray, timestamps: Sequence[datetime]) -> np.ndarray:
         """Label rows; see the class docstring."""

@@ -12,7 +12,7 @@ from memlab.types import Memory, Relation, Verdict
 
 
 class LearnedJudge:
-    """Gradient-boosted trees over the features of :mod:`~memlab.strategies.supersession.pair_features`
+    """Histogram gradient-boosted trees over the features of :mod:`~memlab.strategies.supersession.pair_features`
     (cosine hint, lexical overlaps, change/scope/subject cues, namespace match, time gap, value-token
     differences and the slot judge's verdict).
 
@@ -51,7 +51,7 @@ class LearnedJudge:
         eval_seed: int | Sequence[int] | None = None,
         on_seed_overlap: str = "refuse",
         train_seeds: str = "1000-1019",
-        train_dataset: str = "builtin",
+        train_dataset: str = "generator",
         train_size: int = 400,
         embedder: str = "minilm",
         cache_dir: str | None = None,
@@ -67,6 +67,7 @@ class LearnedJudge:
         self.model_: Any = None
         self.card_: dict[str, Any] | None = None
         self.path_: Path | None = None
+        self.threads_: Any = None
 
     @property
     def artifact_path(self) -> str | None:
@@ -140,13 +141,23 @@ class LearnedJudge:
         else:
             raise MemlabError(message)
 
+    def _limiter(self) -> Any:
+        """One OpenMP thread for a one-row prediction (thread start-up per call costs far more than the work)."""
+        if self.threads_ is None:
+            from threadpoolctl import ThreadpoolController
+
+            self.threads_ = ThreadpoolController()
+        return self.threads_.limit(limits=1, user_api="openmp")
+
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
         """Judge ``newer`` against ``older`` with the classifier."""
         model, _ = self.load()
         try:
             from memlab.strategies.supersession.pair_features import pair_features
 
-            proba = model.predict_proba([pair_features(older, newer, similarity)])[0]
+            row = [pair_features(older, newer, similarity)]
+            with self._limiter():
+                proba = model.predict_proba(row)[0]
             best = max(range(len(proba)), key=lambda i: (proba[i], -i))
             relation = Relation(str(model.classes_[best]))
             return Verdict(relation, float(min(1.0, max(0.0, proba[best]))), f"learned p={proba[best]:.2f}")

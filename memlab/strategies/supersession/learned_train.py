@@ -85,6 +85,12 @@ def make_embedder(name: str) -> Any:
 
 def history_pairs(history: Any, embedder: Any, k: int = 8, min_similarity: float = 0.3) -> tuple[list, list[str]]:
     """Feature rows and labels of one history's candidate pairs."""
+    pairs = candidate_pairs(history, embedder, k, min_similarity)
+    return [pair_features(o, n, s) for o, n, s, _ in pairs], [label for *_, label in pairs]
+
+
+def candidate_pairs(history: Any, embedder: Any, k: int = 8, min_similarity: float = 0.3) -> list[tuple]:
+    """``(older, newer, cosine, gold label)`` for the kNN candidate pairs and the gold pairs of a history."""
     from memlab.benchmarks.metrics import transitive_closure
     from memlab.pipeline.candidates import knn_pairs
 
@@ -98,23 +104,24 @@ def history_pairs(history: Any, embedder: Any, k: int = 8, min_similarity: float
         if older in index and newer in index:
             i, j = sorted((index[older], index[newer]))
             pairs.setdefault((i, j), float(matrix[i] @ matrix[j]))
-    rows, labels = [], []
+    out: list[tuple] = []
     for (i, j), sim in sorted(pairs.items()):
         a, b = memories[i], memories[j]
         older, newer = (a, b) if (a.timestamp, a.id) <= (b.timestamp, b.id) else (b, a)
         label = gold.get((older.id, newer.id))
         if label is None:
             label = Relation.SUPERSEDE.value if (older.id, newer.id) in closure else Relation.COEXIST.value
-        rows.append(pair_features(older, newer, sim))
-        labels.append(label)
-    return rows, labels
+        out.append((older, newer, float(sim), label))
+    return out
 
 
 def build_model(random_state: int = 0) -> Any:
     """The classifier (gradient-boosted trees, fixed seed)."""
-    from sklearn.ensemble import GradientBoostingClassifier
+    from sklearn.ensemble import HistGradientBoostingClassifier
 
-    return GradientBoostingClassifier(n_estimators=150, max_depth=3, learning_rate=0.1, random_state=random_state)
+    return HistGradientBoostingClassifier(
+        max_iter=200, max_depth=6, learning_rate=0.1, early_stopping=False, random_state=random_state
+    )
 
 
 def train(

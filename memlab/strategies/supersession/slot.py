@@ -53,7 +53,8 @@ class SlotJudge:
        brings fewer new salient words than it shares, attribute acronyms such as API or CI counting half;
        with no salient value words the older summary's words stand in and the similarity must reach
        ``dup_similarity``): at least ``merge_min_new_tokens`` new content words and a longer text → MERGE
-       (added detail, 0.7), else DUPLICATE (restatement, 0.8).
+       (added detail, 0.7), else DUPLICATE (restatement, 0.8). A newer memory whose summary names all of
+       the older value but which brings new salient words is a MERGE when it adds enough words.
     9. Different values in the same namespace (one of ``implicit_namespaces``) on a shared attribute
        (common non-value words) with similarity ≥ ``implicit_similarity`` → SUPERSEDE (0.55) when
        ``implicit_change``; otherwise COEXIST.
@@ -201,10 +202,13 @@ class SlotJudge:
             return Verdict(Relation.SUPERSEDE, 0.55, f"negates {_fmt(shared_val)}")
         new_weight = sum(0.5 if _acronym(t) else 1.0 for t in only_new)
         same = new_weight < (1 if weak else len(shared_val))
-        if shared_val and same and (not weak or sim >= self.dup_similarity):
+        headline = bool(shared_val & pn.summary_tokens) and not only_old and not weak
+        if shared_val and (same or headline) and (not weak or sim >= self.dup_similarity):
             extra = pn.tokens - po.tokens - CUE_WORDS
             if len(extra) >= self.merge_min_new_tokens and pn.n_words > po.n_words:
                 return Verdict(Relation.MERGE, 0.7, f"same value {_fmt(shared_val)} with {len(extra)} new words")
+            if not same:
+                return Verdict(Relation.COEXIST, 0.5, f"mentions {_fmt(shared_val)} with other values")
             return Verdict(Relation.DUPLICATE, 0.8, f"restates {_fmt(shared_val)}")
         shared_attr = (po.tokens & pn.tokens) - po.salient - pn.salient - CUE_WORDS - po.subject_tokens
         if (

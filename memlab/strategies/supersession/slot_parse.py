@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from memlab.types import Memory
 
@@ -35,7 +36,12 @@ CUE_WORDS = _words(
     returns returned again adopts adopted"""
 )
 
+#: Only the first characters of a memory are parsed (memories are short; this bounds the work).
+MAX_CHARS = 4000
+
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9+#./_-]*[A-Za-z0-9+#]|[A-Za-z0-9]")
+#: Start of a sentence or clause (anchors patterns whose first group is lazy, keeping matching linear).
+_SENTENCE_START = r"(?:^|(?<=[.;:!?\n]))\s*"
 _CLAUSE_END = r"(?=\.(?:\s|$)|[;,:!?()\n]|\s+(?:because|since|as|so|after|which|for|due)\b|$)"
 
 #: (cue name, pattern with optional named groups ``old`` and ``new``). Order matters only for the reason.
@@ -46,11 +52,12 @@ CHANGE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("back to", r"\b(?:went|go|going|moved|switched|are|is)?\s*back\s+to\s+(?P<new>.+?)" + _CLAUSE_END),
         ("from-to", r"\bfrom\s+(?P<old>[^.;,:\n]+?)\s+(?:back\s+)?(?:to|onto|over to)\s+(?P<new>.+?)" + _CLAUSE_END),
         ("replaced", r"\breplac(?:ed|e|ing)\s+(?P<old>[^.;,:\n]+?)\s+(?:with|by)\s+(?P<new>.+?)" + _CLAUSE_END),
-        ("replaced", r"\b(?P<new>[^.;,:\n]+?)\s+(?:replaces|replaced)\s+(?P<old>.+?)" + _CLAUSE_END),
+        ("replaced", _SENTENCE_START + r"(?P<new>[^.;,:\n]+?)\s+(?:replaces|replaced)\s+(?P<old>.+?)" + _CLAUSE_END),
         ("instead of", r"\binstead\s+of\s+(?P<old>.+?)" + _CLAUSE_END),
         (
             "no longer",
-            r"(?P<old>[^.;,:\n]+?)\s+(?:is\s+)?no\s+longer\s+(?:fits|works|scales|needed|makes sense|meets)\b",
+            _SENTENCE_START
+            + r"(?P<old>[^.;,:\n]+?)\s+(?:is\s+)?no\s+longer\s+(?:fits|works|scales|needed|makes sense|meets)\b",
         ),
         ("no longer", r"\bno\s+longer\s+(?!fits|works|scales|needed|makes sense|meets)(?P<old>.+?)" + _CLAUSE_END),
         ("not anymore", r"\b(?:don't|do not|doesn't|does not)\s+(?P<old>.+?)\s+anymore\b"),
@@ -239,9 +246,12 @@ def changes(text: str, ignore: frozenset[str] = frozenset()) -> tuple[Change, ..
 
 
 def parse(memory: Memory) -> Parsed:
-    """Parse one memory (summary first, then content)."""
-    summary = memory.summary or ""
-    text = memory.text or ""
+    """Parse one memory (summary first, then content); cached on the memory's text."""
+    return _parse_text((memory.summary or "")[:MAX_CHARS], (memory.text or "")[:MAX_CHARS])
+
+
+@lru_cache(maxsize=8192)
+def _parse_text(summary: str, text: str) -> Parsed:
     toks = content_tokens(text)
     subj = subjects(text)
     subj_tokens = frozenset(t for phrase in subj for t in phrase.split()) | {"s"}

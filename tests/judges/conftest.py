@@ -1,0 +1,17 @@
+"""Shared fixtures of the judge tests: memories and a tiny learned model (TF-IDF, builtin seeds 1000-1001)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A learned-judge model trained on builtin seeds 1000-1001 with the TF-IDF embedder."""
+    from memlab.strategies.supersession.learned_train import save, train
+
+    model, card = train([1000, 1001], dataset="builtin", embedder="tfidf")
+    path, _ = save(model, card, tmp_path_factory.mktemp("learned"))
+    return path
