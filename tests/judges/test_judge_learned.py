@@ -108,3 +108,16 @@ def test_relation_f1_exact() -> None:
     assert scores["relation_f1_duplicate"] == 0.0
     assert scores["relation_f1_merge"] == 0.0
     assert relation_f1([], [])["n_pairs"] == 0.0
+
+
+def test_default_model_is_trained_on_first_use_and_reused(tmp_path: Path) -> None:
+    kwargs = {"train_seeds": "1000-1001", "train_dataset": "builtin", "embedder": "tfidf", "cache_dir": str(tmp_path)}
+    judge = LearnedJudge(eval_seed=0, **kwargs)
+    judge.judge(mem("Use Flask for the HTTP API"), mem("Replaced Flask with FastAPI", day=9), 0.7)
+    path = Path(judge.artifact_path or "")
+    assert path.is_file() and tmp_path in path.parents
+    stamp = path.stat().st_mtime_ns
+    again = LearnedJudge(eval_seed=0, **kwargs)
+    again.load()
+    assert again.artifact_path == str(path)
+    assert path.stat().st_mtime_ns == stamp
