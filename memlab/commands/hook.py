@@ -49,7 +49,7 @@ def _read_payload() -> dict:
 
 
 def _memlab_dir(payload: dict, project: str | None):
-    from memlab.adapter.gitcli import find_repo
+    from memlab.adapter.repo import find_repo
 
     try:
         return find_repo(project or payload.get("cwd") or os.getcwd()).memlab_dir
@@ -91,7 +91,7 @@ def _guarded(args: argparse.Namespace, event: str) -> int:
 
 
 def _dispatch(args: argparse.Namespace, event: str, payload: dict) -> dict | None:
-    from memlab.adapter.gitcli import find_repo
+    from memlab.adapter.repo import find_repo
     from memlab.adapter.spec import resolve_spec
     from memlab.adapter.state import clock
 
