@@ -59,9 +59,16 @@ settings_st = st.fixed_dictionaries(
 )
 
 
+def _no_empty_containers_we_touch(data) -> bool:
+    hooks = data.get("hooks")
+    return hooks is None or (hooks != {} and all(hooks.get(e) != [] for e in ("Stop", "SessionStart", "SessionEnd")))
+
+
 @settings(max_examples=200, deadline=None)
-@given(settings_st)
+@given(settings_st.filter(_no_empty_containers_we_touch))
 def test_merge_then_strip_is_identity(data):
+    """Removing memlab's entries gives back the settings (empty hooks containers memlab touched aside:
+    those come back only through the byte-for-byte restore of the backup)."""
     prefix = "PYTHONPATH=/x /py -S -m memlab.cli"
     merged = merge(data, __import__("pathlib").Path("/abs/spec.json"), prefix)
     assert merge(merged, __import__("pathlib").Path("/abs/spec.json"), prefix) == merged  # idempotent
