@@ -134,12 +134,17 @@ def _one_run(cmd: list[str], repo: Path, payload: bytes) -> tuple[float, float, 
     return wall, rss, cpu, proc.stdout
 
 
-def cold_session_starts(repo: Path, spec: str | None, runs: int) -> dict[str, Any]:
-    """Run session-start ``runs`` times in fresh processes, as the installed command line does (``-S``)."""
+def cold_session_starts(repo: Path, spec: str | None, runs: int, realtime: bool = False) -> dict[str, Any]:
+    """Run session-start ``runs`` times in fresh processes, as the installed command line does (``-S``).
+
+    ``realtime`` runs each process under ``chrt -f 10`` (needs root): on a shared, loaded machine this
+    measures the hook's own latency rather than the wait for a CPU.
+    """
     import memlab
 
     root = str(Path(memlab.__file__).resolve().parent.parent)
-    cmd = ["env", f"PYTHONPATH={root}", sys.executable, "-S", "-m", "memlab.cli", "hook", "session-start"]
+    cmd = ["chrt", "-f", "10"] if realtime else []
+    cmd += ["env", f"PYTHONPATH={root}", sys.executable, "-S", "-m", "memlab.cli", "hook", "session-start"]
     cmd += ["--spec", spec] if spec else []
     times, rss, cpu = [], [], []
     last_out = b""
@@ -191,7 +196,13 @@ def concurrency_check(repo: Path, writers: int = 8, per_writer: int = 10) -> dic
 
 
 def run_bench(
-    workdir: Path, notes_path: Path, sizes: Iterable[int], runs: int, spec_path: str | None, include_notes: bool = True
+    workdir: Path,
+    notes_path: Path,
+    sizes: Iterable[int],
+    runs: int,
+    spec_path: str | None,
+    include_notes: bool = True,
+    realtime: bool = False,
 ) -> dict[str, Any]:
     """The whole benchmark; returns a JSON-able report."""
     from memlab.adapter.consolidation import consolidate_repo
@@ -206,7 +217,12 @@ def run_bench(
         Path(spec_path).write_text(json.dumps(default, indent=2), encoding="utf-8")
     spec = resolve_spec(spec_path)
     records = read_notes_jsonl(notes_path)
-    report: dict[str, Any] = {"python": sys.version.split()[0], "spec": spec_path or "built-in default", "datasets": []}
+    report: dict[str, Any] = {
+        "python": sys.version.split()[0],
+        "spec": spec_path or "built-in default",
+        "realtime": realtime,
+        "datasets": [],
+    }
     plans: list[tuple[str, Any]] = [(f"synthetic-{n}", n) for n in sizes]
     if include_notes:
         plans.append(("notes", None))
@@ -232,7 +248,7 @@ def run_bench(
             "read_s": round(t_read, 2),
             "consolidate_s": round(t_cons, 2),
             "tiers": consolidation["tier_counts"],
-            "session_start": cold_session_starts(repo, spec.get("path"), runs),
+            "session_start": cold_session_starts(repo, spec.get("path"), runs, realtime),
         }
         report["datasets"].append(entry)
         print(json.dumps(entry), file=sys.stderr, flush=True)

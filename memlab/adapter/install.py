@@ -93,7 +93,7 @@ def strip_ours(settings: dict[str, Any]) -> dict[str, Any]:
     """``settings`` without memlab's hook entries (empty groups and events dropped)."""
     hooks = settings.get("hooks")
     if not isinstance(hooks, dict):
-        return settings
+        return dict(settings)
     out_hooks: dict[str, Any] = {}
     for event, groups in hooks.items():
         if not isinstance(groups, list):

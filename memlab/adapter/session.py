@@ -6,13 +6,12 @@ Imports stay light (no numpy, torch, mlflow, hydra or sklearn): consolidation pr
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from memlab.adapter.gitcli import Repo
+from memlab.adapter.repo import Repo
 from memlab.adapter.state import CACHE_FILE, SESSIONS_FILE, read_json, write_json_atomic
 from memlab.types import InjectionCandidate, SelectionContext, Tier
 
@@ -23,6 +22,8 @@ MAX_SESSIONS = 200
 
 def spawn_consolidation(repo: Repo, spec_path: str | None, *, min_new: int = 0) -> None:
     """Start ``memlab consolidate --if-needed`` detached (own session, no pipes), so the caller never waits."""
+    import subprocess
+
     import memlab
 
     cmd = [sys.executable, "-m", "memlab.cli", "consolidate", "--project", str(repo.root), "--background"]

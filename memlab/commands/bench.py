@@ -19,6 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=int, default=20, help="cold session-start processes per dataset")
     parser.add_argument("--spec", default=None, help="memlab-hook.json (default: built-in defaults)")
     parser.add_argument("--workdir", default=None, help="keep the repositories here (default: a temp dir)")
+    parser.add_argument("--realtime", action="store_true", help="time session-start under `chrt -f 10` (root)")
     parser.add_argument("--out", default=None, help="also write the JSON report here")
 
 
@@ -33,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     with tempfile.TemporaryDirectory(prefix="memlab-bench-") as tmp:
         workdir = Path(args.workdir) if args.workdir else Path(tmp)
-        report = run_bench(workdir, notes, sizes, args.runs, args.spec, include_notes=not args.no_notes)
+        report = run_bench(
+            workdir, notes, sizes, args.runs, args.spec, include_notes=not args.no_notes, realtime=args.realtime
+        )
     columns = ("dataset", "read", "distinct", "p50 ms", "p95 ms", "cpu ms", "RSS MiB", "chars", "dups")
     print(" ".join(f"{c:>9}" for c in columns))
     for d in report["datasets"]:

@@ -13,6 +13,9 @@ import json
 import os
 import signal
 import sys
+import time
+
+_STARTED = time.monotonic()
 
 EVENTS = ("session-start", "stop", "session-end", "capture", "sync-config")
 #: Largest stdin accepted from Claude Code.
@@ -49,7 +52,7 @@ def _read_payload() -> dict:
 
 
 def _memlab_dir(payload: dict, project: str | None):
-    from memlab.adapter.gitcli import find_repo
+    from memlab.adapter.repo import find_repo
 
     try:
         return find_repo(project or payload.get("cwd") or os.getcwd()).memlab_dir
@@ -66,8 +69,8 @@ def _guarded(args: argparse.Namespace, event: str) -> int:
         raise _TimeGuard(f"time guard: gave up after {budget:.2f} s")
 
     old = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, budget)
     try:
+        signal.setitimer(signal.ITIMER_REAL, budget)
         try:
             payload = _read_payload()
         except ValueError as exc:
@@ -91,12 +94,15 @@ def _guarded(args: argparse.Namespace, event: str) -> int:
 
 
 def _dispatch(args: argparse.Namespace, event: str, payload: dict) -> dict | None:
-    from memlab.adapter.gitcli import find_repo
+    from memlab.adapter.repo import find_repo
     from memlab.adapter.spec import resolve_spec
     from memlab.adapter.state import clock
 
     repo = find_repo(args.project or payload.get("cwd") or os.getcwd())
     spec = resolve_spec(args.spec)
+    if args.time_budget is None and "MEMLAB_HOOK_BUDGET" not in os.environ:  # the spec's own budget
+        left = float(spec["hook"]["time_budget_seconds"]) - (time.monotonic() - _STARTED)
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, left))
     if event == "session-start":
         from memlab.adapter.session import session_start
 

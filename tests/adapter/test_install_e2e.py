@@ -29,7 +29,8 @@ def check_installed(settings: Path, project: Path, elsewhere: Path) -> None:
     assert data["model"] == "opus"
     assert data["hooks"]["Stop"][0]["hooks"][0]["command"] == "echo keep"
     start = [h for g in data["hooks"]["SessionStart"] for h in g["hooks"]]
-    assert len(start) == 1 and os.path.isabs(start[0]["command"].split(" -m ")[0].split()[-1])
+    words = start[0]["command"].split()
+    assert len(start) == 1 and os.path.isabs(words[words.index("-m") - 2]) and os.path.isabs(words[-1])
     contexts = {}
     for source in SOURCES:
         proc = run_shell(start[0]["command"], session_payload(project, source, f"sess-{source}"), elsewhere)
@@ -150,3 +151,9 @@ def test_done_when_benchmark_run_export_install_session_uninstall(seeded, tmp_pa
     ).stdout.startswith(outcome.run_id)
     assert NOW
     install_roundtrip(spec_path, seeded, tmp_path)
+
+
+def test_project_scope_roundtrip_with_exported_config(seeded, tmp_path):
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(spec_from_config(compose_cfg(["embedder=tfidf"]))))
+    install_roundtrip(spec, seeded, tmp_path)

@@ -176,3 +176,11 @@ def test_stop_hook_starts_background_consolidation_and_returns_at_once(seeded):
     assert again.returncode == 0
     log = (memlab_dir / "hook.log").read_text()
     assert log.count("background consolidation started") == 1
+
+
+def test_time_guard_gives_up_quietly(consolidated):
+    proc = cli(
+        "hook", "session-start", "--time-budget", "0.0005", cwd=consolidated, stdin=session_payload(consolidated)
+    )
+    assert proc.returncode == 0 and proc.stdout == ""
+    assert "time guard" in (find_repo(consolidated).memlab_dir / "hook.log").read_text()

@@ -1,0 +1,45 @@
+"""Finding a repository's work tree and git directory without running git (the SessionStart path)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from memlab.errors import MemlabError
+
+
+@dataclass(frozen=True)
+class Repo:
+    """A repository: its work tree root and its common git directory (shared by worktrees)."""
+
+    root: Path
+    git_dir: Path
+
+    @property
+    def memlab_dir(self) -> Path:
+        """Memlab's local state folder (never pushed): ``<git dir>/memlab``."""
+        return self.git_dir / "memlab"
+
+
+def find_repo(cwd: str | os.PathLike[str]) -> Repo:
+    """Walk up from ``cwd`` to the first ``.git`` (folder or worktree file); no git process needed.
+
+    Raises:
+        MemlabError: ``cwd`` is not inside a git repository.
+    """
+    start = Path(cwd).expanduser().resolve()
+    for folder in (start, *start.parents):
+        dot = folder / ".git"
+        if dot.is_dir():
+            return Repo(folder, dot)
+        if dot.is_file():
+            text = dot.read_text(encoding="utf-8", errors="replace").strip()
+            if not text.startswith("gitdir:"):
+                break
+            gitdir = (folder / text[len("gitdir:") :].strip()).resolve()
+            common = gitdir / "commondir"
+            if common.is_file():
+                gitdir = (gitdir / common.read_text(encoding="utf-8").strip()).resolve()
+            return Repo(folder, gitdir)
+    raise MemlabError(f"not a git repository: {start}; run memlab inside a repository (git init)")
