@@ -46,9 +46,16 @@ def stub_llm() -> dict:
     return _STUB.llm_config()
 
 
+#: Per-option overrides that keep a contract test fast without changing what is tested (the learned judge
+#: trains its default model on first use; here a tiny TF-IDF model on two builtin seeds).
+FAST: dict[tuple[str, str], list[str]] = {
+    ("judge", "learned"): ["judge.embedder=tfidf", "judge.train_dataset=builtin", "judge.train_seeds=1000-1001"],
+}
+
+
 @functools.cache
 def built(group: str, option: str):
-    cfg = compose_cfg([f"{group}={option}", "embedder=tfidf"])
+    cfg = compose_cfg([f"{group}={option}", "embedder=tfidf", *FAST.get((group, option), [])])
     node = dict(cfg[group])
     if "llm" in node:  # LLM-backed options: drive them through the stub, never a real model
         node["llm"] = stub_llm()

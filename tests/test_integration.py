@@ -69,7 +69,7 @@ def test_quickstart_outputs_are_consistent(quickstart_run):
     preds = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
     preds = [p for p in preds if p["kind"] == "current"]
     assert len(preds) == outcome.metrics["n_queries_current"]
-    assert outcome.metrics["current_truth_at_1"] == pytest.approx(sum(p["correct_at_1"] for p in preds) / len(preds))
+    assert outcome.metrics["current_truth_at_1"] == pytest.approx(sum(p["correct"] for p in preds) / len(preds))
     fracs = [outcome.metrics[f"tier_frac_{t}"] for t in ("hot", "warm", "cold", "archived")]
     assert sum(fracs) == pytest.approx(1.0)
     assert (out / "tier_distribution.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -32,9 +32,10 @@ class CurrentFactsSelector:
     The candidates are already current (the pipeline hides superseded memories and duplicates); this
     selector decides which of them to show and how long each line is. Candidates are ordered by namespace
     priority, then newest first, then id; summaries are skipped unless ``include_summaries`` (they mix
-    sources of different ages). Each line keeps its ``[namespace, date]`` prefix and the text up to the
-    first ``" — "`` (the memory's summary), cut to ``max_chars``; identical lines are kept once. Items that
-    do not fit are skipped (the next, shorter one may fit).
+    sources of different ages). Of several candidates with one id the newest (then the larger text) is
+    kept, so the choice does not depend on input order. Each line keeps its ``[namespace, date]`` prefix
+    and the text up to the first ``" — "`` (the memory's summary), cut to ``max_chars``; identical lines
+    are kept once. Items that do not fit are skipped (the next, shorter one may fit).
 
     Args:
         priority: Namespaces in priority order (others come after, in name order).
@@ -81,7 +82,8 @@ class CurrentFactsSelector:
         for c in candidates:
             if c.confidence < self.min_confidence or (c.kind == "summary" and not self.include_summaries):
                 continue
-            if c.id not in pool:
+            kept = pool.get(c.id)
+            if kept is None or (c.timestamp, c.text) > (kept.timestamp, kept.text):
                 pool[c.id] = c
         ordered = sorted(
             pool.values(),
