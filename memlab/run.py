@@ -60,6 +60,29 @@ def write_outputs(folder: Path, cfg: Mapping[str, Any], result: BenchmarkResult)
         target.write_bytes(data)
 
 
+def copy_strategy_artifacts(components: Any, folder: Path) -> list[Path]:
+    """Copy the files strategies used (a strategy's ``artifact_path``, e.g. the learned judge's model) into
+    ``folder/models/<group>/`` so they are logged with the run and can be loaded by path later; a JSON card
+    beside the file (same stem) is copied too.
+
+    Returns:
+        The copied files.
+    """
+    import shutil
+
+    copied: list[Path] = []
+    for group in STRATEGY_GROUPS:
+        path = getattr(getattr(components, group, None), "artifact_path", None)
+        if not path or not Path(path).is_file():
+            continue
+        target = folder / "models" / group
+        target.mkdir(parents=True, exist_ok=True)
+        for source in (Path(path), Path(path).with_suffix(".json")):
+            if source.is_file():
+                copied.append(Path(shutil.copy2(source, target / source.name)))
+    return copied
+
+
 def run(cfg: Mapping[str, Any], output_dir: str | Path, *, sweep_id: str | None = None) -> RunOutcome:
     """Run the benchmark a resolved config describes and record it.
 
@@ -108,6 +131,7 @@ def run(cfg: Mapping[str, Any], output_dir: str | Path, *, sweep_id: str | None 
             }
         )
         write_outputs(output_dir, cfg, result)
+        copy_strategy_artifacts(components, output_dir)
         tracker.log_metrics(result.metrics)
         tracker.log_artifacts(output_dir)
     except BaseException:
