@@ -6,6 +6,7 @@ import copy
 import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from memlab.adapter.spec import GROUPS, HOOK_DEFAULTS, SPEC_FORMAT, config_hash
@@ -61,6 +62,29 @@ def spec_from_config(cfg: Mapping[str, Any], source: Mapping[str, Any] | None = 
         },
     }
     return spec
+
+
+def pin_models(spec: dict[str, Any], run_id: str, out: Path, uri: str | None = None) -> list[Path]:
+    """Download the model files a run logged (``models/<group>/*.joblib``, see
+    :func:`memlab.run.copy_strategy_artifacts`) into ``out/models/<group>/`` and point the strategy's
+    ``model_path`` at them, so the hook judges with exactly the run's model instead of training one.
+
+    Returns:
+        The downloaded model files.
+    """
+    from memlab.tracking.query import download_artifact, list_artifacts
+
+    pinned: list[Path] = []
+    for group, node in spec["strategies"].items():
+        if "model_path" not in node:
+            continue
+        files = list_artifacts(run_id, f"models/{group}", uri)
+        for name in files:
+            local = download_artifact(run_id, name, out / "models" / group, uri)
+            if local.suffix == ".joblib":
+                node["model_path"] = str(local.resolve())
+                pinned.append(local)
+    return pinned
 
 
 def spec_from_run(record: Any) -> dict[str, Any]:

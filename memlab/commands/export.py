@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Write DIR/memlab-hook.json and print its path."""
-    from memlab.adapter.export import spec_from_run
+    from memlab.adapter.export import pin_models, spec_from_run
     from memlab.adapter.spec import SPEC_FILE
     from memlab.tracking.query import best_run, get_run
 
@@ -39,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
     spec = spec_from_run(record)
     out = Path(args.out).expanduser().resolve()
     out.mkdir(parents=True, exist_ok=True)
+    for model in pin_models(spec, record.run_id, out, args.tracking_uri):
+        print(f"model {model} (from the run's artifacts)")
     path = out / SPEC_FILE
     path.write_text(json.dumps(spec, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"exported run {record.run_id} ({record.experiment}) -> {path}")

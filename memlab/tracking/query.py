@@ -118,3 +118,9 @@ def download_artifact(run_id: str, path: str, dest: str | Path, uri: str | None 
     uri = resolve_uri(uri)
     _client(uri)
     return Path(download_artifacts(run_id=run_id, artifact_path=path, dst_path=str(dest), tracking_uri=uri))
+
+
+def list_artifacts(run_id: str, path: str | None = None, uri: str | None = None) -> list[str]:
+    """Paths of the files (not folders) directly under ``path`` in a run's artifacts; ``[]`` when none."""
+    uri = resolve_uri(uri)
+    return [a.path for a in _client(uri).list_artifacts(run_id, path) if not a.is_dir]

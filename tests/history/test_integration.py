@@ -30,6 +30,8 @@ HISTORY_METRICS = (
     "compression_ratio",
 )
 FAST = ["embedder=tfidf", "clusterer=none"]
+#: The experiment's learned judge with a small default model (TF-IDF, two builtin training seeds).
+FAST_LEARNED = ["judge.embedder=tfidf", "judge.train_dataset=builtin", "judge.train_seeds=1000-1001"]
 
 
 def _run(overrides, tmp_path):
@@ -143,7 +145,7 @@ def test_experiment_runs_on_a_history_file(tmp_path):
     cfg = compose_cfg(["+experiment=project_history", "dataset=project_history_file", f"dataset.path={path}"])
     assert set(cfg["dataset"]) == {"_target_", "path"}
     _, metrics = _run(
-        ["+experiment=project_history", "dataset=project_history_file", f"dataset.path={path}", *FAST],
+        ["+experiment=project_history", "dataset=project_history_file", f"dataset.path={path}", *FAST, *FAST_LEARNED],
         tmp_path / "run",
     )
     assert metrics["n_memories"] == 100

@@ -40,6 +40,9 @@ class LearnedJudge:
         train_size: Memories per generated history for the default model.
         embedder: Embedder of the cosine feature for the default model (``minilm`` or ``tfidf``).
         cache_dir: Where the default model is stored.
+        train_knn_k: Neighbours per memory of the default model's training pairs; the conf sets the run's
+            ``pipeline.knn_k`` so the model sees the pair distribution it will judge.
+        train_min_similarity: Cosine floor of those pairs (the conf: ``pipeline.min_pair_similarity``).
     """
 
     name: ClassVar[str] = "learned"
@@ -55,6 +58,8 @@ class LearnedJudge:
         train_size: int = 400,
         embedder: str = "minilm",
         cache_dir: str | None = None,
+        train_knn_k: int = 8,
+        train_min_similarity: float = 0.3,
     ) -> None:
         self.model_path = model_path
         self.eval_seed = eval_seed
@@ -64,6 +69,8 @@ class LearnedJudge:
         self.train_size = train_size
         self.embedder = embedder
         self.cache_dir = cache_dir
+        self.train_knn_k = train_knn_k
+        self.train_min_similarity = train_min_similarity
         self.model_: Any = None
         self.card_: dict[str, Any] | None = None
         self.path_: Path | None = None
@@ -79,7 +86,10 @@ class LearnedJudge:
 
         root = Path(self.cache_dir) if self.cache_dir else PROJECT_ROOT / ".cache"
         seeds = str(self.train_seeds).replace(",", "_")
-        name = f"{self.train_dataset}-{seeds}-{self.train_size}-{self.embedder}-v{self.version}"
+        name = (
+            f"{self.train_dataset}-{seeds}-{self.train_size}-{self.embedder}"
+            f"-k{self.train_knn_k}-s{self.train_min_similarity:g}-v{self.version}"
+        )
         return root / "judge_learned" / name / "learned_judge.joblib"
 
     def load(self) -> tuple[Any, dict[str, Any]]:
@@ -110,6 +120,8 @@ class LearnedJudge:
                     dataset=self.train_dataset,
                     size=self.train_size,
                     embedder=self.embedder,
+                    k=self.train_knn_k,
+                    min_similarity=self.train_min_similarity,
                 )
                 save(model, card, path.parent)
         try:

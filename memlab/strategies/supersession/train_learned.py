@@ -27,13 +27,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dataset", default="generator", choices=["generator", "builtin"])
     parser.add_argument("--embedder", default="minilm", choices=["minilm", "tfidf"])
     parser.add_argument("--k", type=int, default=8, help="nearest neighbours per memory (as pipeline.knn_k)")
+    parser.add_argument(
+        "--min-similarity",
+        type=float,
+        default=0.3,
+        help="cosine floor of a candidate pair (as pipeline.min_pair_similarity)",
+    )
     parser.add_argument("--out", required=True, type=Path, help="output folder")
     args = parser.parse_args(argv)
     from memlab.strategies.supersession.learned_train import parse_seeds, save, train
 
     try:
         model, card = train(
-            parse_seeds(args.seeds), dataset=args.dataset, size=args.size, embedder=args.embedder, k=args.k
+            parse_seeds(args.seeds),
+            dataset=args.dataset,
+            size=args.size,
+            embedder=args.embedder,
+            k=args.k,
+            min_similarity=args.min_similarity,
         )
         model_path, card_path = save(model, card, args.out)
     except MemlabError as exc:
