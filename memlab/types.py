@@ -276,6 +276,21 @@ class ConsolidationResult:
     review: tuple[Mapping[str, Any], ...] = ()
     errors: tuple[str, ...] = ()
 
+    def counts(self) -> dict[str, Any]:
+        """The run as plain JSON-ready counts (transitions and review records counted, not listed)."""
+        return {
+            "run_id": self.run_id,
+            "now": self.now.isoformat(),
+            "memories_processed": self.memories_processed,
+            "clusters_found": self.clusters_found,
+            "summaries_created": self.summaries_created,
+            "edges_created": dict(self.edges_created),
+            "tier_counts": dict(self.tier_counts),
+            "transitions": len(self.transitions),
+            "phase_seconds": {k: round(v, 4) for k, v in self.phase_seconds.items()},
+            "review_queue": len(self.review),
+        }
+
 
 @dataclass(frozen=True)
 class TemporalRef:

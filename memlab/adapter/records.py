@@ -109,16 +109,7 @@ def edge_from(record: dict[str, Any]) -> Edge:
 
 def run_record(result: ConsolidationResult, extra: dict[str, Any]) -> dict[str, Any]:
     """A consolidation run as a ``mem-runs`` record (transitions counted, not listed)."""
-    return {
-        "id": result.run_id,
-        "now": result.now.isoformat(),
-        "memories_processed": result.memories_processed,
-        "clusters_found": result.clusters_found,
-        "summaries_created": result.summaries_created,
-        "edges_created": dict(result.edges_created),
-        "tier_counts": dict(result.tier_counts),
-        "transitions": len(result.transitions),
-        "phase_seconds": {k: round(v, 4) for k, v in result.phase_seconds.items()},
-        "review": len(result.review),
-        **extra,
-    }
+    counts = result.counts()
+    counts["id"] = counts.pop("run_id")
+    counts["review"] = counts.pop("review_queue")
+    return {**counts, **extra}

@@ -23,30 +23,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memlab.benchmarks.locomo.dates import MONTHS
 from memlab.errors import MemlabError
 
 #: Pinned category map (the upstream scorer's semantics); logged with every run.
 CATEGORIES: dict[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 
-_MONTHS = {
-    m: i + 1
-    for i, m in enumerate(
-        [
-            "january",
-            "february",
-            "march",
-            "april",
-            "may",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-        ]
-    )
-}
+_MONTHS = {m: i + 1 for i, m in enumerate(MONTHS)}
 _SESSION_TIME = re.compile(
     r"^\s*(\d{1,2}):(\d{2})\s*([ap])\.?m\.?\s+on\s+(\d{1,2})\s+([A-Za-z]+),?\s+(\d{4})\s*$", re.IGNORECASE
 )

@@ -121,7 +121,7 @@ def evaluate_history(history: ProjectHistory, components: Components, card: Data
     current_hits = [r["correct"] for r in predictions if r["kind"] == "current"]
     lo, hi = metrics.bootstrap_ci(current_hits)
     info: dict[str, Any] = {
-        "consolidation": _result_dict(result),
+        "consolidation": result.counts(),
         "current_truth_at_1_ci95": [lo, hi],
         "history_meta": history.meta,
         "injected_block": block.text,
@@ -135,17 +135,3 @@ def evaluate_history(history: ProjectHistory, components: Components, card: Data
         tier_counts=dict(result.tier_counts),
         artifacts={"injected_block.md": block.text.encode("utf-8")},
     )
-
-
-def _result_dict(result: Any) -> Mapping[str, Any]:
-    return {
-        "run_id": result.run_id,
-        "now": result.now.isoformat(),
-        "memories_processed": result.memories_processed,
-        "clusters_found": result.clusters_found,
-        "summaries_created": result.summaries_created,
-        "edges_created": dict(result.edges_created),
-        "tier_counts": dict(result.tier_counts),
-        "transitions": len(result.transitions),
-        "review_queue": len(result.review),
-    }
