@@ -37,6 +37,7 @@ $P -m memlab --multirun dataset=locomo_synth embedder=minilm temporal=rules,patt
 step reports
 $P -m memlab.cli report project_history
 $P -m memlab.cli report locomo
+$P -m memlab.cli report temporal
 
 step SessionStart hook benchmark
 $P -m memlab.cli bench hook --sizes 1000,10000 --runs 20 --out reports/bench_hook.json
