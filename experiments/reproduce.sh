@@ -17,6 +17,8 @@ $P -m memlab --multirun +experiment=project_history judge=learned,slot,similarit
     dataset.difficulty=easy,default,hard seed=0,1,2
 step real git-notes memories, both embedders
 $P -m memlab --multirun +experiment=gitnotes_real embedder=minilm,tfidf
+step real git-notes memories with a cold MiniLM cache: everything embedded inside the timed run
+$P -m memlab +experiment=gitnotes_real "embedder.cache_dir=$(mktemp -d)" experiment_name=gitnotes_real_cold
 step scaling to 10,000 memories
 $P -m memlab +experiment=project_history_large dataset.size=10000
 
