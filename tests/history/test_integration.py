@@ -149,3 +149,9 @@ def test_experiment_runs_on_a_history_file(tmp_path):
         tmp_path / "run",
     )
     assert metrics["n_memories"] == 100
+
+
+def test_project_history_experiment_trains_the_learned_judge_at_its_candidate_pairs():
+    cfg = compose_cfg(["+experiment=project_history"])
+    assert (cfg["pipeline"]["knn_k"], cfg["pipeline"]["min_pair_similarity"]) == (20, 0.2)
+    assert (cfg["judge"]["train_knn_k"], cfg["judge"]["train_min_similarity"]) == (20, 0.2)

@@ -14,7 +14,7 @@ from memlab.types import Memory, Relation, Verdict
 class LearnedJudge:
     """Histogram gradient-boosted trees over the features of :mod:`~memlab.strategies.supersession.pair_features`
     (cosine hint, lexical overlaps, change/scope/subject cues, namespace match, time gap, value-token
-    differences and the slot judge's verdict).
+    differences, the attribute words each note names and the slot judge's verdict).
 
     **Seed rule.** Models are trained on histories with seeds >= 1000 (default 1000–1019) and evaluated on
     seeds < 1000. The model's card records its training seeds; when ``eval_seed`` (the conf passes
@@ -46,7 +46,7 @@ class LearnedJudge:
     """
 
     name: ClassVar[str] = "learned"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
 
     def __init__(
         self,

@@ -7,9 +7,11 @@ Every feature is a float computed from the two memories, the cosine hint and the
 from __future__ import annotations
 
 import math
+import re
+from functools import lru_cache
 
 from memlab.strategies.supersession.slot import SlotJudge
-from memlab.strategies.supersession.slot_parse import CUE_WORDS, jaccard, parse
+from memlab.strategies.supersession.slot_parse import CUE_WORDS, content_tokens, jaccard, parse, salient_tokens
 from memlab.types import Memory, Relation
 
 FEATURES: tuple[str, ...] = (
@@ -45,9 +47,44 @@ FEATURES: tuple[str, ...] = (
     "slot_merge",
     "slot_coexist",
     "slot_confidence",
+    "attr_both",
+    "attr_jaccard",
+    "attr_disjoint",
+)
+
+_PHRASE = r"([A-Za-z][A-Za-z /-]{1,40}?)"
+#: Where a note names the attribute whose value it states ("the web framework of ...", "as its database").
+ATTR_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(p)
+    for p in (
+        rf"\bthe {_PHRASE} (?:of|issue|question)\b",
+        rf"\bits {_PHRASE}(?=[.;,()]|$)",
+        rf"'s {_PHRASE}(?= from | back | to |[.;,()]|$)",
+        rf"\bas (?:the |an? )?{_PHRASE}(?: for\b|(?=[.;,]|$))",
+        rf"^{_PHRASE} for .+? going forward",
+        rf"; {_PHRASE} is now\b",
+        rf": {_PHRASE} (?:of|is)\b",
+    )
 )
 
 _SLOT = SlotJudge()
+
+
+@lru_cache(maxsize=8192)
+def attribute_words(text: str, ignore: frozenset[str] = frozenset()) -> frozenset[str]:
+    """Words of the attribute phrases a note names (``web``, ``framework``), without values or ``ignore``.
+
+    Two changes of one subject read alike ("From this week the web framework of the billing service is
+    Falcon" / "... the deployment platform of the billing service is Fly.io"); their attribute words tell
+    them apart. Synonyms ("CI provider", "build system") make disjoint words weak evidence, not proof.
+    """
+    values = salient_tokens(text)
+    out: set[str] = set()
+    for line in text.split("\n"):
+        for pattern in ATTR_PATTERNS:
+            for match in pattern.finditer(line):
+                out.update(t for t in content_tokens(match.group(1)) if t not in values and t not in ignore)
+    return frozenset(out)
 
 
 def pair_features(older: Memory, newer: Memory, similarity: float | None = None) -> list[float]:
@@ -60,6 +97,9 @@ def pair_features(older: Memory, newer: Memory, similarity: float | None = None)
     gap = abs((newer.timestamp - older.timestamp).total_seconds()) / 86400.0
     verdict = _SLOT.judge(older, newer, None if sim_missing else cos)
     cues = pn.cues
+    attr_old = attribute_words(older.text, po.subject_tokens)
+    attr_new = attribute_words(newer.text, pn.subject_tokens)
+    attr_both = bool(attr_old and attr_new)
     values = {
         "cosine": cos,
         "cosine_missing": float(sim_missing),
@@ -93,5 +133,8 @@ def pair_features(older: Memory, newer: Memory, similarity: float | None = None)
         "slot_merge": float(verdict.relation is Relation.MERGE),
         "slot_coexist": float(verdict.relation is Relation.COEXIST),
         "slot_confidence": float(verdict.confidence),
+        "attr_both": float(attr_both),
+        "attr_jaccard": jaccard(attr_old, attr_new),
+        "attr_disjoint": float(attr_both and not attr_old & attr_new),
     }
     return [values[name] for name in FEATURES]
