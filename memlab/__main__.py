@@ -1,8 +1,9 @@
 """``python -m memlab +experiment=...``: the only ``@hydra.main``.
 
-Overrides are checked first (one-line errors for typos); the run itself is :func:`memlab.run.run`. The
-process prints a table of metrics, the MLflow run id and the command that opens the MLflow UI, and
-returns the main metric to sweepers.
+``python -m memlab <command> ...`` with a command of the ``memlab`` console script (``report``,
+``export``, ...) runs that command instead, so both spellings work. Overrides are checked first (one-line
+errors for typos); the run itself is :func:`memlab.run.run`. The process prints a table of metrics, the
+MLflow run id and the command that opens the MLflow UI, and returns the main metric to sweepers.
 """
 
 from __future__ import annotations
@@ -53,6 +54,12 @@ def main() -> None:
     """Entry point."""
     for key, value in _OFFLINE.items():
         os.environ.setdefault(key, value)
+    from memlab.cli import COMMANDS
+
+    if len(sys.argv) > 1 and sys.argv[1] in COMMANDS:
+        from memlab.cli import main as cli_main
+
+        raise SystemExit(cli_main(sys.argv[1:]))
     try:
         from memlab.overrides import check_overrides
 

@@ -23,7 +23,19 @@ def top_level_keys() -> set[str]:
 
 
 def check_overrides(args: Sequence[str]) -> None:
-    """Raise :class:`MemlabError` for the first bad override in ``args`` (other arguments are skipped)."""
+    """Raise :class:`MemlabError` for the first bad override in ``args`` (other arguments are skipped).
+
+    A bare word (no ``=``, not a flag, not a flag's value, not a ``~key`` deletion) is neither an override
+    nor a run: it is reported with the nearest ``memlab`` command.
+    """
+    for i, arg in enumerate(args):
+        if "=" in arg or arg.startswith(("-", "~")) or (i > 0 and args[i - 1].startswith("-")):
+            continue
+        from memlab.cli import COMMANDS
+
+        close = difflib.get_close_matches(arg, sorted(COMMANDS), n=1)
+        hint = f"the command `memlab {close[0]}`" if close else "a command (`memlab --help`)"
+        raise MemlabError(f"'{arg}' is not an override; write key=value (e.g. judge=slot), or did you mean {hint}?")
     candidates = [a for a in args if "=" in a and not a.startswith("-")]
     if not candidates:
         return

@@ -35,6 +35,12 @@ def memlab_main(*args: str, env: dict | None = None) -> subprocess.CompletedProc
         (["judge=similarity,nonee", "--multirun"], "unknown judge 'nonee'"),
         (["retention=[unclosed"], "malformed override 'retention=[unclosed'"),
         (["retension.half_life_days=3"], "unknown config key 'retension'"),
+        (
+            ["reprot", "locomo"],
+            "'reprot' is not an override; write key=value (e.g. judge=slot), "
+            "or did you mean the command `memlab report`?",
+        ),
+        (["+experiment=quickstart", "seed"], "'seed' is not an override"),
     ],
 )
 def test_bad_overrides_fail_in_one_line(args, expected):
@@ -50,6 +56,13 @@ def test_bad_strategy_parameter_fails_in_one_line():
     proc = memlab_main("tracking=none", "embedder=tfidf", "+selector.bogus=1")
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "cannot build selector" in proc.stderr
+
+
+def test_python_m_memlab_runs_console_commands():
+    proc = memlab_main("list", "retention")
+    assert proc.returncode == 0 and "exponential" in proc.stdout, proc.stderr
+    bad = memlab_main("list", "retentoin")
+    assert bad.returncode == 2 and "did you mean 'retention'" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_memlab_list_and_unknown_group():
