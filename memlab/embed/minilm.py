@@ -29,11 +29,15 @@ def model_path() -> str:
 class MiniLMEmbedder:
     """Sentence embeddings with sentence-transformers, loaded lazily from local files only.
 
-    Output is bit-identical across runs and batch sizes on this CPU build, so cached vectors are safe to
-    mix with fresh ones.
+    Output is bit-identical across runs at one batch size on this CPU build; across batch sizes vectors
+    differ by at most ~1e-7 per component (padding changes the summation order), so cached vectors are safe
+    to mix with fresh ones.
 
     Args:
-        batch_size: Encoding batch size.
+        batch_size: Encoding batch size. 16 rather than 64: texts are padded to the longest in their
+            batch, and on 2 CPU cores the 1,491 distinct real git-notes texts (mean 118 tokens) embed about
+            40% faster in batches of 8–16 than of 64 (400 texts: 16.4 s at 64, 12.8 s at 32, 10.5 s at 16,
+            9.7 s at 8, 10.2 s at 4).
         cache_dir: Folder of the on-disk cache (``None`` disables it).
         max_seq_length: Token limit per text (the model's own is 256).
     """
@@ -41,7 +45,7 @@ class MiniLMEmbedder:
     name: ClassVar[str] = "minilm"
     version: ClassVar[int] = 1
 
-    def __init__(self, batch_size: int = 64, cache_dir: str | None = None, max_seq_length: int = 256) -> None:
+    def __init__(self, batch_size: int = 16, cache_dir: str | None = None, max_seq_length: int = 256) -> None:
         self.batch_size = batch_size
         self.cache_dir = cache_dir
         self.max_seq_length = max_seq_length
