@@ -105,6 +105,7 @@ def _gitnotes_section(runs: Sequence) -> list[str]:
     latest: dict[tuple, object] = {}
     for run in sorted(runs, key=lambda r: r.start_time):
         key = (
+            run.tags.get("memlab.experiment", "?"),
             run.tags.get("memlab.strategy.embedder", run.params.get("embedder._target_", "?")),
             _judge(run),
             run.tags.get("memlab.strategy.clusterer", "?"),
@@ -115,11 +116,13 @@ def _gitnotes_section(runs: Sequence) -> list[str]:
     lines = [
         "## Real git-notes-memory notes (gitnotes_real)",
         "",
-        "Newest run per (embedder, judge, clusterer, knn_k, limit). Latencies are wall seconds on this shared 2-core "
-        "machine; `latency_scan_s` includes embedding (MiniLM reads its on-disk cache when warm).",
+        "Newest run per (experiment, embedder, judge, clusterer, knn_k, limit). Latencies are wall seconds on this "
+        "shared 2-core machine; `latency_scan_s` includes embedding: MiniLM reads its on-disk cache when warm, "
+        "and experiment `gitnotes_real_cold` runs with an empty cache (`embedder.cache_dir=$(mktemp -d)`), so it "
+        "loads the model and embeds every distinct text.",
         "",
-        "| embedder | judge | clusterer | knn_k | limit | " + " | ".join(GITNOTES_METRICS) + " | run |",
-        "|---|---|---|---|---|" + "---|" * (len(GITNOTES_METRICS) + 1),
+        "| experiment | embedder | judge | clusterer | knn_k | limit | " + " | ".join(GITNOTES_METRICS) + " | run |",
+        "|---|---|---|---|---|---|" + "---|" * (len(GITNOTES_METRICS) + 1),
     ]
     for key, run in sorted(latest.items()):
         cells = [f"{run.metrics[m]:.3f}" if m in run.metrics else "–" for m in GITNOTES_METRICS]
@@ -205,11 +208,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
     parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / "project_history.md"))
     parser.add_argument("--experiment", default="project_history")
-    parser.add_argument("--gitnotes-experiment", default="gitnotes_real")
+    parser.add_argument(
+        "--gitnotes-experiment",
+        default="gitnotes_real,gitnotes_real_cold",
+        help="comma-separated experiments on the real notes",
+    )
     parser.add_argument("--scaling-experiment", default="project_history_large")
     args = parser.parse_args(argv)
     history_runs = _runs(args.experiment, args.uri)
-    gitnotes_runs = _runs(args.gitnotes_experiment, args.uri)
+    gitnotes_runs = [r for name in args.gitnotes_experiment.split(",") if name for r in _runs(name, args.uri)]
     out = Path(args.out)
     lines = [
         "# Project histories: supersession judges, injected context, real notes",

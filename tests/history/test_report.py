@@ -22,6 +22,9 @@ def test_report_from_mlflow_runs(tmp_path):
             "experiment_name=project_history",
         ]
         run(compose_cfg(overrides), tmp_path / f"{judge}-{difficulty}")
+    for experiment in ("gitnotes_real", "gitnotes_real_cold"):
+        notes = [*base, "dataset=gitnotes_real", "dataset.limit=150", "judge=slot", f"experiment_name={experiment}"]
+        run(compose_cfg(notes), tmp_path / experiment)
     from memlab.reports.project_history import main
 
     out = tmp_path / "reports" / "project_history.md"
@@ -29,4 +32,5 @@ def test_report_from_mlflow_runs(tmp_path):
     text = out.read_text()
     assert "| similarity | default | 100 | 0 |" in text
     assert "| similarity | 100 |" in text  # the drop table
+    assert "| gitnotes_real | tfidf@1 | slot |" in text and "| gitnotes_real_cold | tfidf@1 | slot |" in text
     assert (tmp_path / "reports" / "project_history_f1.png").is_file()
