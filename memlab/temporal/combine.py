@@ -12,7 +12,9 @@ or a linking word (at, on, of, the, in the, for):
   falls back to the anchor's day (confidence 0.4);
 - ``end of`` / ``early`` ... + a week, month or year -> that part of it (:func:`rules_periods.part_of`);
 - two dates or two times joined by ``-``, ``to``, ``through``, ``until`` or ``and`` -> the span from the first
-  to the end of the second.
+  to the end of the second;
+- a day or clock time and a length (``4pm for 30 mins``, ``for 10 days from 18th Dec``) -> the span from the
+  point to the point + the length (:func:`_for_span`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from memlab.temporal.rules_periods import nth_unit_of, part_of
 
 _GAP = re.compile(r"[\s,]*(?:(?:at|on|in the|of the|of|the|for|in|from|between)\b|@)?[\s,]*", re.IGNORECASE)
 _RANGE_GAP = re.compile(r"\s*(?:-|–|to|till|until|untill|thru|through|and)\s*", re.IGNORECASE)
+_FOR_GAP = re.compile(r"[\s,]*")
+_FOR_FROM = re.compile(r"[\s,]*(?:(?:starting|beginning)\s+)?(?:from|on|at)\b[\s,]*", re.IGNORECASE)
 _ROLE_RANK = {"nthunit": 4, "nthwd": 0, "date": 0, "wday": 1, "dom": 1, "tod": 2, "rel": 3, "part": 4, "by": 4}
 
 
@@ -105,11 +109,26 @@ def _relative(rel: Hit, ref_start, ref_end, span: tuple[int, int], conf: float) 
     return Hit(span, start, cal.shift(start, 1, grain), grain, conf)
 
 
+def _zone_of(b: Hit, a: Hit) -> Hit:
+    """``a`` in ``b``'s timezone when only ``b`` names one (``9h30 - 11h00 CST``: both ends are CST)."""
+    bd, ad = b.data if isinstance(b.data, dict) else {}, a.data if isinstance(a.data, dict) else {}
+    if bd.get("tz_shift") is None or ad.get("tz_shift") is not None or ad.get("tod") is None:
+        return a
+    shift = timedelta(minutes=bd["tz_shift"])
+    grain = "minute" if a.grain == "hour" else a.grain
+    step = timedelta(minutes=1) if grain == "minute" else a.end - a.start
+    return Hit(a.span, a.start + shift, a.start + shift + step, grain, a.conf, role=a.role,
+               data=ad | {"tz_shift": bd["tz_shift"]})  # fmt: skip
+
+
 def _range(a: Hit, b: Hit, gap: str) -> Hit | None:
+    if a.kind == "duration" or b.kind == "duration":  # a length only joins a point through _for_span
+        return None
     span = (a.span[0], b.span[1])
     plain = not (_is_pod(a) or _is_pod(b) or _is_weak(a) or _is_weak(b))
     if _RANGE_GAP.fullmatch(gap) and a.role == b.role and a.role in ("date", "tod") and plain and a.start < b.end:
         if a.role == "tod":
+            a = _zone_of(b, a)
             fine = min(a.end - a.start, b.end - b.start)
             grain = a.grain if a.end - a.start == fine else b.grain
             return Hit(span, a.start, b.start + fine, grain, min(a.conf, b.conf), role="tod", data=a.data)
@@ -133,6 +152,8 @@ def _agree(date: Hit, wd: int, span: tuple[int, int]) -> Hit:
 
 
 def _pair(a: Hit, b: Hit, gap: str) -> Hit | None:
+    if a.kind == "duration" or b.kind == "duration":
+        return None
     span = (a.span[0], b.span[1])
     if not _GAP.fullmatch(gap):
         return None
@@ -174,6 +195,37 @@ def _pair(a: Hit, b: Hit, gap: str) -> Hit | None:
     return None
 
 
+def _fine(grain: str) -> int:
+    return cal.GRAINS.index(grain) if grain in cal.GRAINS else len(cal.GRAINS)
+
+
+def _for_span(a: Hit, b: Hit, gap: str) -> Hit | None:
+    """``4pm for 30 mins`` / ``for 10 days from 18th Dec``: the range from the point to the point + the length.
+
+    Read like ``from X to X + length`` (the end point included at its grain, as in every range here). Only a
+    time of day or a point at least as fine as the length's unit starts a span (``on Monday for 2 hours``
+    stays Monday; ``in May for two weeks`` stays May).
+    """
+    if a.kind == "duration" and b.kind == "point" and _FOR_FROM.fullmatch(gap):
+        point, length = b, a
+    elif a.kind == "point" and b.kind == "duration" and _FOR_GAP.fullmatch(gap):
+        point, length = a, b
+    else:
+        return None
+    d = length.data if isinstance(length.data, dict) else {}
+    if "n" not in d or point.role not in ("date", "tod", "dom", "wday") or _is_pod(point) or _is_weak(point):
+        return None
+    unit = d["unit"]
+    clock = _fine(point.grain) < _fine("day")
+    if not (clock or _fine(point.grain) <= _fine(unit)) or _fine(point.grain) > _fine("day"):
+        return None
+    grain = point.grain if _fine(point.grain) <= _fine(unit) else unit
+    end = cal.shift(cal.shift(point.start, d["n"], unit), 1, grain)
+    span = (a.span[0], b.span[1])
+    data = point.data if _is_clock(point) else None
+    return Hit(span, point.start, end, grain, min(point.conf, length.conf), role=point.role, data=data)
+
+
 def _unplaced_clock(h: Hit) -> bool:
     """A clock time (alone or with a part of the day) that no date placed on a day."""
     return h.role == "tod" and isinstance(h.data, dict) and "tod" in h.data
@@ -182,7 +234,7 @@ def _unplaced_clock(h: Hit) -> bool:
 def combine(hits: list[Hit], ctx: Ctx) -> list[Hit]:
     """Merge neighbouring hits (see the module docstring); drop hits that needed a partner and found none."""
     out = list(hits)
-    for merge in (_range, _pair):
+    for merge in (_range, _pair, _for_span):
         changed = True
         while changed:
             changed = False

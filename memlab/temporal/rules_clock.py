@@ -47,18 +47,20 @@ def tod_hit(span: tuple[int, int], ctx: Ctx, h: int, mi: int, s: int, grain: str
             needs_merge: bool = False, tz: str | None = None, weak: bool = False) -> Hit | None:  # fmt: skip
     """A time-of-day hit on the anchor's day (hour 24 = the next midnight).
 
-    With a timezone abbreviation (``8:00 GMT``) the time is converted to the anchor's zone (minute grain).
+    With a timezone abbreviation (``8:00 GMT``) the time is converted to the anchor's zone (minute grain);
+    ``data["tz_shift"]`` keeps the shift in minutes so that a range's zone applies to both ends.
     """
     if not (0 <= h <= 24 and 0 <= mi < 60 and 0 <= s < 60):
         return None
+    shift = 0
     if tz:
         off = ctx.anchor.utcoffset()
-        local = int(off.total_seconds() // 60) if off is not None else 0
-        total = h * 60 + mi + local - TZ_OFFSETS[tz.lower()]
+        shift = (int(off.total_seconds() // 60) if off is not None else 0) - TZ_OFFSETS[tz.lower()]
+        total = h * 60 + mi + shift
         h, mi, grain = total // 60, total % 60, "minute" if grain == "hour" else grain
     start = cal.day_start(ctx.anchor) + timedelta(hours=h, minutes=mi, seconds=s)
     step = {"hour": timedelta(hours=1), "minute": timedelta(minutes=1), "second": timedelta(seconds=1)}[grain]
-    data = {"tod": (h, mi, s), "known": known, "weak": weak}
+    data = {"tod": (h, mi, s), "known": known, "weak": weak, "tz_shift": shift if tz else None}
     return Hit(span, start, start + step, grain, conf, role="tod", needs_merge=needs_merge, data=data)
 
 

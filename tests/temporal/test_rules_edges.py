@@ -210,3 +210,45 @@ def test_direction_default_is_configurable() -> None:
 
 def test_min_confidence_filters() -> None:
     assert RulesResolver(min_confidence=0.5).resolve("recently", A) == []
+
+
+# --- a point with a length, and a timezone on one end of a range -----------------------------------------
+T16 = day(2023, 5, 9) + timedelta(hours=16)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # read as "from X to X + length", the end point included at its grain like every range here
+        ("4pm for 30 mins", (A.replace(hour=16, minute=0), A.replace(hour=16, minute=31), "minute")),
+        ("tomorrow at 4pm for 30 mins", (T16, T16 + timedelta(minutes=31), "minute")),
+        ("from 18th Dec for 10 days", (day(2023, 12, 18), day(2023, 12, 29), "day")),
+        ("for 10 days from 18th Dec", (day(2023, 12, 18), day(2023, 12, 29), "day")),
+        ("for 3 days starting on May 20", (day(2023, 5, 20), day(2023, 5, 24), "day")),
+        # a point coarser than the length keeps its own reading
+        ("we met on Monday for 2 hours", (*span_days(2023, 5, 1), "day")),
+        ("we went to Japan in May for two weeks", (day(2023, 5, 1), day(2023, 6, 1), "month")),
+    ],
+)
+def test_point_with_a_length(text: str, expected: tuple[datetime, datetime, str]) -> None:
+    assert one(text, A) == expected
+
+
+def test_a_length_never_takes_a_weekdays_place() -> None:
+    """``last Friday for 3 days`` starts on that Friday; the length is not relabelled as the weekday's date."""
+    (ref,) = R.resolve("we camped last Friday for 3 days", A)
+    assert (ref.kind, ref.start, ref.end) == ("point", day(2023, 5, 5), day(2023, 5, 9))
+    assert [r.kind for r in R.resolve("I worked for 3 days", A)] == ["duration"]
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("9h30 - 11h00 CST", (15, 30), (17, 1)),  # CST = UTC-6, the anchor is UTC: both ends move
+        ("9:30 - 11:00 CST", (15, 30), (17, 1)),
+        ("3pm - 4pm GMT", (15, 0), (16, 1)),
+    ],
+)
+def test_a_timezone_after_a_range_applies_to_both_ends(text: str, start: tuple[int, int], end: tuple[int, int]) -> None:
+    s, e, grain = one(text, A)
+    assert (s.hour, s.minute, e.hour, e.minute, grain) == (*start, *end, "minute")

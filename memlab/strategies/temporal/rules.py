@@ -41,7 +41,11 @@ Conventions (all intervals half-open ``[start, end)`` in the anchor's timezone; 
   time without am/pm and an hour from 1 to 6 is afternoon. A clock time with no date beside it lands on
   the anchor's day, or the next day when the sentence reads as future and the time has passed.
 - Durations: ``for two weeks`` -> ``kind="duration"``, interval = the span of that length ending at the
-  anchor (start = anchor - length, end = anchor), grain = the unit.
+  anchor (start = anchor - length, end = anchor), grain = the unit. Beside a day or a time of day at least as
+  fine as its unit, a length makes a range read as ``from X to X + length``: ``4pm for 30 mins`` =
+  16:00-16:31, ``from 18th Dec for 10 days`` = 18-28 Dec (end point included at its grain, as in every
+  range; Duckling reads it the same way). ``on Monday for 2 hours`` stays Monday. A timezone after a range
+  (``9:30 - 11:00 CST``) applies to both ends.
 - Deliberate differences from Duckling's corpus conventions: ``7 days ago`` is a day (Duckling: the hour
   seven days back); weekends are Saturday-Sunday (Duckling: Friday 18:00 to Monday); seasons are
   meteorological (Duckling: astronomical dates); ``next Friday`` is the Friday of next week.
@@ -129,7 +133,8 @@ def _durations(ctx: Ctx) -> list[Hit]:
             continue
         start = cal.shift(ctx.anchor, -n, u)
         vague = m.group(1).lower() in VAGUE_NUMBERS
-        out.append(Hit(m.span(), start, ctx.anchor, u, 0.5 if vague else 0.8, kind="duration"))
+        conf = 0.5 if vague else 0.8
+        out.append(Hit(m.span(), start, ctx.anchor, u, conf, kind="duration", data={"n": n, "unit": u}))
     return out
 
 
