@@ -101,7 +101,7 @@ def norm_section(runs: Sequence) -> list[str]:
         "Default set of 725 phrases (holidays, latent inputs and unrepresentable dates left out; `all 1,006` "
         "includes them). `acc_supported` counts only phrases the resolver claims; `dev` / `held-out` are the "
         "fixed hash halves of the default set (see experiments/temporal_norm/README.md for what was tuned on "
-        "which). µs/phrase is process CPU time per phrase.",
+        "which). µs/phrase is the CPU time of the resolving thread per phrase.",
         "",
         "| " + " | ".join(head) + " |",
         "|" + "---|" * len(head),

@@ -12,6 +12,7 @@ from memlab.errors import MemlabError
 
 # MLflow's UI/server otherwise tries to fetch LiteLLM's model cost map at start-up (hangs offline).
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")  # offline: no usage pings, no consumer thread
 
 
 class MlflowTracker:

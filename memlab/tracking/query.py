@@ -11,6 +11,7 @@ from memlab.errors import MemlabError
 from memlab.paths import default_tracking_uri
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")  # offline: no usage pings, no consumer thread
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,16 @@ figures honest. ``split=dev|heldout`` restricts the main metrics to one half.
 
 Metrics: ``resolver_acc`` (correct / evaluated), ``resolver_acc_supported`` (correct / supported),
 ``resolver_coverage`` (supported / evaluated), ``resolver_us_per_expr`` (mean CPU microseconds of the
-process per phrase, ``time.process_time_ns`` around each call after one warm-up call, so other load on a
-shared machine does not inflate it), ``resolver_acc_<grain>`` and ``n_<grain>`` per expected grain,
-``resolver_acc_kind_<point|interval|open>``. Scoring rules: :mod:`.scoring`.
+calling thread per phrase, ``time.thread_time_ns`` around each call after one warm-up call, so neither
+other load on a shared machine nor the tracker's background threads inflate it; the fastest of
+``timing_passes`` passes over all phrases, the usual guard against a pass slowed by the machine),
+``resolver_acc_<grain>`` and ``n_<grain>`` per expected grain, ``resolver_acc_kind_<point|interval|open>``.
+Scoring rules: :mod:`.scoring`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
 from pathlib import Path
@@ -47,19 +50,40 @@ class TemporalNormBenchmark:
         include_latent: Evaluate ``latentCorpus`` records in the main metrics.
         include_holidays: Evaluate holiday records in the main metrics.
         split: ``all``, ``dev`` or ``heldout``: which hash half the main metrics cover.
+        timing_passes: Passes over all phrases for ``resolver_us_per_expr`` (the fastest counts; results come
+            from the first pass). Keep 1 for ``temporal=dspy``: its later passes would time DSPy's cache.
     """
 
     name: ClassVar[str] = "temporal_norm"
     version: ClassVar[int] = 1
 
-    def __init__(self, path: str, include_latent: bool = False, include_holidays: bool = False, split: str = "all"):
+    def __init__(
+        self,
+        path: str,
+        include_latent: bool = False,
+        include_holidays: bool = False,
+        split: str = "all",
+        timing_passes: int = 1,
+    ) -> None:
         self.path = path
         self.include_latent = include_latent
         self.include_holidays = include_holidays
         self.split = split
+        self.timing_passes = timing_passes
 
     def _default(self, r: Record) -> bool:
         return (self.include_latent or not r.latent) and (self.include_holidays or not r.holiday)
+
+    @staticmethod
+    def _timed_pass(resolver: Any, records: list[Record]) -> int:
+        """Thread CPU nanoseconds of one more pass over ``records`` (results discarded)."""
+        total = 0
+        for r in records:
+            t0 = time.thread_time_ns()
+            with contextlib.suppress(Exception):  # already counted by the first pass
+                resolver.resolve(r.phrase, r.reference_time)
+            total += time.thread_time_ns() - t0
+        return total
 
     def run(self, components: Components, seed: int) -> BenchmarkResult:
         """Resolve every phrase, time it, score it."""
@@ -72,7 +96,7 @@ class TemporalNormBenchmark:
         rows: list[dict[str, Any]] = []
         total_ns = 0
         for r in records:
-            t0 = time.process_time_ns()
+            t0 = time.thread_time_ns()
             try:
                 refs = resolver.resolve(r.phrase, r.reference_time)
             except Exception as exc:  # a resolver that raises breaks its contract: count it, do not crash
@@ -80,7 +104,7 @@ class TemporalNormBenchmark:
                 error = repr(exc)
             else:
                 error = None
-            total_ns += time.process_time_ns() - t0
+            total_ns += time.thread_time_ns() - t0
             ref = choose(refs)
             rows.append(
                 {
@@ -107,6 +131,8 @@ class TemporalNormBenchmark:
                     **({"error": error} if error else {}),
                 }
             )
+        for _ in range(max(0, self.timing_passes - 1)):
+            total_ns = min(total_ns, self._timed_pass(resolver, records))
         main = [row for row in rows if row["evaluated"]]
         default_set = [row for row, r in zip(rows, records, strict=True) if self._default(r)]
         metrics = metrics_for(main)
