@@ -83,7 +83,9 @@ class SupersessionJudge(Protocol):
     Contract: returns a :class:`~memlab.types.Verdict` whose relation is one of DUPLICATE, SUPERSEDE,
     MERGE, COEXIST and whose confidence is in [0, 1]; malformed model output or any internal failure
     gives COEXIST, never an exception; ``similarity`` (cosine of the two embeddings, when the pipeline
-    has it) is a hint, not a requirement.
+    has it) is a hint, not a requirement. Optional: a judge that learns from the store it judges (the
+    learned judge's slot profiles) defines ``observe(memories: Sequence[Memory]) -> None``; the pipeline
+    calls it with every memory of the store before judging that store's pairs.
     """
 
     name: ClassVar[str]

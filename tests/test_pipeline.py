@@ -196,3 +196,21 @@ def test_block_is_deterministic_and_within_budget():
     small = components(ScriptedJudge({}), budget_tokens=60)
     consolidate(store, small, now)
     assert build_block(store, small, now).tokens <= 60
+
+
+def test_a_judge_that_observes_the_store_sees_every_memory_before_any_pair():
+    seen: list[tuple[str, object]] = []
+
+    class Observing(NoJudge):
+        def observe(self, memories):
+            seen.append(("observe", sorted(m.id for m in memories)))
+
+        def judge(self, older, newer, similarity=None):
+            seen.append(("judge", (older.id, newer.id)))
+            return super().judge(older, newer, similarity)
+
+    mems = framework_memories()
+    store = MemoryStore(mems)
+    consolidate(store, components(Observing()), T0 + timedelta(days=30))
+    assert seen[0] == ("observe", sorted(m.id for m in mems))
+    assert any(kind == "judge" for kind, _ in seen[1:])

@@ -166,6 +166,9 @@ def phase_supersession(
             counts[EdgeType.DUPLICATES.value] += added
         memories = [memories[i] for i in keep]
         matrix = matrix[keep]
+    observe = getattr(components.judge, "observe", None)
+    if callable(observe):  # optional judge hook: the whole store, before any pair (see SupersessionJudge)
+        observe(list(store))
     pairs = knn_pairs(matrix, settings.knn_k, settings.min_pair_similarity)
     ordered = []
     for i, j, sim in pairs:

@@ -55,7 +55,11 @@ def main(argv: list[str] | None = None) -> int:
             if hasattr(judge, "eval_seed"):
                 judge.eval_seed = seed
                 judge.model_ = None  # re-check the seed rule for each evaluation seed
-            for older, newer, sim, label in candidate_pairs(make_history(args.dataset, seed, args.size), emb):
+            history = make_history(args.dataset, seed, args.size)
+            observe = getattr(judge, "observe", None)
+            if callable(observe):  # as the pipeline does: the whole store before its pairs
+                observe(list(history.memories))
+            for older, newer, sim, label in candidate_pairs(history, emb):
                 gold.append(label)
                 pred.append(judge.judge(older, newer, sim).relation.value)
     except MemlabError as exc:

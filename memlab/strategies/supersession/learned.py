@@ -14,7 +14,14 @@ from memlab.types import Memory, Relation, Verdict
 class LearnedJudge:
     """Histogram gradient-boosted trees over the features of :mod:`~memlab.strategies.supersession.pair_features`
     (cosine hint, lexical overlaps, change/scope/subject cues, namespace match, time gap, value-token
-    differences, the attribute words each note names and the slot judge's verdict).
+    differences, the attribute words each note names, the slot judge's verdict, and how close the two notes'
+    attribute phrases and values are in the store's own slot profiles).
+
+    **Store context.** :meth:`observe` receives every memory of the store before the pairs are judged (the
+    pipeline calls it); the judge builds :class:`~.slot_profiles.SlotProfiles` from them, so that synonyms
+    of one slot ("message broker", "event bus") are recognised from how the store's notes use them. Without
+    a call to :meth:`observe` the profile features are "unknown" (-1), a reading the model was not trained
+    on; the training pairs get profiles from their whole history, as the pipeline does.
 
     **Seed rule.** Models are trained on histories with seeds >= 1000 (default 1000–1019) and evaluated on
     seeds < 1000. The model's card records its training seeds; when ``eval_seed`` (the conf passes
@@ -46,7 +53,7 @@ class LearnedJudge:
     """
 
     name: ClassVar[str] = "learned"
-    version: ClassVar[int] = 2
+    version: ClassVar[int] = 3
 
     def __init__(
         self,
@@ -75,6 +82,13 @@ class LearnedJudge:
         self.card_: dict[str, Any] | None = None
         self.path_: Path | None = None
         self.threads_: Any = None
+        self.profiles_: Any = None
+
+    def observe(self, memories: Sequence[Memory]) -> None:
+        """Build the slot profiles of the store about to be judged (replaces those of an earlier store)."""
+        from memlab.strategies.supersession.slot_profiles import SlotProfiles
+
+        self.profiles_ = SlotProfiles.from_memories(memories)
 
     @property
     def artifact_path(self) -> str | None:
@@ -167,7 +181,7 @@ class LearnedJudge:
         try:
             from memlab.strategies.supersession.pair_features import pair_features
 
-            row = [pair_features(older, newer, similarity)]
+            row = [pair_features(older, newer, similarity, self.profiles_)]
             with self._limiter():
                 proba = model.predict_proba(row)[0]
             best = max(range(len(proba)), key=lambda i: (proba[i], -i))

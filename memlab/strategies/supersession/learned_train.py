@@ -84,9 +84,14 @@ def make_embedder(name: str) -> Any:
 
 
 def history_pairs(history: Any, embedder: Any, k: int = 8, min_similarity: float = 0.3) -> tuple[list, list[str]]:
-    """Feature rows and labels of one history's candidate pairs."""
+    """Feature rows and labels of one history's candidate pairs (slot profiles from all its memories, as the
+    pipeline gives the judge every memory of the store it consolidates).
+    """
+    from memlab.strategies.supersession.slot_profiles import SlotProfiles
+
     pairs = candidate_pairs(history, embedder, k, min_similarity)
-    return [pair_features(o, n, s) for o, n, s, _ in pairs], [label for *_, label in pairs]
+    profiles = SlotProfiles.from_memories(history.memories)
+    return [pair_features(o, n, s, profiles) for o, n, s, _ in pairs], [label for *_, label in pairs]
 
 
 def candidate_pairs(history: Any, embedder: Any, k: int = 8, min_similarity: float = 0.3) -> list[tuple]:

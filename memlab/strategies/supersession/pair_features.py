@@ -1,17 +1,18 @@
 """Features of an (older, newer) memory pair for the learned judge.
 
-Every feature is a float computed from the two memories, the cosine hint and the slot judge's verdict;
-:data:`FEATURES` names them in column order (the order is part of a trained model's card).
+Every feature is a float computed from the two memories, the cosine hint, the slot judge's verdict and the
+store's slot profiles (:mod:`.slot_profiles`; -1 when none are given); :data:`FEATURES` names them in column
+order (the order is part of a trained model's card).
 """
 
 from __future__ import annotations
 
 import math
-import re
-from functools import lru_cache
 
+from memlab.strategies.supersession.attributes import attribute_words
 from memlab.strategies.supersession.slot import SlotJudge
-from memlab.strategies.supersession.slot_parse import CUE_WORDS, content_tokens, jaccard, parse, salient_tokens
+from memlab.strategies.supersession.slot_parse import CUE_WORDS, jaccard, parse
+from memlab.strategies.supersession.slot_profiles import PROFILE_FEATURES, SlotProfiles
 from memlab.types import Memory, Relation
 
 FEATURES: tuple[str, ...] = (
@@ -50,45 +51,16 @@ FEATURES: tuple[str, ...] = (
     "attr_both",
     "attr_jaccard",
     "attr_disjoint",
-)
-
-_PHRASE = r"([A-Za-z][A-Za-z /-]{1,40}?)"
-#: Where a note names the attribute whose value it states ("the web framework of ...", "as its database").
-ATTR_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
-    re.compile(p)
-    for p in (
-        rf"\bthe {_PHRASE} (?:of|issue|question)\b",
-        rf"\bits {_PHRASE}(?=[.;,()]|$)",
-        rf"'s {_PHRASE}(?= from | back | to |[.;,()]|$)",
-        rf"\bas (?:the |an? )?{_PHRASE}(?: for\b|(?=[.;,]|$))",
-        rf"^{_PHRASE} for .+? going forward",
-        rf"; {_PHRASE} is now\b",
-        rf": {_PHRASE} (?:of|is)\b",
-    )
+    *PROFILE_FEATURES,
 )
 
 _SLOT = SlotJudge()
 
 
-@lru_cache(maxsize=8192)
-def attribute_words(text: str, ignore: frozenset[str] = frozenset()) -> frozenset[str]:
-    """Words of the attribute phrases a note names (``web``, ``framework``), without values or ``ignore``.
-
-    Two changes of one subject read alike ("From this week the web framework of the billing service is
-    Falcon" / "... the deployment platform of the billing service is Fly.io"); their attribute words tell
-    them apart. Synonyms ("CI provider", "build system") make disjoint words weak evidence, not proof.
-    """
-    values = salient_tokens(text)
-    out: set[str] = set()
-    for line in text.split("\n"):
-        for pattern in ATTR_PATTERNS:
-            for match in pattern.finditer(line):
-                out.update(t for t in content_tokens(match.group(1)) if t not in values and t not in ignore)
-    return frozenset(out)
-
-
-def pair_features(older: Memory, newer: Memory, similarity: float | None = None) -> list[float]:
-    """The feature vector of a pair, in :data:`FEATURES` order."""
+def pair_features(
+    older: Memory, newer: Memory, similarity: float | None = None, profiles: SlotProfiles | None = None
+) -> list[float]:
+    """The feature vector of a pair, in :data:`FEATURES` order (``profiles``: the store's slot profiles)."""
     po, pn = parse(older), parse(newer)
     sim_missing = similarity is None or similarity != similarity
     cos = 0.0 if sim_missing else float(similarity)
@@ -137,4 +109,6 @@ def pair_features(older: Memory, newer: Memory, similarity: float | None = None)
         "attr_jaccard": jaccard(attr_old, attr_new),
         "attr_disjoint": float(attr_both and not attr_old & attr_new),
     }
+    profile = profiles.features(older, newer) if profiles is not None else [-1.0] * len(PROFILE_FEATURES)
+    values.update(zip(PROFILE_FEATURES, profile, strict=True))
     return [values[name] for name in FEATURES]

@@ -1,0 +1,118 @@
+"""Which attribute phrases and values belong to the same slot, learned from one store's own notes.
+
+Two notes about one subject can name the same slot with different words ("the message broker of the billing
+service is Redis Streams" / "the billing service relies on RabbitMQ for its event bus"). No list of synonyms
+is needed to see it: across a project's notes, values and attribute phrases co-occur (``Redis Streams``
+is stated as the message broker in one note, as the event bus in another, ``RabbitMQ`` as the event bus in
+a third). :class:`SlotProfiles` counts, over every note of a store, which attribute phrases appear with which
+value tokens, weighs the counts by positive pointwise mutual information (PPMI: frequent words such as a
+weekday or ``new`` that occur with everything get no weight), and compares attribute phrases by the values
+they occur with and values by the attribute phrases they occur with (cosine of PPMI rows).
+
+This is transductive: the profiles come from the store being consolidated (never from gold relations or
+other histories), so the judge that uses them works on any store with enough notes; on a store with few
+notes the rows are sparse and the features fall back to "unknown" (-1) or 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+
+from memlab.strategies.supersession.attributes import attribute_phrases, value_tokens
+from memlab.types import Memory
+
+#: Feature names, in the order :meth:`SlotProfiles.features` returns them.
+PROFILE_FEATURES: tuple[str, ...] = (
+    "profile_attr_sim",
+    "profile_value_sim",
+    "profile_old_value_new_attr",
+    "profile_new_value_old_attr",
+)
+_Row = dict[str, float]
+
+
+def _norm(row: _Row) -> float:
+    return math.sqrt(sum(x * x for x in row.values()))
+
+
+def _cos(a: _Row, b: _Row) -> float:
+    na, nb = _norm(a), _norm(b)
+    if not na or not nb:
+        return 0.0
+    if len(a) > len(b):
+        a, b = b, a
+    return sum(x * b.get(k, 0.0) for k, x in a.items()) / (na * nb)
+
+
+class SlotProfiles:
+    """PPMI rows of attribute phrases (over values) and of values (over attribute phrases) for one store.
+
+    Build with :meth:`from_memories`; immutable afterwards.
+    """
+
+    def __init__(self, notes: dict[str, tuple[frozenset[str], frozenset[str]]], by_attr: dict[str, _Row],
+                 by_value: dict[str, _Row]) -> None:  # fmt: skip
+        self.notes = notes
+        self.by_attr = by_attr
+        self.by_value = by_value
+
+    @classmethod
+    def from_memories(cls, memories: Iterable[Memory]) -> SlotProfiles:
+        """Count attribute-phrase/value co-occurrences over ``memories`` and weigh them by PPMI."""
+        notes: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        pairs: Counter[tuple[str, str]] = Counter()
+        for m in memories:
+            attrs, values = attribute_phrases(m), value_tokens(m)
+            notes[m.id] = (attrs, values)
+            for a in attrs:
+                for v in values:
+                    pairs[(a, v)] += 1
+        total = sum(pairs.values())
+        per_attr: Counter[str] = Counter()
+        per_value: Counter[str] = Counter()
+        for (a, v), c in pairs.items():
+            per_attr[a] += c
+            per_value[v] += c
+        by_attr: dict[str, _Row] = defaultdict(dict)
+        by_value: dict[str, _Row] = defaultdict(dict)
+        for (a, v), c in pairs.items():
+            pmi = math.log(c * total / (per_attr[a] * per_value[v]))
+            if pmi > 0:
+                by_attr[a][v] = pmi
+                by_value[v][a] = pmi
+        return cls(notes, dict(by_attr), dict(by_value))
+
+    def _of(self, m: Memory) -> tuple[frozenset[str], frozenset[str]]:
+        got = self.notes.get(m.id)
+        return got if got is not None else (attribute_phrases(m), value_tokens(m))
+
+    def _values_row(self, values: frozenset[str]) -> _Row:
+        out: Counter[str] = Counter()
+        for v in values:
+            out.update(self.by_value.get(v, {}))
+        return dict(out)
+
+    def features(self, older: Memory, newer: Memory) -> list[float]:
+        """:data:`PROFILE_FEATURES` of a pair (-1 where a note names no attribute phrase or no value).
+
+        - ``profile_attr_sim``: the most similar pair of attribute phrases (1 for the same phrase);
+        - ``profile_value_sim``: cosine of the two notes' value profiles (summed PPMI rows);
+        - ``profile_old_value_new_attr`` / ``profile_new_value_old_attr``: the strongest PPMI between one
+          note's values and the other's attribute phrases (the old value is known as the new note's slot).
+        """
+        attrs_o, values_o = self._of(older)
+        attrs_n, values_n = self._of(newer)
+        rows = self.by_attr
+        attr = max(
+            (1.0 if a == b else _cos(rows.get(a, {}), rows.get(b, {})) for a in attrs_o for b in attrs_n), default=-1.0
+        )
+        value = _cos(self._values_row(values_o), self._values_row(values_n)) if values_o and values_n else -1.0
+
+        def cross(values: frozenset[str], attrs: frozenset[str]) -> float:
+            if not values or not attrs:
+                return -1.0
+            return max(self.by_value.get(v, {}).get(a, 0.0) for v in values for a in attrs)
+
+        return [attr, value, cross(values_o, attrs_n), cross(values_n, attrs_o)]

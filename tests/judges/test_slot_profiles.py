@@ -1,0 +1,66 @@
+"""Slot profiles: synonyms of one slot found from how a store's own notes use them."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memlab.strategies.supersession.attributes import attribute_phrases, value_tokens
+from memlab.strategies.supersession.pair_features import FEATURES, pair_features
+from memlab.strategies.supersession.slot_profiles import PROFILE_FEATURES, SlotProfiles
+from tests.judges.helpers import mem
+
+NOTES = [
+    mem("From this week the message broker of the billing service is Redis Streams."),
+    mem("The billing service relies on Redis Streams for its event bus.", day=1),
+    mem("The billing service relies on RabbitMQ for its event bus.", day=2),
+    mem("From this week the message broker of the billing service is Kafka.", day=3),
+    mem("The billing service relies on Kafka for its event bus.", day=4),
+    mem("From this week the deploy target of the billing service is Fly.io.", day=5),
+    mem("The billing service relies on Heroku for its deploy target.", day=6),
+    mem("From this week the deploy target of the billing service is Heroku.", day=7),
+]
+
+
+def test_what_a_note_names() -> None:
+    assert attribute_phrases(NOTES[0]) == {"message broker"}
+    assert value_tokens(NOTES[0]) == {"redis", "streams"}
+    assert attribute_phrases(NOTES[2]) == {"event bus"}
+
+
+def test_synonyms_share_a_profile_other_slots_do_not() -> None:
+    profiles = SlotProfiles.from_memories(NOTES)
+    broker_then_bus = profiles.features(NOTES[3], NOTES[2])  # message broker: Kafka / event bus: RabbitMQ
+    broker_then_target = profiles.features(NOTES[3], NOTES[5])  # message broker: Kafka / deploy target: Fly.io
+    attr, value, old_value_new_attr, _ = broker_then_bus
+    assert attr > 0.3  # "message broker" and "event bus" share Redis Streams and Kafka
+    assert value > 0.0
+    assert old_value_new_attr > 0.0  # Kafka is stated as an event bus elsewhere in the store
+    assert broker_then_target[0] == 0.0 and broker_then_target[1] == 0.0 and broker_then_target[2] == 0.0
+
+
+def test_unknown_without_attribute_or_value() -> None:
+    profiles = SlotProfiles.from_memories(NOTES)
+    plain = mem("Closed some stale issues today.", day=9)
+    assert profiles.features(NOTES[0], plain) == [-1.0, -1.0, -1.0, -1.0]
+
+
+def test_pair_features_without_profiles_mark_them_unknown() -> None:
+    row = dict(zip(FEATURES, pair_features(NOTES[3], NOTES[2], 0.7), strict=True))
+    assert [row[name] for name in PROFILE_FEATURES] == [-1.0] * len(PROFILE_FEATURES)
+    profiles = SlotProfiles.from_memories(NOTES)
+    row = dict(zip(FEATURES, pair_features(NOTES[3], NOTES[2], 0.7, profiles), strict=True))
+    assert row["profile_attr_sim"] > 0.3
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations(NOTES), st.integers(0, len(NOTES) - 1), st.integers(0, len(NOTES) - 1))
+def test_profiles_do_not_depend_on_note_order_and_similarities_are_symmetric(order, i, j) -> None:  # type: ignore[no-untyped-def]
+    a, b = SlotProfiles.from_memories(NOTES), SlotProfiles.from_memories(order)
+    fa, fb = a.features(NOTES[i], NOTES[j]), b.features(NOTES[i], NOTES[j])
+    assert fa == fb or all(abs(x - y) < 1e-9 for x, y in zip(fa, fb, strict=True))
+    back = a.features(NOTES[j], NOTES[i])
+    assert abs(fa[0] - back[0]) < 1e-9 and abs(fa[1] - back[1]) < 1e-9  # attribute and value similarity
+    assert abs(fa[2] - back[3]) < 1e-9  # the cross features swap
+    for x in fa[:2]:
+        assert x == -1.0 or -1e-9 <= x <= 1.0 + 1e-9
