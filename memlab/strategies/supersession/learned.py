@@ -23,10 +23,11 @@ class LearnedJudge:
     a call to :meth:`observe` the profile features are "unknown" (-1), a reading the model was not trained
     on; the training pairs get profiles from their whole history, as the pipeline does.
 
-    **Seed rule.** Models are trained on histories with seeds >= 1000 (default 1000–1019) and evaluated on
-    seeds < 1000. The model's card records its training seeds; when ``eval_seed`` (the conf passes
-    ``${dataset.seed}``) is one of them the judge refuses to run (``on_seed_overlap: refuse``, a one-line
-    :class:`~memlab.errors.MemlabError` at first use) or warns loudly (``warn``).
+    **Seed rule.** Models are trained on histories with seeds >= 1000 (default 1000–1019 and 1030–1059;
+    1020–1029 are kept for validation) and evaluated on seeds < 1000. The model's card records its training
+    seeds; when ``eval_seed`` (the conf passes ``${dataset.seed}``) is one of them the judge refuses to run
+    (``on_seed_overlap: refuse``, a one-line :class:`~memlab.errors.MemlabError` at first use) or warns
+    loudly (``warn``).
 
     **Model file.** ``model_path`` points at a ``learned_judge.joblib`` written by
     ``python -m memlab.strategies.supersession.train_learned``; a missing file is a one-line error. With
@@ -60,7 +61,7 @@ class LearnedJudge:
         model_path: str | None = None,
         eval_seed: int | Sequence[int] | None = None,
         on_seed_overlap: str = "refuse",
-        train_seeds: str = "1000-1019",
+        train_seeds: str = "1000-1019,1030-1059",
         train_dataset: str = "generator",
         train_size: int = 400,
         embedder: str = "minilm",

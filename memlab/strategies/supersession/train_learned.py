@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m memlab.strategies.supersession.train_learned --seeds 1000-1019 --size 400 --out models/judge
+    python -m memlab.strategies.supersession.train_learned --seeds 1000-1019,1030-1059 --size 400 --out models/judge
 
 Writes ``learned_judge.joblib`` (model and card) and ``learned_judge.json`` (features, training seeds,
 class counts, cross-validated scores). Training seeds must be >= 1000; evaluate on seeds below 1000.
@@ -22,7 +22,7 @@ from memlab.errors import MemlabError
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point; returns the exit code."""
     parser = argparse.ArgumentParser(prog="train_learned", description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", default="1000-1019", help="training seeds, e.g. 1000-1019 (all >= 1000)")
+    parser.add_argument("--seeds", default="1000-1019,1030-1059", help="training seeds, e.g. 1000-1019 (all >= 1000)")
     parser.add_argument("--size", type=int, default=400, help="memories per generated history")
     parser.add_argument("--dataset", default="generator", choices=["generator", "builtin"])
     parser.add_argument("--embedder", default="minilm", choices=["minilm", "tfidf"])
