@@ -30,8 +30,8 @@ def test_what_a_note_names() -> None:
 
 def test_synonyms_share_a_profile_other_slots_do_not() -> None:
     profiles = SlotProfiles.from_memories(NOTES)
-    broker_then_bus = profiles.features(NOTES[3], NOTES[2])  # message broker: Kafka / event bus: RabbitMQ
-    broker_then_target = profiles.features(NOTES[3], NOTES[5])  # message broker: Kafka / deploy target: Fly.io
+    broker_then_bus = profiles.features(NOTES[3], NOTES[2])[:4]  # message broker: Kafka / event bus: RabbitMQ
+    broker_then_target = profiles.features(NOTES[3], NOTES[5])[:4]  # message broker: Kafka / deploy target: Fly.io
     attr, value, old_value_new_attr, _ = broker_then_bus
     assert attr > 0.3  # "message broker" and "event bus" share Redis Streams and Kafka
     assert value > 0.0
@@ -42,7 +42,22 @@ def test_synonyms_share_a_profile_other_slots_do_not() -> None:
 def test_unknown_without_attribute_or_value() -> None:
     profiles = SlotProfiles.from_memories(NOTES)
     plain = mem("Closed some stale issues today.", day=9)
-    assert profiles.features(NOTES[0], plain) == [-1.0, -1.0, -1.0, -1.0]
+    salient, words = profiles.features(NOTES[0], plain)[:4], profiles.features(NOTES[0], plain)[4:]
+    assert salient == [-1.0, -1.0, -1.0, -1.0]  # no attribute phrase, no salient token
+    assert words[0] == -1.0 and words[2] == -1.0 and words[1] >= 0.0  # it has words, but names no attribute
+
+
+def test_lowercase_values_are_read_by_the_words_table() -> None:
+    notes = [
+        mem("The project uses trunk-based development as its branching strategy."),
+        mem("The project relies on trunk-based development for its branch policy.", day=1),
+        mem("The project uses GitHub flow as its branching strategy.", day=2),
+        mem("The project relies on plain prose for its docstring style.", day=3),
+    ]
+    profiles = SlotProfiles.from_memories(notes)
+    assert profiles.features(notes[0], notes[1])[0] == 0.0  # no salient value links the two phrases
+    assert profiles.features(notes[0], notes[1])[4] > 0.0  # the words table does
+    assert profiles.features(notes[0], notes[3])[4] == 0.0
 
 
 def test_pair_features_without_profiles_mark_them_unknown() -> None:
@@ -62,5 +77,6 @@ def test_profiles_do_not_depend_on_note_order_and_similarities_are_symmetric(ord
     back = a.features(NOTES[j], NOTES[i])
     assert abs(fa[0] - back[0]) < 1e-9 and abs(fa[1] - back[1]) < 1e-9  # attribute and value similarity
     assert abs(fa[2] - back[3]) < 1e-9  # the cross features swap
-    for x in fa[:2]:
+    assert abs(fa[4] - back[4]) < 1e-9 and abs(fa[5] - back[5]) < 1e-9 and abs(fa[6] - back[7]) < 1e-9
+    for x in (*fa[:2], *fa[4:6]):
         assert x == -1.0 or -1e-9 <= x <= 1.0 + 1e-9

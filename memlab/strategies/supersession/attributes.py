@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memlab.strategies.supersession.slot_parse import CUE_WORDS, content_tokens, parse, salient_tokens
+from memlab.strategies.supersession.slot_parse import CUE_WORDS, STOPWORDS, content_tokens, parse, salient_tokens
 from memlab.types import Memory
 
 _PHRASE = r"([A-Za-z][A-Za-z /-]{1,40}?)"
@@ -60,3 +60,13 @@ def value_tokens(memory: Memory) -> frozenset[str]:
     """The memory's salient tokens that can be values: no digits, no subject words, no change cues."""
     p = parse(memory)
     return frozenset(t for t in p.salient if not any(c.isdigit() for c in t)) - p.subject_tokens - CUE_WORDS
+
+
+def context_words(memory: Memory) -> frozenset[str]:
+    """Every other word of the memory that may carry its value or reason: lowercase values (``trunk-based``,
+    ``prose``) and reasons; no digits, no words of two letters or less, no subject, cue, attribute or stop words.
+    """
+    p = parse(memory)
+    attr = {w for phrase in attribute_phrases(memory) for w in phrase.split()}
+    words = {t for t in content_tokens(memory.text) if len(t) > 2 and not any(c.isdigit() for c in t)}
+    return frozenset(words - p.subject_tokens - CUE_WORDS - STOPWORDS - attr)

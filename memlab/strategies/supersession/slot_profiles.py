@@ -9,6 +9,13 @@ value tokens, weighs the counts by positive pointwise mutual information (PPMI: 
 weekday or ``new`` that occur with everything get no weight), and compares attribute phrases by the values
 they occur with and values by the attribute phrases they occur with (cosine of PPMI rows).
 
+Two tables are kept, with two readings of "value": the note's *salient* tokens (capitalised names,
+acronyms: ``Redis``, ``RabbitMQ``) and all its other *words* (lowercase values such as ``trunk-based
+development`` or ``plain prose``, and the reasons given, which also tend to belong to one slot). Trained
+on generator seeds 1000-1009 and scored on the candidate pairs of validation seeds 1020-1024 (never
+evaluation seeds), the learned judge's pair-level SUPERSEDE F1 was 0.871 without profiles, 0.923 with either
+table alone and 0.940 with both.
+
 This is transductive: the profiles come from the store being consolidated (never from gold relations or
 other histories), so the judge that uses them works on any store with enough notes; on a store with few
 notes the rows are sparse and the features fall back to "unknown" (-1) or 0.
@@ -18,19 +25,16 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 
-from memlab.strategies.supersession.attributes import attribute_phrases, value_tokens
+from memlab.strategies.supersession.attributes import attribute_phrases, context_words, value_tokens
 from memlab.types import Memory
 
-#: Feature names, in the order :meth:`SlotProfiles.features` returns them.
-PROFILE_FEATURES: tuple[str, ...] = (
-    "profile_attr_sim",
-    "profile_value_sim",
-    "profile_old_value_new_attr",
-    "profile_new_value_old_attr",
-)
+_NAMES = ("attr_sim", "value_sim", "old_value_new_attr", "new_value_old_attr")
+#: Feature names, in the order :meth:`SlotProfiles.features` returns them (salient table, then words table).
+PROFILE_FEATURES: tuple[str, ...] = tuple(f"profile_{n}" for n in _NAMES) + tuple(f"profile_words_{n}" for n in _NAMES)
 _Row = dict[str, float]
+_Reader = Callable[[Memory], frozenset[str]]
 
 
 def _norm(row: _Row) -> float:
@@ -46,26 +50,16 @@ def _cos(a: _Row, b: _Row) -> float:
     return sum(x * b.get(k, 0.0) for k, x in a.items()) / (na * nb)
 
 
-class SlotProfiles:
-    """PPMI rows of attribute phrases (over values) and of values (over attribute phrases) for one store.
+class _Table:
+    """PPMI rows of attribute phrases (over values) and of values (over attribute phrases)."""
 
-    Build with :meth:`from_memories`; immutable afterwards.
-    """
-
-    def __init__(self, notes: dict[str, tuple[frozenset[str], frozenset[str]]], by_attr: dict[str, _Row],
-                 by_value: dict[str, _Row]) -> None:  # fmt: skip
-        self.notes = notes
-        self.by_attr = by_attr
-        self.by_value = by_value
-
-    @classmethod
-    def from_memories(cls, memories: Iterable[Memory]) -> SlotProfiles:
-        """Count attribute-phrase/value co-occurrences over ``memories`` and weigh them by PPMI."""
-        notes: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+    def __init__(self, memories: Sequence[Memory], values_of: _Reader) -> None:
+        self.values_of = values_of
+        self.notes: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
         pairs: Counter[tuple[str, str]] = Counter()
         for m in memories:
-            attrs, values = attribute_phrases(m), value_tokens(m)
-            notes[m.id] = (attrs, values)
+            attrs, values = attribute_phrases(m), values_of(m)
+            self.notes[m.id] = (attrs, values)
             for a in attrs:
                 for v in values:
                     pairs[(a, v)] += 1
@@ -82,11 +76,11 @@ class SlotProfiles:
             if pmi > 0:
                 by_attr[a][v] = pmi
                 by_value[v][a] = pmi
-        return cls(notes, dict(by_attr), dict(by_value))
+        self.by_attr, self.by_value = dict(by_attr), dict(by_value)
 
     def _of(self, m: Memory) -> tuple[frozenset[str], frozenset[str]]:
         got = self.notes.get(m.id)
-        return got if got is not None else (attribute_phrases(m), value_tokens(m))
+        return got if got is not None else (attribute_phrases(m), self.values_of(m))
 
     def _values_row(self, values: frozenset[str]) -> _Row:
         out: Counter[str] = Counter()
@@ -95,13 +89,6 @@ class SlotProfiles:
         return dict(out)
 
     def features(self, older: Memory, newer: Memory) -> list[float]:
-        """:data:`PROFILE_FEATURES` of a pair (-1 where a note names no attribute phrase or no value).
-
-        - ``profile_attr_sim``: the most similar pair of attribute phrases (1 for the same phrase);
-        - ``profile_value_sim``: cosine of the two notes' value profiles (summed PPMI rows);
-        - ``profile_old_value_new_attr`` / ``profile_new_value_old_attr``: the strongest PPMI between one
-          note's values and the other's attribute phrases (the old value is known as the new note's slot).
-        """
         attrs_o, values_o = self._of(older)
         attrs_n, values_n = self._of(newer)
         rows = self.by_attr
@@ -116,3 +103,26 @@ class SlotProfiles:
             return max(self.by_value.get(v, {}).get(a, 0.0) for v in values for a in attrs)
 
         return [attr, value, cross(values_o, attrs_n), cross(values_n, attrs_o)]
+
+
+class SlotProfiles:
+    """The slot profiles of one store: a salient-token table and a words table. Immutable once built."""
+
+    def __init__(self, memories: Iterable[Memory]) -> None:
+        memories = list(memories)
+        self.tables = (_Table(memories, value_tokens), _Table(memories, context_words))
+
+    @classmethod
+    def from_memories(cls, memories: Iterable[Memory]) -> SlotProfiles:
+        """Count attribute-phrase/value co-occurrences over ``memories`` and weigh them by PPMI."""
+        return cls(memories)
+
+    def features(self, older: Memory, newer: Memory) -> list[float]:
+        """:data:`PROFILE_FEATURES` of a pair (-1 where a note names no attribute phrase or no value).
+
+        Per table: ``attr_sim``, the most similar pair of attribute phrases (1 for the same phrase);
+        ``value_sim``, cosine of the two notes' value profiles (summed PPMI rows);
+        ``old_value_new_attr`` / ``new_value_old_attr``, the strongest PPMI between one note's values and the
+        other's attribute phrases (the old value is known as the new note's slot).
+        """
+        return [x for table in self.tables for x in table.features(older, newer)]
