@@ -58,6 +58,14 @@ def newest_per_seed(runs: Sequence, key) -> dict[tuple, list]:
     return {k: sorted(v.values(), key=lambda r: r.params.get("seed", "0")) for k, v in groups.items()}
 
 
+def _code(group: Sequence) -> str:
+    """Judge version and commit(s) of a group's runs (``learned@4 353b053``), so mixed batches show."""
+    versions = sorted({r.tags.get("memlab.strategy.judge", "?") for r in group})
+    shas = sorted({r.tags.get("memlab.git_sha", "?")[:7] + ("+" if r.tags.get("memlab.git_dirty") == "true" else "")
+                   for r in group})  # fmt: skip
+    return " ".join(versions + shas)
+
+
 def mean_sd(values: Sequence[float]) -> str:
     """``mean ± sd`` (sd omitted for one value)."""
     if not values:
@@ -78,18 +86,19 @@ def _history_section(runs: Sequence) -> tuple[list[str], dict]:
         "## Judges × difficulties on generated histories",
         "",
         "Mean ± sd over seeds (newest run per seed). `stale_inj` = stale_rate_injected, `cov_inj` = "
-        "current_coverage_injected, `rel_*` = relation_f1_* over candidate pairs.",
+        "current_coverage_injected, `rel_*` = relation_f1_* over candidate pairs; `code` = judge version and "
+        "commit of the runs (`+`: uncommitted changes).",
         "",
         "| judge | difficulty | size | seeds | supersession_f1 | rel_sup | rel_dup | rel_merge | rel_coexist | "
-        "stale_inj | cov_inj | current@1 | stale_top5 | as_of | when | history | tokens |",
-        "|---|---|---|---|" + "---|" * 13,
+        "stale_inj | cov_inj | current@1 | stale_top5 | as_of | when | history | tokens | code |",
+        "|---|---|---|---|" + "---|" * 14,
     ]
     summary: dict[tuple, float] = {}
     for k in order:
         group = groups[k]
         cells = [mean_sd([r.metrics[m] for r in group if m in r.metrics]) for m in HISTORY_METRICS]
         seeds = ",".join(r.params.get("seed", "?") for r in group)
-        lines.append(f"| {k[0]} | {k[1]} | {k[2]} | {seeds} | " + " | ".join(cells) + " |")
+        lines.append(f"| {k[0]} | {k[1]} | {k[2]} | {seeds} | " + " | ".join(cells) + f" | {_code(group)} |")
         summary[k] = statistics.fmean(r.metrics.get("supersession_f1", 0.0) for r in group)
     lines += ["", "### Drop from default to hard (supersession_f1)", "", "| judge | size | default | hard | drop |"]
     lines.append("|---|---|---|---|---|")
