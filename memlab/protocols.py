@@ -85,7 +85,7 @@ class SupersessionJudge(Protocol):
     gives COEXIST, never an exception; ``similarity`` (cosine of the two embeddings, when the pipeline
     has it) is a hint, not a requirement. Optional: a judge that learns from the store it judges (the
     learned judge's slot profiles) defines ``observe(memories: Sequence[Memory]) -> None``; the pipeline
-    calls it with every memory of the store before judging that store's pairs.
+    calls it with every memory the consolidation run sees (none recorded after its clock) before judging.
     """
 
     name: ClassVar[str]

@@ -214,3 +214,8 @@ def test_a_judge_that_observes_the_store_sees_every_memory_before_any_pair():
     consolidate(store, components(Observing()), T0 + timedelta(days=30))
     assert seen[0] == ("observe", sorted(m.id for m in mems))
     assert any(kind == "judge" for kind, _ in seen[1:])
+    # a memory recorded after the run's clock is not observed (no look-ahead)
+    seen.clear()
+    consolidate(MemoryStore(mems), components(Observing()), T0 + timedelta(days=6))
+    visible = sorted(m.id for m in mems if m.timestamp <= T0 + timedelta(days=6))
+    assert seen[0] == ("observe", visible) and len(visible) < len(mems)

@@ -160,15 +160,15 @@ def phase_supersession(
     settings = components.settings
     counts: Counter = Counter()
     review: list[dict] = []
+    observe = getattr(components.judge, "observe", None)
+    if callable(observe):  # optional judge hook: every memory this run sees, before any pair (SupersessionJudge)
+        observe(list(memories))
     if settings.exact_dedup and len(memories):
         keep, added = phase_exact_dedup(store, memories, run_id)
         if added:
             counts[EdgeType.DUPLICATES.value] += added
         memories = [memories[i] for i in keep]
         matrix = matrix[keep]
-    observe = getattr(components.judge, "observe", None)
-    if callable(observe):  # optional judge hook: the whole store, before any pair (see SupersessionJudge)
-        observe(list(store))
     pairs = knn_pairs(matrix, settings.knn_k, settings.min_pair_similarity)
     ordered = []
     for i, j, sim in pairs:
