@@ -215,9 +215,8 @@ def _for_span(a: Hit, b: Hit, gap: str) -> Hit | None:
     d = length.data if isinstance(length.data, dict) else {}
     if "n" not in d or point.role not in ("date", "tod", "dom", "wday") or _is_pod(point) or _is_weak(point):
         return None
-    unit = d["unit"]
-    clock = _fine(point.grain) < _fine("day")
-    if not (clock or _fine(point.grain) <= _fine(unit)) or _fine(point.grain) > _fine("day"):
+    unit, day = d["unit"], _fine("day")
+    if _fine(point.grain) > day or (_fine(point.grain) == day and _fine(unit) < day):
         return None
     grain = point.grain if _fine(point.grain) <= _fine(unit) else unit
     end = cal.shift(cal.shift(point.start, d["n"], unit), 1, grain)

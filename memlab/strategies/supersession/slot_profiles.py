@@ -108,14 +108,14 @@ class _Table:
 class SlotProfiles:
     """The slot profiles of one store: a salient-token table and a words table. Immutable once built."""
 
-    def __init__(self, memories: Iterable[Memory]) -> None:
-        memories = list(memories)
-        self.tables = (_Table(memories, value_tokens), _Table(memories, context_words))
+    def __init__(self, tables: tuple[_Table, ...]) -> None:
+        self.tables = tables
 
     @classmethod
     def from_memories(cls, memories: Iterable[Memory]) -> SlotProfiles:
         """Count attribute-phrase/value co-occurrences over ``memories`` and weigh them by PPMI."""
-        return cls(memories)
+        memories = list(memories)
+        return cls((_Table(memories, value_tokens), _Table(memories, context_words)))
 
     def features(self, older: Memory, newer: Memory) -> list[float]:
         """:data:`PROFILE_FEATURES` of a pair (-1 where a note names no attribute phrase or no value).
