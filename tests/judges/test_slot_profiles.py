@@ -80,3 +80,32 @@ def test_profiles_do_not_depend_on_note_order_and_similarities_are_symmetric(ord
     assert abs(fa[4] - back[4]) < 1e-9 and abs(fa[5] - back[5]) < 1e-9 and abs(fa[6] - back[7]) < 1e-9
     for x in (*fa[:2], *fa[4:6]):
         assert x == -1.0 or -1e-9 <= x <= 1.0 + 1e-9
+
+
+_FEATURES_OF_A_HISTORY = """
+import json
+from memlab.benchmarks.project_history.generator import generate
+from memlab.strategies.supersession.slot_profiles import SlotProfiles
+h = generate(1020, 120)
+p = SlotProfiles.from_memories(h.memories)
+ms = h.memories
+print(json.dumps([p.features(ms[i], ms[j]) for i in range(0, len(ms), 3) for j in range(i + 1, min(len(ms), i + 9))]))
+"""
+
+
+def test_features_are_the_same_in_every_process() -> None:
+    """Set order changes with PYTHONHASHSEED; the features (and so a model trained on them) must not."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    outputs = []
+    for hash_seed in ("1", "2", "3"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        done = subprocess.run(
+            [sys.executable, "-c", _FEATURES_OF_A_HISTORY], env=env, capture_output=True, text=True, check=True
+        )
+        outputs.append(json.loads(done.stdout))
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert any(x not in (-1.0, 0.0, 1.0) for row in outputs[0] for x in row)  # real similarities were compared

@@ -54,7 +54,7 @@ class LearnedJudge:
     """
 
     name: ClassVar[str] = "learned"
-    version: ClassVar[int] = 4
+    version: ClassVar[int] = 5
 
     def __init__(
         self,
