@@ -14,8 +14,9 @@ from memlab.types import Memory, Relation, Verdict
 class LearnedJudge:
     """Histogram gradient-boosted trees over the features of :mod:`~memlab.strategies.supersession.pair_features`
     (cosine hint, lexical overlaps, change/scope/subject cues, namespace match, time gap, value-token
-    differences, the attribute words each note names, the slot judge's verdict, and how close the two notes'
-    attribute phrases and values are in the store's own slot profiles).
+    differences, the attribute words each note names, the slot judge's verdict, how close the two notes'
+    attribute phrases and values are in the store's own slot profiles, and whether the values only one of
+    them names are alternatives the store's notes name together).
 
     **Store context.** :meth:`observe` receives every memory of the store before the pairs are judged (the
     pipeline calls it); the judge builds :class:`~.slot_profiles.SlotProfiles` from them, so that synonyms

@@ -28,11 +28,19 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
 from memlab.strategies.supersession.attributes import attribute_phrases, context_words, value_tokens
+from memlab.strategies.supersession.slot_alternatives import AlternativesTable, cosine, summed
 from memlab.types import Memory
 
 _NAMES = ("attr_sim", "value_sim", "old_value_new_attr", "new_value_old_attr")
-#: Feature names, in the order :meth:`SlotProfiles.features` returns them (salient table, then words table).
-PROFILE_FEATURES: tuple[str, ...] = tuple(f"profile_{n}" for n in _NAMES) + tuple(f"profile_words_{n}" for n in _NAMES)
+_ALT = ("alt_max", "alt_sim")
+#: Feature names, in the order :meth:`SlotProfiles.features` returns them (salient table, words table, then
+#: the alternatives tables of the same two readings).
+PROFILE_FEATURES: tuple[str, ...] = (
+    *(f"profile_{n}" for n in _NAMES),
+    *(f"profile_words_{n}" for n in _NAMES),
+    *(f"profile_{n}" for n in _ALT),
+    *(f"profile_words_{n}" for n in _ALT),
+)
 #: Features are rounded to this many decimals: sums over a note's values run over sets, and set order
 #: changes with ``PYTHONHASHSEED``; unrounded, the last bits differed from process to process and a
 #: gradient-boosted model trained on them differed too (one validation seed's supersession_f1 ranged over
@@ -40,19 +48,6 @@ PROFILE_FEATURES: tuple[str, ...] = tuple(f"profile_{n}" for n in _NAMES) + tupl
 DIGITS = 12
 _Row = dict[str, float]
 _Reader = Callable[[Memory], frozenset[str]]
-
-
-def _norm(row: _Row) -> float:
-    return math.sqrt(sum(row[k] * row[k] for k in sorted(row)))
-
-
-def _cos(a: _Row, b: _Row) -> float:
-    na, nb = _norm(a), _norm(b)
-    if not na or not nb:
-        return 0.0
-    if len(a) > len(b):
-        a, b = b, a
-    return sum(a[k] * b.get(k, 0.0) for k in sorted(a)) / (na * nb)
 
 
 class _Table:
@@ -87,20 +82,17 @@ class _Table:
         got = self.notes.get(m.id)
         return got if got is not None else (attribute_phrases(m), self.values_of(m))
 
-    def _values_row(self, values: frozenset[str]) -> _Row:
-        out: Counter[str] = Counter()
-        for v in sorted(values):
-            out.update(self.by_value.get(v, {}))
-        return dict(out)
-
     def features(self, older: Memory, newer: Memory) -> list[float]:
         attrs_o, values_o = self._of(older)
         attrs_n, values_n = self._of(newer)
         rows = self.by_attr
         attr = max(
-            (1.0 if a == b else _cos(rows.get(a, {}), rows.get(b, {})) for a in attrs_o for b in attrs_n), default=-1.0
+            (1.0 if a == b else cosine(rows.get(a, {}), rows.get(b, {})) for a in attrs_o for b in attrs_n),
+            default=-1.0,
         )
-        value = _cos(self._values_row(values_o), self._values_row(values_n)) if values_o and values_n else -1.0
+        value = -1.0
+        if values_o and values_n:
+            value = cosine(summed(self.by_value, values_o), summed(self.by_value, values_n))
 
         def cross(values: frozenset[str], attrs: frozenset[str]) -> float:
             if not values or not attrs:
@@ -111,16 +103,21 @@ class _Table:
 
 
 class SlotProfiles:
-    """The slot profiles of one store: a salient-token table and a words table. Immutable once built."""
+    """The slot profiles of one store: a salient-token table and a words table (attribute phrases × values),
+    and the alternatives tables of the same two readings of "value" (values named in the same note,
+    :mod:`.slot_alternatives`). Immutable once built.
+    """
 
-    def __init__(self, tables: tuple[_Table, ...]) -> None:
+    def __init__(self, tables: tuple[_Table, ...], alternatives: tuple[AlternativesTable, ...] = ()) -> None:
         self.tables = tables
+        self.alternatives = alternatives
 
     @classmethod
     def from_memories(cls, memories: Iterable[Memory]) -> SlotProfiles:
-        """Count attribute-phrase/value co-occurrences over ``memories`` and weigh them by PPMI."""
+        """Count attribute-phrase/value and value/value co-occurrences over ``memories``, weighed by PPMI."""
         memories = list(memories)
-        return cls((_Table(memories, value_tokens), _Table(memories, context_words)))
+        readers = (value_tokens, context_words)
+        return cls(tuple(_Table(memories, r) for r in readers), tuple(AlternativesTable(memories, r) for r in readers))
 
     def features(self, older: Memory, newer: Memory) -> list[float]:
         """:data:`PROFILE_FEATURES` of a pair (-1 where a note names no attribute phrase or no value).
@@ -128,6 +125,8 @@ class SlotProfiles:
         Per table: ``attr_sim``, the most similar pair of attribute phrases (1 for the same phrase);
         ``value_sim``, cosine of the two notes' value profiles (summed PPMI rows);
         ``old_value_new_attr`` / ``new_value_old_attr``, the strongest PPMI between one note's values and the
-        other's attribute phrases (the old value is known as the new note's slot).
+        other's attribute phrases (the old value is known as the new note's slot). Then, per alternatives
+        table, ``alt_max`` and ``alt_sim`` (:meth:`.AlternativesTable.features`).
         """
-        return [round(x, DIGITS) for table in self.tables for x in table.features(older, newer)]
+        tables = (*self.tables, *self.alternatives)
+        return [round(x, DIGITS) for table in tables for x in table.features(older, newer)]
