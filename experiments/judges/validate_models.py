@@ -1,0 +1,156 @@
+"""Validation of learned-judge model variants on the run's pipeline, with cached pair features.
+
+Every variant is trained on the pairs of the default training seeds (1000-1019, 1030-1059; the pairs the
+default model trains on: ``learned_train.candidate_pairs`` at k = 20 / 0.2) and scored on validation seeds
+(never training seeds, never evaluation seeds < 1000) through ``evaluate_history``, the code path of
+``python -m memlab +experiment=project_history``. Pair features are computed once per seed and cached, so
+variants that differ only in the classifier or in which feature columns they use cost one fit each.
+
+    PYTHONPATH=$PWD python experiments/judges/validate_models.py --variants v4,v5_no_alt,v5 \\
+        --seeds 1020-1029,1060-1069 --cache /tmp/memlab-validate
+
+Prints one line per (variant, seed) and the mean per variant. Variants (``VARIANTS``): ``v4`` the model
+v4 classifier (depth 6) on the 43 features without the alternatives tables; ``v5_no_alt`` the v5 classifier
+(depth 4, 40 pairs per leaf) on those 43 features; ``v5`` the default model (v5 classifier, all features).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+from memlab.benchmarks.base import DatasetCard  # noqa: E402
+from memlab.benchmarks.project_history.evaluate import evaluate_history  # noqa: E402
+from memlab.benchmarks.project_history.generator import generate  # noqa: E402
+from memlab.strategies.supersession.learned_train import (  # noqa: E402
+    build_model,
+    candidate_pairs,
+    make_embedder,
+    parse_seeds,
+)
+from memlab.strategies.supersession.pair_features import FEATURES, pair_features  # noqa: E402
+from memlab.strategies.supersession.slot_profiles import SlotProfiles  # noqa: E402
+from memlab.types import Relation, Verdict  # noqa: E402
+
+N_NO_ALT = FEATURES.index("profile_alt_max")  # the 43 columns of model v4
+
+
+def _v4_model():
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    return HistGradientBoostingClassifier(
+        max_iter=200, max_depth=6, learning_rate=0.1, early_stopping=False, random_state=0
+    )
+
+
+#: name -> (classifier factory, number of leading feature columns used)
+VARIANTS = {"v4": (_v4_model, N_NO_ALT), "v5_no_alt": (build_model, N_NO_ALT), "v5": (build_model, len(FEATURES))}
+KEYS = ("supersession_f1", "supersession_precision", "supersession_recall", "stale_rate_injected",
+        "current_coverage_injected", "current_truth_at_1")
+
+
+def training_rows(seed: int, cache: Path, embedder) -> tuple[np.ndarray, np.ndarray]:
+    path = cache / f"train_{seed}.pkl"
+    if path.exists():
+        return pickle.loads(path.read_bytes())
+    history = generate(seed, 400)
+    profiles = SlotProfiles.from_memories(history.memories)
+    pairs = candidate_pairs(history, embedder, 20, 0.2)
+    x = np.asarray([pair_features(o, n, s, profiles) for o, n, s, _ in pairs], dtype=float)
+    y = np.asarray([label for *_, label in pairs])
+    path.write_bytes(pickle.dumps((x, y)))
+    return x, y
+
+
+class TableJudge:
+    """The learned judge's reading of a pair, from a fitted classifier and cached feature rows."""
+
+    name = "learned"
+    version = 0
+
+    def __init__(self, model, columns: int, rows: dict) -> None:
+        self.model, self.columns, self.rows = model, columns, rows
+        self.profiles = None
+        keys = list(rows)
+        probs = model.predict_proba(np.asarray([rows[k] for k in keys], dtype=float)[:, :columns]) if keys else []
+        self.proba = dict(zip(keys, probs, strict=True))
+
+    def observe(self, memories) -> None:
+        self.profiles = SlotProfiles.from_memories(memories)
+
+    def judge(self, older, newer, similarity=None) -> Verdict:
+        key = (older.id, newer.id)
+        if key not in self.proba:
+            self.rows[key] = pair_features(older, newer, similarity, self.profiles)
+            self.proba[key] = self.model.predict_proba(np.asarray([self.rows[key][: self.columns]]))[0]
+        p = self.proba[key]
+        best = max(range(len(p)), key=lambda i: (p[i], -i))
+        return Verdict(Relation(str(self.model.classes_[best])), float(p[best]), "validate_models")
+
+
+def components():
+    from hydra import compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    from memlab.build import build_components
+    from memlab.conf_resolvers import register
+    from memlab.paths import CONF_DIR
+
+    register()
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(config_name="config", overrides=["+experiment=project_history", "tracking=none", "judge=none"])
+    return build_components(OmegaConf.to_container(cfg, resolve=True))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variants", default="v4,v5_no_alt,v5")
+    parser.add_argument("--seeds", default="1020-1029,1060-1069")
+    parser.add_argument("--train-seeds", default="1000-1019,1030-1059")
+    parser.add_argument("--cache", default="/tmp/memlab-validate")
+    args = parser.parse_args(argv)
+    cache = Path(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    train_seeds, seeds = parse_seeds(args.train_seeds), parse_seeds(args.seeds)
+    if set(train_seeds) & set(seeds) or min(seeds) < 1000:
+        print("validation seeds must be >= 1000 and outside the training seeds", file=sys.stderr)
+        return 2
+    embedder = make_embedder("minilm")
+    base = components()
+    card = DatasetCard("project_history", "1", "-", "generated (MIT)", "validate_models", "supersession_f1")
+    results: dict[str, list[dict[str, float]]] = {}
+    for name in args.variants.split(","):
+        factory, columns = VARIANTS[name]
+        model_path = cache / f"model_{name}_{train_seeds[0]}-{train_seeds[-1]}_{len(train_seeds)}.pkl"
+        if model_path.exists():
+            model = pickle.loads(model_path.read_bytes())
+        else:
+            parts = [training_rows(s, cache, embedder) for s in train_seeds]
+            x = np.concatenate([p[0] for p in parts])[:, :columns]
+            model = factory().fit(x, np.concatenate([p[1] for p in parts]))
+            model_path.write_bytes(pickle.dumps(model))
+        for seed in seeds:
+            rows_path = cache / f"pipeline_{seed}.pkl"
+            rows = pickle.loads(rows_path.read_bytes()) if rows_path.exists() else {}
+            judge = TableJudge(model, columns, rows)
+            result = evaluate_history(generate(seed, 400), replace(base, judge=judge), card)
+            rows_path.write_bytes(pickle.dumps(judge.rows))
+            results.setdefault(name, []).append(result.metrics)
+            print(name, seed, " ".join(f"{k} {result.metrics[k]:.3f}" for k in KEYS), flush=True)
+    for name, ms in results.items():
+        print("MEAN", name, len(ms), " ".join(f"{k} {np.mean([m[k] for m in ms]):.4f}" for k in KEYS))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
