@@ -126,10 +126,10 @@ def build_model(random_state: int = 0) -> Any:
     Model v4 used depth 6 and no leaf minimum. Deep trees fit the last bits of the features: before the
     slot-profile features were made identical in every process, models trained on the same pairs in
     different processes gave validation seed 1020 a supersession_f1 of 0.871, 0.897 or 0.915. On
-    validation seeds 1020-1029 (the run's pipeline, mean of 10 seeds) the depth-6 model scored 0.898 /
-    stale 0.044, this one 0.939 / 0.033; a slower-learning variant (400 rounds at 0.05, 50 per leaf, L2 1.0)
-    0.934 / 0.033 and an average of five depth-6 models on 70% of the features each 0.936 / 0.031
-    (experiments/judges/README.md, "Model v5").
+    validation seeds 1020-1029 (the run's pipeline, mean of 10 seeds) the depth-6 model scored 0.898 and
+    0.913 in two draws (stale 0.044 / 0.038), this one 0.939 / 0.033; a slower-learning variant (400
+    rounds at 0.05, 50 per leaf, L2 1.0) 0.934 / 0.033 and an average of five depth-6 models on 70% of the
+    features each 0.936 / 0.031 (experiments/judges/README.md, "Model v5").
     """
     from sklearn.ensemble import HistGradientBoostingClassifier
 

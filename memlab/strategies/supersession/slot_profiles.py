@@ -108,7 +108,7 @@ class SlotProfiles:
     :mod:`.slot_alternatives`). Immutable once built.
     """
 
-    def __init__(self, tables: tuple[_Table, ...], alternatives: tuple[AlternativesTable, ...] = ()) -> None:
+    def __init__(self, tables: tuple[_Table, ...], alternatives: tuple[AlternativesTable, ...]) -> None:
         self.tables = tables
         self.alternatives = alternatives
 
