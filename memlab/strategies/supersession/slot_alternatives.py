@@ -43,6 +43,24 @@ def cosine(a: _Row, b: _Row) -> float:
     return sum(a[k] * b.get(k, 0.0) for k in sorted(a)) / (na * nb)
 
 
+def ppmi(pairs: Counter[tuple[str, str]]) -> tuple[dict[str, _Row], dict[str, _Row]]:
+    """Positive PMI of co-occurrence counts ``(left, right) -> n``: rows by left key and rows by right key."""
+    total = sum(pairs.values())
+    per_left: Counter[str] = Counter()
+    per_right: Counter[str] = Counter()
+    for (a, b), c in pairs.items():
+        per_left[a] += c
+        per_right[b] += c
+    by_left: dict[str, _Row] = defaultdict(dict)
+    by_right: dict[str, _Row] = defaultdict(dict)
+    for (a, b), c in pairs.items():
+        pmi = math.log(c * total / (per_left[a] * per_right[b]))
+        if pmi > 0:
+            by_left[a][b] = pmi
+            by_right[b][a] = pmi
+    return dict(by_left), dict(by_right)
+
+
 def summed(rows: dict[str, _Row], keys: frozenset[str]) -> _Row:
     """The sum of the rows of ``keys`` (in key order)."""
     out: Counter[str] = Counter()
@@ -71,16 +89,7 @@ class AlternativesTable:
                 for b in ordered[i + 1 :]:
                     pairs[(a, b)] += 1
                     pairs[(b, a)] += 1
-        total = sum(pairs.values())
-        per_value: Counter[str] = Counter()
-        for (a, _), c in pairs.items():
-            per_value[a] += c
-        rows: dict[str, _Row] = defaultdict(dict)
-        for (a, b), c in pairs.items():
-            pmi = math.log(c * total / (per_value[a] * per_value[b]))
-            if pmi > 0:
-                rows[a][b] = pmi
-        self.rows = dict(rows)
+        self.rows = ppmi(pairs)[0]  # symmetric counts: rows by left key = rows by right key
 
     def features(self, older: Memory, newer: Memory) -> list[float]:
         """``[alt_max, alt_sim]`` of the values only one of the two notes names (-1 when a side has none)."""

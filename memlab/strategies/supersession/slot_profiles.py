@@ -23,12 +23,11 @@ notes the rows are sparse and the features fall back to "unknown" (-1) or 0.
 
 from __future__ import annotations
 
-import math
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 from memlab.strategies.supersession.attributes import attribute_phrases, context_words, value_tokens
-from memlab.strategies.supersession.slot_alternatives import AlternativesTable, cosine, summed
+from memlab.strategies.supersession.slot_alternatives import AlternativesTable, cosine, ppmi, summed
 from memlab.types import Memory
 
 _NAMES = ("attr_sim", "value_sim", "old_value_new_attr", "new_value_old_attr")
@@ -63,20 +62,7 @@ class _Table:
             for a in attrs:
                 for v in values:
                     pairs[(a, v)] += 1
-        total = sum(pairs.values())
-        per_attr: Counter[str] = Counter()
-        per_value: Counter[str] = Counter()
-        for (a, v), c in pairs.items():
-            per_attr[a] += c
-            per_value[v] += c
-        by_attr: dict[str, _Row] = defaultdict(dict)
-        by_value: dict[str, _Row] = defaultdict(dict)
-        for (a, v), c in pairs.items():
-            pmi = math.log(c * total / (per_attr[a] * per_value[v]))
-            if pmi > 0:
-                by_attr[a][v] = pmi
-                by_value[v][a] = pmi
-        self.by_attr, self.by_value = dict(by_attr), dict(by_value)
+        self.by_attr, self.by_value = ppmi(pairs)
 
     def _of(self, m: Memory) -> tuple[frozenset[str], frozenset[str]]:
         got = self.notes.get(m.id)
