@@ -6,12 +6,15 @@ default model trains on: ``learned_train.candidate_pairs`` at k = 20 / 0.2) and 
 ``python -m memlab +experiment=project_history``. Pair features are computed once per seed and cached, so
 variants that differ only in the classifier or in which feature columns they use cost one fit each.
 
-    PYTHONPATH=$PWD python experiments/judges/validate_models.py --variants v4,v5_no_alt,v5 \\
+    PYTHONPATH=$PWD python experiments/judges/validate_models.py --variants v5,v6 \\
         --seeds 1020-1029,1060-1069 --cache /tmp/memlab-validate
 
-Prints one line per (variant, seed) and the mean per variant. Variants (``VARIANTS``): ``v4`` the model
-v4 classifier (depth 6) on the 43 features without the alternatives tables; ``v5_no_alt`` the v5 classifier
-(depth 4, 40 pairs per leaf) on those 43 features; ``v5`` the default model (v5 classifier, all features).
+Prints one line per (variant, seed) and the mean per variant. Variants (``VARIANTS``), each on the features
+of the current code (the text parsing they share changed with model v6, so ``v4`` and ``v5`` are those
+models' classifiers and columns, not their exact figures): ``v4`` the model v4 classifier (depth 6) on the
+first 43 columns, without the alternatives tables; ``v5_no_alt`` the v5 classifier (depth 4, 40 pairs per
+leaf) on those 43 columns; ``v5`` the v5 classifier on the first 47 columns, without the two-hop attribute
+similarities; ``v6`` the default model (all columns).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from memlab.strategies.supersession.slot_profiles import SlotProfiles  # noqa: E
 from memlab.types import Relation, Verdict  # noqa: E402
 
 N_NO_ALT = FEATURES.index("profile_alt_max")  # the 43 columns of model v4
+N_V5 = FEATURES.index("profile_attr_sim2")  # the 47 columns of model v5
 
 
 def _v4_model():
@@ -54,7 +58,12 @@ def _v4_model():
 
 
 #: name -> (classifier factory, number of leading feature columns used)
-VARIANTS = {"v4": (_v4_model, N_NO_ALT), "v5_no_alt": (build_model, N_NO_ALT), "v5": (build_model, len(FEATURES))}
+VARIANTS = {
+    "v4": (_v4_model, N_NO_ALT),
+    "v5_no_alt": (build_model, N_NO_ALT),
+    "v5": (build_model, N_V5),
+    "v6": (build_model, len(FEATURES)),
+}
 KEYS = ("supersession_f1", "supersession_precision", "supersession_recall", "stale_rate_injected",
         "current_coverage_injected", "current_truth_at_1")
 
@@ -114,7 +123,7 @@ def components():
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", default="v4,v5_no_alt,v5")
+    parser.add_argument("--variants", default="v5,v6")
     parser.add_argument("--seeds", default="1020-1029,1060-1069")
     parser.add_argument("--train-seeds", default="1000-1019,1030-1059")
     parser.add_argument("--cache", default="/tmp/memlab-validate")
@@ -131,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, list[dict[str, float]]] = {}
     for name in args.variants.split(","):
         factory, columns = VARIANTS[name]
-        model_path = cache / f"model_{name}_{train_seeds[0]}-{train_seeds[-1]}_{len(train_seeds)}.pkl"
+        model_path = cache / f"model_{name}_{columns}_{train_seeds[0]}-{train_seeds[-1]}_{len(train_seeds)}.pkl"
         if model_path.exists():
             model = pickle.loads(model_path.read_bytes())
         else:

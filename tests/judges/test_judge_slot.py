@@ -139,3 +139,21 @@ def test_parsers() -> None:
     assert scopes("Run it locally") == {"local"}
     assert subjects("Switched the legacy billing service to Django") == {"legacy billing service"}
     assert subjects("the project uses uv") == {"project"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "CircleCI becomes the billing service's continuous integration service",
+        "The billing service relies on CircleCI for its continuous integration service.",
+        "New direction on the continuous integration service of the billing service: GitLab CI.",
+        "Continuous integration service for the billing service going forward: GitLab CI",
+    ],
+)
+def test_an_owned_head_noun_phrase_is_an_attribute_not_a_subject(text: str) -> None:
+    assert subjects(text) == {"billing service"}
+
+
+def test_head_noun_phrases_of_their_own_stay_subjects() -> None:
+    text = "Our billing service uses Kafka; the auth service uses Redis"
+    assert subjects(text) == {"billing service", "auth service"}

@@ -26,6 +26,12 @@ def test_attribute_words_of_common_phrasings() -> None:
         "cache",
         "layer",
     }
+    # a sentence may start with the attribute phrase, and "its" may end a clause before a colon
+    assert attribute_words("The owner of the billing service changed to Carla Diaz.", SUBJECT) == {"owner"}
+    assert attribute_words("More on how the billing service uses Black as its formatting tool: CI fails.", SUBJECT) == {
+        "formatting",
+        "tool",
+    }
 
 
 def test_values_and_ignored_words_are_left_out() -> None:

@@ -109,3 +109,22 @@ def test_features_are_the_same_in_every_process() -> None:
         outputs.append(json.loads(done.stdout))
     assert outputs[0] == outputs[1] == outputs[2]
     assert any(x not in (-1.0, 0.0, 1.0) for row in outputs[0] for x in row)  # real similarities were compared
+
+
+def test_two_hops_link_synonyms_that_share_no_value() -> None:
+    notes = [
+        mem("From this week the deploy target of the billing service is Fly.io."),
+        mem("From this week the runtime environment of the billing service is Fly.io.", day=1),
+        mem("From this week the runtime environment of the billing service is Heroku.", day=2),
+        mem("From this week the hosting platform of the billing service is Heroku.", day=3),
+        mem("From this week the message broker of the billing service is Kafka.", day=4),
+        mem("From this week the event bus of the billing service is Kafka.", day=5),
+    ]
+    profiles = SlotProfiles.from_memories(notes)
+    names = list(PROFILE_FEATURES)
+    target_then_platform = dict(zip(names, profiles.features(notes[0], notes[3]), strict=True))
+    target_then_broker = dict(zip(names, profiles.features(notes[0], notes[4]), strict=True))
+    assert target_then_platform["profile_attr_sim"] == 0.0  # no value names both phrases
+    assert target_then_platform["profile_attr_sim2"] > 0.1  # both reach "runtime environment"
+    assert target_then_broker["profile_attr_sim2"] == 0.0
+    assert profiles.features(notes[4], notes[5])[names.index("profile_attr_sim2")] > 0.1

@@ -17,8 +17,8 @@ _PHRASE = r"([A-Za-z][A-Za-z /-]{1,40}?)"
 ATTR_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p)
     for p in (
-        rf"\bthe {_PHRASE} (?:of|issue|question)\b",
-        rf"\bits {_PHRASE}(?=[.;,()]|$)",
+        rf"\b[Tt]he {_PHRASE} (?:of|issue|question)\b",
+        rf"\bits {_PHRASE}(?=[.;,():]|$)",
         rf"'s {_PHRASE}(?= from | back | to |[.;,()]|$)",
         rf"\bas (?:the |an? )?{_PHRASE}(?: for\b|(?=[.;,]|$))",
         rf"^{_PHRASE} for .+? going forward",

@@ -134,6 +134,11 @@ _SUBJECT_HEAD = re.compile(
 #: Head nouns that name a subject on their own (``the project``).
 _BARE_HEADS = frozenset({"project"})
 _SUBJECT_STOP = STOPWORDS | {"use", "uses", "using", "run", "runs", "built", "build"}
+#: Owners before a head-noun phrase that make it an attribute (``its ... service``).
+_OWNERS = frozenset({"its", "their"})
+#: Determiners after ``of`` / ``for`` (then a subject) that make the preceding head-noun phrase an attribute
+#: (``... service of the project``).
+_OF_OWNER = frozenset({"the", "its", "their", "our"})
 _NEGATION = re.compile(r"\b(?:not|never|no longer|don't|doesn't|won't|isn't|aren't|without|avoid)\b", re.I)
 
 
@@ -207,8 +212,19 @@ def salient_tokens(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _possessive_s(words: list[str], j: int) -> bool:
+    """``words[j]`` is the ``s`` of a possessive (``service ' s``)."""
+    return words[j].lower() == "s" and j > 0 and words[j - 1] in ("'", "\u2019")
+
+
 def subjects(text: str) -> frozenset[str]:
-    """Subject phrases like ``billing service`` (up to three words before a head noun such as *service*)."""
+    """Subject phrases like ``billing service`` (up to three words before a head noun such as *service*).
+
+    A head-noun phrase owned by something else names an attribute, not a subject: ``the billing service's
+    continuous integration service``, ``its continuous integration service``, ``the continuous integration
+    service of the billing service`` and ``Continuous integration service for the billing service`` each have
+    the one subject ``billing service``.
+    """
     out: set[str] = set()
     words = re.findall(r"[A-Za-z0-9#/-]+|[^\sA-Za-z0-9]", text)
     for i, w in enumerate(words):
@@ -216,9 +232,24 @@ def subjects(text: str) -> frozenset[str]:
             continue
         mods: list[str] = []
         j = i - 1
-        while j >= 0 and len(mods) < 3 and words[j][0].isalnum() and words[j].lower() not in _SUBJECT_STOP:
+        while (
+            j >= 0
+            and len(mods) < 3
+            and words[j][0].isalnum()
+            and words[j].lower() not in _SUBJECT_STOP
+            and not _possessive_s(words, j)
+        ):
             mods.insert(0, words[j].lower())
             j -= 1
+        owned = j >= 0 and (_possessive_s(words, j) or words[j].lower() in _OWNERS)
+        of_other = (
+            i + 2 < len(words)
+            and words[i + 1].lower() in ("of", "for")
+            and words[i + 2].lower() in _OF_OWNER
+            and any(_SUBJECT_HEAD.fullmatch(x) for x in words[i + 3 : i + 7])
+        )
+        if owned or of_other:
+            continue
         if mods or w.lower() in _BARE_HEADS:
             out.add(" ".join([*mods, w.lower()]))
     return frozenset(out)

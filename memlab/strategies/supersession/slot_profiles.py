@@ -39,6 +39,8 @@ PROFILE_FEATURES: tuple[str, ...] = (
     *(f"profile_words_{n}" for n in _NAMES),
     *(f"profile_{n}" for n in _ALT),
     *(f"profile_words_{n}" for n in _ALT),
+    "profile_attr_sim2",
+    "profile_words_attr_sim2",
 )
 #: Features are rounded to this many decimals: sums over a note's values run over sets, and set order
 #: changes with ``PYTHONHASHSEED``; unrounded, the last bits differed from process to process and a
@@ -63,6 +65,37 @@ class _Table:
                 for v in values:
                     pairs[(a, v)] += 1
         self.by_attr, self.by_value = ppmi(pairs)
+        self._two_hop: dict[str, _Row] = {}
+
+    def two_hop(self, attr: str) -> _Row:
+        """The attribute phrases reached from ``attr`` through its values (PPMI-weighted, summed in key order).
+
+        Synonyms that never share a value can still share the phrases their values occur with: "deploy
+        target" and "hosting platform" both reach "runtime environment" when no note names one value with
+        both of them.
+        """
+        row = self._two_hop.get(attr)
+        if row is None:
+            row = {}
+            first = self.by_attr.get(attr, {})
+            for value in sorted(first):
+                weight = first[value]
+                second = self.by_value.get(value, {})
+                for other in sorted(second):
+                    row[other] = row.get(other, 0.0) + weight * second[other]
+            self._two_hop[attr] = row
+        return row
+
+    def attr_sim2(self, older: Memory, newer: Memory) -> float:
+        """The most similar pair of the two notes' attribute phrases by :meth:`two_hop` rows.
+
+        1 for one phrase in both notes, -1 where a note names none.
+        """
+        attrs_o, attrs_n = sorted(self._of(older)[0]), sorted(self._of(newer)[0])
+        return max(
+            (1.0 if a == b else cosine(self.two_hop(a), self.two_hop(b)) for a in attrs_o for b in attrs_n),
+            default=-1.0,
+        )
 
     def _of(self, m: Memory) -> tuple[frozenset[str], frozenset[str]]:
         got = self.notes.get(m.id)
@@ -112,7 +145,10 @@ class SlotProfiles:
         ``value_sim``, cosine of the two notes' value profiles (summed PPMI rows);
         ``old_value_new_attr`` / ``new_value_old_attr``, the strongest PPMI between one note's values and the
         other's attribute phrases (the old value is known as the new note's slot). Then, per alternatives
-        table, ``alt_max`` and ``alt_sim`` (:meth:`.AlternativesTable.features`).
+        table, ``alt_max`` and ``alt_sim`` (:meth:`.AlternativesTable.features`). Last, per table,
+        ``attr_sim2``: ``attr_sim`` through two hops (:meth:`_Table.two_hop`).
         """
         tables = (*self.tables, *self.alternatives)
-        return [round(x, DIGITS) for table in tables for x in table.features(older, newer)]
+        values = [x for table in tables for x in table.features(older, newer)]
+        values += [table.attr_sim2(older, newer) for table in self.tables]
+        return [round(x, DIGITS) for x in values]
