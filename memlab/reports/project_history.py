@@ -75,38 +75,66 @@ def mean_sd(values: Sequence[float]) -> str:
     return f"{statistics.fmean(values):.3f} ± {statistics.stdev(values):.3f}"
 
 
+def common_seeds(groups: dict[tuple, list]) -> dict[str, set[str]]:
+    """Per history size (``key[2]``), the seeds every group of that size was run on."""
+    out: dict[str, set[str]] = {}
+    for key, group in groups.items():
+        seeds = {r.params.get("seed", "0") for r in group}
+        out[key[2]] = out[key[2]] & seeds if key[2] in out else seeds
+    return out
+
+
+def _row(k: tuple, group: Sequence) -> str:
+    cells = [mean_sd([r.metrics[m] for r in group if m in r.metrics]) for m in HISTORY_METRICS]
+    seeds = ",".join(r.params.get("seed", "?") for r in group)
+    return f"| {k[0]} | {k[1]} | {k[2]} | {seeds} | " + " | ".join(cells) + f" | {_code(group)} |"
+
+
 def _history_section(runs: Sequence) -> tuple[list[str], dict]:
+    """Judges × difficulties on the seeds all of them share, then any group's runs on further seeds."""
     key = lambda r: (_judge(r), r.params.get("dataset.difficulty", "?"), r.params.get("dataset.size", "?"))  # noqa: E731
     groups = newest_per_seed(runs, key)
+    common = common_seeds(groups)
     order = sorted(
         groups,
         key=lambda k: (k[2].zfill(8), k[0], DIFFICULTY_ORDER.index(k[1]) if k[1] in DIFFICULTY_ORDER else 9),
     )
-    lines = [
-        "## Judges × difficulties on generated histories",
-        "",
-        "Mean ± sd over seeds (newest run per seed). `stale_inj` = stale_rate_injected, `cov_inj` = "
-        "current_coverage_injected, `rel_*` = relation_f1_* over candidate pairs; `code` = judge version and "
-        "commit of the runs (`+`: uncommitted changes).",
-        "",
+    header = [
         "| judge | difficulty | size | seeds | supersession_f1 | rel_sup | rel_dup | rel_merge | rel_coexist | "
         "stale_inj | cov_inj | current@1 | stale_top5 | as_of | when | history | tokens | code |",
         "|---|---|---|---|" + "---|" * 14,
     ]
+    lines = [
+        "## Judges × difficulties on generated histories",
+        "",
+        "Mean ± sd over the seeds every judge and difficulty of a size was run on (newest run per seed); runs on "
+        "further seeds are in the next table. `stale_inj` = stale_rate_injected, `cov_inj` = "
+        "current_coverage_injected, `rel_*` = relation_f1_* over candidate pairs; `code` = judge version and "
+        "commit of the runs (`+`: uncommitted changes).",
+        "",
+        *header,
+    ]
     summary: dict[tuple, float] = {}
+    shown: list = []
+    extended: list[tuple] = []
     for k in order:
-        group = groups[k]
-        cells = [mean_sd([r.metrics[m] for r in group if m in r.metrics]) for m in HISTORY_METRICS]
-        seeds = ",".join(r.params.get("seed", "?") for r in group)
-        lines.append(f"| {k[0]} | {k[1]} | {k[2]} | {seeds} | " + " | ".join(cells) + f" | {_code(group)} |")
+        group = [r for r in groups[k] if r.params.get("seed", "0") in common[k[2]]] or groups[k]
+        if len(group) < len(groups[k]):
+            extended.append(k)
+        shown += group
+        lines.append(_row(k, group))
         summary[k] = statistics.fmean(r.metrics.get("supersession_f1", 0.0) for r in group)
+    if extended:
+        lines += ["", "### On all seeds run", "", "Groups run on more seeds than the table above shares.", "", *header]
+        lines += [_row(k, groups[k]) for k in extended]
+        shown += [r for k in extended for r in groups[k] if r not in shown]
     lines += ["", "### Drop from default to hard (supersession_f1)", "", "| judge | size | default | hard | drop |"]
     lines.append("|---|---|---|---|---|")
     for judge, size in sorted({(k[0], k[2]) for k in summary}):
         d, h = summary.get((judge, "default", size)), summary.get((judge, "hard", size))
         if d is not None and h is not None:
             lines.append(f"| {judge} | {size} | {d:.3f} | {h:.3f} | {d - h:+.3f} |")
-    lines += ["", "Run ids: " + ", ".join(f"`{r.run_id[:8]}`" for k in order for r in groups[k]), ""]
+    lines += ["", "Run ids: " + ", ".join(f"`{r.run_id[:8]}`" for r in shown), ""]
     return lines, summary
 
 
