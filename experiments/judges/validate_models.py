@@ -14,7 +14,7 @@ of the current code (the text parsing they share changed with model v6, so ``v4`
 models' classifiers and columns, not their exact figures): ``v4`` the model v4 classifier (depth 6) on the
 first 43 columns, without the alternatives tables; ``v5_no_alt`` the v5 classifier (depth 4, 40 pairs per
 leaf) on those 43 columns; ``v5`` the v5 classifier on the first 47 columns, without the two-hop attribute
-similarities; ``v6`` the default model (all columns).
+similarities; ``v6`` the default model (all columns; models v6 and v7 differ in the parsing, not the columns).
 """
 
 from __future__ import annotations

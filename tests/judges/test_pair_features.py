@@ -26,6 +26,12 @@ def test_attribute_words_of_common_phrasings() -> None:
         "cache",
         "layer",
     }
+    # an acronym inside the phrase is part of the attribute, not a value
+    assert attribute_words("From this week the UI framework of the billing service is Svelte.", SUBJECT) == {
+        "ui",
+        "framework",
+    }
+    assert attribute_words("Travis CI is the billing service's CI provider.", SUBJECT) == {"ci", "provider"}
     # a sentence may start with the attribute phrase, and "its" may end a clause before a colon
     assert attribute_words("The owner of the billing service changed to Carla Diaz.", SUBJECT) == {"owner"}
     assert attribute_words("More on how the billing service uses Black as its formatting tool: CI fails.", SUBJECT) == {

@@ -28,13 +28,20 @@ ATTR_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
 )
 
 
+#: An acronym inside an attribute phrase is part of the attribute ("the UI framework", "its CI provider"), not
+#: a value, although the value reading counts acronyms as salient.
+_ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
+
+
 def _phrases(text: str, ignore: frozenset[str]) -> list[list[str]]:
     values = salient_tokens(text)
     out: list[list[str]] = []
     for line in text.split("\n"):
         for pattern in ATTR_PATTERNS:
             for match in pattern.finditer(line):
-                words = [t for t in content_tokens(match.group(1)) if t not in values and t not in ignore]
+                phrase = match.group(1)
+                keep = {a.lower() for a in _ACRONYM.findall(phrase)}
+                words = [t for t in content_tokens(phrase) if (t not in values or t in keep) and t not in ignore]
                 if words:
                     out.append(words)
     return out
@@ -57,9 +64,10 @@ def attribute_phrases(memory: Memory) -> frozenset[str]:
 
 
 def value_tokens(memory: Memory) -> frozenset[str]:
-    """The memory's salient tokens that can be values: no digits, no subject words, no change cues."""
+    """The memory's salient tokens that can be values: no digits, no subject, cue or attribute-phrase words."""
     p = parse(memory)
-    return frozenset(t for t in p.salient if not any(c.isdigit() for c in t)) - p.subject_tokens - CUE_WORDS
+    attr = {w for phrase in attribute_phrases(memory) for w in phrase.split()}
+    return frozenset(t for t in p.salient if not any(c.isdigit() for c in t)) - p.subject_tokens - CUE_WORDS - attr
 
 
 def context_words(memory: Memory) -> frozenset[str]:

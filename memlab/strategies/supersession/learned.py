@@ -55,7 +55,7 @@ class LearnedJudge:
     """
 
     name: ClassVar[str] = "learned"
-    version: ClassVar[int] = 6
+    version: ClassVar[int] = 7
 
     def __init__(
         self,
