@@ -66,7 +66,7 @@ def attribute_phrases(memory: Memory) -> frozenset[str]:
 def value_tokens(memory: Memory) -> frozenset[str]:
     """The memory's salient tokens that can be values: no digits, no subject, cue or attribute-phrase words."""
     p = parse(memory)
-    attr = {w for phrase in attribute_phrases(memory) for w in phrase.split()}
+    attr = attribute_words(memory.text, p.subject_tokens)  # cached; the words of attribute_phrases
     return frozenset(t for t in p.salient if not any(c.isdigit() for c in t)) - p.subject_tokens - CUE_WORDS - attr
 
 
@@ -75,6 +75,6 @@ def context_words(memory: Memory) -> frozenset[str]:
     ``prose``) and reasons; no digits, no words of two letters or less, no subject, cue, attribute or stop words.
     """
     p = parse(memory)
-    attr = {w for phrase in attribute_phrases(memory) for w in phrase.split()}
+    attr = attribute_words(memory.text, p.subject_tokens)  # cached; the words of attribute_phrases
     words = {t for t in content_tokens(memory.text) if len(t) > 2 and not any(c.isdigit() for c in t)}
     return frozenset(words - p.subject_tokens - CUE_WORDS - STOPWORDS - attr)
