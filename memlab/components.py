@@ -24,6 +24,8 @@ class PipelineSettings:
     Attributes:
         knn_k: Candidate pairs for the judge come from each memory's ``knn_k`` nearest neighbours
             (never all pairs).
+        knn_k_namespace: Further candidate pairs from each memory's ``knn_k_namespace`` nearest neighbours
+            within its own namespace (0: none).
         min_pair_similarity: Neighbours below this cosine similarity are not judged.
         recall_limit: Results returned by recall.
         recall_mode: Default recall mode (reflexive, standard, deep, exhaustive).
@@ -38,6 +40,7 @@ class PipelineSettings:
     """
 
     knn_k: int = 8
+    knn_k_namespace: int = 0
     min_pair_similarity: float = 0.3
     recall_limit: int = 10
     recall_mode: str = "standard"

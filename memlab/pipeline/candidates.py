@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
+
 import numpy as np
 
 
@@ -37,4 +39,33 @@ def knn_pairs(matrix: np.ndarray, k: int, min_similarity: float, block: int = 20
                     continue
                 key = (i, int(j)) if i < j else (int(j), i)
                 found[key] = s
+    return [(i, j, s) for (i, j), s in sorted(found.items())]
+
+
+def knn_pairs_within(
+    matrix: np.ndarray, groups: Sequence[Hashable], k: int, min_similarity: float
+) -> list[tuple[int, int, float]]:
+    """:func:`knn_pairs` inside each group (rows with the same ``groups`` value), in the full matrix's indices.
+
+    A memory's ``k`` nearest neighbours among the memories of its own group: in a namespace of decisions
+    the neighbours are not crowded out by progress notes and blockers that share the topic's words.
+    Sorted by ``(i, j)``.
+    """
+    members: dict[Hashable, list[int]] = {}
+    for index, group in enumerate(groups):
+        members.setdefault(group, []).append(index)
+    found: dict[tuple[int, int], float] = {}
+    for rows in members.values():
+        for i, j, s in knn_pairs(matrix[rows], k, min_similarity):
+            a, b = rows[i], rows[j]
+            found[(a, b) if a < b else (b, a)] = s
+    return [(i, j, s) for (i, j), s in sorted(found.items())]
+
+
+def merge_pairs(*lists: Sequence[tuple[int, int, float]]) -> list[tuple[int, int, float]]:
+    """Union of pair lists ``(i, j, cosine)`` with ``i < j``, each pair once, sorted by ``(i, j)``."""
+    found: dict[tuple[int, int], float] = {}
+    for pairs in lists:
+        for i, j, s in pairs:
+            found[(i, j)] = s
     return [(i, j, s) for (i, j), s in sorted(found.items())]

@@ -16,7 +16,7 @@ from datetime import datetime
 import numpy as np
 
 from memlab.components import Components
-from memlab.pipeline.candidates import knn_pairs
+from memlab.pipeline.candidates import knn_pairs, knn_pairs_within, merge_pairs
 from memlab.pipeline.store import MemoryStore
 from memlab.types import (
     RELATION_EDGE,
@@ -170,6 +170,10 @@ def phase_supersession(
         memories = [memories[i] for i in keep]
         matrix = matrix[keep]
     pairs = knn_pairs(matrix, settings.knn_k, settings.min_pair_similarity)
+    if settings.knn_k_namespace > 0:
+        namespaces = [m.namespace for m in memories]
+        within = knn_pairs_within(matrix, namespaces, settings.knn_k_namespace, settings.min_pair_similarity)
+        pairs = merge_pairs(pairs, within)
     ordered = []
     for i, j, sim in pairs:
         a, b = memories[i], memories[j]

@@ -74,6 +74,23 @@ def memory_text(namespace: str, when: datetime, summary: str, content: str, limi
     return escape(f"- [{namespace}, {when.date().isoformat()}] {text}")
 
 
+def contested(store: MemoryStore, now: datetime) -> dict[str, float]:
+    """Memory id -> the highest confidence of a SUPERSEDE verdict against it held in the review queue.
+
+    Only verdicts whose newer memory is in the store and recorded by ``now`` count.
+    """
+    out: dict[str, float] = {}
+    for record in store.review_queue:
+        if record.get("relation") != "SUPERSEDE":
+            continue
+        newer = store.memories.get(str(record.get("newer")))
+        if newer is None or newer.timestamp > now:
+            continue
+        older = str(record.get("older"))
+        out[older] = max(out.get(older, 0.0), float(record.get("confidence", 0.0)))
+    return out
+
+
 def candidates(
     store: MemoryStore, components: Components, now: datetime, query: str | None = None, *, max_item_chars: int = 400
 ) -> list[InjectionCandidate]:
@@ -81,7 +98,10 @@ def candidates(
 
     Memories that are superseded, duplicates, or consolidated into a summary that is itself a candidate
     are left out. Relevance is cosine similarity to ``query`` (0 without one); recency and activation come
-    from the retention function and the activation count (seed: ``min(1, count / 10)``).
+    from the retention function and the activation count (seed: ``min(1, count / 10)``). A memory's
+    confidence is 1 minus the confidence of the strongest SUPERSEDE verdict against it that waits in the
+    review queue (:func:`contested`; 1 when none), so a selector's ``min_confidence`` can keep contested
+    facts out of the block.
     """
     import numpy as np  # lazy: the SessionStart hook imports render/escape without numpy
 
@@ -93,6 +113,7 @@ def candidates(
         qvec = np.asarray(components.embedder.encode([query])[0], dtype=np.float32)
     out: list[InjectionCandidate] = []
     covered: set[str] = set()
+    doubt = contested(store, now)
     for summary in sorted(store.summaries.values(), key=lambda s: s.id):
         live = [i for i in summary.source_ids if i in store.memories and store.valid_at(i, now)]
         if not live or summary.temporal_start > now:
@@ -138,7 +159,7 @@ def candidates(
                 relevance=rel,
                 recency=score.recency,
                 activation=min(1.0, state.activation_count / 10),
-                confidence=1.0,
+                confidence=1.0 - doubt.get(memory.id, 0.0),
                 tier=state.tier,
             )
         )

@@ -24,17 +24,26 @@ class LearnedJudge:
     a call to :meth:`observe` the profile features are "unknown" (-1), a reading the model was not trained
     on; the training pairs get profiles from their whole history, as the pipeline does.
 
-    **Seed rule.** Models are trained on histories with seeds >= 1000 (default 1000–1019 and 1030–1059;
-    1020–1029 are kept for validation) and evaluated on seeds < 1000. The model's card records its training
-    seeds; when ``eval_seed`` (the conf passes ``${dataset.seed}``) is one of them the judge refuses to run
-    (``on_seed_overlap: refuse``, a one-line :class:`~memlab.errors.MemlabError` at first use) or warns
-    loudly (``warn``).
+    **Seed rule.** Models are trained on histories with seeds >= 1000 (default 1000–1019, 1030–1059 and
+    1070–1169; 1020–1029 and 1060–1069 are kept for validation) and evaluated on seeds < 1000. The model's
+    card records its training seeds; when ``eval_seed`` (the conf passes ``${dataset.seed}``) is one of them
+    the judge refuses to run (``on_seed_overlap: refuse``, a one-line :class:`~memlab.errors.MemlabError`
+    at first use) or warns loudly (``warn``).
 
     **Model file.** ``model_path`` points at a ``learned_judge.joblib`` written by
     ``python -m memlab.strategies.supersession.train_learned``; a missing file is a one-line error. With
     ``model_path: null`` the default model is trained on first use (deterministically: fixed seeds, fixed
     ``random_state``) into ``<cache_dir>/judge_learned/`` and reused afterwards. :attr:`artifact_path`
     names the file used, for logging it as a run artifact.
+
+    **Tentative supersession.** With ``supersede_threshold`` set, a pair whose SUPERSEDE probability reaches
+    it without being the most probable class is answered SUPERSEDE with that probability as confidence
+    (necessarily below 0.5). With ``pipeline.min_judge_confidence`` above such confidences the verdict
+    creates no edge but a review-queue record, and the SessionStart candidates of the older memory carry
+    the lowered confidence (:func:`memlab.pipeline.inject.candidates`): a selector with ``min_confidence``
+    then keeps the contested fact out of the block while the store keeps it valid. Why: the block is read
+    as current truth, so an injected stale fact costs more than an omitted current one, which stays
+    retrievable (experiments/judges/README.md, "Model v8").
 
     Configuration errors (missing file, seed overlap, a model whose features do not match) raise
     :class:`~memlab.errors.MemlabError` on first use; a failure on one pair gives COEXIST (confidence 0).
@@ -52,23 +61,29 @@ class LearnedJudge:
         train_knn_k: Neighbours per memory of the default model's training pairs; the conf sets the run's
             ``pipeline.knn_k`` so the model sees the pair distribution it will judge.
         train_min_similarity: Cosine floor of those pairs (the conf: ``pipeline.min_pair_similarity``).
+        train_knn_k_namespace: Neighbours within the namespace of those pairs (the conf:
+            ``pipeline.knn_k_namespace``).
+        supersede_threshold: SUPERSEDE probability from which a pair is answered SUPERSEDE even when
+            another class is more probable (``None``: the most probable class only).
     """
 
     name: ClassVar[str] = "learned"
-    version: ClassVar[int] = 7
+    version: ClassVar[int] = 8
 
     def __init__(
         self,
         model_path: str | None = None,
         eval_seed: int | Sequence[int] | None = None,
         on_seed_overlap: str = "refuse",
-        train_seeds: str = "1000-1019,1030-1059",
+        train_seeds: str = "1000-1019,1030-1059,1070-1169",
         train_dataset: str = "generator",
         train_size: int = 400,
         embedder: str = "minilm",
         cache_dir: str | None = None,
         train_knn_k: int = 8,
         train_min_similarity: float = 0.3,
+        train_knn_k_namespace: int = 0,
+        supersede_threshold: float | None = None,
     ) -> None:
         self.model_path = model_path
         self.eval_seed = eval_seed
@@ -80,6 +95,8 @@ class LearnedJudge:
         self.cache_dir = cache_dir
         self.train_knn_k = train_knn_k
         self.train_min_similarity = train_min_similarity
+        self.train_knn_k_namespace = train_knn_k_namespace
+        self.supersede_threshold = supersede_threshold
         self.model_: Any = None
         self.card_: dict[str, Any] | None = None
         self.path_: Path | None = None
@@ -104,7 +121,9 @@ class LearnedJudge:
         seeds = str(self.train_seeds).replace(",", "_")
         name = (
             f"{self.train_dataset}-{seeds}-{self.train_size}-{self.embedder}"
-            f"-k{self.train_knn_k}-s{self.train_min_similarity:g}-v{self.version}"
+            f"-k{self.train_knn_k}-s{self.train_min_similarity:g}"
+            + (f"-n{self.train_knn_k_namespace}" if self.train_knn_k_namespace else "")
+            + f"-v{self.version}"
         )
         return root / "judge_learned" / name / "learned_judge.joblib"
 
@@ -138,6 +157,7 @@ class LearnedJudge:
                     embedder=self.embedder,
                     k=self.train_knn_k,
                     min_similarity=self.train_min_similarity,
+                    k_namespace=self.train_knn_k_namespace,
                 )
                 save(model, card, path.parent)
         try:
@@ -186,8 +206,22 @@ class LearnedJudge:
             row = [pair_features(older, newer, similarity, self.profiles_)]
             with self._limiter():
                 proba = model.predict_proba(row)[0]
-            best = max(range(len(proba)), key=lambda i: (proba[i], -i))
-            relation = Relation(str(model.classes_[best]))
-            return Verdict(relation, float(min(1.0, max(0.0, proba[best]))), f"learned p={proba[best]:.2f}")
+            return verdict_from_proba(proba, model.classes_, self.supersede_threshold)
         except Exception as exc:  # the contract: a failure on one pair is COEXIST
             return Verdict(Relation.COEXIST, 0.0, f"learned judge failed: {type(exc).__name__}")
+
+
+def verdict_from_proba(
+    proba: Sequence[float], classes: Sequence[Any], supersede_threshold: float | None = None
+) -> Verdict:
+    """The verdict for class probabilities: the most probable class (ties: the earlier class), or a tentative
+    SUPERSEDE with confidence P(SUPERSEDE) when that reaches ``supersede_threshold`` (see
+    :class:`LearnedJudge`).
+    """
+    names = [str(c) for c in classes]
+    best = max(range(len(proba)), key=lambda i: (proba[i], -i))
+    sup = names.index(Relation.SUPERSEDE.value) if Relation.SUPERSEDE.value in names else None
+    if supersede_threshold is not None and sup is not None and sup != best and proba[sup] >= supersede_threshold:
+        p = float(proba[sup])
+        return Verdict(Relation.SUPERSEDE, p, f"learned p={p:.2f} tentative ({names[best]} p={proba[best]:.2f})")
+    return Verdict(Relation(names[best]), float(min(1.0, max(0.0, proba[best]))), f"learned p={proba[best]:.2f}")

@@ -83,21 +83,29 @@ def make_embedder(name: str) -> Any:
     raise MemlabError(f"unknown embedder '{name}'; valid: minilm, tfidf")
 
 
-def history_pairs(history: Any, embedder: Any, k: int = 8, min_similarity: float = 0.3) -> tuple[list, list[str]]:
+def history_pairs(
+    history: Any, embedder: Any, k: int = 8, min_similarity: float = 0.3, k_namespace: int = 0
+) -> tuple[list, list[str]]:
     """Feature rows and labels of one history's candidate pairs (slot profiles from all its memories, as the
     pipeline gives the judge every memory of the store it consolidates).
     """
     from memlab.strategies.supersession.slot_profiles import SlotProfiles
 
-    pairs = candidate_pairs(history, embedder, k, min_similarity)
+    pairs = candidate_pairs(history, embedder, k, min_similarity, k_namespace)
     profiles = SlotProfiles.from_memories(history.memories)
     return [pair_features(o, n, s, profiles) for o, n, s, _ in pairs], [label for *_, label in pairs]
 
 
-def candidate_pairs(history: Any, embedder: Any, k: int = 8, min_similarity: float = 0.3) -> list[tuple]:
-    """``(older, newer, cosine, gold label)`` for the kNN candidate pairs and the gold pairs of a history."""
+def candidate_pairs(
+    history: Any, embedder: Any, k: int = 8, min_similarity: float = 0.3, k_namespace: int = 0
+) -> list[tuple]:
+    """``(older, newer, cosine, gold label)`` for the kNN candidate pairs and the gold pairs of a history.
+
+    The kNN pairs are those of the pipeline's ``knn_k`` (``k``) and ``knn_k_namespace`` (``k_namespace``)
+    at ``min_similarity``.
+    """
     from memlab.benchmarks.metrics import transitive_closure
-    from memlab.pipeline.candidates import knn_pairs
+    from memlab.pipeline.candidates import knn_pairs, knn_pairs_within
 
     memories = list(history.memories)
     index = {m.id: i for i, m in enumerate(memories)}
@@ -105,6 +113,9 @@ def candidate_pairs(history: Any, embedder: Any, k: int = 8, min_similarity: flo
     gold = {(r.older, r.newer): r.relation.value for r in history.relations}
     closure = transitive_closure([p for p, rel in gold.items() if rel == Relation.SUPERSEDE.value])
     pairs: dict[tuple[int, int], float] = {(i, j): s for i, j, s in knn_pairs(matrix, k, min_similarity)}
+    if k_namespace > 0:
+        within = knn_pairs_within(matrix, [m.namespace for m in memories], k_namespace, min_similarity)
+        pairs.update({(i, j): s for i, j, s in within})
     for older, newer in gold:
         if older in index and newer in index:
             i, j = sorted((index[older], index[newer]))
@@ -151,10 +162,12 @@ def train(
     embedder: str = "minilm",
     k: int = 8,
     min_similarity: float = 0.3,
+    k_namespace: int = 0,
 ) -> tuple[Any, dict[str, Any]]:
     """Train on ``seeds``; returns ``(model, card)``. Cross-validation groups folds by seed (history).
 
-    ``k`` and ``min_similarity`` should equal the pipeline's ``knn_k`` and ``min_pair_similarity`` of the runs
+    ``k``, ``min_similarity`` and ``k_namespace`` should equal the pipeline's ``knn_k``,
+    ``min_pair_similarity`` and ``knn_k_namespace`` of the runs
     the model will judge: the classifier learns the class balance of the candidate pairs, and a model trained
     on k = 8 pairs loses most of its precision on k = 20 pairs (measured: supersession_f1 0.88 → 0.54,
     experiments/judges/README.md).
@@ -174,7 +187,8 @@ def train(
     labels: list[str] = []
     groups: list[int] = []
     for seed in seeds:
-        r, lab = history_pairs(make_history(dataset, seed, size), emb, k=k, min_similarity=min_similarity)
+        history = make_history(dataset, seed, size)
+        r, lab = history_pairs(history, emb, k=k, min_similarity=min_similarity, k_namespace=k_namespace)
         rows += r
         labels += lab
         groups += [seed] * len(r)
@@ -201,6 +215,7 @@ def train(
         "embedder": embedder,
         "knn_k": k,
         "min_pair_similarity": min_similarity,
+        "knn_k_namespace": k_namespace,
         "n_pairs": len(labels),
         "class_counts": dict(sorted(Counter(labels).items())),
         "cv": cv,
@@ -209,7 +224,7 @@ def train(
         "command": (
             "python -m memlab.strategies.supersession.train_learned "
             f"--seeds {seeds[0]}-{seeds[-1]} --dataset {dataset} --size {size} --embedder {embedder} "
-            f"--k {k} --min-similarity {min_similarity}"
+            f"--k {k} --min-similarity {min_similarity} --k-namespace {k_namespace}"
         ),
     }
     return model, card

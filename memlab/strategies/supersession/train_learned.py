@@ -22,7 +22,9 @@ from memlab.errors import MemlabError
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point; returns the exit code."""
     parser = argparse.ArgumentParser(prog="train_learned", description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", default="1000-1019,1030-1059", help="training seeds, e.g. 1000-1019 (all >= 1000)")
+    parser.add_argument(
+        "--seeds", default="1000-1019,1030-1059,1070-1169", help="training seeds, e.g. 1000-1019 (all >= 1000)"
+    )
     parser.add_argument("--size", type=int, default=400, help="memories per generated history")
     parser.add_argument("--dataset", default="generator", choices=["generator", "builtin"])
     parser.add_argument("--embedder", default="minilm", choices=["minilm", "tfidf"])
@@ -32,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=0.3,
         help="cosine floor of a candidate pair (as pipeline.min_pair_similarity)",
+    )
+    parser.add_argument(
+        "--k-namespace", type=int, default=0, help="neighbours within the namespace (as pipeline.knn_k_namespace)"
     )
     parser.add_argument("--out", required=True, type=Path, help="output folder")
     args = parser.parse_args(argv)
@@ -45,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
             embedder=args.embedder,
             k=args.k,
             min_similarity=args.min_similarity,
+            k_namespace=args.k_namespace,
         )
         model_path, card_path = save(model, card, args.out)
     except MemlabError as exc:

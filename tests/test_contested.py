@@ -1,0 +1,95 @@
+"""Namespace kNN candidates, tentative SUPERSEDE verdicts, and contested facts kept out of the block."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from memlab.pipeline.candidates import knn_pairs, knn_pairs_within, merge_pairs
+from memlab.pipeline.consolidate import consolidate
+from memlab.pipeline.inject import build_block, candidates, contested
+from memlab.pipeline.store import MemoryStore
+from memlab.strategies.injection.current_facts import CurrentFactsSelector
+from memlab.strategies.supersession.learned import verdict_from_proba
+from memlab.types import Memory, Relation, Verdict
+from tests.test_pipeline import components
+
+T0 = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
+CLASSES = ["COEXIST", "DUPLICATE", "MERGE", "SUPERSEDE"]
+
+
+def test_knn_within_groups_pairs_only_members_of_one_group_in_full_indices():
+    x = np.array([[1, 0], [0.9, 0.1], [0.8, 0.6], [0.0, 1.0], [0.6, 0.8]], dtype=np.float32)
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    groups = ["a", "b", "a", "b", "a"]
+    pairs = knn_pairs_within(x, groups, k=1, min_similarity=0.0)
+    assert [(i, j) for i, j, _ in pairs] == [(0, 2), (1, 3), (2, 4)]
+    assert all(groups[i] == groups[j] for i, j, _ in pairs)
+    assert pairs[0][2] == pytest.approx(float(x[0] @ x[2]))
+    # the global 1-NN of 0 is 1 (other group); the union keeps both kinds, each pair once
+    merged = merge_pairs(knn_pairs(x, 1, 0.0), pairs)
+    assert (0, 1) in [(i, j) for i, j, _ in merged] and len(merged) == len({(i, j) for i, j, _ in merged})
+    assert knn_pairs_within(x, groups, 0, 0.0) == []
+
+
+def test_verdict_from_proba_argmax_and_tentative_supersede():
+    p = [0.6, 0.0, 0.05, 0.35]
+    assert verdict_from_proba(p, CLASSES).relation is Relation.COEXIST
+    assert verdict_from_proba(p, CLASSES, 0.4).relation is Relation.COEXIST
+    v = verdict_from_proba(p, CLASSES, 0.3)
+    assert (v.relation, v.confidence) == (Relation.SUPERSEDE, pytest.approx(0.35))
+    assert "tentative" in v.reason
+    top = verdict_from_proba([0.1, 0.0, 0.1, 0.8], CLASSES, 0.3)
+    assert (top.relation, top.confidence, "tentative" in top.reason) == (Relation.SUPERSEDE, 0.8, False)
+    assert verdict_from_proba([0.5, 0.0, 0.5, 0.0], CLASSES).relation is Relation.COEXIST  # tie: earlier class
+
+
+class TableJudge:
+    name, version = "table", 1
+
+    def __init__(self, table):
+        self.table = table
+
+    def judge(self, older, newer, similarity=None):
+        return self.table.get((older.id, newer.id), Verdict(Relation.COEXIST, 1.0, "table"))
+
+
+def memories():
+    return [
+        Memory("old", "decisions", T0, "Use Jenkins as the CI provider", "Jenkins runs the builds."),
+        Memory("new", "decisions", T0 + timedelta(days=9), "Continuous integration service: CircleCI", "From now."),
+        Memory("other", "decisions", T0 + timedelta(days=3), "Use Postgres as the database", "Managed."),
+    ]
+
+
+def run(verdict, min_judge_confidence, min_confidence):
+    comps = components(TableJudge({("old", "new"): verdict}), min_judge_confidence=min_judge_confidence)
+    comps = replace(comps, selector=CurrentFactsSelector(min_confidence=min_confidence))
+    store = MemoryStore(memories())
+    now = T0 + timedelta(days=10)
+    consolidate(store, comps, now)
+    return store, comps, now
+
+
+def test_a_tentative_supersede_is_reviewed_not_applied_and_keeps_the_fact_out_of_the_block():
+    store, comps, now = run(Verdict(Relation.SUPERSEDE, 0.35, "tentative"), 0.5, 0.7)
+    assert store.state("old").superseded_by is None and store.valid_at("old", now)
+    assert [r["older"] for r in store.review_queue] == ["old"]
+    assert contested(store, now) == {"old": pytest.approx(0.35)}
+    conf = {c.id: c.confidence for c in candidates(store, comps, now)}
+    assert conf == {"old": pytest.approx(0.65), "new": 1.0, "other": 1.0}
+    assert [c.id for c in build_block(store, comps, now).items] == ["new", "other"]
+    # without min_confidence the contested fact is injected; a verdict not yet recorded at `now` is no doubt
+    loose = replace(comps, selector=CurrentFactsSelector(min_confidence=0.0))
+    assert "old" in [c.id for c in build_block(store, loose, now).items]
+    assert contested(store, T0 + timedelta(days=5)) == {}
+
+
+def test_a_confident_supersede_is_an_edge_and_a_weak_merge_is_no_doubt():
+    store, _, now = run(Verdict(Relation.SUPERSEDE, 0.8, "sure"), 0.5, 0.7)
+    assert store.state("old").superseded_by == "new" and store.review_queue == []
+    store, comps, now = run(Verdict(Relation.MERGE, 0.3, "weak"), 0.5, 0.7)
+    assert contested(store, now) == {} and "old" in [c.id for c in build_block(store, comps, now).items]
