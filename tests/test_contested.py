@@ -93,3 +93,19 @@ def test_a_confident_supersede_is_an_edge_and_a_weak_merge_is_no_doubt():
     assert store.state("old").superseded_by == "new" and store.review_queue == []
     store, comps, now = run(Verdict(Relation.MERGE, 0.3, "weak"), 0.5, 0.7)
     assert contested(store, now) == {} and "old" in [c.id for c in build_block(store, comps, now).items]
+
+
+def test_knn_k_namespace_adds_within_namespace_pairs_to_the_judged_ones():
+    mems = [
+        Memory("d1", "decisions", T0, "Use Jenkins as the CI provider", "Builds run on Jenkins."),
+        Memory("p1", "progress", T0 + timedelta(days=1), "Jenkins CI provider builds fixed", "Jenkins CI provider."),
+        Memory("p2", "progress", T0 + timedelta(days=2), "Jenkins CI provider cache added", "Jenkins CI provider."),
+        Memory("d2", "decisions", T0 + timedelta(days=3), "Continuous integration moves to CircleCI", "From now."),
+    ]
+    judged = {}
+    for k_ns in (0, 1):
+        store = MemoryStore(mems)
+        consolidate(store, components(knn_k=1, knn_k_namespace=k_ns), T0 + timedelta(days=4))
+        judged[k_ns] = set(store.judged)
+    assert ("d1", "d2") not in judged[0]
+    assert judged[0] < judged[1] and ("d1", "d2") in judged[1]

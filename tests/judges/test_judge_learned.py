@@ -121,3 +121,17 @@ def test_default_model_is_trained_on_first_use_and_reused(tmp_path: Path) -> Non
     again.load()
     assert again.artifact_path == str(path)
     assert path.stat().st_mtime_ns == stamp
+
+
+def test_training_pairs_with_k_namespace_are_a_superset_and_named_in_the_cache_path(tmp_path: Path) -> None:
+    from memlab.benchmarks.builtin_history import generate
+    from memlab.strategies.supersession.learned_train import candidate_pairs
+
+    history, emb = generate(1000), make_embedder("tfidf")
+    base = {(o.id, n.id) for o, n, *_ in candidate_pairs(history, emb, k=1, min_similarity=0.0)}
+    more = {(o.id, n.id) for o, n, *_ in candidate_pairs(history, emb, k=1, min_similarity=0.0, k_namespace=3)}
+    assert base < more
+    plain = LearnedJudge(cache_dir=str(tmp_path), train_knn_k=20, train_min_similarity=0.2)
+    assert plain._default_path().parent.name.endswith(f"-k20-s0.2-v{LearnedJudge.version}")
+    within = LearnedJudge(cache_dir=str(tmp_path), train_knn_k=20, train_min_similarity=0.2, train_knn_k_namespace=10)
+    assert within._default_path().parent.name.endswith(f"-k20-s0.2-n10-v{LearnedJudge.version}")
