@@ -1,7 +1,7 @@
 """Validation of learned-judge model variants on the run's pipeline, with cached pair features.
 
-Every variant is trained on the pairs of the default training seeds (1000-1019, 1030-1059; the pairs the
-default model trains on: ``learned_train.candidate_pairs`` at k = 20 / 0.2) and scored on validation seeds
+Every variant is trained on the pairs of the default training seeds (1000-1019, 1030-1059, 1070-1169; the pairs
+the default model trains on: ``learned_train.candidate_pairs`` at k = 20 / 0.2) and scored on validation seeds
 (never training seeds, never evaluation seeds < 1000) through ``evaluate_history``, the code path of
 ``python -m memlab +experiment=project_history``. Pair features are computed once per seed and cached, so
 variants that differ only in the classifier or in which feature columns they use cost one fit each.
@@ -9,7 +9,9 @@ variants that differ only in the classifier or in which feature columns they use
     PYTHONPATH=$PWD python experiments/judges/validate_models.py --variants v5,v6 \\
         --seeds 1020-1029,1060-1069 --cache /tmp/memlab-validate
 
-Prints one line per (variant, seed) and the mean per variant. Variants (``VARIANTS``), each on the features
+The pipeline settings, the selector and the tentative-SUPERSEDE threshold are those of
+``+experiment=project_history`` (``--knn-k-namespace`` and ``--supersede-threshold`` override them; ``-1`` for
+the threshold means the most probable class only). Prints one line per (variant, seed) and the mean per variant. Variants (``VARIANTS``), each on the features
 of the current code (the text parsing they share changed with model v6, so ``v4`` and ``v5`` are those
 models' classifiers and columns, not their exact figures): ``v4`` the model v4 classifier (depth 6) on the
 first 43 columns, without the alternatives tables; ``v5_no_alt`` the v5 classifier (depth 4, 40 pairs per
@@ -33,6 +35,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from memlab.benchmarks.base import DatasetCard  # noqa: E402
+from memlab.strategies.supersession.learned import verdict_from_proba  # noqa: E402
 from memlab.benchmarks.project_history.evaluate import evaluate_history  # noqa: E402
 from memlab.benchmarks.project_history.generator import generate  # noqa: E402
 from memlab.strategies.supersession.learned_train import (  # noqa: E402
@@ -43,7 +46,7 @@ from memlab.strategies.supersession.learned_train import (  # noqa: E402
 )
 from memlab.strategies.supersession.pair_features import FEATURES, pair_features  # noqa: E402
 from memlab.strategies.supersession.slot_profiles import SlotProfiles  # noqa: E402
-from memlab.types import Relation, Verdict  # noqa: E402
+from memlab.types import Verdict  # noqa: E402
 
 N_NO_ALT = FEATURES.index("profile_alt_max")  # the 43 columns of model v4
 N_V5 = FEATURES.index("profile_attr_sim2")  # the 47 columns of model v5
@@ -87,8 +90,9 @@ class TableJudge:
     name = "learned"
     version = 0
 
-    def __init__(self, model, columns: int, rows: dict) -> None:
+    def __init__(self, model, columns: int, rows: dict, supersede_threshold: float | None = None) -> None:
         self.model, self.columns, self.rows = model, columns, rows
+        self.supersede_threshold = supersede_threshold
         self.profiles = None
         keys = list(rows)
         probs = model.predict_proba(np.asarray([rows[k] for k in keys], dtype=float)[:, :columns]) if keys else []
@@ -102,12 +106,11 @@ class TableJudge:
         if key not in self.proba:
             self.rows[key] = pair_features(older, newer, similarity, self.profiles)
             self.proba[key] = self.model.predict_proba(np.asarray([self.rows[key][: self.columns]]))[0]
-        p = self.proba[key]
-        best = max(range(len(p)), key=lambda i: (p[i], -i))
-        return Verdict(Relation(str(self.model.classes_[best])), float(p[best]), "validate_models")
+        return verdict_from_proba(self.proba[key], self.model.classes_, self.supersede_threshold)
 
 
-def components():
+def components() -> tuple:
+    """The experiment's components (judge ``none``) and its tentative-SUPERSEDE threshold."""
     from hydra import compose, initialize_config_dir
     from omegaconf import OmegaConf
 
@@ -118,14 +121,16 @@ def components():
     register()
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(config_name="config", overrides=["+experiment=project_history", "tracking=none", "judge=none"])
-    return build_components(OmegaConf.to_container(cfg, resolve=True))
+    return build_components(OmegaConf.to_container(cfg, resolve=True)), cfg.get("learned_supersede_threshold")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", default="v5,v6")
     parser.add_argument("--seeds", default="1020-1029,1060-1069")
-    parser.add_argument("--train-seeds", default="1000-1019,1030-1059")
+    parser.add_argument("--train-seeds", default="1000-1019,1030-1059,1070-1169")
+    parser.add_argument("--knn-k-namespace", type=int, default=None)
+    parser.add_argument("--supersede-threshold", type=float, default=None)
     parser.add_argument("--cache", default="/tmp/memlab-validate")
     args = parser.parse_args(argv)
     cache = Path(args.cache)
@@ -135,7 +140,11 @@ def main(argv: list[str] | None = None) -> int:
         print("validation seeds must be >= 1000 and outside the training seeds", file=sys.stderr)
         return 2
     embedder = make_embedder("minilm")
-    base = components()
+    base, threshold = components()
+    if args.knn_k_namespace is not None:
+        base = replace(base, settings=replace(base.settings, knn_k_namespace=args.knn_k_namespace))
+    if args.supersede_threshold is not None:
+        threshold = None if args.supersede_threshold < 0 else args.supersede_threshold
     card = DatasetCard("project_history", "1", "-", "generated (MIT)", "validate_models", "supersession_f1")
     results: dict[str, list[dict[str, float]]] = {}
     for name in args.variants.split(","):
@@ -151,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         for seed in seeds:
             rows_path = cache / f"pipeline_{seed}.pkl"
             rows = pickle.loads(rows_path.read_bytes()) if rows_path.exists() else {}
-            judge = TableJudge(model, columns, rows)
+            judge = TableJudge(model, columns, rows, threshold)
             result = evaluate_history(generate(seed, 400), replace(base, judge=judge), card)
             rows_path.write_bytes(pickle.dumps(judge.rows))
             results.setdefault(name, []).append(result.metrics)
