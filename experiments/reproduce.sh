@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Re-run every study whose figures the README and reports cite, into one MLflow store, then regenerate the
 # reports from it. About 30 minutes on a 2-core machine (warm MiniLM cache; the first run embeds), plus about
-# 20 minutes for each learned-judge model not yet in .cache/judge_learned (the quickstart's and the
-# project_history experiment's default models train on 150 generated histories on first use).
+# 15 minutes for each learned-judge model not yet in .cache/judge_learned (the quickstart's and the
+# project_history experiment's default models train on 150 generated histories on first use: 13 and 15 min here).
 # Usage: bash experiments/reproduce.sh [sqlite:////abs/path/mlruns.db]   (default: the checkout's mlruns.db)
 set -euo pipefail
 cd "$(dirname "$0")/.."
