@@ -26,6 +26,13 @@ class PipelineSettings:
             (never all pairs).
         knn_k_namespace: Further candidate pairs from each memory's ``knn_k_namespace`` nearest neighbours
             within its own namespace (0: none).
+        knn_k_slot: Further candidate pairs from each memory's ``knn_k_slot`` best memories by slot score:
+            attribute phrases that mean the same thing, one subject (memlab/pipeline/slot_candidates.py;
+            0: none). Not filtered by ``min_pair_similarity``.
+        knn_slot_review: A verdict other than COEXIST on a pair that only the slot source found goes to the
+            review queue (it can keep a contested fact out of the block, never end a memory's validity).
+        knn_slot_min_confidence: With ``knn_slot_review``, verdicts on slot-only pairs below this confidence
+            are dropped (neither edge nor review record).
         min_pair_similarity: Neighbours below this cosine similarity are not judged.
         recall_limit: Results returned by recall.
         recall_mode: Default recall mode (reflexive, standard, deep, exhaustive).
@@ -41,6 +48,9 @@ class PipelineSettings:
 
     knn_k: int = 8
     knn_k_namespace: int = 0
+    knn_k_slot: int = 0
+    knn_slot_review: bool = True
+    knn_slot_min_confidence: float = 0.0
     min_pair_similarity: float = 0.3
     recall_limit: int = 10
     recall_mode: str = "standard"

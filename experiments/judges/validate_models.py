@@ -10,7 +10,7 @@ variants that differ only in the classifier or in which feature columns they use
         --seeds 1020-1029,1060-1069 --cache /tmp/memlab-validate
 
 The pipeline settings, the selector and the tentative-SUPERSEDE threshold are those of
-``+experiment=project_history`` (``--knn-k-namespace`` and ``--supersede-threshold`` override them; ``-1`` for
+``+experiment=project_history`` (``--knn-k-namespace``, ``--knn-k-slot`` and ``--supersede-threshold`` override them; ``-1`` for
 the threshold means the most probable class only). Prints one line per (variant, seed) and the mean per variant. Variants (``VARIANTS``), each on the features
 of the current code (the text parsing they share changed with model v6, so ``v4`` and ``v5`` are those
 models' classifiers and columns, not their exact figures): ``v4`` the model v4 classifier (depth 6) on the
@@ -130,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", default="1020-1029,1060-1069")
     parser.add_argument("--train-seeds", default="1000-1019,1030-1059,1070-1169")
     parser.add_argument("--knn-k-namespace", type=int, default=None)
+    parser.add_argument("--knn-k-slot", type=int, default=None)
+    parser.add_argument("--slot-apply", action="store_true", help="slot-only pairs may add edges")
+    parser.add_argument("--slot-min-confidence", type=float, default=None)
     parser.add_argument("--supersede-threshold", type=float, default=None)
     parser.add_argument("--cache", default="/tmp/memlab-validate")
     args = parser.parse_args(argv)
@@ -143,6 +146,12 @@ def main(argv: list[str] | None = None) -> int:
     base, threshold = components()
     if args.knn_k_namespace is not None:
         base = replace(base, settings=replace(base.settings, knn_k_namespace=args.knn_k_namespace))
+    if args.knn_k_slot is not None:
+        base = replace(base, settings=replace(base.settings, knn_k_slot=args.knn_k_slot))
+    if args.slot_min_confidence is not None:
+        base = replace(base, settings=replace(base.settings, knn_slot_min_confidence=args.slot_min_confidence))
+    if args.slot_apply:
+        base = replace(base, settings=replace(base.settings, knn_slot_review=False))
     if args.supersede_threshold is not None:
         threshold = None if args.supersede_threshold < 0 else args.supersede_threshold
     card = DatasetCard("project_history", "1", "-", "generated (MIT)", "validate_models", "supersession_f1")

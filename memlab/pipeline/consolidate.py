@@ -155,7 +155,9 @@ def phase_supersession(
     """Judge k-nearest-neighbour pairs (older, newer); returns edge counts and the review queue.
 
     Pairs are judged in time order of the newer memory so that chains build forward. A pair judged in an
-    earlier run is not judged again unless ``full``.
+    earlier run is not judged again unless ``full``. With ``knn_slot_review``, a verdict other than COEXIST on
+    a pair that only the slot source found goes to the review queue whatever its confidence; below
+    ``knn_slot_min_confidence`` it is dropped.
     """
     settings = components.settings
     counts: Counter = Counter()
@@ -174,6 +176,16 @@ def phase_supersession(
         namespaces = [m.namespace for m in memories]
         within = knn_pairs_within(matrix, namespaces, settings.knn_k_namespace, settings.min_pair_similarity)
         pairs = merge_pairs(pairs, within)
+    slot_only: set[tuple[str, str]] = set()
+    if settings.knn_k_slot > 0:
+        from memlab.pipeline.slot_candidates import slot_pairs
+
+        slot = slot_pairs(memories, matrix, components.embedder, settings.knn_k_slot)
+        if settings.knn_slot_review:
+            known = {(i, j) for i, j, _ in pairs}
+            slot_only = {(memories[i].id, memories[j].id) for i, j, _ in slot if (i, j) not in known}
+            slot_only |= {(b, a) for a, b in slot_only}
+        pairs = merge_pairs(pairs, slot)
     ordered = []
     for i, j, sim in pairs:
         a, b = memories[i], memories[j]
@@ -186,7 +198,11 @@ def phase_supersession(
             continue
         store.judged.add(key)
         verdict = components.judge.judge(older, newer, similarity=float(sim))
-        if verdict.relation is not Relation.COEXIST and verdict.confidence < settings.min_judge_confidence:
+        if key in slot_only and verdict.confidence < settings.knn_slot_min_confidence:
+            continue
+        if verdict.relation is not Relation.COEXIST and (
+            verdict.confidence < settings.min_judge_confidence or key in slot_only
+        ):
             review.append(
                 {
                     "older": older.id,
