@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memlab.pipeline.candidates import knn_pairs
 from memlab.pipeline.consolidate import consolidate
@@ -86,6 +89,49 @@ def test_slot_pairs_with_minilm_pair_message_queue_and_event_bus_of_one_subject(
     found = ids(mem, slot_pairs(mem, x, minilm, k=1))
     assert ("old", "new") in found
     assert ("old", "billing") not in found
+
+
+class HashEmbedder:
+    """A fixed unit vector per string (deterministic), for any phrase or text."""
+
+    name, version = "hash", 1
+
+    def encode(self, texts):
+        out = []
+        for t in texts:
+            seed = int.from_bytes(hashlib.sha256(t.encode()).digest()[:4], "big")
+            v = np.random.default_rng(seed).normal(size=8)
+            out.append(v / np.linalg.norm(v))
+        return np.asarray(out, dtype=np.float32)
+
+
+ATTRS = ["Event bus", "Message queue", "Web framework", "Database", "Test runner"]
+SUBJECTS = ["project", "billing service"]
+NOTE = st.one_of(
+    st.tuples(st.sampled_from(ATTRS), st.sampled_from(SUBJECTS), st.sampled_from(["Kafka", "NATS", "Django"])).map(
+        lambda t: f"{t[0]} for the {t[1]} going forward: {t[2]}"
+    ),
+    st.sampled_from(["Fixed the flaky login test", "Paired on the release notes"]),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(texts=st.lists(NOTE, min_size=0, max_size=12), k=st.integers(0, 4))
+def test_slot_pairs_invariants(texts, k):
+    from memlab.strategies.supersession.attributes import attribute_phrases
+    from memlab.strategies.supersession.slot_parse import parse
+
+    mem = [Memory(f"m{i}", "decisions", T0 + timedelta(days=i), t, "") for i, t in enumerate(texts)]
+    x = HashEmbedder().encode([m.text for m in mem]) if mem else np.zeros((0, 8), dtype=np.float32)
+    pairs = slot_pairs(mem, x, HashEmbedder(), k)
+    keys = [(i, j) for i, j, _ in pairs]
+    assert keys == sorted(set(keys)) and all(i < j for i, j in keys)
+    assert len(pairs) <= k * len(mem)
+    for i, j, cos in pairs:
+        assert attribute_phrases(mem[i]) and attribute_phrases(mem[j])
+        si, sj = parse(mem[i]).subjects, parse(mem[j]).subjects
+        assert not (si and sj and not si & sj)
+        assert cos == pytest.approx(float(x[i] @ x[j]), abs=1e-5)
 
 
 def run_slot(verdict, **settings):

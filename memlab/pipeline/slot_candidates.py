@@ -2,8 +2,9 @@
 
 A subtle change ("Event bus for the project going forward: Redis Streams") replaces a decision worded
 otherwise ("Switched the project's message queue from Kafka to NATS"): the two texts share little, so the
-newer note is often 50-200 neighbours away among all memories and never judged. What they share is the slot:
-attribute phrases that mean the same thing ("message queue" / "event bus") of one subject.
+newer note can be 20-230 neighbours away among all memories (the stale facts left on validation histories)
+and is never judged. What they share is the slot: attribute phrases that mean the same thing ("message
+queue" / "event bus") of one subject.
 
 The slot score of two memories is the largest cosine between their attribute phrases
 (:func:`~memlab.strategies.supersession.attributes.attribute_phrases`, embedded with the run's embedder) plus
