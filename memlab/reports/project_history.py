@@ -50,12 +50,18 @@ def _judge(run) -> str:
     return run.tags.get("memlab.strategy.judge", run.params.get("judge._target_", "?")).split("@")[0]
 
 
+def _seed_order(run) -> tuple[int, int, str]:
+    """Numeric seeds in numeric order (2 before 10), anything else after them."""
+    seed = run.params.get("seed", "0")
+    return (0, int(seed), "") if seed.isdigit() else (1, 0, seed)
+
+
 def newest_per_seed(runs: Sequence, key) -> dict[tuple, list]:
-    """Group runs by ``key(run)``; inside a group keep the newest run per seed."""
+    """Group runs by ``key(run)``; inside a group keep the newest run per seed (groups in seed order)."""
     groups: dict[tuple, dict[str, object]] = {}
     for run in sorted(runs, key=lambda r: r.start_time):
         groups.setdefault(key(run), {})[run.params.get("seed", "0")] = run
-    return {k: sorted(v.values(), key=lambda r: r.params.get("seed", "0")) for k, v in groups.items()}
+    return {k: sorted(v.values(), key=_seed_order) for k, v in groups.items()}
 
 
 def _code(group: Sequence) -> str:
