@@ -19,6 +19,9 @@ $P -m memlab --multirun +experiment=project_history judge=learned,slot,similarit
     dataset.difficulty=easy,default,hard seed=0,1,2
 step the learned judge on seven more evaluation seeds at the default difficulty
 $P -m memlab --multirun +experiment=project_history judge=learned dataset.difficulty=default seed=3,4,5,6,7,8,9
+step the learned judge on ten further evaluation seeds at the default difficulty
+$P -m memlab --multirun +experiment=project_history judge=learned dataset.difficulty=default \
+    seed=10,11,12,13,14,15,16,17,18,19
 step real git-notes memories, both embedders
 $P -m memlab --multirun +experiment=gitnotes_real embedder=minilm,tfidf
 step real git-notes memories with a cold MiniLM cache: everything embedded inside the timed run
