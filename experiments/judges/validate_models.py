@@ -10,9 +10,10 @@ variants that differ only in the classifier or in which feature columns they use
         --seeds 1020-1029,1060-1069 --cache /tmp/memlab-validate
 
 The pipeline settings, the selector and the tentative-SUPERSEDE threshold are those of
-``+experiment=project_history`` (``--knn-k-namespace``, ``--knn-k-slot`` and ``--supersede-threshold`` override them; ``-1`` for
-the threshold means the most probable class only). Prints one line per (variant, seed) and the mean per variant. Variants (``VARIANTS``), each on the features
-of the current code (the text parsing they share changed with model v6, so ``v4`` and ``v5`` are those
+``+experiment=project_history`` (``--knn-k-namespace``, ``--knn-k-slot``, ``--slot-min-confidence``,
+``--slot-apply`` and ``--supersede-threshold`` override them; ``-1`` for the threshold means the most probable
+class only). Prints one line per (variant, seed) and the mean per variant. Variants (``VARIANTS``), each on the
+features of the current code (the text parsing they share changed with model v6, so ``v4`` and ``v5`` are those
 models' classifiers and columns, not their exact figures): ``v4`` the model v4 classifier (depth 6) on the
 first 43 columns, without the alternatives tables; ``v5_no_alt`` the v5 classifier (depth 4, 40 pairs per
 leaf) on those 43 columns; ``v5`` the v5 classifier on the first 47 columns, without the two-hop attribute
