@@ -48,10 +48,9 @@ def notes():
 def text_matrix():
     """Text vectors: the new note reads like the other 'going forward' notes, not like the old one."""
     x = np.array(
-        [[1, 0, 0, 0.2], [0, 1, 0.1, 1], [0, 0.1, 1, 1], [0.1, 0, 0, 1], [0.15, 0.3, 0.3, 1], [0, 0, 0, 0]],
+        [[1, 0, 0, 0.2], [0, 1, 0.1, 1], [0, 0.1, 1, 1], [0.1, 0, 0, 1], [0.15, 0.3, 0.3, 1], [0.3, 0.3, 0.3, 0.3]],
         dtype=np.float32,
     )
-    x[5] = [0.3, 0.3, 0.3, 0.3]
     return x / np.linalg.norm(x, axis=1, keepdims=True)
 
 
