@@ -117,7 +117,7 @@ class TemporalResolver(Protocol):
 class InjectionSelector(Protocol):
     """Chooses what goes into the SessionStart block.
 
-    Contract: the estimated tokens of the returned items (:func:`memlab.tokens.item_tokens` of each text
+    Contract: the estimated tokens of the returned items (:func:`memlab.text.tokens.item_tokens` of each text
     with ``context.chars_per_token``) sum to at most ``budget_tokens``; no id appears twice; the result
     does not depend on the order of ``candidates`` (ties are broken by score descending, then id
     ascending); deterministic.

@@ -8,12 +8,12 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from memlab.pipeline.candidates import knn_pairs, knn_pairs_within, merge_pairs
+from memlab.embed.knn import knn_pairs, knn_pairs_within, merge_pairs
 from memlab.pipeline.consolidate import consolidate
 from memlab.pipeline.inject import build_block, candidates, contested
 from memlab.pipeline.store import MemoryStore
-from memlab.strategies.injection.current_facts import CurrentFactsSelector
-from memlab.strategies.supersession.learned import verdict_from_proba
+from memlab.strategies.judge.learned import verdict_from_proba
+from memlab.strategies.selector.current_facts import CurrentFactsSelector
 from memlab.types import Memory, Relation, Verdict
 from tests.test_pipeline import components
 

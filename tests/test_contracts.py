@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from memlab.benchmarks.base import Benchmark
 from memlab.build import available_options, build
 from memlab.protocols import GROUP_PROTOCOLS
-from memlab.tokens import item_tokens
+from memlab.text.tokens import item_tokens
 from memlab.types import (
     InjectionCandidate,
     Memory,

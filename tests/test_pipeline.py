@@ -8,18 +8,18 @@ import numpy as np
 import pytest
 
 from memlab.components import Components, PipelineSettings
+from memlab.embed.knn import knn_pairs
 from memlab.embed.tfidf import TfidfEmbedder
 from memlab.errors import MemlabError
-from memlab.pipeline.candidates import knn_pairs
 from memlab.pipeline.consolidate import consolidate
 from memlab.pipeline.inject import TAG, build_block
 from memlab.pipeline.recall import recall
 from memlab.pipeline.store import MemoryStore
-from memlab.strategies.clustering.agglomerative import AgglomerativeClusterer
-from memlab.strategies.injection.seed_weighted import SeedWeightedSelector
+from memlab.strategies.clusterer.agglomerative import AgglomerativeClusterer
+from memlab.strategies.judge.none import NoJudge
 from memlab.strategies.retention.exponential import ExponentialRetention
-from memlab.strategies.summarize.extractive import ExtractiveSummarizer
-from memlab.strategies.supersession.none import NoJudge
+from memlab.strategies.selector.seed_weighted import SeedWeightedSelector
+from memlab.strategies.summarizer.extractive import ExtractiveSummarizer
 from memlab.strategies.temporal.pattern_table import PatternTableResolver
 from memlab.types import EdgeType, Memory, Relation, Tier, Verdict
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.pipeline.candidates import knn_pairs
+from memlab.embed.knn import knn_pairs
 from memlab.pipeline.consolidate import consolidate
 from memlab.pipeline.inject import contested
 from memlab.pipeline.slot_candidates import slot_pairs
@@ -117,8 +117,8 @@ NOTE = st.one_of(
 @settings(max_examples=40, deadline=None)
 @given(texts=st.lists(NOTE, min_size=0, max_size=12), k=st.integers(0, 4))
 def test_slot_pairs_invariants(texts, k):
-    from memlab.strategies.supersession.attributes import attribute_phrases
-    from memlab.strategies.supersession.slot_parse import parse
+    from memlab.text.attributes import attribute_phrases
+    from memlab.text.slot_parse import parse
 
     mem = [Memory(f"m{i}", "decisions", T0 + timedelta(days=i), t, "") for i, t in enumerate(texts)]
     x = HashEmbedder().encode([m.text for m in mem]) if mem else np.zeros((0, 8), dtype=np.float32)

@@ -36,17 +36,17 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from memlab.benchmarks.base import DatasetCard  # noqa: E402
-from memlab.strategies.supersession.learned import verdict_from_proba  # noqa: E402
+from memlab.strategies.judge.learned import verdict_from_proba  # noqa: E402
 from memlab.benchmarks.project_history.evaluate import evaluate_history  # noqa: E402
 from memlab.benchmarks.project_history.generator import generate  # noqa: E402
-from memlab.strategies.supersession.learned_train import (  # noqa: E402
+from memlab.training.judge import (  # noqa: E402
     build_model,
     candidate_pairs,
     make_embedder,
     parse_seeds,
 )
-from memlab.strategies.supersession.pair_features import FEATURES, pair_features  # noqa: E402
-from memlab.strategies.supersession.slot_profiles import SlotProfiles  # noqa: E402
+from memlab.strategies.judge.pair_features import FEATURES, pair_features  # noqa: E402
+from memlab.strategies.judge.slot_profiles import SlotProfiles  # noqa: E402
 from memlab.types import Verdict  # noqa: E402
 
 N_NO_ALT = FEATURES.index("profile_alt_max")  # the 43 columns of model v4

@@ -16,7 +16,7 @@ from datetime import datetime
 import numpy as np
 
 from memlab.components import Components
-from memlab.pipeline.candidates import knn_pairs, knn_pairs_within, merge_pairs
+from memlab.embed.knn import knn_pairs, knn_pairs_within, merge_pairs
 from memlab.pipeline.store import MemoryStore
 from memlab.types import (
     RELATION_EDGE,

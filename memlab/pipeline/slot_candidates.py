@@ -7,10 +7,10 @@ and is never judged. What they share is the slot: attribute phrases that mean th
 queue" / "event bus") of one subject.
 
 The slot score of two memories is the largest cosine between their attribute phrases
-(:func:`~memlab.strategies.supersession.attributes.attribute_phrases`, embedded with the run's embedder) plus
+(:func:`~memlab.text.attributes.attribute_phrases`, embedded with the run's embedder) plus
 the cosine of their texts (which orders memories naming the identical phrase); memories whose subjects differ
 ("the billing service" / "the project") or that name no attribute are never slot neighbours. Each memory's
-``k`` best by that score are candidates, in the blocked manner of :func:`~memlab.pipeline.candidates.knn_pairs`
+``k`` best by that score are candidates, in the blocked manner of :func:`~memlab.embed.knn.knn_pairs`
 (memory ``O(block · n)``), so this is still a k-nearest-neighbour source, never all pairs.
 
 Reach on validation histories (seeds 1020-1024, size 400, MiniLM): the gold SUPERSEDE pairs that are
@@ -30,7 +30,7 @@ from memlab.types import Memory
 
 def _phrase_index(memories: Sequence[Memory], embedder: Embedder) -> tuple[list[list[int]], np.ndarray]:
     """Each memory's attribute phrases as row indices into the returned L2-normalised phrase matrix."""
-    from memlab.strategies.supersession.attributes import attribute_phrases
+    from memlab.text.attributes import attribute_phrases
 
     phrases = [sorted(attribute_phrases(m)) for m in memories]
     unique = sorted({p for ps in phrases for p in ps})
@@ -45,7 +45,7 @@ def _phrase_index(memories: Sequence[Memory], embedder: Embedder) -> tuple[list[
 
 def _subject_matrix(memories: Sequence[Memory]) -> np.ndarray:
     """Incidence matrix (memories × subjects) of the subjects each memory names."""
-    from memlab.strategies.supersession.slot_parse import parse
+    from memlab.text.slot_parse import parse
 
     subjects = [parse(m).subjects for m in memories]
     names = {s: i for i, s in enumerate(sorted({s for ss in subjects for s in ss}))}

@@ -144,7 +144,7 @@ def test_missing_dependency_names_the_package(monkeypatch):
 
     monkeypatch.setattr(importlib, "import_module", fake_import)
     with pytest.raises(MemlabError, match="pip install hdbscan"):
-        spec_mod.build_node({"_target_": "memlab.strategies.clustering.hdbscan.HdbscanClusterer"}, "clusterer")
+        spec_mod.build_node({"_target_": "memlab.strategies.clusterer.hdbscan.HdbscanClusterer"}, "clusterer")
 
 
 def test_missing_package_message():

@@ -13,7 +13,7 @@ from memlab.build import build, build_components
 from memlab.pipeline.consolidate import consolidate
 from memlab.pipeline.store import MemoryStore
 from memlab.protocols import Clusterer, InjectionSelector
-from memlab.tokens import item_tokens
+from memlab.text.tokens import item_tokens
 from memlab.types import InjectionCandidate, Memory, SelectionContext
 from tests.support.compose import compose_cfg
 
@@ -49,7 +49,7 @@ def _partition(labels):
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 1000), st.permutations(list(range(24))))
 def test_knn_graph_order_independent(seed, perm):
-    from memlab.strategies.clustering.knn_graph import KnnGraphClusterer
+    from memlab.strategies.clusterer.knn_graph import KnnGraphClusterer
 
     x = _blobs(seed)
     ts = [T0 + timedelta(hours=i) for i in range(len(x))]
@@ -76,7 +76,7 @@ def _candidate(i: int, ns: str, days: int, text: str) -> InjectionCandidate:
     st.lists(st.sampled_from(["decisions", "progress", "patterns", "other"]), min_size=0, max_size=30),
 )
 def test_current_facts_budget_unique_deterministic(budget, namespaces):
-    from memlab.strategies.injection.current_facts import CurrentFactsSelector
+    from memlab.strategies.selector.current_facts import CurrentFactsSelector
 
     selector = CurrentFactsSelector(max_chars=60)
     cands = [_candidate(i, ns, i, f"fact number {i % 7}") for i, ns in enumerate(namespaces)]
@@ -89,7 +89,7 @@ def test_current_facts_budget_unique_deterministic(budget, namespaces):
 
 
 def test_current_facts_prefers_decisions_then_newest():
-    from memlab.strategies.injection.current_facts import CurrentFactsSelector
+    from memlab.strategies.selector.current_facts import CurrentFactsSelector
 
     cands = [
         _candidate(1, "progress", 5, "noise"),
@@ -114,7 +114,7 @@ def test_exact_dedup_reaches_every_copy_beyond_k():
 
 
 def test_knn_graph_identical_rows_share_a_component():
-    from memlab.strategies.clustering.knn_graph import KnnGraphClusterer
+    from memlab.strategies.clusterer.knn_graph import KnnGraphClusterer
 
     x = np.concatenate([np.repeat(_blobs(1)[:1], 30, axis=0), _blobs(2)])
     ts = [T0 + timedelta(minutes=i) for i in range(len(x))]

@@ -10,7 +10,7 @@ import pytest
 @pytest.fixture(scope="session")
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A learned-judge model trained on builtin seeds 1000-1001 with the TF-IDF embedder."""
-    from memlab.strategies.supersession.learned_train import save, train
+    from memlab.training.judge import save, train
 
     model, card = train([1000, 1001], dataset="builtin", embedder="tfidf")
     path, _ = save(model, card, tmp_path_factory.mktemp("learned"))

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from memlab.errors import MemlabError
-from memlab.strategies.supersession.dspy_judge import DSPyJudge
+from memlab.strategies.judge.dspy_judge import DSPyJudge
 from memlab.types import Relation
 from tests.judges.helpers import four_way_reply, mem, seed_reply
 from tests.support.stub_openai import StubOpenAI

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from memlab.errors import MemlabError
-from memlab.strategies.supersession.learned import LearnedJudge
-from memlab.strategies.supersession.learned_train import history_pairs, make_embedder, parse_seeds, train
-from memlab.strategies.supersession.pair_features import FEATURES
+from memlab.strategies.judge.learned import LearnedJudge
+from memlab.strategies.judge.pair_features import FEATURES
+from memlab.training.judge import history_pairs, make_embedder, parse_seeds, train
 from memlab.types import Relation
 from tests.judges.helpers import mem
 
@@ -98,7 +98,7 @@ def test_cli_run_refuses_overlap(tiny_model: Path, tmp_path: Path) -> None:
 
 
 def test_relation_f1_exact() -> None:
-    from memlab.strategies.supersession.judge_eval import relation_f1
+    from memlab.training.judge_eval import relation_f1
 
     gold = ["SUPERSEDE", "SUPERSEDE", "COEXIST", "DUPLICATE"]
     pred = ["SUPERSEDE", "COEXIST", "COEXIST", "MERGE"]
@@ -125,7 +125,7 @@ def test_default_model_is_trained_on_first_use_and_reused(tmp_path: Path) -> Non
 
 def test_training_pairs_with_k_namespace_are_a_superset_and_named_in_the_cache_path(tmp_path: Path) -> None:
     from memlab.benchmarks.builtin_history import generate
-    from memlab.strategies.supersession.learned_train import candidate_pairs
+    from memlab.training.judge import candidate_pairs
 
     history, emb = generate(1000), make_embedder("tfidf")
     base = {(o.id, n.id) for o, n, *_ in candidate_pairs(history, emb, k=1, min_similarity=0.0)}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from memlab.strategies.supersession.slot import SlotJudge
-from memlab.strategies.supersession.slot_parse import changes, scopes, subjects
+from memlab.strategies.judge.slot import SlotJudge
+from memlab.text.slot_parse import changes, scopes, subjects
 from memlab.types import Relation
 from tests.judges.helpers import mem
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memlab.strategies.supersession.attributes import attribute_words
-from memlab.strategies.supersession.pair_features import FEATURES, pair_features
+from memlab.strategies.judge.pair_features import FEATURES, pair_features
+from memlab.text.attributes import attribute_words
 from tests.judges.helpers import mem
 
 SUBJECT = frozenset({"billing", "service", "s"})

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.strategies.supersession.attributes import value_tokens
-from memlab.strategies.supersession.slot_alternatives import AlternativesTable, cosine
+from memlab.strategies.judge.slot_alternatives import AlternativesTable, cosine
+from memlab.text.attributes import value_tokens
 from tests.judges.helpers import mem
 
 NOTES = [

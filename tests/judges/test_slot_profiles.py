@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.strategies.supersession.attributes import attribute_phrases, value_tokens
-from memlab.strategies.supersession.pair_features import FEATURES, pair_features
-from memlab.strategies.supersession.slot_profiles import PROFILE_FEATURES, SlotProfiles
+from memlab.strategies.judge.pair_features import FEATURES, pair_features
+from memlab.strategies.judge.slot_profiles import PROFILE_FEATURES, SlotProfiles
+from memlab.text.attributes import attribute_phrases, value_tokens
 from tests.judges.helpers import mem
 
 NOTES = [
@@ -85,7 +85,7 @@ def test_profiles_do_not_depend_on_note_order_and_similarities_are_symmetric(ord
 _FEATURES_OF_A_HISTORY = """
 import json
 from memlab.benchmarks.project_history.generator import generate
-from memlab.strategies.supersession.slot_profiles import SlotProfiles
+from memlab.strategies.judge.slot_profiles import SlotProfiles
 h = generate(1020, 120)
 p = SlotProfiles.from_memories(h.memories)
 ms = h.memories

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memlab.strategies.temporal.rules import resolve_chunk
-from memlab.temporal.prefilter import Trigger, trigger
+from memlab.text.temporal.prefilter import Trigger, trigger
 from tests.support.compose import compose_cfg
 
 A = datetime(2013, 2, 12, 4, 30, tzinfo=UTC)

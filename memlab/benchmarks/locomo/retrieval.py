@@ -31,9 +31,9 @@ from typing import Any
 import numpy as np
 
 from memlab.benchmarks.locomo.ingest import CONTEXTS, index_text
-from memlab.benchmarks.locomo.text import rewrite_query, tokens
 from memlab.errors import MemlabError
 from memlab.protocols import Embedder
+from memlab.text.lexical import rewrite_query, tokens
 from memlab.types import Memory
 
 MODES = ("bm25", "dense", "hybrid")

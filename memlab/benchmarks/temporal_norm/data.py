@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
-from memlab.temporal import calendar as cal
+from memlab.text.temporal import calendar as cal
 
 GET_DATA = "the file ships with the shared datasets (duckling-en-time); set paths.data_dir or dataset.path"
 

@@ -25,7 +25,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
-from memlab.temporal import calendar as cal
+from memlab.text.temporal import calendar as cal
 from memlab.types import TemporalRef
 
 _PERIODS = {"day": "day", "week": "week", "month": "month", "year": "year"}

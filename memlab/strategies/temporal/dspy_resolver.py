@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
-from memlab.temporal.calendar import GRAINS
+from memlab.text.temporal.calendar import GRAINS
 from memlab.types import TemporalRef
 
 _JSON_LIST = re.compile(r"\[.*\]", re.DOTALL)

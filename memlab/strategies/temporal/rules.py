@@ -61,12 +61,12 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import ClassVar
 
-from memlab.temporal import calendar as cal
-from memlab.temporal import rules_absolute, rules_clock, rules_periods, rules_relative
-from memlab.temporal.combine import combine, select
-from memlab.temporal.hits import Ctx, Hit
-from memlab.temporal.lexicon import NUM, UNIT, VAGUE_NUMBERS, number, unit
-from memlab.temporal.prefilter import present, trigger
+from memlab.text.temporal import calendar as cal
+from memlab.text.temporal import rules_absolute, rules_clock, rules_periods, rules_relative
+from memlab.text.temporal.combine import combine, select
+from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.lexicon import NUM, UNIT, VAGUE_NUMBERS, number, unit
+from memlab.text.temporal.prefilter import present, trigger
 from memlab.types import TemporalRef
 
 _RULES = rules_relative.RULES + rules_absolute.RULES + rules_periods.RULES + rules_clock.RULES

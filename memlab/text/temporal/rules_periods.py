@@ -1,7 +1,7 @@
 """Rules for parts and ranges of periods: ``end of the month``, ``early March``, ``the first week of May``,
 ``the last Friday of October``, ``by Friday``, ``July 13-15``, ``from the 13th to the 15th of July``.
 
-Markers (``end of``, ``the first week of``, ``by``) are partial hits that :mod:`memlab.temporal.combine` joins
+Markers (``end of``, ``the first week of``, ``by``) are partial hits that :mod:`memlab.text.temporal.combine` joins
 with the period that follows them; alone they are dropped.
 """
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from memlab.temporal import calendar as cal
-from memlab.temporal.hits import Ctx, Hit
-from memlab.temporal.lexicon import MONTH, ORD_DAY, WEEKDAY, YEAR, month, ordinal, weekday
-from memlab.temporal.rules_absolute import Rule, _date, _pick_year
+from memlab.text.temporal import calendar as cal
+from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.lexicon import MONTH, ORD_DAY, WEEKDAY, YEAR, month, ordinal, weekday
+from memlab.text.temporal.rules_absolute import Rule, _date, _pick_year
 
 _F = re.IGNORECASE
 

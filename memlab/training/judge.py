@@ -1,12 +1,12 @@
 """Training data and training for the learned judge (scikit-learn, deterministic).
 
 Candidate pairs are made the way the pipeline makes them (each memory's ``k`` nearest neighbours above a
-cosine floor, :func:`memlab.pipeline.candidates.knn_pairs`), plus every gold pair; a pair's label is its
+cosine floor, :func:`memlab.embed.knn.knn_pairs`), plus every gold pair; a pair's label is its
 gold relation, SUPERSEDE also for pairs in the transitive closure of the gold SUPERSEDE chains (the metric
 compares closures), and COEXIST for pairs absent from the gold.
 
 The seed rule: models are trained on seeds 1000 and above; evaluation runs use seeds below 1000. A model
-records its training seeds in its card, and :class:`~memlab.strategies.supersession.learned.LearnedJudge`
+records its training seeds in its card, and :class:`~memlab.strategies.judge.learned.LearnedJudge`
 refuses to run on an evaluation seed it was trained on.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
-from memlab.strategies.supersession.pair_features import FEATURES, pair_features
+from memlab.strategies.judge.pair_features import FEATURES, pair_features
 from memlab.types import Relation
 
 #: Class order of the model's outputs.
@@ -89,7 +89,7 @@ def history_pairs(
     """Feature rows and labels of one history's candidate pairs (slot profiles from all its memories, as the
     pipeline gives the judge every memory of the store it consolidates).
     """
-    from memlab.strategies.supersession.slot_profiles import SlotProfiles
+    from memlab.strategies.judge.slot_profiles import SlotProfiles
 
     pairs = candidate_pairs(history, embedder, k, min_similarity, k_namespace)
     profiles = SlotProfiles.from_memories(history.memories)
@@ -105,7 +105,7 @@ def candidate_pairs(
     at ``min_similarity``.
     """
     from memlab.benchmarks.metrics import transitive_closure
-    from memlab.pipeline.candidates import knn_pairs, knn_pairs_within
+    from memlab.embed.knn import knn_pairs, knn_pairs_within
 
     memories = list(history.memories)
     index = {m.id: i for i, m in enumerate(memories)}
@@ -222,7 +222,7 @@ def train(
         "cv_scheme": f"GroupKFold(n_splits={n_splits}) by seed" if cv else "none",
         "model": type(model).__name__,
         "command": (
-            "python -m memlab.strategies.supersession.train_learned "
+            "python -m memlab.training.judge_cli "
             f"--seeds {seeds[0]}-{seeds[-1]} --dataset {dataset} --size {size} --embedder {embedder} "
             f"--k {k} --min-similarity {min_similarity} --k-namespace {k_namespace}"
         ),

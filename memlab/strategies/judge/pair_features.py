@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import math
 
-from memlab.strategies.supersession.attributes import attribute_words
-from memlab.strategies.supersession.slot import SlotJudge
-from memlab.strategies.supersession.slot_parse import CUE_WORDS, jaccard, parse
-from memlab.strategies.supersession.slot_profiles import PROFILE_FEATURES, SlotProfiles
+from memlab.strategies.judge.slot import SlotJudge
+from memlab.strategies.judge.slot_profiles import PROFILE_FEATURES, SlotProfiles
+from memlab.text.attributes import attribute_words
+from memlab.text.slot_parse import CUE_WORDS, jaccard, parse
 from memlab.types import Memory, Relation
 
 FEATURES: tuple[str, ...] = (

@@ -1,13 +1,13 @@
 """Pairwise evaluation of a judge on candidate pairs: ``relation_f1_{duplicate,supersede,merge,coexist}``.
 
-Pairs and labels as for training (:func:`~memlab.strategies.supersession.learned_train.candidate_pairs`:
+Pairs and labels as for training (:func:`~memlab.training.judge.candidate_pairs`:
 kNN candidates plus gold pairs; SUPERSEDE includes the transitive closure of the gold chains; pairs absent
 from the gold are COEXIST). This scores the judge alone, on the pairs the pipeline would show it, unlike
 ``supersession_f1`` which scores the chains the whole pipeline builds.
 
 Usage::
 
-    python -m memlab.strategies.supersession.judge_eval --judge slot --seeds 0-2 [--override judge.x=y ...]
+    python -m memlab.training.judge_eval --judge slot --seeds 0-2 [--override judge.x=y ...]
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--embedder", default="minilm", choices=["minilm", "tfidf"])
     parser.add_argument("--override", action="append", default=[], help="extra Hydra override, e.g. judge.x=y")
     args = parser.parse_args(argv)
-    from memlab.strategies.supersession.learned_train import candidate_pairs, make_embedder, make_history, parse_seeds
+    from memlab.training.judge import candidate_pairs, make_embedder, make_history, parse_seeds
 
     try:
         judge = _build_judge(args.judge, args.override)

@@ -1,6 +1,6 @@
 """Rules for times of day: clock times (``3pm``, ``15:30``, ``half past three``), noon and midnight, parts of
 the day (``this morning``, ``in the evening``). A time lands on the anchor's day unless a date stands beside
-it (``tomorrow at 5pm``, ``1:56 pm on 8 May, 2023``); see :mod:`memlab.temporal.combine`.
+it (``tomorrow at 5pm``, ``1:56 pm on 8 May, 2023``); see :mod:`memlab.text.temporal.combine`.
 
 A clock time without am/pm and an hour from 1 to 6 is read as afternoon (``at 3:30`` = 15:30).
 """
@@ -11,8 +11,8 @@ import re
 from collections.abc import Callable
 from datetime import timedelta
 
-from memlab.temporal import calendar as cal
-from memlab.temporal.hits import Ctx, Hit
+from memlab.text.temporal import calendar as cal
+from memlab.text.temporal.hits import Ctx, Hit
 
 Rule = tuple[re.Pattern[str], Callable[[re.Match[str], Ctx], Hit | None]]
 _F = re.IGNORECASE

@@ -8,10 +8,10 @@ import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from memlab.temporal import calendar as cal
-from memlab.temporal.hits import Ctx, Hit
-from memlab.temporal.lexicon import DECADE_WORDS, MONTH, ORD_DAY, WEEKDAY, YEAR, month, ordinal, weekday, year2
-from memlab.temporal.rules_relative import PAST_WORDS
+from memlab.text.temporal import calendar as cal
+from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.lexicon import DECADE_WORDS, MONTH, ORD_DAY, WEEKDAY, YEAR, month, ordinal, weekday, year2
+from memlab.text.temporal.rules_relative import PAST_WORDS
 
 Rule = tuple[re.Pattern[str], Callable[[re.Match[str], Ctx], Hit | None]]
 _F = re.IGNORECASE

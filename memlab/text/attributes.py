@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memlab.strategies.supersession.slot_parse import CUE_WORDS, STOPWORDS, content_tokens, parse, salient_tokens
+from memlab.text.slot_parse import CUE_WORDS, STOPWORDS, content_tokens, parse, salient_tokens
 from memlab.types import Memory
 
 _PHRASE = r"([A-Za-z][A-Za-z /-]{1,40}?)"

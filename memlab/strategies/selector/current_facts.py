@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
-from memlab.tokens import item_tokens
+from memlab.text.tokens import item_tokens
 from memlab.types import InjectionCandidate, SelectionContext
 
 #: Default namespace priority: facts that stay true first, chatter last.

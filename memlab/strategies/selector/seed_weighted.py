@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from memlab.errors import MemlabError
-from memlab.tokens import item_tokens
+from memlab.text.tokens import item_tokens
 from memlab.types import InjectionCandidate, SelectionContext
 
 #: prioritize_by -> (relevance, recency, activation) weights, as in the seed.

@@ -8,8 +8,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from memlab.pipeline.candidates import knn_pairs
-from memlab.strategies.clustering.canonical import order_independent
+from memlab.embed.knn import knn_pairs
+from memlab.strategies.clusterer.canonical import order_independent
 
 
 class KnnGraphClusterer:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from memlab.strategies.supersession.slot_parse import CUE_WORDS, Parsed, _words, jaccard, parse
+from memlab.text.slot_parse import CUE_WORDS, Parsed, _words, jaccard, parse
 from memlab.types import Memory, Relation, Verdict
 
 #: Cue names that are not a change of value (handled by the blocker rule).
@@ -16,7 +16,7 @@ _REVERT = frozenset({"reverted", "back to"})
 class SlotJudge:
     """Heuristic judge over (subject, attribute, scope, value) slots.
 
-    Each memory is parsed by :mod:`memlab.strategies.supersession.slot_parse` into content tokens, salient
+    Each memory is parsed by :mod:`memlab.text.slot_parse` into content tokens, salient
     tokens (values, mostly: capitalised words inside a sentence, acronyms, numbers, versions), change
     statements with their replaced (``old``) and new values, scopes and subjects. The rules, in order:
 

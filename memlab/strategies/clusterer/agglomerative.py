@@ -9,7 +9,7 @@ from typing import ClassVar
 import numpy as np
 
 from memlab.errors import MemlabError
-from memlab.strategies.clustering.canonical import order_independent
+from memlab.strategies.clusterer.canonical import order_independent
 
 
 class AgglomerativeClusterer:

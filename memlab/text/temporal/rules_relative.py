@@ -6,9 +6,9 @@ import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from memlab.temporal import calendar as cal
-from memlab.temporal.hits import Ctx, Hit
-from memlab.temporal.lexicon import NUM, UNIT, VAGUE_NUMBERS, WEEKDAY, number, unit, weekday
+from memlab.text.temporal import calendar as cal
+from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.lexicon import NUM, UNIT, VAGUE_NUMBERS, WEEKDAY, number, unit, weekday
 
 Rule = tuple[re.Pattern[str], Callable[[re.Match[str], Ctx], Hit | None]]
 _F = re.IGNORECASE

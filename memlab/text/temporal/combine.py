@@ -22,9 +22,9 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from memlab.temporal import calendar as cal
-from memlab.temporal.hits import Ctx, Hit
-from memlab.temporal.rules_periods import nth_unit_of, part_of
+from memlab.text.temporal import calendar as cal
+from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.rules_periods import nth_unit_of, part_of
 
 _GAP = re.compile(r"[\s,]*(?:(?:at|on|in the|of the|of|the|for|in|from|between)\b|@)?[\s,]*", re.IGNORECASE)
 _RANGE_GAP = re.compile(r"\s*(?:-|–|to|till|until|untill|thru|through|and)\s*", re.IGNORECASE)

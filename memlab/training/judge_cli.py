@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m memlab.strategies.supersession.train_learned --seeds 1000-1019,1030-1059 --size 400 --out models/judge
+    python -m memlab.training.judge_cli --seeds 1000-1019,1030-1059 --size 400 --out models/judge
 
 Writes ``learned_judge.joblib`` (model and card) and ``learned_judge.json`` (features, training seeds,
 class counts, cross-validated scores). Training seeds must be >= 1000; evaluate on seeds below 1000.
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--out", required=True, type=Path, help="output folder")
     args = parser.parse_args(argv)
-    from memlab.strategies.supersession.learned_train import parse_seeds, save, train
+    from memlab.training.judge import parse_seeds, save, train
 
     try:
         model, card = train(

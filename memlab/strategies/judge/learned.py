@@ -12,7 +12,7 @@ from memlab.types import Memory, Relation, Verdict
 
 
 class LearnedJudge:
-    """Histogram gradient-boosted trees over the features of :mod:`~memlab.strategies.supersession.pair_features`
+    """Histogram gradient-boosted trees over the features of :mod:`~memlab.strategies.judge.pair_features`
     (cosine hint, lexical overlaps, change/scope/subject cues, namespace match, time gap, value-token
     differences, the attribute words each note names, the slot judge's verdict, how close the two notes'
     attribute phrases and values are in the store's own slot profiles, and whether the values only one of
@@ -31,7 +31,7 @@ class LearnedJudge:
     at first use) or warns loudly (``warn``).
 
     **Model file.** ``model_path`` points at a ``learned_judge.joblib`` written by
-    ``python -m memlab.strategies.supersession.train_learned``; a missing file is a one-line error. With
+    ``python -m memlab.training.judge_cli``; a missing file is a one-line error. With
     ``model_path: null`` the default model is trained on first use (deterministically: fixed seeds, fixed
     ``random_state``) into ``<cache_dir>/judge_learned/`` and reused afterwards. :attr:`artifact_path`
     names the file used, for logging it as a run artifact.
@@ -106,7 +106,7 @@ class LearnedJudge:
 
     def observe(self, memories: Sequence[Memory]) -> None:
         """Build the slot profiles of the store about to be judged (replaces those of an earlier store)."""
-        from memlab.strategies.supersession.slot_profiles import SlotProfiles
+        from memlab.strategies.judge.slot_profiles import SlotProfiles
 
         self.profiles_ = SlotProfiles.from_memories(memories)
 
@@ -137,19 +137,19 @@ class LearnedJudge:
         """
         if self.model_ is not None and self.card_ is not None:
             return self.model_, self.card_
-        from memlab.strategies.supersession.pair_features import FEATURES
+        from memlab.strategies.judge.pair_features import FEATURES
 
         if self.model_path:
             path = Path(self.model_path).expanduser()
             if not path.is_file():
                 raise MemlabError(
                     f"learned judge model not found: {path}; train one with `python -m "
-                    "memlab.strategies.supersession.train_learned --out DIR` or set judge.model_path=null"
+                    "memlab.training.judge_cli --out DIR` or set judge.model_path=null"
                 )
         else:
             path = self._default_path()
             if not path.is_file():
-                from memlab.strategies.supersession.learned_train import parse_seeds, save, train
+                from memlab.training.judge import parse_seeds, save, train
 
                 model, card = train(
                     parse_seeds(self.train_seeds),
@@ -202,7 +202,7 @@ class LearnedJudge:
         """Judge ``newer`` against ``older`` with the classifier."""
         model, _ = self.load()
         try:
-            from memlab.strategies.supersession.pair_features import pair_features
+            from memlab.strategies.judge.pair_features import pair_features
 
             row = [pair_features(older, newer, similarity, self.profiles_)]
             with self._limiter():

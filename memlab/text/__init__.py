@@ -1,0 +1,1 @@
+"""Leaf text analysis shared by strategies and the pipeline: imports nothing above it."""

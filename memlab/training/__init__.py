@@ -1,0 +1,1 @@
+"""Fitting learned strategies (`memlab train ...`) and the shipped models with their cards."""
