@@ -110,6 +110,10 @@ class Memory:
         return self.summary or self.content
 
 
+#: Accesses a :class:`MemoryState` keeps in ``access_times`` (the oldest are dropped first).
+MAX_ACCESS_TIMES = 32
+
+
 @dataclass(frozen=True)
 class MemoryState:
     """Mutable-by-replacement consolidation state of a memory (the seed's ``MemoryMetadata``).
@@ -124,6 +128,8 @@ class MemoryState:
         valid_until: When this memory stopped being true (the superseding memory's timestamp).
         duplicate_of: Id of the memory this one duplicates, if any.
         consolidated_into: Id of the summary that covers this memory, if any.
+        access_times: Times of the most recent recalls that returned it (benchmark clock, oldest first;
+            at most :data:`MAX_ACCESS_TIMES`), for retention functions that read the access history.
     """
 
     memory_id: str
@@ -135,6 +141,7 @@ class MemoryState:
     valid_until: datetime | None = None
     duplicate_of: str | None = None
     consolidated_into: str | None = None
+    access_times: tuple[datetime, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from memlab.components import Components
 from memlab.errors import MemlabError
 from memlab.pipeline.consolidate import embed_missing
 from memlab.pipeline.store import MemoryStore
-from memlab.types import Memory, Tier
+from memlab.types import MAX_ACCESS_TIMES, Memory, Tier
 
 MODE_TIERS: dict[str, frozenset[Tier]] = {
     "reflexive": frozenset({Tier.HOT}),
@@ -100,5 +100,10 @@ def recall(
     if track:
         for hit in hits:
             state = store.state(hit.memory.id)
-            store.update_state(hit.memory.id, activation_count=state.activation_count + 1, last_accessed=now)
+            store.update_state(
+                hit.memory.id,
+                activation_count=state.activation_count + 1,
+                last_accessed=now,
+                access_times=(*state.access_times, now)[-MAX_ACCESS_TIMES:],
+            )
     return hits
