@@ -33,6 +33,12 @@ class RetentionFunction(Protocol):
     Contract: ``score(...).overall`` is in [0, 1]; with everything else fixed it never rises as ``now``
     moves later; the tier is monotone in ``overall`` (a higher score never gets a colder tier); it reads
     no clock (``now`` is the benchmark's time) and has no side effects.
+
+    Optional: a function whose score depends on the other memories (a sliding window, a capacity cap)
+    defines ``score_all(memories: Sequence[Memory], states: Sequence[MemoryState], now) ->
+    list[RetentionScore]`` (one score per memory, in order, the same contract per item); the pipeline's
+    tier phase calls it, when present, with every memory the consolidation run sees. ``score`` then scores
+    one memory as if it were the only one.
     """
 
     name: ClassVar[str]

@@ -225,9 +225,13 @@ def phase_supersession(
 def phase_tier(store: MemoryStore, components: Components, memories: Sequence[Memory], now: datetime):
     """Score every memory with the retention function and assign its tier; returns transitions."""
     transitions: list[TierTransition] = []
-    for memory in memories:
-        state = store.state(memory.id)
-        score = components.retention.score(memory, state, now)
+    states = [store.state(m.id) for m in memories]
+    score_all = getattr(components.retention, "score_all", None)  # optional batch form (RetentionFunction)
+    if callable(score_all):
+        scores = list(score_all(list(memories), states, now))
+    else:
+        scores = [components.retention.score(m, st, now) for m, st in zip(memories, states, strict=True)]
+    for memory, state, score in zip(memories, states, scores, strict=True):
         if score.tier is not state.tier:
             transitions.append(TierTransition(memory.id, state.tier, score.tier, score.overall, "retention"))
         store.update_state(memory.id, tier=score.tier, retention=score.overall)
