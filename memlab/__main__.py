@@ -87,7 +87,7 @@ def main() -> None:
             sweep_id = None
             if hc.mode is not None and hc.mode.name == "MULTIRUN":
                 sweep_id = Path(hc.sweep.dir).name
-            outcome = run(container, hc.runtime.output_dir, sweep_id=sweep_id)
+            outcome = run(container, hc.runtime.output_dir, sweep_id=sweep_id, overrides=list(hc.overrides.task))
         except MemlabError as exc:
             fail(str(exc))
         print_outcome(outcome)

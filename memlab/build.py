@@ -1,22 +1,32 @@
-"""Turn config nodes into strategy objects: the one caller of ``hydra.utils.instantiate``.
+"""The one builder: strategy objects from a Hydra config or from an exported hook spec.
 
-Only ``memlab.*`` targets are built (a config cannot make memlab import arbitrary code), every built
-strategy is checked against its kind's protocol, and an unknown option name gives one line that lists
-the valid options and the nearest match.
+A node is a mapping with ``_target_`` (the class) and its hyperparameters. :func:`build_node` imports the
+class with :mod:`importlib` and calls it with the hyperparameters — the same path for a resolved Hydra
+config (``python -m memlab``) and for a frozen JSON spec (the SessionStart hook, which must start without
+Hydra). Every target must be on the allow-list of its group (:data:`memlab.strategy_index.TARGETS`), every
+built strategy is checked against its kind's protocol, and an unknown option name gives one line that
+lists the valid options and the nearest match.
+
+:func:`build_components` builds only the groups a benchmark's card declares; the others are
+:class:`Unused` stand-ins that raise on any use, so a benchmark cannot silently depend on a group it does
+not declare (and a sweep over a group it ignores is refused before it starts, by :mod:`memlab.run`).
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+import hashlib
+import importlib
+import json
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from memlab.errors import MemlabError
 from memlab.paths import CONF_DIR
 from memlab.protocols import GROUP_PROTOCOLS
 
-#: Groups whose options are strategies built into :class:`memlab.components.Components`.
-STRATEGY_GROUPS: tuple[str, ...] = (
+#: The strategy groups of a policy, in build order (every Components field, every spec's strategies).
+GROUPS: tuple[str, ...] = (
     "embedder",
     "retention",
     "clusterer",
@@ -24,7 +34,26 @@ STRATEGY_GROUPS: tuple[str, ...] = (
     "judge",
     "temporal",
     "selector",
+    "retriever",
 )
+#: Settings groups a benchmark may declare besides strategies (``pipeline.*`` knobs).
+SETTINGS_GROUPS: tuple[str, ...] = ("pipeline",)
+#: Import name -> pip package, for the "install X" message.
+PACKAGES: dict[str, str] = {
+    "sklearn": "scikit-learn",
+    "sentence_transformers": "sentence-transformers",
+    "hdbscan": "hdbscan",
+    "dateparser": "dateparser",
+    "dspy": "dspy",
+    "torch": "torch",
+    "yaml": "pyyaml",
+    "rank_bm25": "rank-bm25",
+}
+
+
+def config_hash(data: Any) -> str:
+    """First 12 hex digits of the SHA-256 of the canonical JSON of ``data`` (configs, specs, strategies)."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
 def available_options(group: str) -> list[str]:
@@ -48,47 +77,140 @@ def unknown_option_message(group: str, name: str, valid: list[str] | None = None
     return f"unknown {group} '{name}'; valid: {', '.join(valid)}{hint}"
 
 
-def build(node: Mapping[str, Any], group: str) -> Any:
-    """Instantiate one config node and check it against ``group``'s protocol.
+def missing_package_error(group: str, target: str, exc: ModuleNotFoundError) -> MemlabError:
+    """A one-line error naming the package a strategy needs."""
+    root = (exc.name or "?").split(".")[0]
+    package = PACKAGES.get(root, root)
+    return MemlabError(
+        f"{group} strategy {target} needs the Python package '{package}'; install it: pip install {package}"
+    )
+
+
+def resolve_target(target: str, group: str, *, where: str = "config") -> type:
+    """The allow-listed class ``target`` of ``group``.
+
+    Raises:
+        MemlabError: The target is not allow-listed for the group, does not exist in this memlab, or
+            needs a package that is not installed.
+    """
+    from memlab.strategy_index import TARGETS
+
+    allowed = TARGETS.get(group)
+    if allowed is None or target not in allowed:
+        names = ", ".join(sorted(t.rsplit(".", 1)[-1] for t in (allowed or ())))
+        fix = "re-export it with `memlab export`" if where == "spec" else f"pick an option with {group}=<name>"
+        raise MemlabError(f"{group} target '{target}' is not one of memlab's {group} classes ({names}); {fix}")
+    module_name, _, attr = target.rpartition(".")
+    try:
+        cls = getattr(importlib.import_module(module_name), attr)
+    except ModuleNotFoundError as exc:
+        if exc.name and not exc.name.startswith("memlab"):
+            raise missing_package_error(group, target, exc) from None
+        raise MemlabError(f"{group} target '{target}' does not exist in this memlab; update the {where}") from None
+    except AttributeError:
+        raise MemlabError(f"{group} target '{target}' does not exist in this memlab; update the {where}") from None
+    if not isinstance(cls, type):
+        raise MemlabError(f"{group} target '{target}' is not a class; fix the {where}")
+    return cls
+
+
+def build_node(node: Mapping[str, Any], group: str, *, where: str = "config") -> Any:
+    """Build one node (``_target_`` plus hyperparameters) and check it against ``group``'s protocol.
 
     Args:
-        node: A mapping with ``_target_`` and hyperparameters.
-        group: The conf group it came from (selects the protocol; groups without one are not checked).
+        node: A mapping with ``_target_`` and hyperparameters (keys starting with ``_`` are not passed).
+        group: The conf group it came from (selects the allow-list and the protocol).
+        where: ``config`` or ``spec``, for the wording of errors.
 
     Returns:
         The built object.
 
     Raises:
-        MemlabError: The target is not a ``memlab.*`` class, cannot be built, or breaks the protocol.
+        MemlabError: No ``_target_``, a target off the allow-list, bad parameters, or a protocol breach.
     """
     if not isinstance(node, Mapping) or "_target_" not in node:
-        raise MemlabError(f"{group} config has no _target_; pick an option with {group}=<name>")
+        fix = "re-export the spec with `memlab export`" if where == "spec" else f"pick an option with {group}=<name>"
+        raise MemlabError(f"{group} {where} has no _target_; {fix}")
     target = str(node["_target_"])
-    if not target.startswith("memlab."):
-        raise MemlabError(f"{group} target '{target}' is not a memlab.* class; only memlab strategies are built")
-    from hydra.errors import InstantiationException
-    from hydra.utils import instantiate
-
+    cls = resolve_target(target, group, where=where)
+    params = {str(k): v for k, v in node.items() if not str(k).startswith("_")}
     try:
-        obj = instantiate(dict(node), _convert_="all")
-    except InstantiationException as exc:
-        cause = exc.__cause__ or exc
-        if isinstance(cause, MemlabError):
-            raise cause from None
-        raise MemlabError(f"cannot build {group} '{target}': {cause}; check its parameters in conf/{group}/") from exc
+        obj = cls(**params)
+    except MemlabError:
+        raise
+    except (TypeError, ValueError) as exc:
+        fix = "re-export the spec" if where == "spec" else f"check its parameters in conf/{group}/"
+        raise MemlabError(f"cannot build {group} '{target}': {exc}; {fix}") from None
     protocol = GROUP_PROTOCOLS.get(group)
     if protocol is not None and not isinstance(obj, protocol):
-        raise MemlabError(f"{group} '{target}' does not implement {protocol.__name__}; fix the class or the config")
+        raise MemlabError(f"{group} '{target}' does not implement {protocol.__name__}; fix the class or the {where}")
     return obj
 
 
-def build_components(cfg: Mapping[str, Any]) -> Any:
-    """Build every strategy of a resolved config into :class:`memlab.components.Components`."""
+def build(node: Mapping[str, Any], group: str) -> Any:
+    """:func:`build_node` for a config node (the name the runner and the tests use)."""
+    return build_node(node, group)
+
+
+class Unused:
+    """Stands in for a strategy group that the running benchmark does not declare: any use raises.
+
+    Args:
+        group: The group.
+        benchmark: The benchmark's name.
+        uses: The groups it declares.
+    """
+
+    def __init__(self, group: str, benchmark: str, uses: Collection[str]) -> None:
+        self._group = group
+        self._benchmark = benchmark
+        self._uses = tuple(uses)
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        raise MemlabError(
+            f"benchmark '{self._benchmark}' used strategy group '{self._group}' ({attribute}), which its card "
+            f"does not declare (uses: {', '.join(self._uses)}); add it to the card's uses"
+        )
+
+    def __repr__(self) -> str:
+        return f"Unused({self._group!r})"
+
+
+def build_components(
+    source: Mapping[str, Any],
+    *,
+    groups: Collection[str] | None = None,
+    benchmark: str = "",
+    where: str = "config",
+) -> Any:
+    """Build a policy into :class:`memlab.components.Components`.
+
+    Args:
+        source: A resolved Hydra config, or a spec's mapping with ``strategies`` (group -> node),
+            ``pipeline`` and ``llm``.
+        groups: The groups to build (a benchmark card's ``uses``); the others become :class:`Unused`.
+            ``None`` builds every group.
+        benchmark: Name for the :class:`Unused` message.
+        where: ``config`` or ``spec``.
+    """
     from memlab.components import Components, PipelineSettings
 
-    built = {group: build(cfg[group], group) for group in STRATEGY_GROUPS}
+    nodes = source.get("strategies") if where == "spec" else source
+    if not isinstance(nodes, Mapping):
+        raise MemlabError(f"the {where} has no strategies; re-export it with `memlab export`")
+    wanted = GROUPS if groups is None else tuple(g for g in GROUPS if g in groups)
+    built: dict[str, Any] = {}
+    for group in GROUPS:
+        if group in wanted:
+            if group not in nodes:
+                raise MemlabError(f"the {where} has no {group}; pick an option with {group}=<name>")
+            built[group] = build_node(nodes[group], group, where=where)
+        else:
+            built[group] = Unused(group, benchmark, wanted)
     return Components(
         **built,
-        settings=PipelineSettings.from_mapping(cfg.get("pipeline")),
-        llm=dict(cfg.get("llm") or {}),
+        settings=PipelineSettings.from_mapping(source.get("pipeline")),
+        llm=dict(source.get("llm") or {}),
     )

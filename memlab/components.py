@@ -11,10 +11,14 @@ from memlab.protocols import (
     Embedder,
     InjectionSelector,
     RetentionFunction,
+    Retriever,
     Summarizer,
     SupersessionJudge,
     TemporalResolver,
 )
+
+#: Values of ``pipeline.schedule``.
+SCHEDULES: tuple[str, ...] = ("session", "every_n", "end")
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,14 @@ class PipelineSettings:
             copy of a text repeated more than ``knn_k`` times).
         propagate_supersession: After the judge, a memory superseded by ``n`` passes that on to the earlier
             members of its DUPLICATES/MERGES group (memlab/pipeline/propagate.py).
+        schedule: When an episode consolidates (memlab/pipeline/episode.py): ``session`` — when a session
+            ends (a memory's ``meta["session"]``, else its calendar day) and before each query, as the
+            git-notes hook does after a session stops; ``every_n`` — after every ``schedule_every`` new
+            memories; ``end`` — once, after the last memory (a first consolidation of an existing store).
+        schedule_every: Memories between consolidations with ``schedule: every_n``.
+        recall_summaries: Cluster summaries are recall units of their own (citing their sources).
+        track_recall: Queries count as accesses (activation count, access times). Off by default:
+            benchmark queries are probes that should not change the store they measure.
     """
 
     knn_k: int = 8
@@ -58,6 +70,10 @@ class PipelineSettings:
     min_judge_confidence: float = 0.0
     exact_dedup: bool = True
     propagate_supersession: bool = False
+    schedule: str = "session"
+    schedule_every: int = 50
+    recall_summaries: bool = True
+    track_recall: bool = False
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None) -> PipelineSettings:
@@ -72,7 +88,15 @@ class PipelineSettings:
                 f"unknown pipeline setting(s) {unknown}; valid: {sorted(known)} "
                 "(fix the pipeline.* override or conf/config.yaml)"
             )
-        return cls(**data)
+        settings = cls(**data)
+        if settings.schedule not in SCHEDULES:
+            from memlab.errors import MemlabError
+
+            raise MemlabError(
+                f"unknown pipeline.schedule '{settings.schedule}'; valid: {', '.join(SCHEDULES)} "
+                "(memlab/pipeline/episode.py)"
+            )
+        return settings
 
 
 @dataclass(frozen=True)
@@ -86,5 +110,6 @@ class Components:
     judge: SupersessionJudge
     temporal: TemporalResolver
     selector: InjectionSelector
+    retriever: Retriever
     settings: PipelineSettings = field(default_factory=PipelineSettings)
     llm: Mapping[str, Any] = field(default_factory=dict)

@@ -164,6 +164,28 @@ class Embedder(Protocol):
         ...
 
 
+@runtime_checkable
+class Retriever(Protocol):
+    """Ranks the units recall may return (memories, and summaries as units) for a query.
+
+    Contract: returns ``(id, score)`` pairs for candidates only, each id at most once, best first (higher
+    score is better; scores compare only within one ranking); ties are broken by the candidates' order
+    (the pipeline passes them in time order, ties by id); deterministic; it sees only ``candidates`` (the
+    pipeline passes what existed at ``now``) and reads no clock; odd text never raises. ``embedder`` is
+    the run's embedder (dense options need it). Optional: ``rank_many(queries, candidates, now,
+    embedder)`` ranks several queries over one candidate list (the same answers as ``rank``, faster).
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+
+    def rank(
+        self, query: str, candidates: Sequence[Memory], now: datetime, embedder: Embedder | None = None
+    ) -> list[tuple[str, float]]:
+        """Rank ``candidates`` for ``query``."""
+        ...
+
+
 #: Conf group -> protocol its options must satisfy.
 GROUP_PROTOCOLS: dict[str, type] = {
     "retention": RetentionFunction,
@@ -173,4 +195,5 @@ GROUP_PROTOCOLS: dict[str, type] = {
     "temporal": TemporalResolver,
     "selector": InjectionSelector,
     "embedder": Embedder,
+    "retriever": Retriever,
 }

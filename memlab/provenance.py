@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 from collections.abc import Mapping
@@ -12,11 +11,6 @@ from typing import Any
 from memlab.paths import PROJECT_ROOT
 
 LIBRARIES = ("memlab", "numpy", "scikit-learn", "hydra-core", "mlflow", "dspy", "sentence-transformers", "torch")
-
-
-def config_hash(cfg: Mapping[str, Any]) -> str:
-    """First 12 hex digits of the SHA-256 of the canonical JSON of a resolved config."""
-    return hashlib.sha256(json.dumps(cfg, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
 def git_state() -> tuple[str, bool]:

@@ -1,10 +1,15 @@
-"""One benchmark run: freeze config, build, run, evaluate, track. Imports neither Hydra nor MLflow."""
+"""One benchmark run: freeze config, read the benchmark's card, build what it uses, run, score, track.
+
+Imports neither Hydra nor MLflow. The card's ``uses`` decides which strategy groups are built (the others
+are stand-ins that raise when touched), tagged and logged as params; an override of a group the card
+does not declare is a one-line error before anything runs.
+"""
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,8 +18,8 @@ from typing import Any
 import numpy as np
 
 from memlab import provenance
-from memlab.benchmarks.base import Benchmark, BenchmarkResult
-from memlab.build import STRATEGY_GROUPS, build, build_components
+from memlab.benchmarks.base import Benchmark, BenchmarkCard, BenchmarkResult
+from memlab.build import GROUPS, SETTINGS_GROUPS, build_components, build_node, config_hash
 from memlab.errors import MemlabError
 
 
@@ -60,7 +65,40 @@ def write_outputs(folder: Path, cfg: Mapping[str, Any], result: BenchmarkResult)
         target.write_bytes(data)
 
 
-def copy_strategy_artifacts(components: Any, folder: Path) -> list[Path]:
+def overridden_groups(overrides: Sequence[str]) -> list[str]:
+    """Strategy and settings groups that command-line overrides (``judge=slot``, ``pipeline.knn_k=5``,
+    ``+retriever.rrf_k=10``) change, in order of appearance.
+    """
+    out: list[str] = []
+    for item in overrides:
+        key = item.split("=", 1)[0].lstrip("+~").split("@", 1)[0]
+        root = key.split(".", 1)[0].split("/", 1)[0]
+        if root in (*GROUPS, *SETTINGS_GROUPS) and root not in out:
+            out.append(root)
+    return out
+
+
+def check_uses(card: BenchmarkCard, groups: Sequence[str]) -> None:
+    """Refuse overrides of groups the benchmark does not use (a sweep over them would log identical runs).
+
+    Raises:
+        MemlabError: One line naming the groups the benchmark uses.
+    """
+    unused = [g for g in groups if g not in card.uses]
+    if unused:
+        raise MemlabError(
+            f"dataset '{card.name}' does not use {', '.join(unused)}; it uses only {', '.join(card.uses)} "
+            "(drop the override, or pick a dataset that uses it: `memlab list dataset`)"
+        )
+
+
+def run_params(cfg: Mapping[str, Any], uses: Sequence[str]) -> dict[str, Any]:
+    """Flattened params of a run: everything but tracking and the groups the benchmark does not use."""
+    skip = {"tracking", *(g for g in (*GROUPS, *SETTINGS_GROUPS) if g not in uses)}
+    return provenance.flatten({k: v for k, v in cfg.items() if k not in skip})
+
+
+def copy_strategy_artifacts(components: Any, folder: Path, groups: Sequence[str] = GROUPS) -> list[Path]:
     """Copy the files strategies used (a strategy's ``artifact_path``, e.g. the learned judge's model) into
     ``folder/models/<group>/`` so they are logged with the run and can be loaded by path later; a JSON card
     beside the file (same stem) is copied too.
@@ -71,8 +109,8 @@ def copy_strategy_artifacts(components: Any, folder: Path) -> list[Path]:
     import shutil
 
     copied: list[Path] = []
-    for group in STRATEGY_GROUPS:
-        path = getattr(getattr(components, group, None), "artifact_path", None)
+    for group in groups:
+        path = getattr(getattr(components, group), "artifact_path", None)
         if not path or not Path(path).is_file():
             continue
         target = folder / "models" / group
@@ -83,13 +121,20 @@ def copy_strategy_artifacts(components: Any, folder: Path) -> list[Path]:
     return copied
 
 
-def run(cfg: Mapping[str, Any], output_dir: str | Path, *, sweep_id: str | None = None) -> RunOutcome:
+def run(
+    cfg: Mapping[str, Any],
+    output_dir: str | Path,
+    *,
+    sweep_id: str | None = None,
+    overrides: Sequence[str] = (),
+) -> RunOutcome:
     """Run the benchmark a resolved config describes and record it.
 
     Args:
         cfg: The resolved config as plain containers (``OmegaConf.to_container(cfg, resolve=True)``).
         output_dir: Folder for this run's files (Hydra's run directory, or a temporary one in tests).
         sweep_id: Identifier of the ``--multirun`` sweep this run belongs to (one parent run per sweep).
+        overrides: The command-line overrides (checked against the benchmark card's ``uses``).
 
     Returns:
         The outcome; ``main_value`` is what ``python -m memlab`` returns to a sweeper.
@@ -97,45 +142,48 @@ def run(cfg: Mapping[str, Any], output_dir: str | Path, *, sweep_id: str | None 
     output_dir = Path(output_dir)
     seed = int(cfg.get("seed", 0))
     seed_everything(seed)
-    components = build_components(cfg)
-    benchmark = build(cfg["dataset"], "dataset")
-    if not isinstance(benchmark, Benchmark):
+    benchmark = build_node(cfg["dataset"], "dataset")
+    card: BenchmarkCard | None = getattr(type(benchmark), "card", None)
+    if not isinstance(benchmark, Benchmark) or not isinstance(card, BenchmarkCard):
         raise MemlabError(f"dataset target {cfg['dataset'].get('_target_')} is not a Benchmark; fix conf/dataset/")
-    tracker = build(cfg["tracking"], "tracking")
+    check_uses(card, overridden_groups(overrides))
+    check = getattr(benchmark, "check", None)
+    if callable(check):
+        check()
+    used = [g for g in GROUPS if g in card.uses]
+    components = build_components(cfg, groups=used, benchmark=card.name)
+    tracker = build_node(cfg["tracking"], "tracking")
 
     sha, dirty = provenance.git_state()
-    chash = provenance.config_hash(cfg)
+    chash = config_hash(cfg)
     tags = {
         "memlab.config_hash": chash,
         "memlab.git_sha": sha,
         "memlab.git_dirty": str(dirty).lower(),
         "memlab.experiment": str(cfg.get("experiment_name", "default")),
-        "memlab.dataset": f"{benchmark.name}@{benchmark.version}",
+        "memlab.dataset": f"{card.name}@{card.version}",
+        "memlab.uses": ",".join(card.uses),
+        "memlab.main_metric": card.main_metric,
         "memlab.tags": ",".join(map(str, cfg.get("tags") or [])),
         **{f"memlab.version.{k}": v for k, v in provenance.library_versions().items()},
-        **{
-            f"memlab.strategy.{g}": f"{getattr(components, g).name}@{getattr(components, g).version}"
-            for g in STRATEGY_GROUPS
-        },
+        **{f"memlab.strategy.{g}": f"{getattr(components, g).name}@{getattr(components, g).version}" for g in used},
     }
-    run_name = f"{benchmark.name}-{chash}-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}"
-    params = provenance.flatten({k: v for k, v in cfg.items() if k not in ("tracking",)})
-    run_id = tracker.start(run_name, params, tags, sweep_id=sweep_id)
+    run_name = f"{card.name}-{chash}-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}"
+    run_id = tracker.start(run_name, run_params(cfg, card.uses), tags, sweep_id=sweep_id)
     try:
         result = benchmark.run(components, seed)
         tracker.set_tags(
             {
                 "memlab.dataset_sha256": result.card.sha256,
                 "memlab.dataset_licence": result.card.licence,
-                "memlab.main_metric": result.card.main_metric,
             }
         )
         write_outputs(output_dir, cfg, result)
-        copy_strategy_artifacts(components, output_dir)
+        copy_strategy_artifacts(components, output_dir, used)
         tracker.log_metrics(result.metrics)
         tracker.log_artifacts(output_dir)
     except BaseException:
         tracker.finish("FAILED")
         raise
     tracker.finish("FINISHED")
-    return RunOutcome(run_id, dict(result.metrics), result.card.main_metric, output_dir, tracker.ui_command(), result)
+    return RunOutcome(run_id, dict(result.metrics), card.main_metric, output_dir, tracker.ui_command(), result)

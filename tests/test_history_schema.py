@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from memlab.benchmarks.builtin_history import generate
+from memlab.benchmarks.project_history.builtin import generate
 from memlab.benchmarks.project_history.schema import from_dict, read
 from memlab.errors import MemlabError
 from memlab.types import Relation

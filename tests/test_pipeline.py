@@ -18,6 +18,7 @@ from memlab.pipeline.store import MemoryStore
 from memlab.strategies.clusterer.agglomerative import AgglomerativeClusterer
 from memlab.strategies.judge.none import NoJudge
 from memlab.strategies.retention.exponential import ExponentialRetention
+from memlab.strategies.retriever.dense import DenseRetriever
 from memlab.strategies.selector.seed_weighted import SeedWeightedSelector
 from memlab.strategies.summarizer.extractive import ExtractiveSummarizer
 from memlab.strategies.temporal.pattern_table import PatternTableResolver
@@ -48,7 +49,8 @@ def components(judge=None, **settings) -> Components:
         judge=judge or NoJudge(),
         temporal=PatternTableResolver(),
         selector=SeedWeightedSelector(min_confidence=0.0),
-        settings=PipelineSettings(**{"knn_k": 5, "min_pair_similarity": 0.0, **settings}),
+        retriever=DenseRetriever(),
+        settings=PipelineSettings(**{"knn_k": 5, "min_pair_similarity": 0.0, "recall_summaries": False, **settings}),
     )
 
 

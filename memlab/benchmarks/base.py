@@ -1,21 +1,60 @@
 """What every benchmark (a ``dataset`` conf option) provides to :func:`memlab.run.run`.
 
-A benchmark owns its data (loading, checksums, licence) and its evaluation; run.py only builds it,
-calls :meth:`Benchmark.run` and hands the result to the tracker.
+A benchmark owns its data (loading, checksums, licence), its gold and its pure scorers, and declares in a
+static :class:`BenchmarkCard` which strategy groups it exercises. :mod:`memlab.run` builds only those
+groups (any other is an :class:`~memlab.build.Unused` stand-in that raises when touched) and refuses an
+override of a group the card does not declare.
+
+History-like benchmarks are :class:`EpisodeBenchmark` subclasses: they turn their data into episodes
+(memories and the queries asked along the way), say how a query is answered from its selected context,
+and score the outcomes; :func:`memlab.pipeline.episode.run_episode` runs the policy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from memlab.components import Components
 
+#: The strategy and settings groups an episode exercises: the whole policy.
+POLICY: tuple[str, ...] = (
+    "embedder",
+    "retention",
+    "clusterer",
+    "summarizer",
+    "judge",
+    "retriever",
+    "selector",
+    "pipeline",
+)
+
+
+@dataclass(frozen=True)
+class BenchmarkCard:
+    """The static description of a benchmark (``memlab list`` shows it; runs log it).
+
+    Attributes:
+        name: Benchmark name (the ``dataset`` option's public name).
+        version: Format or generator version.
+        licence: Licence of the data.
+        main_metric: The metric a sweep optimises and reports lead with.
+        uses: The strategy groups (and ``pipeline``) it exercises; the run builds only these.
+        description: One sentence: what it measures.
+    """
+
+    name: str
+    version: str
+    licence: str
+    main_metric: str
+    uses: tuple[str, ...]
+    description: str = ""
+
 
 @dataclass(frozen=True)
 class DatasetCard:
-    """Provenance of a benchmark's data, logged as MLflow tags.
+    """Provenance of the data one run read, logged as MLflow tags.
 
     Attributes:
         name: Dataset name (``locomo``, ``builtin_history``, ...).
@@ -59,14 +98,48 @@ class BenchmarkResult:
 class Benchmark(Protocol):
     """A dataset plus its evaluation.
 
-    Contract: ``run`` is deterministic for the same components and seed; it never reads the wall clock
-    for the benchmark's "now" (the data defines it); a missing or malformed data file raises
+    Contract: ``card`` declares every strategy group ``run`` touches (and no other); ``run`` is
+    deterministic for the same components and seed; it never reads the wall clock for the benchmark's
+    "now" (the data defines it); a missing or malformed data file raises
     :class:`~memlab.errors.MemlabError` naming the path or record and the fix.
     """
 
-    name: ClassVar[str]
-    version: ClassVar[int]
+    card: ClassVar[BenchmarkCard]
 
     def run(self, components: Components, seed: int) -> BenchmarkResult:
         """Evaluate ``components`` on this benchmark."""
         ...
+
+
+class EpisodeBenchmark:
+    """Base of the history-like benchmarks: data -> episodes -> :func:`run_episode` -> scores.
+
+    Subclasses implement :meth:`load` (the episodes and whatever gold the scorer needs), :meth:`answerer`
+    (how a query is answered from its selected context) and :meth:`score` (pure scoring of the outcomes).
+    """
+
+    card: ClassVar[BenchmarkCard]
+
+    def check(self) -> None:
+        """Fail fast (before a run starts) when the data cannot be read; default: nothing to check."""
+
+    def load(self, seed: int) -> Any:
+        """The data: an object with ``episodes`` (a sequence of :class:`memlab.pipeline.episode.Episode`)."""
+        raise NotImplementedError
+
+    def answerer(self, components: Components, data: Any) -> Any:
+        """``answer(query, context, store) -> record`` for this benchmark (``None``: no queries)."""
+        return None
+
+    def score(self, data: Any, outcomes: Sequence[Any], components: Components, seed: int) -> BenchmarkResult:
+        """Metrics and predictions from the episodes' outcomes."""
+        raise NotImplementedError
+
+    def run(self, components: Components, seed: int) -> BenchmarkResult:
+        """Load, run every episode through the policy, score."""
+        from memlab.pipeline.episode import run_episode
+
+        data = self.load(seed)
+        answer = self.answerer(components, data)
+        outcomes = [run_episode(episode, components, answer) for episode in data.episodes]
+        return self.score(data, outcomes, components, seed)

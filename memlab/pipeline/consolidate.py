@@ -37,9 +37,13 @@ def embed_missing(store: MemoryStore, components: Components, memories: Sequence
     """Embed memories whose vectors the store lacks; return the matrix for ``memories`` in order."""
     missing = [m for m in memories if m.id not in store.embeddings]
     if missing:
-        vectors = components.embedder.encode([m.text for m in missing])
-        for memory, vec in zip(missing, vectors, strict=True):
-            store.embeddings[memory.id] = np.asarray(vec, dtype=np.float32)
+        todo = sorted({m.text for m in missing if m.text not in store.text_vectors})
+        if todo:
+            vectors = components.embedder.encode(todo)
+            for text, vec in zip(todo, vectors, strict=True):
+                store.text_vectors[text] = np.asarray(vec, dtype=np.float32)
+        for memory in missing:
+            store.embeddings[memory.id] = store.text_vectors[memory.text]
     if not memories:
         return np.zeros((0, 0), dtype=np.float32)
     return np.stack([store.embeddings[m.id] for m in memories])

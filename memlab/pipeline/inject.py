@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
-from memlab.types import InjectionCandidate, SelectionContext, Tier
+from memlab.types import InjectionCandidate, Memory, SelectionContext, Summary, Tier
 
 if TYPE_CHECKING:
     from memlab.components import Components
@@ -91,6 +91,56 @@ def contested(store: MemoryStore, now: datetime) -> dict[str, float]:
     return out
 
 
+def summary_candidate(summary: Summary, now: datetime, relevance: float = 0.0, max_item_chars: int = 400):
+    """A summary as a selector candidate (recency: 30-day half-life from its newest source)."""
+    text = escape(
+        f"- [{summary.namespace} summary, {summary.temporal_start.date()}..{summary.temporal_end.date()}] "
+        f"{one_line(summary.summary, max_item_chars)}"
+    )
+    age = max(0.0, (now - summary.temporal_end).total_seconds() / 86400)
+    return InjectionCandidate(
+        id=summary.id,
+        kind="summary",
+        namespace=summary.namespace,
+        text=text,
+        timestamp=summary.temporal_end,
+        relevance=relevance,
+        recency=math.exp(-age * math.log(2) / 30.0),
+        activation=0.0,
+        confidence=summary.confidence,
+        tier=Tier.WARM,
+    )
+
+
+def memory_candidate(
+    store: MemoryStore,
+    components: Components,
+    memory: Memory,
+    now: datetime,
+    relevance: float = 0.0,
+    doubt: dict[str, float] | None = None,
+    max_item_chars: int = 400,
+) -> InjectionCandidate:
+    """A memory as a selector candidate: recency from the retention function, activation from the access
+    count (seed: ``min(1, count / 10)``), confidence 1 minus the strongest pending SUPERSEDE verdict
+    against it (:func:`contested`).
+    """
+    state = store.state(memory.id)
+    score = components.retention.score(memory, state, now)
+    return InjectionCandidate(
+        id=memory.id,
+        kind="memory",
+        namespace=memory.namespace,
+        text=memory_text(memory.namespace, memory.timestamp, memory.summary, memory.content, max_item_chars),
+        timestamp=memory.timestamp,
+        relevance=relevance,
+        recency=score.recency,
+        activation=min(1.0, state.activation_count / 10),
+        confidence=1.0 - (doubt or {}).get(memory.id, 0.0),
+        tier=state.tier,
+    )
+
+
 def candidates(
     store: MemoryStore, components: Components, now: datetime, query: str | None = None, *, max_item_chars: int = 400
 ) -> list[InjectionCandidate]:
@@ -119,50 +169,17 @@ def candidates(
         if not live or summary.temporal_start > now:
             continue
         covered.update(summary.source_ids)
-        text = escape(
-            f"- [{summary.namespace} summary, {summary.temporal_start.date()}..{summary.temporal_end.date()}] "
-            f"{one_line(summary.summary, max_item_chars)}"
-        )
         rel = 0.0
         if qvec is not None:
             rel = float(np.clip(components.embedder.encode([summary.summary])[0] @ qvec, 0.0, 1.0))
-        age = max(0.0, (now - summary.temporal_end).total_seconds() / 86400)
-        out.append(
-            InjectionCandidate(
-                id=summary.id,
-                kind="summary",
-                namespace=summary.namespace,
-                text=text,
-                timestamp=summary.temporal_end,
-                relevance=rel,
-                recency=math.exp(-age * math.log(2) / 30.0),
-                activation=0.0,
-                confidence=summary.confidence,
-                tier=Tier.WARM,
-            )
-        )
+        out.append(summary_candidate(summary, now, rel, max_item_chars))
     for memory in pool:
         if memory.id in covered:
             continue
-        state = store.state(memory.id)
-        score = components.retention.score(memory, state, now)
         rel = 0.0
         if qvec is not None and memory.id in store.embeddings:
             rel = float(np.clip(store.embeddings[memory.id] @ qvec, 0.0, 1.0))
-        out.append(
-            InjectionCandidate(
-                id=memory.id,
-                kind="memory",
-                namespace=memory.namespace,
-                text=memory_text(memory.namespace, memory.timestamp, memory.summary, memory.content, max_item_chars),
-                timestamp=memory.timestamp,
-                relevance=rel,
-                recency=score.recency,
-                activation=min(1.0, state.activation_count / 10),
-                confidence=1.0 - doubt.get(memory.id, 0.0),
-                tier=state.tier,
-            )
-        )
+        out.append(memory_candidate(store, components, memory, now, rel, doubt, max_item_chars))
     return out
 
 

@@ -1,12 +1,16 @@
-"""Recall with tier filtering, validity (current-only / as-of) and activation tracking.
+"""Recall: the units a query may see (tiers, validity, summaries), ranked by the policy's retriever.
 
 Modes follow the seed: ``reflexive`` searches hot memories, ``standard`` hot and warm, ``deep`` adds
 cold, ``exhaustive`` everything, including superseded memories. Outside exhaustive mode superseded
-memories are hidden (current-only retrieval) and duplicates collapse onto their original.
+memories are hidden (current-only retrieval) and duplicates collapse onto their original. A cluster
+summary is a unit of its own (``meta["kind"] == "summary"``, ``meta["sources"]``: the memories it cites)
+while at least one of its sources is eligible. The ``retriever`` strategy ranks the eligible units; recall
+returns the best ``limit`` and, with ``track``, counts them as accessed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -14,9 +18,8 @@ import numpy as np
 
 from memlab.components import Components
 from memlab.errors import MemlabError
-from memlab.pipeline.consolidate import embed_missing
 from memlab.pipeline.store import MemoryStore
-from memlab.types import MAX_ACCESS_TIMES, Memory, Tier
+from memlab.types import MAX_ACCESS_TIMES, Memory, Summary, Tier
 
 MODE_TIERS: dict[str, frozenset[Tier]] = {
     "reflexive": frozenset({Tier.HOT}),
@@ -24,15 +27,46 @@ MODE_TIERS: dict[str, frozenset[Tier]] = {
     "deep": frozenset({Tier.HOT, Tier.WARM, Tier.COLD}),
     "exhaustive": frozenset(Tier),
 }
+#: ``meta["kind"]`` of a summary unit.
+SUMMARY_KIND = "summary"
 
 
 @dataclass(frozen=True)
 class RecallHit:
-    """One recalled memory with its similarity score and tier."""
+    """One recalled unit (a memory, or a summary as a unit) with its retrieval score, rank and tier."""
 
     memory: Memory
     score: float
     tier: Tier
+    rank: int = 0
+
+    @property
+    def is_summary(self) -> bool:
+        """Whether the unit is a cluster summary."""
+        return is_summary(self.memory)
+
+
+def is_summary(unit: Memory) -> bool:
+    """Whether a unit stands for a cluster summary."""
+    return unit.meta.get("kind") == SUMMARY_KIND
+
+
+def sources_of(unit: Memory) -> tuple[str, ...]:
+    """The memory ids a unit speaks for: its own id, or a summary's sources."""
+    return tuple(unit.meta.get("sources", ())) if is_summary(unit) else (unit.id,)
+
+
+def summary_unit(summary: Summary) -> Memory:
+    """A summary as a retrievable unit: its text and key facts, stamped with its newest source's time."""
+    facts = "\n".join(f for f in summary.key_facts if f and f not in summary.summary)
+    return Memory(
+        id=summary.id,
+        namespace=summary.namespace,
+        timestamp=summary.temporal_end,
+        summary=summary.summary,
+        content=facts,
+        meta={"kind": SUMMARY_KIND, "sources": tuple(summary.source_ids), "start": summary.temporal_start},
+    )
 
 
 def eligible(store: MemoryStore, mode: str, now: datetime, as_of: datetime | None = None) -> list[Memory]:
@@ -61,6 +95,97 @@ def eligible(store: MemoryStore, mode: str, now: datetime, as_of: datetime | Non
     return out
 
 
+def units(
+    store: MemoryStore, mode: str, now: datetime, as_of: datetime | None = None, *, summaries: bool = True
+) -> list[Memory]:
+    """Eligible memories plus, with ``summaries``, the summaries citing at least one of them; time order."""
+    pool = eligible(store, mode, now, as_of)
+    if not summaries or not store.summaries:
+        return pool
+    ids = {m.id for m in pool}
+    extra = [
+        summary_unit(s)
+        for s in store.summaries.values()
+        if s.temporal_end <= (as_of or now) and any(i in ids for i in s.source_ids)
+    ]
+    return sorted([*pool, *extra], key=lambda m: (m.timestamp, m.id))
+
+
+class StoreEmbedder:
+    """The run's embedder behind an in-process memo (text -> vector) kept on the store.
+
+    Consolidation has embedded every memory already; the retriever asks for the same texts again per
+    query moment, and for the queries themselves. The memo answers the repeats without the model or the
+    on-disk cache.
+    """
+
+    def __init__(self, store: MemoryStore, embedder: object) -> None:
+        self.store = store
+        self.embedder = embedder
+
+    @property
+    def model_id(self) -> str:
+        """The wrapped embedder's model id."""
+        return self.embedder.model_id  # type: ignore[attr-defined]
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors for ``texts`` (float32, unit rows), computing only the texts not seen before."""
+        memo = self.store.text_vectors
+        todo = sorted({t for t in texts if t not in memo})
+        if todo:
+            vectors = self.embedder.encode(todo)  # type: ignore[attr-defined]
+            for text, vec in zip(todo, vectors, strict=True):
+                memo[text] = np.asarray(vec, dtype=np.float32)
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack([memo[t] for t in texts])
+
+
+def recall_many(
+    store: MemoryStore,
+    components: Components,
+    queries: Sequence[str],
+    now: datetime,
+    *,
+    mode: str | None = None,
+    limit: int | None = None,
+    as_of: datetime | None = None,
+    track: bool = True,
+) -> list[list[RecallHit]]:
+    """:func:`recall` for several queries asked at one moment over one pool (one index, one batch)."""
+    settings = components.settings
+    mode = mode or settings.recall_mode
+    limit = settings.recall_limit if limit is None else limit
+    pool = units(store, mode, now, as_of, summaries=settings.recall_summaries)
+    if not pool or limit <= 0 or not queries:
+        return [[] for _ in queries]
+    retriever = components.retriever
+    embedder = StoreEmbedder(store, components.embedder)
+    rank_many = getattr(retriever, "rank_many", None)
+    if callable(rank_many):
+        rankings = rank_many(list(queries), pool, now, embedder)
+    else:
+        rankings = [retriever.rank(q, pool, now, embedder) for q in queries]
+    by_id = {m.id: m for m in pool}
+    out: list[list[RecallHit]] = []
+    for ranking in rankings:
+        hits: list[RecallHit] = []
+        seen: set[str] = set()
+        for unit_id, score in ranking:
+            unit = by_id.get(unit_id)
+            if unit is None or unit_id in seen:
+                continue  # a retriever may only rank the candidates, once each (Retriever contract)
+            seen.add(unit_id)
+            tier = Tier.WARM if is_summary(unit) else store.state(unit_id).tier
+            hits.append(RecallHit(unit, float(score), tier, len(hits)))
+            if len(hits) >= limit:
+                break
+        if track:
+            mark_accessed(store, hits, now)
+        out.append(hits)
+    return out
+
+
 def recall(
     store: MemoryStore,
     components: Components,
@@ -72,11 +197,11 @@ def recall(
     as_of: datetime | None = None,
     track: bool = True,
 ) -> list[RecallHit]:
-    """Search the store by embedding similarity.
+    """Search the store with the policy's retriever.
 
     Args:
         store: Consolidated store.
-        components: Strategies (the embedder is used) and settings (default mode and limit).
+        components: Strategies (retriever, embedder) and settings (default mode and limit).
         query: Query text.
         now: Benchmark clock.
         mode: Recall mode; defaults to ``components.settings.recall_mode``.
@@ -85,25 +210,20 @@ def recall(
         track: Increment activation counts of returned memories (``last_accessed = now``).
 
     Returns:
-        Hits sorted by score descending, then memory id ascending.
+        Hits best first, as the retriever ranked them.
     """
-    mode = mode or components.settings.recall_mode
-    limit = components.settings.recall_limit if limit is None else limit
-    pool = eligible(store, mode, now, as_of)
-    if not pool or limit <= 0:
-        return []
-    matrix = embed_missing(store, components, pool)
-    qvec = np.asarray(components.embedder.encode([query])[0], dtype=np.float32)
-    scores = matrix @ qvec
-    order = sorted(range(len(pool)), key=lambda i: (-float(scores[i]), pool[i].id))[:limit]
-    hits = [RecallHit(pool[i], float(scores[i]), store.state(pool[i].id).tier) for i in order]
-    if track:
-        for hit in hits:
-            state = store.state(hit.memory.id)
-            store.update_state(
-                hit.memory.id,
-                activation_count=state.activation_count + 1,
-                last_accessed=now,
-                access_times=(*state.access_times, now)[-MAX_ACCESS_TIMES:],
-            )
-    return hits
+    return recall_many(store, components, [query], now, mode=mode, limit=limit, as_of=as_of, track=track)[0]
+
+
+def mark_accessed(store: MemoryStore, hits: Sequence[RecallHit], now: datetime) -> None:
+    """Count the returned memories as accessed at ``now`` (summaries carry no access state)."""
+    for hit in hits:
+        if hit.is_summary or hit.memory.id not in store.states:
+            continue
+        state = store.state(hit.memory.id)
+        store.update_state(
+            hit.memory.id,
+            activation_count=state.activation_count + 1,
+            last_accessed=now,
+            access_times=(*state.access_times, now)[-MAX_ACCESS_TIMES:],
+        )

@@ -32,6 +32,7 @@ class MemoryStore:
         self.edges: dict[tuple[str, str, EdgeType], Edge] = {}
         self.judged: set[tuple[str, str]] = set()
         self.embeddings: dict[str, np.ndarray] = {}
+        self.text_vectors: dict[str, np.ndarray] = {}
         self.runs: list[ConsolidationResult] = []
         self.review_queue: list[dict] = []
         self.add(memories)

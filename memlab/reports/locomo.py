@@ -43,7 +43,13 @@ def _resolver(run: RunRecord) -> str:
 
 
 def _mode(run: RunRecord) -> str:
-    return run.params.get("dataset.retriever.mode", "?")
+    """The retriever option (``retriever`` strategy tag; runs before that group existed: their param)."""
+    tag = run.tags.get("memlab.strategy.retriever")
+    return tag.split("@")[0] if tag else run.params.get("dataset.retriever.mode", "?")
+
+
+def _window(run: RunRecord) -> str | None:
+    return run.params.get("retriever.bm25_window", run.params.get("dataset.retriever.bm25_window"))
 
 
 def _pct(value: float | None) -> str:
@@ -169,11 +175,7 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
         'Mem0\'s paper labels category 1 "single hop", category 3 "multi-hop" and category 4 "open domain"; '
         "the tables here use the true semantics (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop).",
     ]
-    sweep = [
-        r
-        for r in plain
-        if r.params.get("dataset.retriever.bm25_window") == head.params.get("dataset.retriever.bm25_window")
-    ]
+    sweep = [r for r in plain if _window(r) == _window(head)]
     cells: dict[tuple[str, str], RunRecord] = {}
     for r in sorted(sweep, key=lambda r: r.start_time):
         cells[(_resolver(r), _mode(r))] = r

@@ -55,9 +55,9 @@ def parse_seeds(spec: str | int | Sequence[int]) -> list[int]:
 
 
 def make_history(dataset: str, seed: int, size: int) -> Any:
-    """One training history: ``builtin`` (memlab.benchmarks.builtin_history) or ``generator``."""
+    """One training history: ``builtin`` (memlab.benchmarks.project_history.builtin) or ``generator``."""
     if dataset == "builtin":
-        from memlab.benchmarks.builtin_history import generate
+        from memlab.benchmarks.project_history.builtin import generate
 
         return generate(seed)
     if dataset == "generator":

@@ -144,7 +144,8 @@ def test_missing_dependency_names_the_package(monkeypatch):
 
     monkeypatch.setattr(importlib, "import_module", fake_import)
     with pytest.raises(MemlabError, match="pip install hdbscan"):
-        spec_mod.build_node({"_target_": "memlab.strategies.clusterer.hdbscan.HdbscanClusterer"}, "clusterer")
+        target = "memlab.strategies.clusterer.agglomerative.AgglomerativeClusterer"
+        spec_mod.build_node({"_target_": target}, "clusterer")
 
 
 def test_missing_package_message():

@@ -33,7 +33,7 @@ def test_training_refuses_evaluation_seeds() -> None:
 
 
 def test_labels_come_from_gold_and_absent_pairs_coexist() -> None:
-    from memlab.benchmarks.builtin_history import generate
+    from memlab.benchmarks.project_history.builtin import generate
 
     history = generate(1000)
     rows, labels = history_pairs(history, make_embedder("tfidf"))
@@ -124,7 +124,7 @@ def test_default_model_is_trained_on_first_use_and_reused(tmp_path: Path) -> Non
 
 
 def test_training_pairs_with_k_namespace_are_a_superset_and_named_in_the_cache_path(tmp_path: Path) -> None:
-    from memlab.benchmarks.builtin_history import generate
+    from memlab.benchmarks.project_history.builtin import generate
     from memlab.training.judge import candidate_pairs
 
     history, emb = generate(1000), make_embedder("tfidf")

@@ -26,7 +26,7 @@ def _cfg(path, *extra: str) -> dict:
             f"dataset.path={path}",
             "embedder=tfidf",
             "temporal=rules",
-            "dataset.retriever.mode=bm25",
+            *([] if any(e.startswith("retriever=") for e in extra) else ["retriever=bm25"]),
             *extra,
         ]
     )
@@ -34,7 +34,7 @@ def _cfg(path, *extra: str) -> dict:
 
 def test_constructible_with_defaults(tmp_path) -> None:
     bench = LocomoBenchmark(path=str(write(tmp_path / "t.json", tiny())), errata=None)
-    assert isinstance(bench, Benchmark) and bench.name == "locomo"
+    assert isinstance(bench, Benchmark) and bench.card.name == "locomo"
 
 
 def test_runs_and_logs_every_metric(tmp_path) -> None:
@@ -86,9 +86,7 @@ def test_heldout_and_conversation_filter(tmp_path) -> None:
 @pytest.mark.parametrize("mode", ["dense", "hybrid"])
 def test_dense_and_hybrid_modes(tmp_path, mode) -> None:
     path = write(tmp_path / "t.json", tiny())
-    m = run(
-        _cfg(path, f"dataset.retriever.mode={mode}", "dataset.retriever.session_weight=0.3"), tmp_path / "o"
-    ).metrics
+    m = run(_cfg(path, f"retriever={mode}", "retriever.session_weight=0.3"), tmp_path / "o").metrics
     assert 0.0 <= m["recall_at_1_turn"] <= 1.0 and m["recall_at_25_turn"] == 1.0
 
 

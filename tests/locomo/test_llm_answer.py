@@ -22,7 +22,7 @@ def _cfg(path, stub) -> dict:
             f"dataset.path={path}",
             "embedder=tfidf",
             "temporal=rules",
-            "dataset.retriever.mode=bm25",
+            "retriever=bm25",
             "dataset.llm_answer=true",
             "llm=local",
         ]

@@ -10,9 +10,12 @@ from memlab.benchmarks.locomo.aggregate import recall_metrics
 from memlab.benchmarks.locomo.ingest import ingest
 from memlab.benchmarks.locomo.loader import load
 from memlab.benchmarks.locomo.recall import recall_at_k, recall_row, session_of, session_ranking
-from memlab.benchmarks.locomo.retrieval import RetrieverConfig, TurnRetriever, rrf
 from memlab.embed.tfidf import TfidfEmbedder
 from memlab.errors import MemlabError
+from memlab.strategies.retriever.bm25 import Bm25Retriever
+from memlab.strategies.retriever.dense import DenseRetriever
+from memlab.strategies.retriever.engine import RetrieverConfig, rrf
+from memlab.strategies.retriever.hybrid import HybridRetriever
 from tests.locomo.tiny import tiny, write
 
 RANKED = ["D2:1", "D1:3", "D2:2", "D1:1", "D1:2"]
@@ -71,21 +74,33 @@ def test_rrf_is_rank_based_and_monotone(scores) -> None:
     assert all(fused[i] >= fused[j] for i in range(len(s)) for j in range(len(s)) if s[i] > s[j])
 
 
-@pytest.mark.parametrize("mode", ["bm25", "dense", "hybrid"])
-def test_retrievers_find_the_matching_turn(tmp_path, mode) -> None:
+@pytest.mark.parametrize("cls", [Bm25Retriever, DenseRetriever, HybridRetriever])
+def test_retrievers_find_the_matching_turn(tmp_path, cls) -> None:
     conv = load(write(tmp_path / "t.json", tiny())).conversations[0]
-    mems = ingest(conv)
-    cfg = RetrieverConfig(mode=mode, neighbour_weight=0.1, session_weight=0.1, speaker_weight=0.1, drop_names=True)
-    r = TurnRetriever(mems, TfidfEmbedder(), cfg)
-    top = [mems[i].meta["dia_id"] for i in r.rank("Which pottery class did Bob go to?")]
+    mems = sorted(ingest(conv), key=lambda m: (m.timestamp, m.id))
+    kw = {"neighbour_weight": 0.1, "session_weight": 0.1, "speaker_weight": 0.1, "context": "plain"}
+    if cls is not DenseRetriever:
+        kw["drop_names"] = True
+    r = cls(**kw)
+    dia = {m.id: m.meta["dia_id"] for m in mems}
+    top = [dia[i] for i, _ in r.rank("Which pottery class did Bob go to?", mems, conv.last_time, TfidfEmbedder())]
     assert top[0] == "D1:2"
-    assert sorted(top) == sorted(m.meta["dia_id"] for m in mems)
-    caption = [mems[i].meta["dia_id"] for i in r.rank("Who has red tulips?")]
+    assert sorted(top) == sorted(dia.values())
+    caption = [dia[i] for i, _ in r.rank("Who has red tulips?", mems, conv.last_time, TfidfEmbedder())]
     assert caption[0] == "D1:3"  # the image caption is indexed
 
 
+def test_rank_many_equals_rank(tmp_path) -> None:
+    conv = load(write(tmp_path / "t.json", tiny())).conversations[0]
+    mems = sorted(ingest(conv), key=lambda m: (m.timestamp, m.id))
+    r = HybridRetriever(neighbour_weight=0.2)
+    questions = ["Which pottery class did Bob go to?", "Who has red tulips?", "nothing matches zzz"]
+    many = r.rank_many(questions, mems, conv.last_time, TfidfEmbedder())
+    assert many == [r.rank(q, mems, conv.last_time, TfidfEmbedder()) for q in questions]
+
+
 def test_retriever_config_errors() -> None:
-    with pytest.raises(MemlabError, match=r"unknown dataset\.retriever\.mode 'sparse'"):
-        RetrieverConfig.from_mapping({"mode": "sparse"})
-    with pytest.raises(MemlabError, match=r"unknown dataset\.retriever key"):
-        RetrieverConfig.from_mapping({"modes": "bm25"})
+    with pytest.raises(MemlabError, match=r"unknown retriever mode 'sparse'"):
+        RetrieverConfig(mode="sparse")
+    with pytest.raises(MemlabError, match=r"unknown retriever\.context 'plainer'"):
+        RetrieverConfig(context="plainer")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from memlab.benchmarks.base import POLICY
 from memlab.build import build
 from memlab.reports.locomo import render
 from memlab.tracking.query import RunRecord
@@ -15,7 +16,8 @@ def test_experiment_composes_with_rules_and_heldout() -> None:
     assert cfg["dataset"]["heldout"] == ["conv-41", "conv-42", "conv-43"]
     assert cfg["dataset"]["path"].endswith("locomo/locomo_dev.json")
     bench = build(cfg["dataset"], "dataset")
-    assert bench.retriever["mode"] == "hybrid" and bench.retriever["bm25_window"] == 1
+    assert cfg["retriever"]["_target_"].endswith("HybridRetriever") and cfg["retriever"]["bm25_window"] == 1
+    assert bench.card.uses == (*POLICY, "temporal")
 
 
 def _run(run_id: str, resolver: str, mode: str, start: int, tags: str = "locomo", errata: str = "None") -> RunRecord:
@@ -34,9 +36,14 @@ def _run(run_id: str, resolver: str, mode: str, start: int, tags: str = "locomo"
         "locomo_temporal",
         "FINISHED",
         start,
-        {"dataset.retriever.mode": mode, "dataset.errata": errata, "dataset.retriever.bm25_window": "1"},
+        {"dataset.errata": errata, "retriever.bm25_window": "1"},
         metrics,
-        {"memlab.strategy.temporal": f"{resolver}@1", "memlab.tags": tags, "memlab.config_hash": "abc"},
+        {
+            "memlab.strategy.temporal": f"{resolver}@1",
+            "memlab.strategy.retriever": f"{mode}@1",
+            "memlab.tags": tags,
+            "memlab.config_hash": "abc",
+        },
     )
 
 

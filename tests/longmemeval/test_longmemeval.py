@@ -115,7 +115,7 @@ def test_question_types_filter_and_session_granularity(lme_file):
     assert result.metrics["n_questions"] == 1 and result.info["question_types"] == {"temporal-reasoning": 1}
     assert result.metrics["lme_recall_at_1_session"] == 1.0
     with pytest.raises(MemlabError, match="unknown LongMemEval question types"):
-        LongMemEvalBenchmark(path=str(lme_file), question_types=["temporal"]).load()
+        LongMemEvalBenchmark(path=str(lme_file), question_types=["temporal"]).read()
 
 
 def test_integration_through_compose(lme_file, tmp_path):
@@ -143,28 +143,28 @@ def test_malformed_records_name_record_and_field(tmp_path, mutate, fragment):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(records))
     with pytest.raises(MemlabError) as info:
-        LongMemEvalBenchmark(path=str(path)).load()
+        LongMemEvalBenchmark(path=str(path)).read()
     assert fragment in str(info.value) and "\n" not in str(info.value)
 
 
 def test_bad_files_are_one_line_errors(tmp_path):
     with pytest.raises(MemlabError, match="not found"):
-        LongMemEvalBenchmark(path=str(tmp_path / "missing.json")).load()
+        LongMemEvalBenchmark(path=str(tmp_path / "missing.json")).read()
     (tmp_path / "x.json").write_text("{not json")
     with pytest.raises(MemlabError, match="not valid JSON"):
-        LongMemEvalBenchmark(path=str(tmp_path / "x.json")).load()
+        LongMemEvalBenchmark(path=str(tmp_path / "x.json")).read()
     (tmp_path / "y.json").write_text("{}")
     with pytest.raises(MemlabError, match="list of question objects"):
-        LongMemEvalBenchmark(path=str(tmp_path / "y.json")).load()
+        LongMemEvalBenchmark(path=str(tmp_path / "y.json")).read()
     with pytest.raises(MemlabError, match=r"dataset\.path"):
-        LongMemEvalBenchmark().load()
+        LongMemEvalBenchmark().read()
 
 
 def test_hub_id_fails_cleanly_offline(monkeypatch):
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
     bench = LongMemEvalBenchmark(hub_id="xiaowu0162/longmemeval-cleaned", hub_file="longmemeval_s_cleaned.json")
     with pytest.raises(MemlabError) as info:
-        bench.load()
+        bench.read()
     message = str(info.value)
     assert "offline" in message and "dataset.path" in message and "\n" not in message
 
@@ -196,7 +196,13 @@ def test_abstention_items_are_not_scored_unless_asked(tmp_path):
     assert both.metrics["n_scored"] == 3 and both.metrics["lme_recall_at_1_session"] == pytest.approx(0.5)
 
 
-def test_consolidate_option_runs_the_pipeline_first(lme_file):
-    result = LongMemEvalBenchmark(path=str(lme_file), consolidate=True).run(components(), 0)
-    assert result.metrics["n_scored"] == 3
-    assert 0.0 <= result.metrics["lme_recall_at_1_session"] <= result.metrics["lme_recall_at_10_session"] <= 1.0
+def test_the_selected_context_is_scored_against_the_evidence_sessions(lme_file):
+    roomy = LongMemEvalBenchmark(path=str(lme_file)).run(components(), 0)
+    assert roomy.metrics["evidence_recall_at_budget"] == 1.0  # every haystack fits the default budget
+    assert [p["context_sessions"][0] for p in roomy.predictions] == ["s_b", "s_b", "s_c"]
+    tight = build_components(compose_cfg(["embedder=tfidf", "pipeline.budget_tokens=25"]))
+    one = LongMemEvalBenchmark(path=str(lme_file)).run(tight, 0)
+    # one turn fits: q1 keeps its evidence, q2 keeps one of two evidence sessions, q3's best turn is not evidence
+    assert [len(p["context_sessions"]) for p in one.predictions] == [1, 1, 1]
+    assert one.metrics["evidence_recall_at_budget"] == pytest.approx((1.0 + 0.5 + 0.0) / 3)
+    assert one.metrics["lme_recall_at_1_session"] == roomy.metrics["lme_recall_at_1_session"]  # retriever view

@@ -31,6 +31,25 @@ def recall_metrics(rows: Iterable[Mapping[str, Any]]) -> dict[str, float]:
     return out
 
 
+def context_metrics(rows: Iterable[Mapping[str, Any]]) -> dict[str, float]:
+    """``evidence_recall_at_budget`` over categories 1–4 and per category (``_cat1``…``_cat5``), and
+    ``context_tokens`` (mean tokens of the selected context over categories 1–4).
+    """
+    rows = [r for r in rows if "evidence_recall_at_budget" in r]
+    if not rows:
+        return {}
+    main = [r for r in rows if r["category"] in (1, 2, 3, 4)]
+    out = {
+        "evidence_recall_at_budget": _mean([r["evidence_recall_at_budget"] for r in main]),
+        "context_tokens": _mean([float(r["context_tokens"]) for r in main]),
+    }
+    for cat in (1, 2, 3, 4, 5):
+        sub = [r["evidence_recall_at_budget"] for r in rows if r["category"] == cat]
+        if sub:
+            out[f"evidence_recall_at_budget_cat{cat}"] = _mean(sub)
+    return out
+
+
 def temporal_metrics(rows: Iterable[Mapping[str, Any]]) -> dict[str, float]:
     """Category-2 answer metrics: date accuracy (all, date-like gold), token F1, counts."""
     rows = [r for r in rows if r["category"] == 2 and "date_correct" in r]
@@ -67,6 +86,7 @@ def confidence_intervals(rows: Sequence[Mapping[str, Any]], seed: int = 0) -> di
     temporal = [r for r in rows if r["category"] == 2 and "date_correct" in r]
     samples = {
         "recall_at_10_turn": [r["recall"]["recall_at_10_turn"] for r in main],
+        "evidence_recall_at_budget": [r["evidence_recall_at_budget"] for r in main if "evidence_recall_at_budget" in r],
         "temporal_date_acc": [float(r["date_correct"]) for r in temporal],
         "temporal_date_acc_datelike": [float(r["date_correct"]) for r in temporal if r["gold_datelike"]],
         "temporal_f1": [r["f1"] for r in temporal],
@@ -80,4 +100,10 @@ def confidence_intervals(rows: Sequence[Mapping[str, Any]], seed: int = 0) -> di
 
 def all_metrics(rows: Sequence[Mapping[str, Any]], seed: int = 0) -> dict[str, float]:
     """Every metric over ``rows`` (with bootstrap intervals of the headline ones)."""
-    return {**recall_metrics(rows), **temporal_metrics(rows), **llm_metrics(rows), **confidence_intervals(rows, seed)}
+    return {
+        **recall_metrics(rows),
+        **context_metrics(rows),
+        **temporal_metrics(rows),
+        **llm_metrics(rows),
+        **confidence_intervals(rows, seed),
+    }

@@ -1,77 +1,146 @@
-"""The ``dataset=locomo`` benchmark: load, ingest per conversation, retrieve, score recall and answers.
+"""The ``dataset=locomo`` benchmark: each conversation an episode through the whole policy.
 
-Metrics (see experiments/locomo_temporal/README.md): ``recall_at_{1,5,10,25}_{turn,session}`` over
-categories 1–4 and per category (``_cat1``…``_cat5``); ``temporal_date_acc``, ``temporal_date_acc_datelike``,
-``temporal_f1``, ``n_temporal``, ``n_temporal_datelike``; ``llm_f1*`` when ``llm_answer`` is on; quirk
-counts as ``quirk_*``. With ``errata`` the plain names exclude the flagged questions and the same metrics
-over every question carry the suffix ``_incl_flagged``; with ``heldout`` (conversation ids) the metrics
-over those conversations alone carry the suffix ``_heldout`` (and ``_tune`` for the others).
+Turns arrive session by session as memories; the policy consolidates on its schedule (clusters,
+summaries that cite their turns, supersession, tiers); every question is asked at the time of its
+conversation's last session and answered from the context its selector chose under
+``pipeline.budget_tokens``. Metrics (see experiments/locomo_temporal/README.md):
+
+* the policy's view: ``evidence_recall_at_budget`` (fraction of a question's gold evidence turns inside
+  the selected context, a summary counting as its source turns; no resolvable evidence counts as 1) over
+  categories 1–4 and per category ``_cat1``…``_cat5``; ``context_tokens`` (mean tokens of the context);
+  ``temporal_date_acc``, ``temporal_date_acc_datelike``, ``temporal_f1``, ``n_temporal``,
+  ``n_temporal_datelike`` of the temporal answerer, which reads only the context; ``llm_f1*`` when
+  ``llm_answer`` is on;
+* the retriever-only view: ``recall_at_{1,5,10,25}_{turn,session}`` — the policy's retriever ranking every
+  turn of the conversation (no consolidation, no tiers, no budget), over categories 1–4 and per category;
+* quirk counts as ``quirk_*``. With ``errata`` the plain names exclude the flagged questions and the same
+  metrics over every question carry the suffix ``_incl_flagged``; with ``heldout`` (conversation ids) the
+  metrics over those conversations alone carry the suffix ``_heldout`` (and ``_tune`` for the others).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.benchmarks.base import BenchmarkResult, DatasetCard
+from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
 from memlab.benchmarks.locomo.aggregate import all_metrics
 from memlab.benchmarks.locomo.answerer import AnswerConfig, answer_temporal
 from memlab.benchmarks.locomo.dates import date_correct, parse_answer
 from memlab.benchmarks.locomo.errata import load_errata
 from memlab.benchmarks.locomo.ingest import ingest
-from memlab.benchmarks.locomo.loader import CATEGORIES, load
-from memlab.benchmarks.locomo.recall import KS, recall_row
-from memlab.benchmarks.locomo.retrieval import RetrieverConfig, TurnRetriever
+from memlab.benchmarks.locomo.loader import CATEGORIES, Conversation, LocomoData, Question, load
+from memlab.benchmarks.locomo.recall import KS, recall_at_k, recall_row
 from memlab.benchmarks.locomo.scoring import answer_f1, token_f1
 from memlab.components import Components
 from memlab.errors import MemlabError
+from memlab.pipeline.context import QueryContext
+from memlab.pipeline.episode import Episode, EpisodeOutcome, Query
+from memlab.pipeline.recall import StoreEmbedder, is_summary
+from memlab.pipeline.store import MemoryStore
+from memlab.types import Memory
 
 LICENCE = "CC BY-NC 4.0 (snap-research/locomo)"
+#: The groups a LoCoMo run exercises: the whole policy, and the temporal resolver of the answerer.
+USES: tuple[str, ...] = (*POLICY, "temporal")
 
 
-class LocomoBenchmark:
+@dataclass(frozen=True)
+class ConversationData:
+    """One conversation's memories (time order) and questions."""
+
+    conversation: Conversation
+    memories: tuple[Memory, ...]
+
+    def episode(self) -> Episode:
+        """Turns in time order; every question asked at the last session's time."""
+        at = self.conversation.last_time
+        queries = tuple(Query(q.qid, q.question, at) for q in self.conversation.questions)
+        return Episode(self.conversation.sample_id, self.memories, queries, end=at)
+
+
+@dataclass(frozen=True)
+class LocomoRunData:
+    """The loaded file, the selected conversations and the errata."""
+
+    data: LocomoData
+    conversations: tuple[ConversationData, ...]
+    flagged: dict[str, Any]
+
+    @property
+    def episodes(self) -> tuple[Episode, ...]:
+        """One episode per conversation."""
+        return tuple(c.episode() for c in self.conversations)
+
+    def question(self, qid: str) -> Question:
+        """A question by id."""
+        return self._questions()[qid]
+
+    def _questions(self) -> dict[str, Question]:
+        return {q.qid: q for c in self.conversations for q in c.conversation.questions}
+
+
+def context_units(context: QueryContext) -> list[Memory]:
+    """The selected units in retrieval order (what the answerers read)."""
+    return [item.unit for item in context.items]
+
+
+def context_dia_ids(context: QueryContext, store: MemoryStore) -> list[str]:
+    """Dialogue ids of the turns the context holds (a summary holds its sources), first occurrence order."""
+    out: dict[str, None] = {}
+    for mid in context.memory_ids():
+        memory = store.memories.get(mid)
+        if memory is not None and "dia_id" in memory.meta:
+            out.setdefault(str(memory.meta["dia_id"]), None)
+    return list(out)
+
+
+class LocomoBenchmark(EpisodeBenchmark):
     """LoCoMo evidence retrieval and temporal answering on any LoCoMo-format file.
 
     Args:
         path: The LoCoMo-format JSON file.
         errata: Optional audit file (``locomo_dev_audit_errors.json``); its questions are excluded from the
             plain metric names.
-        retriever: ``RetrieverConfig`` fields (mode, context, rewrite, rrf_k, weights, neighbour_weight, prf).
-        answer: ``AnswerConfig`` fields of the temporal answerer (top_n, expression_bonus, min_confidence).
+        answer: ``AnswerConfig`` fields of the temporal answerer (top_n, expression_bonus, min_confidence,
+            month_bonus).
         heldout: Conversation ids (``sample_id``) also reported alone (``_heldout``) and without (``_tune``).
         conversations: Restrict the run to these conversation ids (``None`` = all).
-        llm_answer: Also answer every question with the DSPy answerer (needs an ``llm`` option).
-        llm_context: Retrieved turns given to the LLM answerer.
+        llm_answer: Also answer every question with the DSPy answerer from its context (needs an ``llm``).
+        llm_context: Context units given to the LLM answerer.
         max_llm_questions: Cap on LLM-answered questions (``None`` = all).
-        main_metric: Metric a sweep optimises.
     """
 
-    name: ClassVar[str] = "locomo"
-    version: ClassVar[int] = 1
+    card: ClassVar[BenchmarkCard] = BenchmarkCard(
+        "locomo",
+        "1",
+        LICENCE,
+        "temporal_date_acc_datelike",
+        USES,
+        "LoCoMo conversations through the policy: evidence in the selected context, temporal answers from it",
+    )
 
     def __init__(
         self,
         path: str,
         errata: str | None = None,
-        retriever: dict[str, Any] | None = None,
         answer: dict[str, Any] | None = None,
         heldout: Sequence[str] | None = None,
         conversations: Sequence[str] | None = None,
         llm_answer: bool = False,
         llm_context: int = 10,
         max_llm_questions: int | None = None,
-        main_metric: str = "temporal_date_acc_datelike",
     ) -> None:
         self.path = path
         self.errata = errata
-        self.retriever = dict(retriever or {})
         self.answer = dict(answer or {})
         self.heldout = list(heldout or [])
         self.conversations = list(conversations) if conversations else None
         self.llm_answer = llm_answer
         self.llm_context = llm_context
         self.max_llm_questions = max_llm_questions
-        self.main_metric = main_metric
 
     def _answer_cfg(self) -> AnswerConfig:
         unknown = sorted(set(self.answer) - set(AnswerConfig.__dataclass_fields__))
@@ -81,29 +150,82 @@ class LocomoBenchmark:
             )
         return AnswerConfig(**self.answer)
 
-    def run(self, components: Components, seed: int) -> BenchmarkResult:
-        """Evaluate ``components`` (embedder for dense retrieval, temporal resolver, llm) on the file."""
+    def check(self) -> None:
+        """The data file and its options are usable (before the run starts)."""
+        if not Path(self.path).is_file():
+            raise MemlabError(
+                f"LoCoMo file not found: {self.path}; put locomo_dev.json under ../shared/datasets/locomo/ "
+                "or pass dataset.path=/abs/file.json"
+            )
+        self._answer_cfg()
+
+    def load(self, seed: int) -> LocomoRunData:
+        """Parse the file and select the conversations."""
+        self.check()
         data = load(self.path)
-        rcfg = RetrieverConfig.from_mapping(self.retriever)
-        acfg = self._answer_cfg()
         flagged = load_errata(self.errata) if self.errata else {}
         convs = [c for c in data.conversations if self.conversations is None or c.sample_id in self.conversations]
         if not convs:
             raise MemlabError(f"dataset.conversations={self.conversations} matches no conversation in {self.path}")
+        return LocomoRunData(data, tuple(ConversationData(c, tuple(ingest(c))) for c in convs), flagged)
+
+    def answerer(self, components: Components, data: LocomoRunData) -> Any:
+        """Temporal answers (category 2) and, with ``llm_answer``, LLM answers, from the context only."""
+        acfg = self._answer_cfg()
         llm = None
         if self.llm_answer:
             from memlab.benchmarks.locomo.llm_answer import LlmAnswerer
 
-            llm = LlmAnswerer(components.llm, seed=seed)
+            llm = LlmAnswerer(components.llm, seed=0)
+        counter = {"llm": 0}
+
+        def answer(query: Query, context: QueryContext, store: MemoryStore) -> dict[str, Any]:
+            q = data.question(query.id)
+            units = context_units(context)
+            row: dict[str, Any] = {"context": context_dia_ids(context, store), "context_tokens": context.tokens}
+            row["context_summaries"] = sum(1 for u in units if is_summary(u))
+            if q.category == 2:
+                ans = answer_temporal(q.question, units, components.temporal, acfg)
+                pred = ans.text if ans else ""
+                row.update(
+                    prediction=pred,
+                    source=ans.source if ans else None,
+                    expression=ans.expression if ans else None,
+                    f1=token_f1(pred, q.answer),
+                    date_correct=date_correct(pred, q.answer),
+                    gold_datelike=parse_answer(q.answer) is not None,
+                )
+            if llm is not None and (self.max_llm_questions is None or counter["llm"] < self.max_llm_questions):
+                reply, malformed = llm.answer(q.question, units[: self.llm_context], query.at)
+                row.update(llm_prediction=reply, llm_malformed=malformed, llm_f1=answer_f1(reply, q.answer, q.category))
+                counter["llm"] += 1
+            return row
+
+        return answer
+
+    def retriever_rankings(
+        self, conv: ConversationData, outcome: EpisodeOutcome, components: Components
+    ) -> list[list[str]]:
+        """The retriever-only view: every turn ranked for each question (dialogue ids, best first)."""
+        questions = [q.question for q in conv.conversation.questions]
+        rank_many = getattr(components.retriever, "rank_many", None)
+        embedder = StoreEmbedder(outcome.store, components.embedder)
+        at = conv.conversation.last_time
+        if callable(rank_many):
+            rankings = rank_many(questions, conv.memories, at, embedder)
+        else:
+            rankings = [components.retriever.rank(q, conv.memories, at, embedder) for q in questions]
+        dia = {m.id: str(m.meta["dia_id"]) for m in conv.memories}
+        return [[dia[i] for i, _ in ranking if i in dia] for ranking in rankings]
+
+    def score(
+        self, data: LocomoRunData, outcomes: Sequence[EpisodeOutcome], components: Components, seed: int
+    ) -> BenchmarkResult:
+        """Rows per question, then the metrics over them."""
         rows: list[dict[str, Any]] = []
-        n_llm = 0
-        for conv in convs:
-            memories = ingest(conv)
-            retriever = TurnRetriever(memories, components.embedder, rcfg)
-            orders = retriever.rank_all([q.question for q in conv.questions])
-            for q, order in zip(conv.questions, orders, strict=True):
-                ranked = [memories[i] for i in order]
-                dia = [str(m.meta["dia_id"]) for m in ranked]
+        for conv, outcome in zip(data.conversations, outcomes, strict=True):
+            rankings = self.retriever_rankings(conv, outcome, components)
+            for q, ranked, asked in zip(conv.conversation.questions, rankings, outcome.queries, strict=True):
                 row: dict[str, Any] = {
                     "qid": q.qid,
                     "conversation": q.conversation,
@@ -112,32 +234,17 @@ class LocomoBenchmark:
                     "question": q.question,
                     "gold": q.answer,
                     "evidence": list(q.evidence),
-                    "retrieved": dia[: max(KS)],
-                    "recall": recall_row(dia, q.evidence),
-                    "flagged": flagged.get(q.qid),
-                    "now": conv.last_time.isoformat(),
+                    "retrieved": ranked[: max(KS)],
+                    "recall": recall_row(ranked, q.evidence),
+                    "flagged": data.flagged.get(q.qid),
+                    "now": conv.conversation.last_time.isoformat(),
+                    **asked.answer,
                 }
-                if q.category == 2:
-                    ans = answer_temporal(q.question, ranked, components.temporal, acfg)
-                    pred = ans.text if ans else ""
-                    row.update(
-                        prediction=pred,
-                        source=ans.source if ans else None,
-                        expression=ans.expression if ans else None,
-                        f1=token_f1(pred, q.answer),
-                        date_correct=date_correct(pred, q.answer),
-                        gold_datelike=parse_answer(q.answer) is not None,
-                    )
-                if llm is not None and (self.max_llm_questions is None or n_llm < self.max_llm_questions):
-                    reply, malformed = llm.answer(q.question, ranked[: self.llm_context], conv.last_time)
-                    row.update(
-                        llm_prediction=reply, llm_malformed=malformed, llm_f1=answer_f1(reply, q.answer, q.category)
-                    )
-                    n_llm += 1
+                row["evidence_recall_at_budget"] = recall_at_k(row["context"], q.evidence, len(row["context"]))
                 rows.append(row)
         kept = [r for r in rows if not r["flagged"]]
         metrics = all_metrics(kept, seed)
-        if flagged:
+        if data.flagged:
             metrics.update({f"{k}_incl_flagged": v for k, v in all_metrics(rows, seed).items()})
             metrics["n_errata_excluded"] = float(len(rows) - len(kept))
         if self.heldout:
@@ -147,18 +254,36 @@ class LocomoBenchmark:
                 metrics.update({f"{k}_heldout": v for k, v in all_metrics(held, seed).items()})
             if tune:
                 metrics.update({f"{k}_tune": v for k, v in all_metrics(tune, seed).items()})
-        metrics.update({f"quirk_{k}": float(v) for k, v in data.quirks.items()})
-        card = DatasetCard("locomo", str(self.version), data.sha256, LICENCE, str(self.path), self.main_metric)
+        metrics.update({f"quirk_{k}": float(v) for k, v in data.data.quirks.items()})
+        metrics["n_consolidations"] = float(sum(len(o.runs) for o in outcomes))
+        for phase in outcomes[0].seconds if outcomes else ():
+            metrics[f"latency_{phase}_s"] = float(sum(o.seconds.get(phase, 0.0) for o in outcomes))
+        tiers: dict[str, int] = {}
+        for outcome in outcomes:
+            for state in outcome.store.states.values():
+                tiers[state.tier.value] = tiers.get(state.tier.value, 0) + 1
+        from memlab.benchmarks.metrics import tier_fractions
+
+        metrics.update(tier_fractions(tiers))
+        card = DatasetCard(
+            "locomo", self.card.version, data.data.sha256, LICENCE, str(self.path), self.card.main_metric
+        )
         info = {
             "categories": {str(k): v for k, v in CATEGORIES.items()},
-            "quirks": data.quirks,
-            "conversations": [c.sample_id for c in convs],
+            "quirks": data.data.quirks,
+            "conversations": [c.conversation.sample_id for c in data.conversations],
             "heldout": self.heldout,
-            "n_turns": sum(len(c.turns) for c in convs),
-            "errata": {"path": self.errata, "flagged": len(flagged), "excluded_questions": len(rows) - len(kept)},
-            "retriever": rcfg.__dict__,
-            "answer": acfg.__dict__,
-            "clock": "each question's now = the time of its conversation's last session",
+            "n_turns": sum(len(c.memories) for c in data.conversations),
+            "summaries": sum(len(o.store.summaries) for o in outcomes),
+            "errata": {
+                "path": self.errata,
+                "flagged": len(data.flagged),
+                "excluded_questions": len(rows) - len(kept),
+            },
+            "answer": self._answer_cfg().__dict__,
+            "clock": "each question is asked at the time of its conversation's last session",
             "recall_definition": "fraction of evidence ids in the top k; no resolvable evidence counts as 1",
+            "evidence_recall_at_budget": "fraction of evidence turns in the selected context (summaries hold "
+            "their source turns); no resolvable evidence counts as 1",
         }
-        return BenchmarkResult(metrics, rows, card, info)
+        return BenchmarkResult(metrics, rows, card, info, tier_counts=tiers)

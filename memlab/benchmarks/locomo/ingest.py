@@ -5,9 +5,6 @@ from __future__ import annotations
 from memlab.benchmarks.locomo.loader import Conversation, Turn
 from memlab.types import Memory
 
-#: ``context`` option of the retriever -> how a turn becomes index text.
-CONTEXTS = ("plain", "speaker", "speaker_date")
-
 
 def memory_text(turn: Turn) -> str:
     """The memory's text: ``Speaker: text`` plus the shared image's caption."""
@@ -17,10 +14,15 @@ def memory_text(turn: Turn) -> str:
     return text
 
 
+def turn_id(conv: Conversation, turn: Turn) -> str:
+    """A turn's memory id: sortable in the conversation's turn order (turns of a session share a time)."""
+    return f"{conv.sample_id}:{turn.session:03d}:{turn.index:04d}"
+
+
 def turn_memory(conv: Conversation, turn: Turn) -> Memory:
     """One turn as a :class:`~memlab.types.Memory` (timestamp = its session's time)."""
     return Memory(
-        id=f"{conv.sample_id}:{turn.dia_id}",
+        id=turn_id(conv, turn),
         namespace="dialogue",
         timestamp=turn.timestamp,
         summary=memory_text(turn),
@@ -40,16 +42,3 @@ def turn_memory(conv: Conversation, turn: Turn) -> Memory:
 def ingest(conv: Conversation) -> list[Memory]:
     """All turns of ``conv`` as memories in time order (session order, then turn order)."""
     return [turn_memory(conv, t) for t in conv.turns]
-
-
-def index_text(memory: Memory, context: str) -> str:
-    """Text a retriever indexes for ``memory`` under the ``context`` option."""
-    if context == "plain":
-        text = str(memory.meta.get("text", memory.text))
-        caption = memory.meta.get("caption")
-        return f"{text} {caption}" if caption else text
-    if context == "speaker":
-        return memory.text
-    if context == "speaker_date":
-        return f"{memory.timestamp.day} {memory.timestamp:%B %Y}. {memory.text}"
-    raise ValueError(f"unknown context {context!r}; valid: {', '.join(CONTEXTS)}")

@@ -1,20 +1,22 @@
 """``dataset=locomo_synth``: generate (or reuse) a LoCoMo-format file, then evaluate it as LoCoMo.
 
 The file is cached in ``out_dir`` under a name that hashes every knob and the generator version; the
-evaluation is :class:`memlab.benchmarks.locomo.benchmark.LocomoBenchmark` on that file (extra keyword
-arguments go to it). The dataset card names the generator and the generated file's checksum. On top of
-LoCoMo's metrics it reports date accuracy against the exact gold intervals of the ``.gold.json`` side
-file, overall and per expression kind (:mod:`memlab.benchmarks.locomo_synth.score`).
+evaluation is :class:`memlab.benchmarks.locomo.benchmark.LocomoBenchmark`'s on that file, through the
+whole policy (extra keyword arguments go to it). The dataset card names the generator and the generated
+file's checksum. On top of LoCoMo's metrics it reports date accuracy against the exact gold intervals of
+the ``.gold.json`` side file, overall and per expression kind (:mod:`memlab.benchmarks.locomo_synth.score`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.benchmarks.base import BenchmarkResult, DatasetCard
+from memlab.benchmarks.base import BenchmarkCard, BenchmarkResult, DatasetCard
+from memlab.benchmarks.locomo.benchmark import USES, LocomoBenchmark, LocomoRunData
 from memlab.benchmarks.locomo_synth.config import GENERATOR_VERSION, SynthConfig
 from memlab.benchmarks.locomo_synth.io import cached, write
 from memlab.benchmarks.locomo_synth.score import gold_scores
@@ -22,7 +24,7 @@ from memlab.components import Components
 from memlab.errors import MemlabError
 
 
-class LocomoSynthBenchmark:
+class LocomoSynthBenchmark(LocomoBenchmark):
     """LoCoMo evaluation on generated conversations with exact temporal gold.
 
     Args:
@@ -40,12 +42,17 @@ class LocomoSynthBenchmark:
         out_dir: Cache folder for generated files (``${paths.generated_dir}``).
         path: Write exactly this file instead of the cache (regenerated each run; same bytes).
         errata: Must stay empty (generated gold is exact); accepted so the LoCoMo defaults compose.
-        main_metric: The metric a sweep optimises (default: date accuracy against the exact gold).
-        **locomo_kwargs: Passed to ``LocomoBenchmark`` (retriever, ks, ...).
+        **locomo_kwargs: Passed to ``LocomoBenchmark`` (answer, heldout, llm_answer, ...).
     """
 
-    name: ClassVar[str] = "locomo_synth"
-    version: ClassVar[int] = GENERATOR_VERSION
+    card: ClassVar[BenchmarkCard] = BenchmarkCard(
+        "locomo_synth",
+        str(GENERATOR_VERSION),
+        "generated (MIT)",
+        "synth_date_acc",
+        USES,
+        "generated LoCoMo-style conversations with exact temporal gold per expression kind",
+    )
 
     def __init__(
         self,
@@ -63,7 +70,6 @@ class LocomoSynthBenchmark:
         out_dir: str | None = None,
         path: str | None = None,
         errata: str | None = None,
-        main_metric: str = "synth_date_acc",
         **locomo_kwargs: Any,
     ) -> None:
         self.knobs = {
@@ -80,41 +86,43 @@ class LocomoSynthBenchmark:
             "max_gap_days": max_gap_days,
         }
         self.out_dir = out_dir
-        self.path = path
-        self.main_metric = main_metric
-        self.locomo_kwargs = locomo_kwargs
+        self.synth_path = path
         if errata:
             raise MemlabError("locomo_synth has no errata (its gold is exact); drop dataset.errata")
+        super().__init__(path=path or "", errata=None, **locomo_kwargs)
+        self.prepared_: tuple[SynthConfig, Path, Path] | None = None
 
     def prepare(self) -> tuple[SynthConfig, Path, Path]:
         """Validate the knobs and make sure the data and gold files exist; returns (config, data, gold)."""
-        cfg = SynthConfig.from_mapping(self.knobs)
-        if self.path:
-            data_path, gold_path = write(cfg, self.path)
-        else:
-            if not self.out_dir:
-                raise MemlabError("locomo_synth needs dataset.out_dir (default ${paths.generated_dir}) or dataset.path")
-            data_path, gold_path = cached(cfg, self.out_dir)
-        return cfg, data_path, gold_path
+        if self.prepared_ is None:
+            cfg = SynthConfig.from_mapping(self.knobs)
+            if self.synth_path:
+                data_path, gold_path = write(cfg, self.synth_path)
+            else:
+                if not self.out_dir:
+                    raise MemlabError(
+                        "locomo_synth needs dataset.out_dir (default ${paths.generated_dir}) or dataset.path"
+                    )
+                data_path, gold_path = cached(cfg, self.out_dir)
+            self.path = str(data_path)
+            self.prepared_ = (cfg, data_path, gold_path)
+        return self.prepared_
 
-    def run(self, components: Components, seed: int) -> BenchmarkResult:
-        """Generate (or reuse) the file and evaluate it with the LoCoMo benchmark."""
+    def check(self) -> None:
+        """Generate (or find) the file, then check it as LoCoMo."""
+        self.prepare()
+        super().check()
+
+    def score(self, data: LocomoRunData, outcomes: Sequence[Any], components: Components, seed: int) -> BenchmarkResult:
+        """LoCoMo's metrics plus date accuracy against the exact gold, overall and per expression kind."""
         cfg, data_path, gold_path = self.prepare()
-        try:
-            from memlab.benchmarks.locomo.benchmark import LocomoBenchmark
-        except ImportError:
-            raise MemlabError(
-                "dataset=locomo_synth needs memlab.benchmarks.locomo (the LoCoMo benchmark); "
-                f"the generated file is at {data_path}"
-            ) from None
-        inner = LocomoBenchmark(path=str(data_path), errata=None, main_metric=self.main_metric, **self.locomo_kwargs)
-        result = inner.run(components, seed)
+        result = super().score(data, outcomes, components, seed)
         gold = json.loads(gold_path.read_text(encoding="utf-8"))
         result.metrics.update(gold_scores(result.predictions, gold["items"]))
         sha = hashlib.sha256(data_path.read_bytes()).hexdigest()
         source = f"memlab.benchmarks.locomo_synth seed={cfg.seed} key={cfg.key()} -> {data_path}"
         result.card = DatasetCard(
-            "locomo_synth", str(GENERATOR_VERSION), sha, "generated (MIT)", source, result.card.main_metric
+            "locomo_synth", self.card.version, sha, self.card.licence, source, self.card.main_metric
         )
         result.info = {
             **result.info,

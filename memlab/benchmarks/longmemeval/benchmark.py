@@ -1,27 +1,37 @@
-"""``dataset=longmemeval``: ingest each question's haystack as memories and score evidence retrieval.
+"""``dataset=longmemeval``: each question's haystack as an episode, and evidence retrieval scores.
 
 Per question, every turn (or every session, ``granularity: session``) becomes a memory stamped with its
-session's date; the store is searched with :func:`memlab.pipeline.recall.recall` at the question's date
-(exhaustive mode unless ``consolidate: true``, which runs the configured consolidation first and recalls
-in the configured mode). Sessions are ranked by their best memory. Metrics (hyphens in question types
-become underscores): ``lme_recall_at_{k}_session`` (mean fraction of evidence sessions in the top k),
-``lme_recall_all_at_{k}_session`` (all of them in the top k), the same per question type as
-``lme_recall_at_{k}_session_<type>``, and ``n_questions``. Items without evidence sessions are skipped
-and counted; abstention items (``_abs`` ids) are skipped too unless ``score_abstention`` (LongMemEval's
-own retrieval evaluation leaves them out).
+session's date (``meta["session"]``: its session), and the question is asked at its date: one episode
+through the whole policy (:mod:`memlab.pipeline.episode`). Metrics (hyphens in question types become
+underscores):
+
+* the retriever-only view, LongMemEval's own: the policy's retriever ranks every haystack memory (no
+  consolidation, no tiers) and sessions rank by their best memory: ``lme_recall_at_{k}_session`` (mean
+  fraction of evidence sessions in the top k), ``lme_recall_all_at_{k}_session`` (all of them in the top
+  k), the same per question type as ``lme_recall_at_{k}_session_<type>``;
+* the policy's view: ``evidence_recall_at_budget``, the fraction of evidence sessions with a memory in
+  the selected context (a summary counts as its sources), and ``context_tokens``;
+* ``n_questions``. Items without evidence sessions are skipped and counted; abstention items (``_abs``
+  ids) are skipped too unless ``score_abstention`` (LongMemEval's own retrieval evaluation leaves them out).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.benchmarks.base import BenchmarkResult, DatasetCard
+from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
 from memlab.benchmarks.longmemeval.load import read_file, read_hub
 from memlab.benchmarks.longmemeval.schema import QUESTION_TYPES, Question, parse_all
 from memlab.benchmarks.metrics import mean
 from memlab.components import Components
 from memlab.errors import MemlabError
+from memlab.pipeline.episode import Episode
+from memlab.pipeline.episode import Query as EpisodeQuery
+from memlab.pipeline.recall import StoreEmbedder
 from memlab.types import Memory
 
 
@@ -37,7 +47,7 @@ def memories_of(question: Question, granularity: str) -> list[Memory]:
     """The haystack as memories: one per turn (``turn``) or per session (``session``)."""
     out = []
     for s_index, session in enumerate(question.sessions):
-        meta = {"session_id": session.session_id}
+        meta = {"session_id": session.session_id, "session": s_index}
         if granularity == "session":
             text = "\n".join(f"{t.role}: {t.content}" for t in session.turns)
             out.append(Memory(f"s{s_index}", "dialogue", session.date, text, meta=meta))
@@ -48,30 +58,40 @@ def memories_of(question: Question, granularity: str) -> list[Memory]:
     return out
 
 
-def rank_sessions(question: Question, components: Components, granularity: str, consolidate: bool) -> list[str]:
-    """Session ids best first (a session ranks by its best memory; ties by first appearance)."""
-    from memlab.pipeline.recall import recall
-    from memlab.pipeline.store import MemoryStore
-
-    memories = memories_of(question, granularity)
-    now = max([question.question_date, *(m.timestamp for m in memories)])
-    store = MemoryStore(memories)
-    mode = "exhaustive"
-    if consolidate:
-        from memlab.pipeline.consolidate import consolidate as run_consolidation
-
-        run_consolidation(store, components, now)
-        mode = components.settings.recall_mode
-    hits = recall(store, components, question.question, now, mode=mode, limit=len(memories), track=False)
+def sessions_in_order(ids: Sequence[str], memories: Mapping[str, Memory]) -> list[str]:
+    """Session ids in the order ``ids`` (memory ids) first reach them."""
     ranked: list[str] = []
-    for hit in hits:
-        sid = hit.memory.meta["session_id"]
-        if sid not in ranked:
+    for mid in ids:
+        memory = memories.get(mid)
+        sid = memory.meta["session_id"] if memory is not None else None
+        if sid is not None and sid not in ranked:
             ranked.append(sid)
     return ranked
 
 
-class LongMemEvalBenchmark:
+@dataclass(frozen=True)
+class LmeData:
+    """The scored questions, their episodes, checksum and source."""
+
+    questions: tuple[Question, ...]
+    haystacks: tuple[tuple[Memory, ...], ...]
+    gold: tuple[frozenset[str], ...]
+    sha: str
+    source: str
+
+    @property
+    def episodes(self) -> tuple[Episode, ...]:
+        """One episode per scored question (the question asked at its date)."""
+        out = []
+        for q, memories, gold in zip(self.questions, self.haystacks, self.gold, strict=True):
+            if not gold:
+                continue
+            at = max([q.question_date, *(m.timestamp for m in memories)])
+            out.append(Episode(q.question_id, memories, (EpisodeQuery(q.question_id, q.question, at),)))
+        return tuple(out)
+
+
+class LongMemEvalBenchmark(EpisodeBenchmark):
     """LongMemEval evidence retrieval.
 
     Args:
@@ -83,12 +103,17 @@ class LongMemEvalBenchmark:
         limit: Keep at most this many questions (after filtering), in file order.
         ks: Cut-offs for recall@k.
         granularity: ``turn`` or ``session`` memories.
-        consolidate: Run consolidation before recall (and recall in the configured mode).
         score_abstention: Also score abstention items (``_abs`` question ids).
     """
 
-    name: ClassVar[str] = "longmemeval"
-    version: ClassVar[int] = 1
+    card: ClassVar[BenchmarkCard] = BenchmarkCard(
+        "longmemeval",
+        "1",
+        "MIT (LongMemEval)",
+        "lme_recall_at_5_session",
+        POLICY,
+        "LongMemEval haystacks: evidence sessions found by the retriever and kept in the selected context",
+    )
 
     def __init__(
         self,
@@ -100,7 +125,6 @@ class LongMemEvalBenchmark:
         limit: int | None = None,
         ks: tuple[int, ...] = (1, 5, 10),
         granularity: str = "turn",
-        consolidate: bool = False,
         score_abstention: bool = False,
     ) -> None:
         self.path = path
@@ -111,13 +135,11 @@ class LongMemEvalBenchmark:
         self.limit = limit
         self.ks = tuple(int(k) for k in ks)
         self.granularity = granularity
-        self.consolidate = consolidate
         self.score_abstention = score_abstention
 
-    def load(self) -> tuple[list[Question], str, str]:
+    def read(self) -> tuple[list[Question], str, str]:
         """Parsed and filtered questions, the data's checksum and its source description."""
-        if self.granularity not in ("turn", "session"):
-            raise MemlabError(f"longmemeval granularity '{self.granularity}' is not turn or session")
+        self.check()
         unknown = sorted(set(self.question_types or ()) - set(QUESTION_TYPES))
         if unknown:
             raise MemlabError(f"unknown LongMemEval question types {unknown}; valid: {', '.join(QUESTION_TYPES)}")
@@ -136,29 +158,59 @@ class LongMemEvalBenchmark:
             questions = questions[: self.limit]
         return questions, sha, source
 
-    def run(self, components: Components, seed: int) -> BenchmarkResult:
-        """Rank each question's haystack sessions and score evidence recall."""
-        questions, sha, source = self.load()
+    def check(self) -> None:
+        """The options are valid and a local file exists (the hub path fails at load, in one line)."""
+        if self.granularity not in ("turn", "session"):
+            raise MemlabError(f"longmemeval granularity '{self.granularity}' is not turn or session")
+        if self.path and not Path(self.path).is_file():
+            raise MemlabError(f"LongMemEval file not found: {self.path}; pass dataset.path=/abs/longmemeval_s.json")
+
+    def load(self, seed: int) -> LmeData:
+        """Questions, their haystacks as memories, and the evidence sessions that are scored."""
+        questions, sha, source = self.read()
+        haystacks = tuple(tuple(memories_of(q, self.granularity)) for q in questions)
+        gold = tuple(
+            frozenset(q.answer_session_ids) if self.score_abstention or not q.abstention else frozenset()
+            for q in questions
+        )
+        return LmeData(tuple(questions), haystacks, gold, sha, source)
+
+    def score(self, data: LmeData, outcomes: Sequence[Any], components: Components, seed: int) -> BenchmarkResult:
+        """Retriever-only session recall@k and the context's evidence recall per question."""
+        by_question = {o.episode.id: o for o in outcomes}
         predictions: list[dict[str, Any]] = []
-        for q in questions:
-            gold = set(q.answer_session_ids) if self.score_abstention or not q.abstention else set()
-            ranked = rank_sessions(q, components, self.granularity, self.consolidate) if gold else []
+        for q, memories, gold in zip(data.questions, data.haystacks, data.gold, strict=True):
             row: dict[str, Any] = {"question_id": q.question_id, "question_type": q.question_type}
+            outcome = by_question.get(q.question_id)
+            ranked: list[str] = []
+            context: list[str] = []
+            tokens = 0
+            if gold and outcome is not None:
+                at = outcome.episode.queries[0].at
+                pool = sorted(memories, key=lambda m: (m.timestamp, m.id))
+                embedder = StoreEmbedder(outcome.store, components.embedder)
+                ranking = components.retriever.rank(q.question, pool, at, embedder)
+                by_id = {m.id: m for m in memories}
+                ranked = sessions_in_order([i for i, _ in ranking], by_id)
+                ctx = outcome.queries[0].context
+                context = sessions_in_order(ctx.memory_ids(), by_id)
+                tokens = ctx.tokens
             row |= {"evidence": sorted(gold), "ranked_sessions": ranked[: max(self.ks)], "scored": bool(gold)}
+            row |= {"context_sessions": context, "context_tokens": tokens}
+            row["evidence_recall_at_budget"] = len(gold & set(context)) / len(gold) if gold else 0.0
             for k in self.ks:
-                row[f"recall_at_{k}"], row[f"recall_all_at_{k}"] = session_recall(ranked, gold, k)
+                row[f"recall_at_{k}"], row[f"recall_all_at_{k}"] = session_recall(ranked, set(gold), k)
             predictions.append(row)
         metrics = aggregate(predictions, self.ks)
-        counts = Counter(q.question_type for q in questions)
+        counts = Counter(q.question_type for q in data.questions)
         info = {
             "question_types": dict(sorted(counts.items())),
             "n_not_scored": sum(not p["scored"] for p in predictions),
-            "n_abstention": sum(q.abstention for q in questions),
+            "n_abstention": sum(q.abstention for q in data.questions),
             "granularity": self.granularity,
-            "consolidate": self.consolidate,
         }
         card = DatasetCard(
-            "longmemeval", str(self.version), sha, "MIT (LongMemEval)", source, "lme_recall_at_5_session"
+            "longmemeval", self.card.version, data.sha, self.card.licence, data.source, self.card.main_metric
         )
         return BenchmarkResult(metrics, predictions, card, info)
 
@@ -167,6 +219,8 @@ def aggregate(predictions: list[dict[str, Any]], ks: tuple[int, ...]) -> dict[st
     """Mean recall over scored items, overall and per question type, plus ``n_questions``."""
     scored = [p for p in predictions if p["scored"]]
     metrics: dict[str, float] = {"n_questions": float(len(predictions)), "n_scored": float(len(scored))}
+    metrics["evidence_recall_at_budget"] = mean(p["evidence_recall_at_budget"] for p in scored)
+    metrics["context_tokens"] = mean(p["context_tokens"] for p in scored)
     types = sorted({p["question_type"] for p in scored})
     for k in ks:
         metrics[f"lme_recall_at_{k}_session"] = mean(p[f"recall_at_{k}"] for p in scored)

@@ -1,23 +1,56 @@
-"""Benchmarks over project histories: generated in memory (``dataset=project_history``) or read from a
-``memlab.project_history/1`` file (``dataset=project_history_file dataset.path=...``).
+"""Benchmarks over project histories: generated (``dataset=project_history``), read from a
+``memlab.project_history/1`` file (``dataset=project_history_file dataset.path=...``), or the hand-written
+built-in history (``dataset=builtin_history``, the quickstart's data). Each history is one episode.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from memlab.benchmarks.base import BenchmarkResult, DatasetCard
-from memlab.benchmarks.project_history.evaluate import evaluate_history
+from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
+from memlab.benchmarks.project_history.builtin import generate as generate_builtin
+from memlab.benchmarks.project_history.evaluate import history_episode, score_history, stale_since
+from memlab.benchmarks.project_history.evaluate_queries import make_answerer
 from memlab.benchmarks.project_history.generator import GENERATOR_VERSION, generate
-from memlab.benchmarks.project_history.schema import read
+from memlab.benchmarks.project_history.schema import ProjectHistory, read
 from memlab.components import Components
+from memlab.errors import MemlabError
 
 MAIN_METRIC = "supersession_f1"
+#: History benchmarks run the whole policy; ``temporal`` reads the dates ``when`` questions mention.
+USES: tuple[str, ...] = (*POLICY, "temporal")
 
 
-class ProjectHistoryBenchmark:
+@dataclass(frozen=True)
+class HistoryData:
+    """One history, its episode and its provenance."""
+
+    history: ProjectHistory
+    card: DatasetCard
+
+    @property
+    def episodes(self) -> tuple[Any, ...]:
+        """The history as one episode."""
+        return (history_episode(self.history),)
+
+
+class _HistoryBenchmark(EpisodeBenchmark):
+    """Shared answerer and scorer of the history benchmarks."""
+
+    def answerer(self, components: Components, data: HistoryData) -> Any:
+        """Answers each gold query from its context (:mod:`evaluate_queries`)."""
+        return make_answerer(data.history, components, stale_since(data.history))
+
+    def score(self, data: HistoryData, outcomes: Sequence[Any], components: Components, seed: int) -> BenchmarkResult:
+        """Score the history's one episode."""
+        return score_history(data.history, outcomes[0], data.card)
+
+
+class ProjectHistoryBenchmark(_HistoryBenchmark):
     """A generated history (see :mod:`memlab.benchmarks.project_history.generator`).
 
     Args:
@@ -27,8 +60,15 @@ class ProjectHistoryBenchmark:
         noise_ratio: Fraction of memories that are unrelated noise or distractors.
     """
 
-    name: ClassVar[str] = "project_history"
-    version: ClassVar[int] = GENERATOR_VERSION
+    card: ClassVar[BenchmarkCard] = BenchmarkCard(
+        "project_history",
+        str(GENERATOR_VERSION),
+        "generated (MIT)",
+        MAIN_METRIC,
+        USES,
+        "generated project histories with exact gold: supersession, duplicates, current/as-of/when/history "
+        "questions, the SessionStart block",
+    )
 
     def __init__(self, seed: int = 0, size: int = 400, difficulty: str | float = "default", noise_ratio: float = 0.3):
         self.seed = seed
@@ -36,22 +76,22 @@ class ProjectHistoryBenchmark:
         self.difficulty = difficulty
         self.noise_ratio = noise_ratio
 
-    def run(self, components: Components, seed: int) -> BenchmarkResult:
-        """Generate the history and evaluate ``components`` on it."""
+    def load(self, seed: int) -> HistoryData:
+        """Generate the history."""
         history = generate(int(self.seed), int(self.size), self.difficulty, float(self.noise_ratio))
         card = DatasetCard(
             "project_history",
-            str(self.version),
+            self.card.version,
             history.sha256(),
-            "generated (MIT)",
+            self.card.licence,
             f"generate(seed={self.seed}, size={self.size}, difficulty={self.difficulty!r}, "
             f"noise_ratio={self.noise_ratio})",
             MAIN_METRIC,
         )
-        return evaluate_history(history, components, card)
+        return HistoryData(history, card)
 
 
-class ProjectHistoryFileBenchmark:
+class ProjectHistoryFileBenchmark(_HistoryBenchmark):
     """A history read from a ``memlab.project_history/1`` JSON file.
 
     Args:
@@ -59,16 +99,65 @@ class ProjectHistoryFileBenchmark:
             ``python -m memlab.benchmarks.project_history --seed 0 --size 500 --out FILE``).
     """
 
-    name: ClassVar[str] = "project_history_file"
-    version: ClassVar[int] = 1
+    card: ClassVar[BenchmarkCard] = BenchmarkCard(
+        "project_history_file",
+        "1",
+        "as stated by the file's author",
+        MAIN_METRIC,
+        USES,
+        "a project history you bring, in the memlab.project_history/1 format",
+    )
 
     def __init__(self, path: str = "") -> None:
         self.path = path
 
-    def run(self, components: Components, seed: int) -> BenchmarkResult:
-        """Read, validate and evaluate."""
+    def check(self) -> None:
+        """The file exists (read errors name the record)."""
+        if not self.path or not Path(self.path).is_file():
+            raise MemlabError(
+                f"project history file not found: '{self.path}'; pass dataset.path=/abs/file.json "
+                "(write one with `python -m memlab.benchmarks.project_history --out FILE`)"
+            )
+
+    def load(self, seed: int) -> HistoryData:
+        """Read and validate the file."""
+        self.check()
         history = read(self.path)
         digest = hashlib.sha256(Path(self.path).read_bytes()).hexdigest()
-        licence = str(history.meta.get("licence", "as stated by the file's author"))
-        card = DatasetCard("project_history_file", str(self.version), digest, licence, str(self.path), MAIN_METRIC)
-        return evaluate_history(history, components, card)
+        licence = str(history.meta.get("licence", self.card.licence))
+        return HistoryData(
+            history, DatasetCard("project_history_file", "1", digest, licence, str(self.path), MAIN_METRIC)
+        )
+
+
+class BuiltinHistoryBenchmark(_HistoryBenchmark):
+    """The hand-written built-in history (:mod:`memlab.benchmarks.project_history.builtin`; no files).
+
+    Args:
+        seed: Shuffles phrasings and noise (the gold follows).
+    """
+
+    card: ClassVar[BenchmarkCard] = BenchmarkCard(
+        "builtin_history",
+        "1",
+        "generated (MIT)",
+        "current_truth_at_1",
+        USES,
+        "a small hand-written project history (58 memories, four months) with exact gold; the quickstart",
+    )
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def load(self, seed: int) -> HistoryData:
+        """Generate the history."""
+        history = generate_builtin(self.seed)
+        card = DatasetCard(
+            "builtin_history",
+            self.card.version,
+            history.sha256(),
+            self.card.licence,
+            f"memlab.benchmarks.project_history.builtin.generate(seed={self.seed})",
+            self.card.main_metric,
+        )
+        return HistoryData(history, card)

@@ -1,45 +1,59 @@
-"""Evaluate a policy on a :class:`ProjectHistory`: consolidate at the history's clock, query, inject.
+"""A :class:`ProjectHistory` as an episode, and the scores of its outcome.
 
-Metrics (exact names, shared across issues):
+The memories arrive in time order and the policy consolidates on its schedule
+(:mod:`memlab.pipeline.episode`); every gold query is asked at its own time; the SessionStart block is
+built at the history's clock. Metrics (exact names, shared across issues):
 
 * ``supersession_precision``, ``supersession_recall``, ``supersession_f1``: SUPERSEDE pairs, both sides
-  closed transitively (kept from the foundation: a chain A→B→C found as A→B, B→C scores like gold).
+  closed transitively (a chain A→B→C found as A→B, B→C scores like gold).
 * ``relation_{precision,recall,f1}_{duplicate,supersede,merge,coexist}``: per-relation scores over candidate
   pairs (definition in :mod:`history_metrics`; judged pairs absent from gold are COEXIST).
-* ``current_truth_at_1``, ``stale_rate_top5``, ``as_of_acc``, ``when_acc``, ``history_acc``: the query kinds
-  (see :mod:`evaluate_queries`).
+* ``current_truth_at_1``, ``stale_rate_top5``, ``as_of_acc``, ``when_acc``, ``history_acc``,
+  ``context_tokens``: the query kinds, each answered from its selected context (:mod:`evaluate_queries`).
 * ``stale_rate_injected``: fraction of facts in the SessionStart block (memories; a summary counts as its
   source memories) that gold says were superseded at the block's time. ``current_coverage_injected``:
   fraction of ``current`` queries (one per queried topic instance) for which a memory stating the current
   value (the query's evidence) is in the block. ``injected_tokens``: the block's size.
 * ``dup_collapsed_exact``: fraction of redundant exact-duplicate records marked duplicate;
   ``compression_ratio``: memories in / memories still retrievable in standard mode.
-* ``tier_frac_*``, ``latency_total_s``, ``latency_<phase>_s``, ``latency_recall_s``, ``latency_inject_s``.
+* ``tier_frac_*``, ``n_consolidations``, ``latency_total_s``, ``latency_<phase>_s`` (consolidation phases
+  summed over runs, ``ingest``, ``recall``, ``select``, ``answer``, ``inject``).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from typing import Any
 
 from memlab.benchmarks import metrics
 from memlab.benchmarks.base import BenchmarkResult, DatasetCard
 from memlab.benchmarks.project_history import history_metrics as hm
-from memlab.benchmarks.project_history.evaluate_queries import answer_query, query_metrics
+from memlab.benchmarks.project_history.evaluate_queries import episode_query, query_metrics
 from memlab.benchmarks.project_history.schema import ProjectHistory
 from memlab.components import Components
-from memlab.pipeline.consolidate import PHASES, consolidate
-from memlab.pipeline.inject import build_block
+from memlab.pipeline.episode import Episode, EpisodeOutcome
+from memlab.pipeline.inject import InjectedBlock
 from memlab.pipeline.recall import eligible
 from memlab.pipeline.store import MemoryStore
-from memlab.types import EdgeType, Relation
+from memlab.types import TIER_ORDER, EdgeType, Relation
 
 EDGE_RELATION: Mapping[EdgeType, Relation] = {
     EdgeType.SUPERSEDES: Relation.SUPERSEDE,
     EdgeType.DUPLICATES: Relation.DUPLICATE,
     EdgeType.MERGES: Relation.MERGE,
 }
+
+
+def history_episode(history: ProjectHistory) -> Episode:
+    """The history's memories and gold queries as one episode ending at the history's clock."""
+    now = history.now
+    return Episode(history.name, history.memories, tuple(episode_query(q, now) for q in history.queries), end=now)
+
+
+def stale_since(history: ProjectHistory) -> dict:
+    """Memory id -> the gold time it stopped being true."""
+    timestamps = {m.id: m.timestamp for m in history.memories}
+    return hm.superseded_at([(r.older, r.newer, r.relation) for r in history.relations], timestamps)
 
 
 def predicted_relations(store: MemoryStore) -> dict[tuple[str, str], Relation]:
@@ -52,7 +66,7 @@ def predicted_relations(store: MemoryStore) -> dict[tuple[str, str], Relation]:
     return out
 
 
-def injected_fact_ids(store: MemoryStore, block: Any) -> list[str]:
+def injected_fact_ids(store: MemoryStore, block: InjectedBlock) -> list[str]:
     """Memory ids the block speaks for: memory items, and the sources of summary items."""
     ids: list[str] = []
     for item in block.items:
@@ -63,39 +77,42 @@ def injected_fact_ids(store: MemoryStore, block: Any) -> list[str]:
     return ids
 
 
-def evaluate_history(history: ProjectHistory, components: Components, card: DatasetCard) -> BenchmarkResult:
-    """Run the whole policy on ``history`` and score it against its gold."""
-    t_start = time.perf_counter()
-    store = MemoryStore(history.memories)
-    now = history.now
-    result = consolidate(store, components, now)
+def latency_metrics(outcome: EpisodeOutcome) -> dict[str, float]:
+    """``latency_<phase>_s`` per phase, ``latency_total_s`` and ``n_consolidations``."""
+    out = {f"latency_{phase}_s": float(v) for phase, v in outcome.seconds.items()}
+    out["latency_total_s"] = float(sum(outcome.seconds.values()))
+    out["n_consolidations"] = float(len(outcome.runs))
+    return out
 
+
+def final_tier_counts(outcome: EpisodeOutcome) -> dict[str, int]:
+    """Memories per tier value at the end of the episode."""
+    counts = {t.value: 0 for t in TIER_ORDER}
+    for state in outcome.store.states.values():
+        counts[state.tier.value] += 1
+    return counts
+
+
+def score_history(history: ProjectHistory, outcome: EpisodeOutcome, card: DatasetCard) -> BenchmarkResult:
+    """Score one history's episode against its gold."""
+    store, block, now = outcome.store, outcome.block, outcome.end
     predicted = predicted_relations(store)
     gold_triples = [(r.older, r.newer, r.relation) for r in history.relations]
     pred_sup = [p for p, r in predicted.items() if r is Relation.SUPERSEDE]
     gold_sup = [(o, n) for o, n, r in gold_triples if r is Relation.SUPERSEDE]
     precision, recall_, f1 = metrics.supersession_scores(pred_sup, gold_sup)
     labels = hm.gold_labels(gold_triples)
-    listed = [(o, n) for o, n, _ in gold_triples]
-    relation = hm.relation_scores(store.judged, predicted, labels, listed)
+    relation = hm.relation_scores(store.judged, predicted, labels, [(o, n) for o, n, _ in gold_triples])
 
-    timestamps = {m.id: m.timestamp for m in history.memories}
-    stale_since = hm.superseded_at(gold_triples, timestamps)
-    t0 = time.perf_counter()
-    predictions = [answer_query(store, components, q, stale_since) for q in history.queries]
-    recall_seconds = time.perf_counter() - t0
-
-    t0 = time.perf_counter()
-    block = build_block(store, components, now)
-    inject_seconds = time.perf_counter() - t0
+    predictions = [q.answer for q in outcome.queries]
     facts = injected_fact_ids(store, block)
     fact_set = set(facts)
     current = [q for q in history.queries if q.kind == "current"]
     covered = [float(bool(fact_set & set(q.evidence))) for q in current]
-
     groups = hm.exact_duplicate_groups(history.memories)
     duplicate_of = {mid: store.state(mid).duplicate_of for g in groups for mid in g}
     retrievable = len(eligible(store, "standard", now))
+    tiers = final_tier_counts(outcome)
 
     out: dict[str, float] = {
         "supersession_precision": precision,
@@ -103,7 +120,7 @@ def evaluate_history(history: ProjectHistory, components: Components, card: Data
         "supersession_f1": f1,
         **relation,
         **query_metrics(predictions),
-        "stale_rate_injected": hm.stale_rate(facts, stale_since, now),
+        "stale_rate_injected": hm.stale_rate(facts, stale_since(history), now),
         "current_coverage_injected": metrics.mean(covered) if current else 0.0,
         "injected_tokens": float(block.tokens),
         "injected_items": float(len(block.items)),
@@ -111,27 +128,33 @@ def evaluate_history(history: ProjectHistory, components: Components, card: Data
         "compression_ratio": hm.compression_ratio(len(history.memories), retrievable),
         "n_memories": float(len(history.memories)),
         "n_judged_pairs": float(len(store.judged)),
-        "latency_recall_s": recall_seconds,
-        "latency_inject_s": inject_seconds,
+        **metrics.tier_fractions(tiers),
+        **latency_metrics(outcome),
     }
-    out.update(metrics.tier_fractions(result.tier_counts))
-    for phase in PHASES:
-        out[f"latency_{phase}_s"] = float(result.phase_seconds.get(phase, 0.0))
-    out["latency_total_s"] = time.perf_counter() - t_start
     current_hits = [r["correct"] for r in predictions if r["kind"] == "current"]
     lo, hi = metrics.bootstrap_ci(current_hits)
     info: dict[str, Any] = {
-        "consolidation": result.counts(),
+        "consolidations": [r.counts() for r in outcome.runs],
         "current_truth_at_1_ci95": [lo, hi],
         "history_meta": history.meta,
         "injected_block": block.text,
         "injected_ids": [c.id for c in block.items],
+        "review_queue": len(store.review_queue),
     }
     return BenchmarkResult(
         out,
         predictions,
         card,
         info,
-        tier_counts=dict(result.tier_counts),
+        tier_counts=tiers,
         artifacts={"injected_block.md": block.text.encode("utf-8")},
     )
+
+
+def evaluate_history(history: ProjectHistory, components: Components, card: DatasetCard) -> BenchmarkResult:
+    """Run the policy on ``history`` as one episode and score it (what the history benchmarks do)."""
+    from memlab.benchmarks.project_history.evaluate_queries import make_answerer
+    from memlab.pipeline.episode import run_episode
+
+    answer = make_answerer(history, components, stale_since(history))
+    return score_history(history, run_episode(history_episode(history), components, answer), card)

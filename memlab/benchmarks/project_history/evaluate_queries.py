@@ -1,12 +1,17 @@
-"""Answering the four query kinds against a consolidated store, and scoring the answers.
+"""The four query kinds as episode queries, answered from their selected context, and their scores.
 
-* ``current``: standard recall (current-only) at the query time; correct when the first hit is evidence.
-  ``stale_rate_top5`` counts the top-5 hits that gold says were superseded by then.
-* ``as_of``: recall restricted to the memories the policy considers valid at ``as_of``; first hit in evidence.
-* ``when``: exhaustive recall; the answer is the first hit's recorded date, or (``answer_source=mentioned``)
+Each gold query is asked at its own time (``GoldQuery.as_of``; an ``as_of`` question is asked at the
+history's end about that earlier time). Recall hands up to ``RECALL_LIMIT`` units to the selector; the
+answer is read from the first context item in retrieval order (a summary speaks through its newest
+source, the line it quotes first):
+
+* ``current``: standard recall (current-only); correct when the answer memory is evidence.
+  ``stale_rate_top5`` counts the context's first five memories that gold says were superseded by then.
+* ``as_of``: recall restricted to the memories the policy considers valid at ``as_of``.
+* ``when``: exhaustive recall; the answer is the memory's recorded date, or (``answer_source=mentioned``)
   the start date of the first temporal expression the ``temporal`` strategy resolves in its text.
-* ``history``: exhaustive recall, then the chain of the first hit (oldest first); correct when the chain is
-  exactly the evidence list.
+* ``history``: exhaustive recall, then the chain of the answer memory as the store stands at the query's
+  time (oldest first); correct when the chain is exactly the evidence list.
 """
 
 from __future__ import annotations
@@ -17,53 +22,78 @@ from typing import Any
 
 from memlab.benchmarks import metrics
 from memlab.benchmarks.project_history.history_metrics import stale_rate
-from memlab.benchmarks.project_history.schema import GoldQuery
+from memlab.benchmarks.project_history.schema import GoldQuery, ProjectHistory
 from memlab.components import Components
+from memlab.pipeline.context import QueryContext
+from memlab.pipeline.episode import Query
 from memlab.pipeline.history import history_of
-from memlab.pipeline.recall import recall
+from memlab.pipeline.recall import is_summary, sources_of
 from memlab.pipeline.store import MemoryStore
+from memlab.types import Memory
+
+#: Units recall hands to the selector for each question.
+RECALL_LIMIT = 5
+#: Recall mode per query kind (``None``: the policy's ``pipeline.recall_mode``).
+KIND_MODE: Mapping[str, str | None] = {"current": None, "as_of": None, "when": "exhaustive", "history": "exhaustive"}
 
 
-def answer_query(
-    store: MemoryStore, components: Components, query: GoldQuery, stale_since: Mapping[str, datetime]
-) -> dict[str, Any]:
-    """One prediction record (JSON-serialisable) with ``correct`` in {0, 1} and, for current, ``stale_top5``."""
-    record: dict[str, Any] = {
-        "query_id": query.id,
-        "kind": query.kind,
-        "question": query.question,
-        "as_of": query.as_of.isoformat(),
-        "gold_answer": query.answer,
-        "evidence": list(query.evidence),
-    }
-    if query.kind == "current":
-        hits = recall(store, components, query.question, query.as_of, limit=5, track=False)
-        ranked = [h.memory.id for h in hits]
-        record.update(
-            ranked=ranked,
-            correct=metrics.hit_at_1(ranked, query.evidence),
-            stale_top5=stale_rate(ranked, stale_since, query.as_of),
-            n_top5=len(ranked),
-        )
-    elif query.kind == "as_of":
-        hits = recall(store, components, query.question, query.as_of, as_of=query.as_of, limit=5, track=False)
-        ranked = [h.memory.id for h in hits]
-        record.update(ranked=ranked, correct=metrics.hit_at_1(ranked, query.evidence))
-    elif query.kind == "when":
-        hits = recall(store, components, query.question, query.as_of, mode="exhaustive", limit=1, track=False)
-        predicted = ""
-        if hits:
-            memory = hits[0].memory
-            predicted = memory.timestamp.date().isoformat()
-            if query.answer_source == "mentioned":
-                refs = components.temporal.resolve(memory.text, memory.timestamp)
-                predicted = refs[0].start.date().isoformat() if refs else ""
-        record.update(ranked=[h.memory.id for h in hits], predicted=predicted, correct=float(predicted == query.answer))
-    else:  # history
-        hits = recall(store, components, query.question, query.as_of, mode="exhaustive", limit=1, track=False)
-        chain = [m.id for m in history_of(store, hits[0].memory.id)] if hits else []
-        record.update(ranked=[h.memory.id for h in hits], chain=chain, correct=float(chain == list(query.evidence)))
-    return record
+def episode_query(query: GoldQuery, end: datetime) -> Query:
+    """The gold query as an episode query (gold stays with the benchmark; ``meta`` carries the id)."""
+    at = end if query.kind == "as_of" else query.as_of
+    as_of = query.as_of if query.kind == "as_of" else None
+    return Query(query.id, query.question, at, as_of, KIND_MODE[query.kind], RECALL_LIMIT, {"kind": query.kind})
+
+
+def answer_memory(store: MemoryStore, context: QueryContext) -> Memory | None:
+    """The memory the first context item states (a summary: its newest source)."""
+    if not context.items:
+        return None
+    unit = context.items[0].unit
+    if not is_summary(unit):
+        return unit
+    sources = [store.memories[i] for i in sources_of(unit) if i in store.memories]
+    return max(sources, key=lambda m: (m.timestamp, m.id)) if sources else None
+
+
+def make_answerer(history: ProjectHistory, components: Components, stale_since: Mapping[str, datetime]):
+    """``answer(query, context, store)`` scoring each answer against the history's gold."""
+    gold = {q.id: q for q in history.queries}
+
+    def answer(query: Query, context: QueryContext, store: MemoryStore) -> dict[str, Any]:
+        q = gold[query.id]
+        memory = answer_memory(store, context)
+        ids = context.memory_ids()
+        record: dict[str, Any] = {
+            "query_id": q.id,
+            "kind": q.kind,
+            "question": q.question,
+            "as_of": q.as_of.isoformat(),
+            "gold_answer": q.answer,
+            "evidence": list(q.evidence),
+            "ranked": context.ranked_ids,
+            "context": context.unit_ids,
+            "context_tokens": context.tokens,
+            "answer_memory": memory.id if memory else None,
+        }
+        if q.kind in ("current", "as_of"):
+            record["correct"] = float(memory is not None and memory.id in q.evidence)
+            if q.kind == "current":
+                top = ids[:5]
+                record.update(stale_top5=stale_rate(top, stale_since, query.at), n_top5=len(top))
+        elif q.kind == "when":
+            predicted = ""
+            if memory is not None:
+                predicted = memory.timestamp.date().isoformat()
+                if q.answer_source == "mentioned":
+                    refs = components.temporal.resolve(memory.text, memory.timestamp)
+                    predicted = refs[0].start.date().isoformat() if refs else ""
+            record.update(predicted=predicted, correct=float(predicted == q.answer))
+        else:  # history
+            chain = [m.id for m in history_of(store, memory.id)] if memory is not None else []
+            record.update(chain=chain, correct=float(chain == list(q.evidence)))
+        return record
+
+    return answer
 
 
 def query_metrics(records: list[dict[str, Any]]) -> dict[str, float]:
@@ -80,6 +110,7 @@ def query_metrics(records: list[dict[str, Any]]) -> dict[str, float]:
         "when_acc": metrics.mean(r["correct"] for r in by_kind.get("when", [])),
         "history_acc": metrics.mean(r["correct"] for r in by_kind.get("history", [])),
         "n_queries_current": float(len(current)),
+        "context_tokens": metrics.mean(r["context_tokens"] for r in records),
     }
     for kind in ("as_of", "when", "history"):
         out[f"n_queries_{kind}"] = float(len(by_kind.get(kind, [])))

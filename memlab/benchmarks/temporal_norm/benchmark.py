@@ -29,7 +29,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.benchmarks.base import BenchmarkResult, DatasetCard
+from memlab.benchmarks.base import BenchmarkCard, BenchmarkResult, DatasetCard
 from memlab.benchmarks.temporal_norm.data import Record, load
 from memlab.benchmarks.temporal_norm.scoring import choose, local, metrics_for, status
 from memlab.components import Components
@@ -54,6 +54,14 @@ class TemporalNormBenchmark:
             from the first pass). Keep 1 for ``temporal=dspy``: its later passes would time DSPy's cache.
     """
 
+    card: ClassVar[BenchmarkCard] = BenchmarkCard(
+        "temporal_norm",
+        "1",
+        "BSD-3-Clause (Duckling corpus, derived JSON)",
+        "resolver_acc",
+        ("temporal",),
+        "the temporal resolver alone on annotated time expressions: accuracy, coverage, µs per expression",
+    )
     name: ClassVar[str] = "temporal_norm"
     version: ClassVar[int] = 1
 

@@ -1,6 +1,9 @@
-"""Turn retrieval over one conversation: BM25, dense (the configured embedder), hybrid (RRF), with options.
+"""The ranking engine behind the ``retriever`` options: BM25, dense (the run's embedder), hybrid (RRF).
 
-Options (``dataset.retriever.*``):
+It ranks the units (memories, and summaries as units) the pipeline hands it for a query; the options
+below are the hyperparameters of :mod:`~.bm25`, :mod:`~.dense` and :mod:`~.hybrid` (``retriever.*``).
+Features that read a unit's neighbours or session use ``meta["session"]``, ``meta["speaker"]`` and
+``meta["text"]`` where a unit has them (LoCoMo turns do) and are neutral otherwise.
 
 - ``mode``: ``bm25``, ``dense`` or ``hybrid`` (reciprocal rank fusion of the two, ``1/(rrf_k + rank)``).
 - ``context``: text indexed per turn (``plain`` = turn + caption; ``speaker`` = ``Speaker: turn``;
@@ -26,17 +29,34 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import ClassVar
 
 import numpy as np
 
-from memlab.benchmarks.locomo.ingest import CONTEXTS, index_text
 from memlab.errors import MemlabError
 from memlab.protocols import Embedder
 from memlab.text.lexical import rewrite_query, tokens
 from memlab.types import Memory
 
 MODES = ("bm25", "dense", "hybrid")
+#: ``context`` option -> how a unit becomes index text.
+CONTEXTS = ("plain", "speaker", "speaker_date")
+
+
+def index_text(memory: Memory, context: str) -> str:
+    """Text indexed for ``memory`` under the ``context`` option (``plain``: the raw turn and its caption;
+    ``speaker``: the memory's text; ``speaker_date``: the text after its day, month and year).
+    """
+    if context == "plain":
+        text = str(memory.meta.get("text", memory.text))
+        caption = memory.meta.get("caption")
+        return f"{text} {caption}" if caption else text
+    if context == "speaker":
+        return memory.text
+    if context == "speaker_date":
+        return f"{memory.timestamp.day} {memory.timestamp:%B %Y}. {memory.text}"
+    raise ValueError(f"unknown context {context!r}; valid: {', '.join(CONTEXTS)}")
 
 
 @dataclass(frozen=True)
@@ -59,19 +79,17 @@ class RetrieverConfig:
     bm25_k1: float = 1.5
     bm25_b: float = 0.75
 
-    @classmethod
-    def from_mapping(cls, data: dict[str, Any] | None) -> RetrieverConfig:
-        """Build from ``dataset.retriever`` (unknown keys and values fail in one line)."""
-        data = dict(data or {})
-        unknown = sorted(set(data) - set(cls.__dataclass_fields__))
-        if unknown:
-            raise MemlabError(f"unknown dataset.retriever key(s) {unknown}; valid: {sorted(cls.__dataclass_fields__)}")
-        cfg = cls(**data)
-        if cfg.mode not in MODES:
-            raise MemlabError(f"unknown dataset.retriever.mode {cfg.mode!r}; valid: {', '.join(MODES)}")
-        if cfg.context not in CONTEXTS:
-            raise MemlabError(f"unknown dataset.retriever.context {cfg.context!r}; valid: {', '.join(CONTEXTS)}")
-        return cfg
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise MemlabError(f"unknown retriever mode {self.mode!r}; valid: {', '.join(MODES)}")
+        if self.context not in CONTEXTS:
+            raise MemlabError(f"unknown retriever.context {self.context!r}; valid: {', '.join(CONTEXTS)}")
+
+
+def session_key(memory: Memory) -> str:
+    """The unit's session (``meta["session"]``); a unit without one is a session of its own."""
+    session = memory.meta.get("session")
+    return f"s:{session}" if session is not None else f"u:{memory.id}"
 
 
 def rrf(rankings: Sequence[tuple[np.ndarray, float]], n: int, k: int) -> np.ndarray:
@@ -88,10 +106,10 @@ def rrf(rankings: Sequence[tuple[np.ndarray, float]], n: int, k: int) -> np.ndar
 
 
 class TurnRetriever:
-    """Ranks one conversation's memories for a question.
+    """Ranks a fixed list of units (one conversation's turns, a store's eligible memories) for queries.
 
     Args:
-        memories: The conversation's memories in time order.
+        memories: The units in time order (ties by id).
         embedder: Embedder for ``dense``/``hybrid`` (unused by ``bm25``).
         config: Options.
     """
@@ -109,7 +127,7 @@ class TurnRetriever:
             docs = [tokens(t) for t in texts]
             if config.bm25_window > 0:
                 raw = [tokens(str(m.meta.get("text", ""))) for m in self.memories]
-                sess = [m.meta.get("session") for m in self.memories]
+                sess = [session_key(m) for m in self.memories]
                 for i in range(len(docs)):
                     for j in range(max(0, i - config.bm25_window), i):
                         if sess[j] == sess[i]:
@@ -119,8 +137,8 @@ class TurnRetriever:
             if embedder is None:
                 raise MemlabError("dense retrieval needs an embedder; set embedder=minilm or retriever.mode=bm25")
             self.vectors_ = np.asarray(embedder.encode(texts), dtype=np.float32)
-        sessions = [m.meta.get("session") for m in self.memories]
-        self.session_ids_ = sorted(set(sessions), key=lambda x: (str(type(x)), x))
+        sessions = [session_key(m) for m in self.memories]
+        self.session_ids_ = sorted(set(sessions))
         pos = {sid: j for j, sid in enumerate(self.session_ids_)}
         self.turn_session_ = np.array([pos[x] for x in sessions], dtype=np.int64)
         self.speakers_ = [str(m.meta.get("speaker", "")) for m in self.memories]
@@ -206,3 +224,47 @@ class TurnRetriever:
     def rank(self, question: str) -> list[int]:
         """Indices of the memories for one question, best first."""
         return self.rank_all([question])[0]
+
+
+class EngineRetriever:
+    """Shared body of the ``bm25``, ``dense`` and ``hybrid`` options: a :class:`TurnRetriever` over the
+    candidates, kept while the candidates stay the same (the queries of one moment share one index).
+
+    Subclasses set ``mode`` and store their hyperparameters (the fields of :class:`RetrieverConfig` they
+    take); :meth:`rank_many` ranks several queries over one candidate list with one index and one batch of
+    query embeddings.
+    """
+
+    mode: ClassVar[str] = "hybrid"
+
+    def config(self) -> RetrieverConfig:
+        """The engine's settings from this option's hyperparameters."""
+        fields = {f: getattr(self, f) for f in RetrieverConfig.__dataclass_fields__ if f != "mode" and hasattr(self, f)}
+        return RetrieverConfig(mode=self.mode, **fields)
+
+    def _engine(self, candidates: Sequence[Memory], embedder: Embedder | None) -> TurnRetriever:
+        key = (tuple(m.id for m in candidates), id(embedder))
+        if getattr(self, "engine_key_", None) != key:
+            self.engine_ = TurnRetriever(candidates, embedder, self.config())
+            self.engine_key_ = key
+        return self.engine_
+
+    def rank_many(
+        self, queries: Sequence[str], candidates: Sequence[Memory], now: datetime, embedder: Embedder | None = None
+    ) -> list[list[tuple[str, float]]]:
+        """For each query, every candidate's ``(id, score)``, best first (ties: the candidates' order)."""
+        if not candidates:
+            return [[] for _ in queries]
+        engine = self._engine(candidates, embedder)
+        n = len(candidates)
+        out = []
+        for scores in engine.scores_all(list(queries)):
+            order = np.lexsort((np.arange(n), -scores))
+            out.append([(candidates[int(i)].id, float(scores[int(i)])) for i in order])
+        return out
+
+    def rank(
+        self, query: str, candidates: Sequence[Memory], now: datetime, embedder: Embedder | None = None
+    ) -> list[tuple[str, float]]:
+        """Every candidate's ``(id, score)`` for ``query``, best first (ties: the candidates' order)."""
+        return self.rank_many([query], candidates, now, embedder)[0]
