@@ -72,6 +72,13 @@ class Summarizer(Protocol):
     Contract: the summary cites its sources in ``source_ids``, a subset of the given memories' ids (never
     an invented id), and its temporal range spans exactly the cited memories; ``None`` means "no
     summary" (the ``none`` option); deterministic for the same input set.
+
+    Optional: a summarizer that can report outdated facts accepts the keyword
+    ``superseded: Mapping[str, str] | None = None`` in ``summarize`` (memory id -> id of the memory that
+    supersedes it, from the judged SUPERSEDE edges, for members of the cluster; the superseder may lie
+    outside the cluster); it fills ``superseded_facts`` from it (``source_memory_id`` always a member) and
+    keeps superseded members out of ``key_facts`` and ``decisions``. A caller passes it only when
+    ``"superseded"`` is a parameter of the summarizer's ``summarize`` (``inspect.signature``).
     """
 
     name: ClassVar[str]

@@ -17,6 +17,7 @@ from memlab.build import available_options, build
 from memlab.protocols import GROUP_PROTOCOLS
 from memlab.text.tokens import item_tokens
 from memlab.types import (
+    TIER_ORDER,
     InjectionCandidate,
     Memory,
     MemoryState,
@@ -104,6 +105,55 @@ def test_retention_in_unit_interval_and_never_rises_with_age(group, option):
                 if prev is not None:
                     assert s.overall <= prev + 1e-12
                 prev = s.overall
+
+
+def _retention_cases() -> tuple[list[Memory], list[MemoryState]]:
+    """Memories of several namespaces, ages and access histories (for the batch contract)."""
+    memories, states = [], []
+    for i in range(24):
+        m = mem(i, f"note {i % 5} about topic {i % 3}", ns=("decisions", "progress", "other")[i % 3], days=-7 * i)
+        memories.append(m)
+        accesses = tuple(ANCHOR - timedelta(days=d) for d in range(0, i % 4))
+        states.append(
+            MemoryState(
+                m.id,
+                activation_count=len(accesses),
+                last_accessed=accesses[-1] if accesses else None,
+                superseded_by="x" if i % 5 == 0 else None,
+                access_times=accesses,
+            )
+        )
+    return memories, states
+
+
+def _tier_monotone(scores) -> None:
+    rank = {t: i for i, t in enumerate(TIER_ORDER)}
+    for a in scores:
+        for b in scores:
+            if a.overall > b.overall:
+                assert rank[a.tier] <= rank[b.tier], f"higher score {a.overall} got a colder tier than {b.overall}"
+
+
+@pytest.mark.parametrize(("group", "option"), params("retention"))
+def test_retention_batch_contract(group, option):
+    fn = built(group, option)
+    memories, states = _retention_cases()
+    score_all = getattr(fn, "score_all", None)
+    prev = None
+    for days in (0, 10, 40, 400, 4000):
+        now = ANCHOR + timedelta(days=days)
+        if callable(score_all):
+            scores = list(score_all(memories, states, now))
+            assert len(scores) == len(memories)
+            assert score_all([memories[3]], [states[3]], now)[0] == fn.score(memories[3], states[3], now)
+            assert list(score_all(memories, states, now)) == scores  # pure
+        else:
+            scores = [fn.score(m, s, now) for m, s in zip(memories, states, strict=True)]
+        assert all(0.0 <= s.overall <= 1.0 and isinstance(s.tier, Tier) for s in scores)
+        _tier_monotone(scores)
+        if prev is not None:
+            assert all(s.overall <= p.overall + 1e-12 for s, p in zip(scores, prev, strict=True))
+        prev = scores
 
 
 @pytest.mark.parametrize(("group", "option"), params("clusterer"))

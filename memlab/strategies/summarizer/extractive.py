@@ -2,36 +2,32 @@
 
 from __future__ import annotations
 
-import hashlib
-import re
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from memlab.strategies.summarizer.extract import (
+    dominant_namespace,
+    first_sentence,
+    line_of,
+    summary_id,
+    superseded_facts,
+)
 from memlab.types import Memory, Summary, SummaryDecision
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
-
-
-def summary_id(source_ids: Sequence[str]) -> str:
-    """Deterministic summary id from the sorted source ids."""
-    return "sum_" + hashlib.sha256("\n".join(sorted(source_ids)).encode()).hexdigest()[:12]
-
-
-def first_sentence(text: str, limit: int = 200) -> str:
-    """First sentence of ``text`` (whitespace collapsed), cut to ``limit`` characters."""
-    flat = " ".join(text.split())
-    return _SENTENCE.split(flat, maxsplit=1)[0][:limit] if flat else ""
+__all__ = ["ExtractiveSummarizer", "first_sentence", "summary_id"]
 
 
 class ExtractiveSummarizer:
     """Quote the cluster instead of paraphrasing it.
 
-    ``summary`` is the newest member's summary line with the member count and date span; ``key_facts`` are
-    the distinct summary lines, newest first; ``decisions`` are the members from the ``decisions``
-    namespace (rationale: the first sentence of their content); ``superseded_facts`` stays empty (the
-    supersession phase, not the summarizer, knows what is outdated). Confidence is 1.0: every sentence is
-    quoted from a cited source.
+    ``summary`` is the newest current member's summary line with the member count and date span;
+    ``key_facts`` are the distinct summary lines of the current members, newest first; ``decisions`` are
+    the current members from the ``decisions`` namespace (rationale: the first sentence of their content);
+    ``superseded_facts`` come from the optional ``superseded`` mapping (memory id -> id of its superseder,
+    from the judged SUPERSEDE edges; see :class:`~memlab.protocols.Summarizer`): each superseded member
+    becomes a fact ``original_fact → superseded_by`` (the superseder's line when it is in the cluster,
+    else its id) and leaves the key facts and decisions. "Current" = not superseded; without the mapping
+    every member is current. Confidence is 1.0: every sentence is quoted from a cited source.
 
     Args:
         max_facts: Key facts kept.
@@ -39,42 +35,41 @@ class ExtractiveSummarizer:
     """
 
     name: ClassVar[str] = "extractive"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
 
     def __init__(self, max_facts: int = 5, max_decisions: int = 3) -> None:
         self.max_facts = max_facts
         self.max_decisions = max_decisions
 
-    def summarize(self, memories: Sequence[Memory]) -> Summary | None:
+    def summarize(self, memories: Sequence[Memory], *, superseded: Mapping[str, str] | None = None) -> Summary | None:
         """Summarise one cluster (any order in, same summary out)."""
         if not memories:
             return None
         ordered = sorted(memories, key=lambda m: (m.timestamp, m.id))
-        newest_first = list(reversed(ordered))
-        counts = Counter(m.namespace for m in ordered)
-        namespace = min(counts, key=lambda ns: (-counts[ns], ns))
+        outdated, outdated_ids = superseded_facts(ordered, superseded)
+        current = [m for m in reversed(ordered) if m.id not in outdated_ids] or list(reversed(ordered))
         facts: list[str] = []
-        for m in newest_first:
-            line = " ".join((m.summary or first_sentence(m.content)).split())
+        for m in current:
+            line = line_of(m)
             if line and line not in facts:
                 facts.append(line)
             if len(facts) >= self.max_facts:
                 break
         decisions = tuple(
             SummaryDecision(" ".join(m.summary.split()), first_sentence(m.content))
-            for m in newest_first
-            if m.namespace == "decisions"
+            for m in current
+            if m.namespace == "decisions" and m.id not in outdated_ids
         )[: self.max_decisions]
         start, end = ordered[0].timestamp, ordered[-1].timestamp
         lead = facts[0] if facts else ""
         text = f"{lead} ({len(ordered)} related memories, {start.date()} to {end.date()})"
         return Summary(
             id=summary_id([m.id for m in ordered]),
-            namespace=namespace,
+            namespace=dominant_namespace(ordered),
             summary=text,
             key_facts=tuple(facts),
             decisions=decisions,
-            superseded_facts=(),
+            superseded_facts=outdated,
             temporal_start=start,
             temporal_end=end,
             source_ids=tuple(m.id for m in ordered),

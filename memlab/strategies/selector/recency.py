@@ -1,0 +1,36 @@
+"""Newest first: the most recent items the budget allows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from memlab.strategies.selector.packing import pack, unique
+from memlab.types import InjectionCandidate, SelectionContext
+
+
+class RecencySelector:
+    """Order by ``timestamp`` descending (ties by id), add while the budget allows (``skip`` an item that
+    does not fit, or ``stop``), at most ``max_items``. The plain recency baseline: what a chat agent's
+    context window keeps (squidbot's newest messages), with no relevance or frequency.
+
+    Args:
+        max_items: At most this many items (seed: 10 summaries at SessionStart; ``null`` = no limit).
+        min_confidence: Candidates below this confidence are skipped (seed: 0.7).
+        on_overflow: ``skip`` or ``stop``.
+    """
+
+    name: ClassVar[str] = "recency"
+    version: ClassVar[int] = 1
+
+    def __init__(self, max_items: int | None = 10, min_confidence: float = 0.7, on_overflow: str = "skip") -> None:
+        self.max_items = max_items
+        self.min_confidence = min_confidence
+        self.on_overflow = on_overflow
+
+    def select(
+        self, candidates: Sequence[InjectionCandidate], context: SelectionContext, budget_tokens: int
+    ) -> list[InjectionCandidate]:
+        """Newest first under the budget."""
+        ranked = unique(candidates, lambda c: c.timestamp.timestamp(), self.min_confidence)
+        return pack(ranked, budget_tokens, context.chars_per_token, self.max_items, self.on_overflow)
