@@ -31,6 +31,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tiers": ("tiers", "memories per tier of a repository"),
     "edges": ("edges", "edges of one memory"),
     "bench": ("bench", "benchmarks of the production hook (`memlab bench hook`)"),
+    "train": ("train", "fit a learned strategy and write its model file and card (`memlab train judge`)"),
+    "eval": ("evaluate", "score one strategy alone (`memlab eval judge --judge learned --seeds 1020-1029`)"),
 }
 
 

@@ -100,8 +100,8 @@ def run_params(cfg: Mapping[str, Any], uses: Sequence[str]) -> dict[str, Any]:
 
 def copy_strategy_artifacts(components: Any, folder: Path, groups: Sequence[str] = GROUPS) -> list[Path]:
     """Copy the files strategies used (a strategy's ``artifact_path``, e.g. the learned judge's model) into
-    ``folder/models/<group>/`` so they are logged with the run and can be loaded by path later; a JSON card
-    beside the file (same stem) is copied too.
+    ``folder/models/<group>/`` so they are logged with the run and can be loaded by path later; the card
+    beside the file (``<name>.card.json``) is copied too.
 
     Returns:
         The copied files.
@@ -115,7 +115,9 @@ def copy_strategy_artifacts(components: Any, folder: Path, groups: Sequence[str]
             continue
         target = folder / "models" / group
         target.mkdir(parents=True, exist_ok=True)
-        for source in (Path(path), Path(path).with_suffix(".json")):
+        from memlab.models.trees import card_path
+
+        for source in (Path(path), card_path(Path(path))):
             if source.is_file():
                 copied.append(Path(shutil.copy2(source, target / source.name)))
     return copied

@@ -19,21 +19,31 @@ TARGETS: dict[str, frozenset[str]] = {
     ),
     "retention": frozenset(
         {
+            "memlab.strategies.retention.actr.ActrRetention",
             "memlab.strategies.retention.exponential.ExponentialRetention",
+            "memlab.strategies.retention.fifo_cap.FifoCapRetention",
             "memlab.strategies.retention.none.NoRetention",
+            "memlab.strategies.retention.power_law.PowerLawRetention",
+            "memlab.strategies.retention.salience_prune.SaliencePruneRetention",
+            "memlab.strategies.retention.sliding_window.SlidingWindowRetention",
         }
     ),
     "clusterer": frozenset(
         {
             "memlab.strategies.clusterer.agglomerative.AgglomerativeClusterer",
+            "memlab.strategies.clusterer.hdbscan.HdbscanClusterer",
             "memlab.strategies.clusterer.knn_graph.KnnGraphClusterer",
             "memlab.strategies.clusterer.none.NoClusterer",
+            "memlab.strategies.clusterer.time_window.TimeWindowClusterer",
         }
     ),
     "summarizer": frozenset(
         {
+            "memlab.strategies.summarizer.dspy_summarizer.DSPySummarizer",
             "memlab.strategies.summarizer.extractive.ExtractiveSummarizer",
             "memlab.strategies.summarizer.none.NoSummarizer",
+            "memlab.strategies.summarizer.running_document.RunningDocumentSummarizer",
+            "memlab.strategies.summarizer.session_narrative.SessionNarrativeSummarizer",
         }
     ),
     "judge": frozenset(
@@ -57,7 +67,11 @@ TARGETS: dict[str, frozenset[str]] = {
     "selector": frozenset(
         {
             "memlab.strategies.selector.current_facts.CurrentFactsSelector",
+            "memlab.strategies.selector.knapsack.KnapsackSelector",
+            "memlab.strategies.selector.mmr.MmrSelector",
             "memlab.strategies.selector.none.NoSelector",
+            "memlab.strategies.selector.recency.RecencySelector",
+            "memlab.strategies.selector.retention_topk.RetentionTopkSelector",
             "memlab.strategies.selector.seed_weighted.SeedWeightedSelector",
         }
     ),

@@ -47,11 +47,8 @@ def stub_llm() -> dict:
     return _STUB.llm_config()
 
 
-#: Per-option overrides that keep a contract test fast without changing what is tested (the learned judge
-#: trains its default model on first use; here a tiny TF-IDF model on two builtin seeds).
-FAST: dict[tuple[str, str], list[str]] = {
-    ("judge", "learned"): ["judge.embedder=tfidf", "judge.train_dataset=builtin", "judge.train_seeds=1000-1001"],
-}
+#: Per-option overrides that keep a contract test fast without changing what is tested.
+FAST: dict[tuple[str, str], list[str]] = {}
 
 
 @functools.cache

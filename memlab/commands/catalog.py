@@ -24,6 +24,22 @@ def describe(group: str, option: str) -> str:
     return texts[0] if texts else ""
 
 
+def dataset_card(option: str):
+    """The benchmark card of a ``dataset`` option (the class is imported, not built), or ``None``."""
+    import re
+
+    from memlab.build import resolve_target
+
+    text = (CONF_DIR / "dataset" / f"{option}.yaml").read_text(encoding="utf-8")
+    match = re.search(r"^_target_:\s*(\S+)", text, re.MULTILINE)
+    if not match:
+        return None
+    try:
+        return getattr(resolve_target(match.group(1), "dataset"), "card", None)
+    except MemlabError:
+        return None
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``memlab list``."""
     parser.add_argument("group", nargs="?", help="a conf group (retention, judge, ...); all groups when omitted")
@@ -41,5 +57,8 @@ def run(args: argparse.Namespace) -> int:
             continue
         print(f"{group}:")
         for option in available_options(group):
-            print(f"  {option:<22} {describe(group, option)}")
+            card = dataset_card(option) if group == "dataset" else None
+            print(f"  {option:<22} {card.description if card and card.description else describe(group, option)}")
+            if card is not None:
+                print(f"  {'':<22} main metric: {card.main_metric}; uses: {', '.join(card.uses)}")
     return 0

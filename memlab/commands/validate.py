@@ -6,6 +6,22 @@ import argparse
 
 from memlab.build import available_options, build, build_components
 from memlab.errors import MemlabError
+from memlab.run import check_uses
+
+
+def experiment_groups(name: str) -> list[str]:
+    """Strategy and settings groups an experiment file sets (``override /judge: x``, ``pipeline: {...}``)."""
+    import yaml
+
+    from memlab.build import GROUPS, SETTINGS_GROUPS
+    from memlab.paths import CONF_DIR
+
+    data = yaml.safe_load((CONF_DIR / "experiment" / f"{name}.yaml").read_text(encoding="utf-8")) or {}
+    keys = [k for k in data if k != "defaults"]
+    for entry in data.get("defaults") or []:
+        if isinstance(entry, dict):
+            keys += [str(k).removeprefix("override ").lstrip("/") for k in entry]
+    return [k for k in dict.fromkeys(keys) if k in (*GROUPS, *SETTINGS_GROUPS)]
 
 
 def check_experiment(name: str | None) -> list[str]:
@@ -22,8 +38,10 @@ def check_experiment(name: str | None) -> list[str]:
         with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
             cfg = compose(config_name="config", overrides=overrides)
         container = OmegaConf.to_container(cfg, resolve=True)
-        build_components(container)
-        build(container["dataset"], "dataset")
+        benchmark = build(container["dataset"], "dataset")
+        card = type(benchmark).card
+        check_uses(card, experiment_groups(name) if name else [])
+        build_components(container, groups=card.uses, benchmark=card.name)
         build(container["tracking"], "tracking")
     except MemlabError as exc:
         return [str(exc)]

@@ -1,4 +1,8 @@
-"""The seed's consolidation phases: scan → cluster → summarize → supersession → tier → persist.
+"""The consolidation phases: scan → cluster → supersession → summarize → tier → persist.
+
+Supersession runs before summarising (the seed's spec summarises first) so that a summary can list which
+of its members the judge found superseded (``superseded_facts``); a summarizer that takes the optional
+``superseded`` keyword gets, for each member with a superseder, the superseder's id.
 
 Each phase is a small function over a :class:`~memlab.pipeline.store.MemoryStore`; :func:`consolidate`
 runs them in order with the benchmark clock ``now`` and records wall time per phase. Nothing here reads
@@ -30,7 +34,7 @@ from memlab.types import (
     Verdict,
 )
 
-PHASES: tuple[str, ...] = ("scan", "cluster", "summarize", "supersession", "tier", "persist")
+PHASES: tuple[str, ...] = ("scan", "cluster", "supersession", "summarize", "tier", "persist")
 
 
 def embed_missing(store: MemoryStore, components: Components, memories: Sequence[Memory]) -> np.ndarray:
@@ -62,11 +66,33 @@ def phase_cluster(store: MemoryStore, components: Components, memories: Sequence
     return sorted(clusters, key=lambda g: (g[0].timestamp, g[0].id))
 
 
+def takes_keyword(method: object, name: str) -> bool:
+    """Whether a strategy method accepts the optional keyword ``name`` (an optional protocol hook)."""
+    import inspect
+
+    try:
+        return name in inspect.signature(method).parameters  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+
+
 def phase_summarize(store: MemoryStore, components: Components, clusters, run_id: str, now: datetime) -> int:
-    """Summarise each cluster; stores summaries and CONSOLIDATES edges; returns summaries created."""
+    """Summarise each cluster; stores summaries and CONSOLIDATES edges; returns summaries created.
+
+    The clusters of this run are the current view of everything seen so far: a summary of an earlier run
+    that this run does not reproduce (its cluster grew, merged or split) is retired — removed with its
+    CONSOLIDATES edges — so that recall and injection never see two summaries of one cluster.
+    """
     created = 0
+    summarize = components.summarizer.summarize
+    with_superseded = takes_keyword(summarize, "superseded")
+    current: dict[str, object] = {}
     for cluster in clusters:
-        summary = components.summarizer.summarize(cluster)
+        if with_superseded:
+            superseded = {m.id: s for m in cluster if (s := store.state(m.id).superseded_by)}
+            summary = summarize(cluster, superseded=superseded)
+        else:
+            summary = summarize(cluster)
         if summary is None:
             continue
         allowed = {m.id for m in cluster}
@@ -74,6 +100,10 @@ def phase_summarize(store: MemoryStore, components: Components, clusters, run_id
             raise ValueError(f"summarizer {components.summarizer.name} cited ids outside its cluster")
         if summary.id not in store.summaries:
             created += 1
+        current[summary.id] = summary
+    for sid in [sid for sid in store.summaries if sid not in current]:
+        store.retire_summary(sid)
+    for summary in current.values():
         store.summaries[summary.id] = summary
         for mid in summary.source_ids:
             store.add_edge(Edge(summary.id, mid, EdgeType.CONSOLIDATES, created_at=now, run_id=run_id))
@@ -226,12 +256,25 @@ def phase_supersession(
     return counts, review
 
 
+def references_of(store: MemoryStore) -> dict[str, list[str]]:
+    """Memory id -> ids it references (REFERENCES and MERGES edges, source to target), for retention
+    functions that keep what a kept memory refers to.
+    """
+    out: dict[str, list[str]] = {}
+    for edge in store.edges.values():
+        if edge.type in (EdgeType.REFERENCES, EdgeType.MERGES):
+            out.setdefault(edge.source, []).append(edge.target)
+    return out
+
+
 def phase_tier(store: MemoryStore, components: Components, memories: Sequence[Memory], now: datetime):
     """Score every memory with the retention function and assign its tier; returns transitions."""
     transitions: list[TierTransition] = []
     states = [store.state(m.id) for m in memories]
     score_all = getattr(components.retention, "score_all", None)  # optional batch form (RetentionFunction)
-    if callable(score_all):
+    if callable(score_all) and takes_keyword(score_all, "references"):
+        scores = list(score_all(list(memories), states, now, references=references_of(store)))
+    elif callable(score_all):
         scores = list(score_all(list(memories), states, now))
     else:
         scores = [components.retention.score(m, st, now) for m, st in zip(memories, states, strict=True)]
@@ -276,12 +319,12 @@ def consolidate(
     seconds["cluster"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    created = phase_summarize(store, components, clusters, run_id, now)
-    seconds["summarize"] = time.perf_counter() - t0
-
-    t0 = time.perf_counter()
     edge_counts, review = phase_supersession(store, components, memories, matrix, run_id, full=full)
     seconds["supersession"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    created = phase_summarize(store, components, clusters, run_id, now)
+    seconds["summarize"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
     transitions = phase_tier(store, components, memories, now)

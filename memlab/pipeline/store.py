@@ -90,6 +90,15 @@ class MemoryStore:
         """Ids of memories with a SUPERSEDES edge onto ``memory_id``."""
         return sorted(e.source for e in self.edges.values() if e.type is EdgeType.SUPERSEDES and e.target == memory_id)
 
+    def retire_summary(self, summary_id: str) -> None:
+        """Remove a summary and its CONSOLIDATES edges; its members no longer point at it."""
+        self.summaries.pop(summary_id, None)
+        for key in [k for k in self.edges if k[0] == summary_id and k[2] is EdgeType.CONSOLIDATES]:
+            del self.edges[key]
+        for mid, state in list(self.states.items()):
+            if state.consolidated_into == summary_id:
+                self.update_state(mid, consolidated_into=None)
+
     # -- validity and chains -------------------------------------------------------------------
     def valid_at(self, memory_id: str, when: datetime) -> bool:
         """Whether the memory was recorded by ``when`` and not yet superseded at ``when``."""

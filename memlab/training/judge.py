@@ -12,8 +12,6 @@ refuses to run on an evaluation seed it was trained on.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,8 +23,6 @@ from memlab.types import Relation
 
 #: Class order of the model's outputs.
 CLASSES: tuple[str, ...] = tuple(r.value for r in Relation)
-#: Card format tag.
-CARD_FORMAT = "memlab.learned_judge/1"
 
 
 def parse_seeds(spec: str | int | Sequence[int]) -> list[int]:
@@ -206,7 +202,6 @@ def train(
             cv[f"f1_{rel.lower()}"] = float(f1_score(y == rel, pred == rel, zero_division=0.0))
         cv["accuracy"] = float((pred == y).mean())
     card = {
-        "format": CARD_FORMAT,
         "features": list(FEATURES),
         "classes": [str(c) for c in model.classes_],
         "train_seeds": seeds,
@@ -222,22 +217,32 @@ def train(
         "cv_scheme": f"GroupKFold(n_splits={n_splits}) by seed" if cv else "none",
         "model": type(model).__name__,
         "command": (
-            "python -m memlab.training.judge_cli "
-            f"--seeds {seeds[0]}-{seeds[-1]} --dataset {dataset} --size {size} --embedder {embedder} "
-            f"--k {k} --min-similarity {min_similarity} --k-namespace {k_namespace}"
+            f"memlab train judge --seeds {format_seeds(seeds)} --dataset {dataset} --size {size} "
+            f"--embedder {embedder} --k {k} --min-similarity {min_similarity} --k-namespace {k_namespace} --out FILE"
         ),
     }
     return model, card
 
 
-def save(model: Any, card: dict[str, Any], out: Path) -> tuple[Path, Path]:
-    """Write ``learned_judge.joblib`` (model + card) and ``learned_judge.json`` (card) into ``out``."""
-    import joblib
+def format_seeds(seeds: Sequence[int]) -> str:
+    """Sorted seeds as ranges: ``[1000, 1001, 1002, 1005]`` -> ``"1000-1002,1005"`` (inverse of :func:`parse_seeds`)."""
+    parts: list[str] = []
+    ordered = sorted(set(int(s) for s in seeds))
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
+        i = j + 1
+    return ",".join(parts)
 
-    out.mkdir(parents=True, exist_ok=True)
-    model_path = out / "learned_judge.joblib"
-    joblib.dump({"model": model, "card": card}, model_path)
-    card = dict(card, sha256=hashlib.sha256(model_path.read_bytes()).hexdigest())
-    card_path = out / "learned_judge.json"
-    card_path.write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    return model_path, card_path
+
+def save(model: Any, card: dict[str, Any], out: Path) -> tuple[Path, Path]:
+    """Write the model as JSON trees (``out``, a ``.json`` file) and its card beside it (``.card.json``)."""
+    from memlab.models.trees import save_model
+
+    out = Path(out)
+    if out.suffix != ".json":
+        raise MemlabError(f"the model file must end in .json (JSON trees, no pickle); got {out}")
+    return save_model(model, card, out)

@@ -30,8 +30,6 @@ HISTORY_METRICS = (
     "compression_ratio",
 )
 FAST = ["embedder=tfidf", "clusterer=none"]
-#: The experiment's learned judge with a small default model (TF-IDF, two builtin training seeds).
-FAST_LEARNED = ["judge.embedder=tfidf", "judge.train_dataset=builtin", "judge.train_seeds=1000-1001"]
 
 
 def _run(overrides, tmp_path):
@@ -145,13 +143,16 @@ def test_experiment_runs_on_a_history_file(tmp_path):
     cfg = compose_cfg(["+experiment=project_history", "dataset=project_history_file", f"dataset.path={path}"])
     assert set(cfg["dataset"]) == {"_target_", "path"}
     _, metrics = _run(
-        ["+experiment=project_history", "dataset=project_history_file", f"dataset.path={path}", *FAST, *FAST_LEARNED],
+        ["+experiment=project_history", "dataset=project_history_file", f"dataset.path={path}", *FAST],
         tmp_path / "run",
     )
     assert metrics["n_memories"] == 100
 
 
-def test_project_history_experiment_trains_the_learned_judge_at_its_candidate_pairs():
+def test_project_history_experiment_judges_the_candidate_pairs_its_shipped_model_was_trained_on():
+    from memlab.build import build_node
+
     cfg = compose_cfg(["+experiment=project_history"])
     assert (cfg["pipeline"]["knn_k"], cfg["pipeline"]["min_pair_similarity"]) == (20, 0.2)
-    assert (cfg["judge"]["train_knn_k"], cfg["judge"]["train_min_similarity"]) == (20, 0.2)
+    _, card = build_node(cfg["judge"], "judge").load()
+    assert (card["knn_k"], card["min_pair_similarity"]) == (20, 0.2)

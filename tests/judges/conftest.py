@@ -13,5 +13,5 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from memlab.training.judge import save, train
 
     model, card = train([1000, 1001], dataset="builtin", embedder="tfidf")
-    path, _ = save(model, card, tmp_path_factory.mktemp("learned"))
+    path, _ = save(model, card, tmp_path_factory.mktemp("learned") / "tiny.json")
     return path

@@ -22,12 +22,12 @@ def test_learned_model_is_logged_with_the_run(tiny_model, tmp_path):
         ]
     )
     outcome = run(cfg, tmp_path / "out")
-    copied = outcome.output_dir / "models" / "judge" / "learned_judge.joblib"
+    copied = outcome.output_dir / "models" / "judge" / tiny_model.name
     assert copied.read_bytes() == tiny_model.read_bytes()
-    card = json.loads((copied.parent / "learned_judge.json").read_text())
+    card = json.loads((copied.parent / "tiny.card.json").read_text())
     assert card["train_seeds"] == [1000, 1001]
     arts = {a.path for a in MlflowClient(tracking_uri=uri).list_artifacts(outcome.run_id, "models/judge")}
-    assert arts == {"models/judge/learned_judge.joblib", "models/judge/learned_judge.json"}
+    assert arts == {"models/judge/tiny.json", "models/judge/tiny.card.json"}
 
 
 def test_export_pins_the_runs_model(tiny_model, tmp_path, capsys):
@@ -42,13 +42,14 @@ def test_export_pins_the_runs_model(tiny_model, tmp_path, capsys):
         ["embedder=tfidf", "judge=learned", f"judge.model_path={tiny_model}", "tracking=mlflow", f"tracking.uri={uri}"]
     )
     outcome = run(cfg, tmp_path / "out")
-    tiny_model.rename(tiny_model.with_suffix(".moved"))  # the spec must not depend on the training folder
+    moved = tiny_model.with_name("moved.json")
+    tiny_model.rename(moved)  # the spec must not depend on the training folder
     try:
         assert main(["export", "--run-id", outcome.run_id, "--tracking-uri", uri, "--out", str(tmp_path / "spec")]) == 0
         spec = load_spec(tmp_path / "spec" / "memlab-hook.json")
         pinned = spec["strategies"]["judge"]["model_path"]
         assert pinned.startswith(str(tmp_path / "spec"))
-        assert pinned.endswith("models/judge/learned_judge.joblib")
+        assert pinned.endswith("models/judge/tiny.json")
         judge = build_components(spec).judge
         t = datetime(2025, 1, 1, tzinfo=UTC)
         verdict = judge.judge(
@@ -57,4 +58,4 @@ def test_export_pins_the_runs_model(tiny_model, tmp_path, capsys):
         assert isinstance(verdict.relation, Relation)
         assert judge.artifact_path == pinned
     finally:
-        tiny_model.with_suffix(".moved").rename(tiny_model)
+        moved.rename(tiny_model)

@@ -1,14 +1,16 @@
-"""The learned judge: deterministic training, the seed rule, loading by path, one-line errors."""
+"""The learned judge: deterministic training, JSON trees equal to scikit-learn, the seed rule, loading only
+through the card (digest, features), one-line errors, and the shipped model."""
 
 from __future__ import annotations
 
 import json
-import pickle
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from memlab.errors import MemlabError
+from memlab.models.trees import TreeEnsemble, card_path, export_hgb, sha256_of
 from memlab.strategies.judge.learned import LearnedJudge
 from memlab.strategies.judge.pair_features import FEATURES
 from memlab.training.judge import history_pairs, make_embedder, parse_seeds, train
@@ -20,7 +22,7 @@ def test_training_is_deterministic() -> None:
     m1, c1 = train([1000, 1001], dataset="builtin", embedder="tfidf")
     m2, c2 = train([1000, 1001], dataset="builtin", embedder="tfidf")
     assert c1 == c2
-    assert pickle.dumps(m1) == pickle.dumps(m2)
+    assert export_hgb(m1) == export_hgb(m2)
     assert c1["train_seeds"] == [1000, 1001]
     assert c1["features"] == list(FEATURES)
     assert sum(c1["class_counts"].values()) == c1["n_pairs"]
@@ -56,8 +58,53 @@ def test_loads_by_path_and_judges(tiny_model: Path) -> None:
     verdict = judge.judge(mem("Use Flask for the HTTP API"), mem("Replaced Flask with FastAPI for the API", day=9), 0.7)
     assert verdict.relation is Relation.SUPERSEDE
     assert judge.artifact_path == str(tiny_model)
-    card = json.loads(tiny_model.with_suffix(".json").read_text())
-    assert card["train_seeds"] == [1000, 1001]
+    card = json.loads(card_path(tiny_model).read_text())
+    assert card["train_seeds"] == [1000, 1001] and card["sha256"] == sha256_of(tiny_model)
+
+
+def test_json_trees_predict_exactly_what_scikit_learn_predicts() -> None:
+    model, _ = train([1000, 1001], dataset="builtin", embedder="tfidf")
+    ensemble = TreeEnsemble(json.loads(json.dumps(export_hgb(model))))
+    rng = np.random.default_rng(0)
+    rows = rng.normal(size=(500, len(FEATURES))) * 2
+    rows[rng.random(rows.shape) < 0.05] = np.nan  # missing values take the side the trees learned
+    assert list(ensemble.classes_) == [str(c) for c in model.classes_]
+    assert np.array_equal(ensemble.predict_proba(rows), model.predict_proba(rows))
+
+
+def test_a_model_that_does_not_match_its_card_or_the_pinned_digest_is_refused(tiny_model: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "m.json"
+    copy.write_text(tiny_model.read_text().replace('"leaf":[0', '"leaf":[1', 1))
+    card_path(copy).write_text(card_path(tiny_model).read_text())
+    with pytest.raises(MemlabError, match="does not match the SHA-256 in its card"):
+        LearnedJudge(model_path=str(copy)).load()
+    with pytest.raises(MemlabError, match="does not match the SHA-256 in the spec"):
+        LearnedJudge(model_path=str(tiny_model), model_sha256="0" * 64).load()
+    assert LearnedJudge(model_path=str(tiny_model), model_sha256=sha256_of(tiny_model)).load()
+
+
+def test_a_model_without_a_card_or_with_other_features_is_refused(tiny_model: Path, tmp_path: Path) -> None:
+    lone = tmp_path / "lone.json"
+    lone.write_text(tiny_model.read_text())
+    with pytest.raises(MemlabError, match="has no readable card"):
+        LearnedJudge(model_path=str(lone)).load()
+    other = tmp_path / "other.json"
+    other.write_text(tiny_model.read_text())
+    card = json.loads(card_path(tiny_model).read_text())
+    card_path(other).write_text(json.dumps({**card, "features": ["x"], "sha256": sha256_of(other)}))
+    with pytest.raises(MemlabError, match="other features"):
+        LearnedJudge(model_path=str(other)).load()
+
+
+def test_the_shipped_model_loads_from_the_package_without_training() -> None:
+    from memlab.strategies.judge.learned import DEFAULT_MODEL
+
+    judge = LearnedJudge(eval_seed=0)
+    model, card = judge.load()
+    assert judge.artifact_path == str(DEFAULT_MODEL) and DEFAULT_MODEL.is_file()
+    assert card["sha256"] == sha256_of(DEFAULT_MODEL) and card["features"] == list(FEATURES)
+    assert min(card["train_seeds"]) >= 1000 and "memlab train judge" in card["command"]
+    assert set(model.classes_) >= {"COEXIST", "SUPERSEDE", "DUPLICATE"}
 
 
 def test_refuses_overlapping_evaluation_seed(tiny_model: Path) -> None:
@@ -73,19 +120,25 @@ def test_warns_loudly_when_asked(tiny_model: Path) -> None:
 
 
 def test_missing_model_file_is_one_line(tmp_path: Path) -> None:
-    judge = LearnedJudge(model_path=str(tmp_path / "nope.joblib"))
+    judge = LearnedJudge(model_path=str(tmp_path / "nope.json"))
     with pytest.raises(MemlabError) as info:
         judge.judge(mem("a"), mem("b", day=1))
     message = str(info.value)
     assert "\n" not in message
-    assert "nope.joblib" in message
+    assert "nope.json" in message
 
 
 def test_unreadable_model_is_one_line(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.joblib"
+    bad = tmp_path / "bad.json"
     bad.write_text("not a model")
+    card_path(bad).write_text(json.dumps({"format": "memlab.learned_judge/2", "sha256": sha256_of(bad),
+                                          "features": list(FEATURES)}))  # fmt: skip
     with pytest.raises(MemlabError, match="cannot read learned judge model"):
         LearnedJudge(model_path=str(bad)).load()
+    pickled = tmp_path / "old.joblib"
+    pickled.write_bytes(b"\x80\x04not json")
+    with pytest.raises(MemlabError, match="has no readable card"):
+        LearnedJudge(model_path=str(pickled)).load()
 
 
 def test_cli_run_refuses_overlap(tiny_model: Path, tmp_path: Path) -> None:
@@ -110,20 +163,7 @@ def test_relation_f1_exact() -> None:
     assert relation_f1([], [])["n_pairs"] == 0.0
 
 
-def test_default_model_is_trained_on_first_use_and_reused(tmp_path: Path) -> None:
-    kwargs = {"train_seeds": "1000-1001", "train_dataset": "builtin", "embedder": "tfidf", "cache_dir": str(tmp_path)}
-    judge = LearnedJudge(eval_seed=0, **kwargs)
-    judge.judge(mem("Use Flask for the HTTP API"), mem("Replaced Flask with FastAPI", day=9), 0.7)
-    path = Path(judge.artifact_path or "")
-    assert path.is_file() and tmp_path in path.parents
-    stamp = path.stat().st_mtime_ns
-    again = LearnedJudge(eval_seed=0, **kwargs)
-    again.load()
-    assert again.artifact_path == str(path)
-    assert path.stat().st_mtime_ns == stamp
-
-
-def test_training_pairs_with_k_namespace_are_a_superset_and_named_in_the_cache_path(tmp_path: Path) -> None:
+def test_training_pairs_with_k_namespace_are_a_superset() -> None:
     from memlab.benchmarks.project_history.builtin import generate
     from memlab.training.judge import candidate_pairs
 
@@ -131,7 +171,3 @@ def test_training_pairs_with_k_namespace_are_a_superset_and_named_in_the_cache_p
     base = {(o.id, n.id) for o, n, *_ in candidate_pairs(history, emb, k=1, min_similarity=0.0)}
     more = {(o.id, n.id) for o, n, *_ in candidate_pairs(history, emb, k=1, min_similarity=0.0, k_namespace=3)}
     assert base < more
-    plain = LearnedJudge(cache_dir=str(tmp_path), train_knn_k=20, train_min_similarity=0.2)
-    assert plain._default_path().parent.name.endswith(f"-k20-s0.2-v{LearnedJudge.version}")
-    within = LearnedJudge(cache_dir=str(tmp_path), train_knn_k=20, train_min_similarity=0.2, train_knn_k_namespace=10)
-    assert within._default_path().parent.name.endswith(f"-k20-s0.2-n10-v{LearnedJudge.version}")

@@ -142,7 +142,7 @@ class BuiltinHistoryBenchmark(_HistoryBenchmark):
         "1",
         "generated (MIT)",
         "current_truth_at_1",
-        USES,
+        POLICY,  # no question asks for a date a note mentions: the temporal resolver is never read
         "a small hand-written project history (58 memories, four months) with exact gold; the quickstart",
     )
 

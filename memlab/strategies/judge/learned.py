@@ -1,4 +1,7 @@
-"""Learned judge: a scikit-learn classifier over pair features, trained on seeds disjoint from evaluation."""
+"""Learned judge: gradient-boosted trees over pair features, trained on seeds disjoint from evaluation.
+
+It loads a shipped or given model and never trains one (``memlab train judge`` does).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,9 @@ from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
 from memlab.types import Memory, Relation, Verdict
+
+#: The shipped model (``memlab train judge`` rebuilds it; its card says how).
+DEFAULT_MODEL: Path = Path(__file__).resolve().parents[2] / "models" / "judge" / "learned_v8.json"
 
 
 class LearnedJudge:
@@ -30,11 +36,12 @@ class LearnedJudge:
     the judge refuses to run (``on_seed_overlap: refuse``, a one-line :class:`~memlab.errors.MemlabError`
     at first use) or warns loudly (``warn``).
 
-    **Model file.** ``model_path`` points at a ``learned_judge.joblib`` written by
-    ``python -m memlab.training.judge_cli``; a missing file is a one-line error. With
-    ``model_path: null`` the default model is trained on first use (deterministically: fixed seeds, fixed
-    ``random_state``) into ``<cache_dir>/judge_learned/`` and reused afterwards. :attr:`artifact_path`
-    names the file used, for logging it as a run artifact.
+    **Model file.** The judge only loads a model; it never trains one. The default is the model shipped in
+    the package (``memlab/models/judge/learned_v8.json`` with its card ``learned_v8.card.json``: training
+    seeds, features, SHA-256, the command that rebuilds it: ``memlab train judge``). ``model_path`` names
+    another model file; either way the file is read as JSON trees (:mod:`memlab.models.trees`, no pickle),
+    and only when its SHA-256 matches its card and, when given, ``model_sha256`` (a hook spec pins it).
+    :attr:`artifact_path` names the file used, for logging it as a run artifact.
 
     **Tentative supersession.** With ``supersede_threshold`` set, a pair whose SUPERSEDE probability reaches
     it without being the most probable class is answered SUPERSEDE with that probability as confidence
@@ -50,20 +57,10 @@ class LearnedJudge:
     Confidence is the predicted class probability.
 
     Args:
-        model_path: Trained model file; ``None`` = the default model in the cache.
+        model_path: A ``memlab.trees/1`` model file with its card beside it; ``None`` = the shipped model.
+        model_sha256: The model file's SHA-256 the caller expects (``None``: the card's alone).
         eval_seed: Seed(s) of the evaluation data, checked against the training seeds.
         on_seed_overlap: ``refuse`` or ``warn``.
-        train_seeds: Seeds of the default model (``None`` model_path only).
-        train_dataset: ``generator`` or ``builtin`` for the default model.
-        train_size: Memories per generated history for the default model.
-        embedder: Embedder of the cosine feature for the default model (``minilm`` or ``tfidf``).
-        cache_dir: Where the default model is stored.
-        train_knn_k: Neighbours per memory of the default model's training pairs; the conf sets the run's
-            ``pipeline.knn_k`` so the model sees the pair distribution it will judge.
-        train_min_similarity: Cosine floor of those pairs (the conf: ``pipeline.min_pair_similarity``).
-        train_knn_k_namespace: Neighbours within the namespace added to those pairs (the conf: 0, since a
-            model trained on them scored lower on validation seeds even with ``pipeline.knn_k_namespace``
-            set).
         supersede_threshold: SUPERSEDE probability from which a pair is answered SUPERSEDE even when
             another class is more probable (``None``: the most probable class only).
     """
@@ -74,34 +71,19 @@ class LearnedJudge:
     def __init__(
         self,
         model_path: str | None = None,
+        model_sha256: str | None = None,
         eval_seed: int | Sequence[int] | None = None,
         on_seed_overlap: str = "refuse",
-        train_seeds: str = "1000-1019,1030-1059,1070-1169",
-        train_dataset: str = "generator",
-        train_size: int = 400,
-        embedder: str = "minilm",
-        cache_dir: str | None = None,
-        train_knn_k: int = 8,
-        train_min_similarity: float = 0.3,
-        train_knn_k_namespace: int = 0,
         supersede_threshold: float | None = None,
     ) -> None:
         self.model_path = model_path
+        self.model_sha256 = model_sha256
         self.eval_seed = eval_seed
         self.on_seed_overlap = on_seed_overlap
-        self.train_seeds = train_seeds
-        self.train_dataset = train_dataset
-        self.train_size = train_size
-        self.embedder = embedder
-        self.cache_dir = cache_dir
-        self.train_knn_k = train_knn_k
-        self.train_min_similarity = train_min_similarity
-        self.train_knn_k_namespace = train_knn_k_namespace
         self.supersede_threshold = supersede_threshold
         self.model_: Any = None
         self.card_: dict[str, Any] | None = None
         self.path_: Path | None = None
-        self.threads_: Any = None
         self.profiles_: Any = None
 
     def observe(self, memories: Sequence[Memory]) -> None:
@@ -115,61 +97,20 @@ class LearnedJudge:
         """The model file in use (after the first judgement), to log as a run artifact."""
         return str(self.path_) if self.path_ is not None else None
 
-    def _default_path(self) -> Path:
-        from memlab.paths import PROJECT_ROOT
-
-        root = Path(self.cache_dir) if self.cache_dir else PROJECT_ROOT / ".cache"
-        seeds = str(self.train_seeds).replace(",", "_")
-        name = (
-            f"{self.train_dataset}-{seeds}-{self.train_size}-{self.embedder}"
-            f"-k{self.train_knn_k}-s{self.train_min_similarity:g}"
-            + (f"-n{self.train_knn_k_namespace}" if self.train_knn_k_namespace else "")
-            + f"-v{self.version}"
-        )
-        return root / "judge_learned" / name / "learned_judge.joblib"
-
     def load(self) -> tuple[Any, dict[str, Any]]:
-        """Load (or, for the default model, train) the model and check it; cached after the first call.
+        """Load the model through its card (cached after the first call).
 
         Raises:
-            MemlabError: Missing or unreadable model file, mismatched features, or training seeds that
-                overlap the evaluation seed (with ``on_seed_overlap: refuse``).
+            MemlabError: Missing or unreadable model file or card, a SHA-256 that does not match, other
+                features, or training seeds that overlap the evaluation seed (``on_seed_overlap: refuse``).
         """
         if self.model_ is not None and self.card_ is not None:
             return self.model_, self.card_
+        from memlab.models.trees import load_model
         from memlab.strategies.judge.pair_features import FEATURES
 
-        if self.model_path:
-            path = Path(self.model_path).expanduser()
-            if not path.is_file():
-                raise MemlabError(
-                    f"learned judge model not found: {path}; train one with `python -m "
-                    "memlab.training.judge_cli --out DIR` or set judge.model_path=null"
-                )
-        else:
-            path = self._default_path()
-            if not path.is_file():
-                from memlab.training.judge import parse_seeds, save, train
-
-                model, card = train(
-                    parse_seeds(self.train_seeds),
-                    dataset=self.train_dataset,
-                    size=self.train_size,
-                    embedder=self.embedder,
-                    k=self.train_knn_k,
-                    min_similarity=self.train_min_similarity,
-                    k_namespace=self.train_knn_k_namespace,
-                )
-                save(model, card, path.parent)
-        try:
-            import joblib
-
-            blob = joblib.load(path)
-            model, card = blob["model"], dict(blob["card"])
-        except Exception as exc:
-            raise MemlabError(f"cannot read learned judge model {path}: {type(exc).__name__}; retrain it") from None
-        if list(card.get("features", [])) != list(FEATURES):
-            raise MemlabError(f"learned judge model {path} was trained on other features; retrain it")
+        path = Path(self.model_path).expanduser() if self.model_path else DEFAULT_MODEL
+        model, card = load_model(path, features=FEATURES, expected_sha256=self.model_sha256)
         self._check_seeds(card, path)
         self.model_, self.card_, self.path_ = model, card, path
         return model, card
@@ -183,20 +124,12 @@ class LearnedJudge:
             return
         message = (
             f"learned judge {path} was trained on evaluation seed(s) {overlap}; evaluate on seeds < 1000 "
-            "or retrain on disjoint seeds"
+            "or use a model trained on disjoint seeds"
         )
         if self.on_seed_overlap == "warn":
             warnings.warn("RESULTS ARE CONTAMINATED: " + message, stacklevel=2)
         else:
             raise MemlabError(message)
-
-    def _limiter(self) -> Any:
-        """One OpenMP thread for a one-row prediction (thread start-up per call costs far more than the work)."""
-        if self.threads_ is None:
-            from threadpoolctl import ThreadpoolController
-
-            self.threads_ = ThreadpoolController()
-        return self.threads_.limit(limits=1, user_api="openmp")
 
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
         """Judge ``newer`` against ``older`` with the classifier."""
@@ -205,8 +138,7 @@ class LearnedJudge:
             from memlab.strategies.judge.pair_features import pair_features
 
             row = [pair_features(older, newer, similarity, self.profiles_)]
-            with self._limiter():
-                proba = model.predict_proba(row)[0]
+            proba = model.predict_proba(row)[0]
             return verdict_from_proba(proba, model.classes_, self.supersede_threshold)
         except Exception as exc:  # the contract: a failure on one pair is COEXIST
             return Verdict(Relation.COEXIST, 0.0, f"learned judge failed: {type(exc).__name__}")

@@ -1,0 +1,54 @@
+"""``memlab train judge``: fit the learned supersession judge on generated histories and write it as JSON trees.
+
+The run never trains anything: learned strategies load a shipped or given model. This command is how a
+model is made (training seeds must be >= 1000; evaluation seeds stay below). It writes the model file
+(``.json``, gradient-boosted trees as plain JSON, loaded without pickle) and its card beside it
+(``.card.json``: training seeds, features, class counts, grouped cross-validation, SHA-256, the command).
+Use it with ``judge=learned judge.model_path=FILE``. The shipped default's card names the command that
+wrote it (``memlab/models/judge/learned_v8.card.json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from memlab.errors import MemlabError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``memlab train``."""
+    parser.add_argument("what", choices=["judge"], help="what to train (the learned supersession judge)")
+    parser.add_argument(
+        "--seeds", default="1000-1019,1030-1059,1070-1169", help="training seeds, e.g. 1000-1019 (all >= 1000)"
+    )
+    parser.add_argument("--size", type=int, default=400, help="memories per generated history")
+    parser.add_argument("--dataset", default="generator", choices=["generator", "builtin"])
+    parser.add_argument("--embedder", default="minilm", choices=["minilm", "tfidf"])
+    parser.add_argument("--k", type=int, default=20, help="nearest neighbours per memory (as pipeline.knn_k)")
+    parser.add_argument(
+        "--min-similarity", type=float, default=0.2, help="cosine floor of a pair (as pipeline.min_pair_similarity)"
+    )
+    parser.add_argument("--k-namespace", type=int, default=0, help="neighbours within the namespace")
+    parser.add_argument("--out", required=True, type=Path, help="model file to write (.json)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Train, write the model and its card, print where they are and the cross-validated scores."""
+    from memlab.training.judge import parse_seeds, save, train
+
+    if args.out.suffix != ".json":
+        raise MemlabError(f"--out must be a .json file (JSON trees); got {args.out}")
+    model, card = train(
+        parse_seeds(args.seeds),
+        dataset=args.dataset,
+        size=args.size,
+        embedder=args.embedder,
+        k=args.k,
+        min_similarity=args.min_similarity,
+        k_namespace=args.k_namespace,
+    )
+    model_path, card_path = save(model, card, args.out)
+    print(json.dumps({"model": str(model_path), "card": str(card_path), "cv": card["cv"]}, indent=2))
+    return 0
