@@ -65,9 +65,10 @@ def spec_from_config(cfg: Mapping[str, Any], source: Mapping[str, Any] | None = 
 
 
 def pin_models(spec: dict[str, Any], run_id: str, out: Path, uri: str | None = None) -> list[Path]:
-    """Download the model files a run logged (``models/<group>/*.joblib``, see
-    :func:`memlab.run.copy_strategy_artifacts`) into ``out/models/<group>/`` and point the strategy's
-    ``model_path`` at them, so the hook judges with exactly the run's model instead of training one.
+    """Download the model files a run logged (``models/<group>/<name>.json`` and its ``.card.json``, see
+    :func:`memlab.run.copy_strategy_artifacts`) into ``out/models/<group>/``, point the strategy's
+    ``model_path`` at the model and pin its SHA-256 (``model_sha256``), so the hook judges with exactly the
+    run's model and refuses any other file.
 
     Returns:
         The downloaded model files.
@@ -81,15 +82,28 @@ def pin_models(spec: dict[str, Any], run_id: str, out: Path, uri: str | None = N
         files = list_artifacts(run_id, f"models/{group}", uri)
         for name in files:
             local = download_artifact(run_id, name, out / "models" / group, uri)
-            if local.suffix == ".joblib":
+            if local.suffix == ".json" and not local.name.endswith(".card.json"):
+                from memlab.models.trees import sha256_of
+
                 node["model_path"] = str(local.resolve())
+                node["model_sha256"] = sha256_of(local)
                 pinned.append(local)
     return pinned
 
 
-def spec_from_run(record: Any) -> dict[str, Any]:
-    """A spec from a :class:`memlab.tracking.query.RunRecord`."""
+def spec_from_run(record: Any, uri: str | None = None) -> dict[str, Any]:
+    """A spec from a :class:`memlab.tracking.query.RunRecord`.
+
+    A run logs params for the strategy groups its benchmark uses; the others (a hook needs every group)
+    come from the run's resolved ``config.json`` artifact, and the spec's ``source.unmeasured`` names them.
+    """
     cfg = unflatten(record.params)
+    unmeasured = [g for g in GROUPS if not isinstance(cfg.get(g), Mapping) or "_target_" not in cfg[g]]
+    if unmeasured:
+        full = run_config(record.run_id, uri)
+        for group in unmeasured:
+            if isinstance(full.get(group), Mapping):
+                cfg[group] = dict(full[group])
     return spec_from_config(
         cfg,
         {
@@ -99,5 +113,19 @@ def spec_from_run(record: Any) -> dict[str, Any]:
             "run_config_hash": record.tags.get("memlab.config_hash"),
             "dataset": record.tags.get("memlab.dataset"),
             "metrics": dict(sorted(record.metrics.items())),
+            "unmeasured": unmeasured,
         },
     )
+
+
+def run_config(run_id: str, uri: str | None = None) -> dict[str, Any]:
+    """The resolved config a run wrote (its ``config.json`` artifact); ``{}`` when it has none."""
+    import tempfile
+
+    from memlab.tracking.query import download_artifact, list_artifacts
+
+    if "config.json" not in list_artifacts(run_id, None, uri):
+        return {}
+    with tempfile.TemporaryDirectory() as tmp:
+        data = json.loads(download_artifact(run_id, "config.json", tmp, uri).read_text(encoding="utf-8"))
+    return data if isinstance(data, dict) else {}

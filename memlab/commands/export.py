@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         record = get_run(args.run_id, args.tracking_uri)
         if record.status != "FINISHED":
             raise MemlabError(f"run {record.run_id} is {record.status}, not FINISHED; export a finished run")
-    spec = spec_from_run(record)
+    spec = spec_from_run(record, args.tracking_uri)
     out = Path(args.out).expanduser().resolve()
     out.mkdir(parents=True, exist_ok=True)
     for model in pin_models(spec, record.run_id, out, args.tracking_uri):
