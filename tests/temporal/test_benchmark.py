@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memlab.benchmarks.temporal_norm.data import parse
+from memlab.benchmarks.temporal_norm.data import corpus_path, parse
 from memlab.benchmarks.temporal_norm.scoring import choose, summarise
 from memlab.errors import MemlabError
 from memlab.run import run
@@ -123,8 +123,9 @@ def test_scoring_pure_functions() -> None:
 
 @pytest.mark.slow
 def test_real_duckling_file_runs(tmp_path: Path) -> None:
-    cfg = compose_cfg(["dataset=temporal_norm", "temporal=rules", "embedder=tfidf"])
-    if not Path(cfg["dataset"]["path"]).is_file():
-        pytest.skip(f"duckling data absent at {cfg['dataset']['path']}")
+    cfg = compose_cfg(["dataset=temporal_norm", "temporal=rules"])
+    path = corpus_path("duckling", cfg["dataset"]["data_dir"])
+    if not path.is_file():
+        pytest.skip(f"duckling data absent at {path}")
     m = run(cfg, tmp_path).metrics
     assert m["n_records"] + m["n_skipped_unrepresentable"] == 1008 and m["resolver_coverage"] > 0.7

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memlab.benchmarks.temporal_norm.data import corpus_path
 from memlab.strategies.temporal.rules import resolve_chunk
 from memlab.text.temporal.prefilter import Trigger, trigger
 from tests.support.compose import compose_cfg
@@ -31,7 +31,7 @@ def test_trigger_extraction() -> None:
 
 
 def _duckling_phrases() -> list[str]:
-    path = Path(compose_cfg(["dataset=temporal_norm"])["dataset"]["path"])
+    path = corpus_path("duckling", compose_cfg(["dataset=temporal_norm"])["dataset"]["data_dir"])
     return [r["phrase"] for r in json.loads(path.read_text())] if path.is_file() else []
 
 
