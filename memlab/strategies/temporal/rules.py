@@ -57,10 +57,10 @@ ignored; texts longer than 160 characters are resolved sentence by sentence, eac
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import datetime
 from typing import ClassVar
 
+from memlab.errors import MemlabError
 from memlab.text.temporal import calendar as cal
 from memlab.text.temporal import rules_absolute, rules_clock, rules_periods, rules_relative
 from memlab.text.temporal.combine import combine, select
@@ -69,6 +69,7 @@ from memlab.text.temporal.lexicon import NUM, UNIT, VAGUE_NUMBERS, number, unit
 from memlab.text.temporal.prefilter import present, trigger
 from memlab.types import TemporalRef
 
+PREFER = ("future", "past", "nearest")
 _RULES = rules_relative.RULES + rules_absolute.RULES + rules_periods.RULES + rules_clock.RULES
 _TRIGGERS = [trigger(p) for p, _ in _RULES]
 #: the same patterns without IGNORECASE, run on the lowercased text (about twice as fast)
@@ -97,30 +98,7 @@ def _candidates(words: set[str], has_digit: bool) -> list[int]:
 _HAS_DIGIT = re.compile(r"\d")
 _DURATION = re.compile(rf"\bfor\s+(?:(?:the|about|almost|nearly|over|around)\s+)?({NUM})\s+({UNIT[3:-3]})s?\b",
                        re.IGNORECASE)  # fmt: skip
-_FUTURE = re.compile(
-    r"\b(?:will|won't|shall|going to|gonna|plan(?:ning|s)? to|about to|intend|hope to|looking forward|"
-    r"can't wait|upcoming|soon)\b|'ll\b",
-    re.IGNORECASE,
-)
-_PAST = re.compile(
-    r"\b(?:was|were|went|did|had|got|saw|made|took|came|met|told|said|felt|found|gave|left|ran|bought|began|"
-    r"brought|caught|drove|flew|heard|kept|knew|lost|paid|sent|spent|taught|thought|won|wrote|ago|yesterday|"
-    r"\w{3,}ed)\b",
-    re.IGNORECASE,
-)
-_NOT_PAST = {"need", "feed", "speed", "seed", "breed", "proceed", "exceed", "succeed", "indeed", "hundred", "weed"}
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'])")
 MAX_CHARS = 200_000
-
-
-def direction_of(text: str, default: str) -> str:
-    """``future`` or ``past`` from tense cues in ``text`` (see the module docstring)."""
-    if _FUTURE.search(text):
-        return "future"
-    for m in _PAST.finditer(text):
-        if m.group(0).lower() not in _NOT_PAST:
-            return "past"
-    return default
 
 
 def _durations(ctx: Ctx) -> list[Hit]:
@@ -138,9 +116,9 @@ def _durations(ctx: Ctx) -> list[Hit]:
     return out
 
 
-def resolve_chunk(text: str, anchor: datetime, direction: str | Callable[[], str], prefilter: bool = True) -> list[Hit]:
-    """All hits in one sentence, selected and combined (``prefilter``: skip rules that cannot match)."""
-    ctx = Ctx(anchor, direction, text)
+def resolve_chunk(text: str, anchor: datetime, prefer: str, prefilter: bool = True) -> list[Hit]:
+    """All hits in ``text``, selected and combined (``prefilter``: skip rules that cannot match)."""
+    ctx = Ctx(anchor, prefer, text)
     hits: list[Hit] = []
     lower, has_digit = text.lower(), bool(_HAS_DIGIT.search(text))
     words = present(lower, _VOCAB)
@@ -172,33 +150,32 @@ class RulesResolver:
     """Rule-based resolver (conventions in the module docstring).
 
     Args:
-        default_direction: ``future`` or ``past``: how a bare weekday, month or day without a year is read
-            when the sentence has no tense cue.
+        prefer: ``future``, ``past`` or ``nearest``: how a bare weekday, month, day or quarter without a year
+            is read when nothing around it gives a direction (:mod:`memlab.text.temporal.tense`).
         min_confidence: Results below this confidence are dropped.
+        default_direction: The former name of ``prefer`` (version 1 configs); wins when given.
     """
 
     name: ClassVar[str] = "rules"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
 
-    def __init__(self, default_direction: str = "future", min_confidence: float = 0.0) -> None:
-        self.default_direction = default_direction
+    def __init__(self, prefer: str = "future", min_confidence: float = 0.0, default_direction: str | None = None) -> None:
+        self.prefer = prefer
         self.min_confidence = min_confidence
+        self.default_direction = default_direction
 
     def resolve(self, text: str, anchor: datetime) -> list[TemporalRef]:
         """Resolve every expression in ``text`` against ``anchor`` (never raises)."""
         if not isinstance(text, str) or not text or not isinstance(anchor, datetime):
             return []
+        prefer = self.default_direction or self.prefer
+        if prefer not in PREFER:
+            raise MemlabError(f"temporal.prefer must be one of {', '.join(PREFER)}, not {prefer!r}")
         text = text[:MAX_CHARS]
         out: list[TemporalRef] = []
-        pos = 0
-        chunks = _SENTENCE.split(text) if len(text) > 160 else [text]
-        for chunk in chunks:
-            offset = text.find(chunk, pos)
-            pos = offset + len(chunk)
-            default = self.default_direction
-            for h in resolve_chunk(chunk, anchor, lambda c=chunk, d=default: direction_of(c, d)):
-                if h.conf < self.min_confidence or not h.start < h.end:
-                    continue
-                s, e = h.span[0] + offset, h.span[1] + offset
-                out.append(TemporalRef(text[s:e], (s, e), h.start, h.end, h.grain, float(h.conf), h.kind))
+        for h in resolve_chunk(text, anchor, prefer):
+            if h.conf < self.min_confidence or not h.start < h.end:
+                continue
+            s, e = h.span
+            out.append(TemporalRef(text[s:e], (s, e), h.start, h.end, h.grain, float(h.conf), h.kind))
         return out

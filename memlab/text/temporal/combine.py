@@ -255,7 +255,7 @@ def combine(hits: list[Hit], ctx: Ctx) -> list[Hit]:
             h.role == "tod"
             and isinstance(h.data, dict)
             and "tod" in h.data
-            and ctx.direction == "future"
+            and ctx.lean(h.span).direction == "future"
             and h.start < ctx.anchor
         ):
             h = Hit(h.span, h.start + timedelta(days=1), h.end + timedelta(days=1), h.grain, h.conf, role="tod")

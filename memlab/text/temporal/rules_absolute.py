@@ -4,12 +4,14 @@ quarters and ordinal days (``on the 5th``). Parts and ranges of periods live in 
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from memlab.text.temporal import calendar as cal
 from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.occurrence import pick
 from memlab.text.temporal.lexicon import DECADE_WORDS, MONTH, ORD_DAY, WEEKDAY, YEAR, month, ordinal, weekday, year2
 from memlab.text.temporal.rules_relative import PAST_WORDS
 
@@ -33,17 +35,20 @@ def _year_of(text: str | None, ctx: Ctx) -> int | None:
     return year2(int(t), ctx.anchor.year) if len(t) == 2 else int(t)
 
 
-def _pick_year(ctx: Ctx, mo: int, d: int | None) -> int:
-    """Year for a month (and day) written without one: this year's if it is the anchor's month (or day);
-    otherwise the next occurrence (future) or the latest one (past).
+def _pick_year(ctx: Ctx, mo: int, d: int | None, span: tuple[int, int]) -> int:
+    """Year for a month (and day) written without one: the occurrence the text leans to
+    (:func:`memlab.text.temporal.occurrence.pick`) among last year's, this year's and next year's.
     """
     a = ctx.anchor
-    key, now = (mo, d or 0), (a.month, a.day if d is not None else 0)
-    if key == now:
-        return a.year
-    if ctx.direction == "future":
-        return a.year if key > now else a.year + 1
-    return a.year if key < now else a.year - 1
+    cands = []
+    for y in (a.year - 1, a.year, a.year + 1):
+        try:
+            start = _date(y, mo, d or 1, a)
+        except ValueError:  # 29 February outside a leap year
+            continue
+        cands.append((start, start + timedelta(days=1) if d else cal.add_months(start, 1)))
+    got = pick(cands, a, ctx.lean(span))
+    return got[0].year if got else a.year
 
 
 def _mdy(m: re.Match[str], ctx: Ctx) -> Hit | None:
@@ -54,7 +59,7 @@ def _mdy(m: re.Match[str], ctx: Ctx) -> Hit | None:
 
 def _md(m: re.Match[str], ctx: Ctx) -> Hit | None:
     mo, d = int(m.group(1)), int(m.group(2))
-    return _day_hit(m, _date(_pick_year(ctx, mo, d), mo, d, ctx.anchor), 0.6)
+    return _day_hit(m, _date(_pick_year(ctx, mo, d, m.span()), mo, d, ctx.anchor), 0.6)
 
 
 def _iso(m: re.Match[str], ctx: Ctx) -> Hit | None:
@@ -105,7 +110,7 @@ def _month_day(m: re.Match[str], ctx: Ctx) -> Hit | None:
     mo, d = month(m.group(2)), ordinal(m.group(3))
     if d is None:
         return None
-    y = _year_of(m.group(4), ctx) or _weekday_year(ctx, m.group(1), mo, d, _pick_year(ctx, mo, d))
+    y = _year_of(m.group(4), ctx) or _weekday_year(ctx, m.group(1), mo, d, _pick_year(ctx, mo, d, m.span()))
     hit = _day_hit(m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(4) else 0.9)
     return hit if m.group(4) else hit.with_span(hit.span, data={"noyear": (mo, d)})
 
@@ -116,7 +121,7 @@ def _day_month(m: re.Match[str], ctx: Ctx) -> Hit | None:
     d, mo = ordinal(m.group(1)), month(m.group(2))
     if d is None:
         return None
-    y = _year_of(m.group(3), ctx) or _pick_year(ctx, mo, d)
+    y = _year_of(m.group(3), ctx) or _pick_year(ctx, mo, d, m.span())
     hit = _day_hit(m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(3) else 0.9)
     return hit if m.group(3) else hit.with_span(hit.span, data={"noyear": (mo, d)})
 
@@ -145,7 +150,7 @@ def _month(m: re.Match[str], ctx: Ctx) -> Hit | None:
     elif mod == "this":
         y = a.year
     else:
-        y = _pick_year(ctx, mo, None)
+        y = _pick_year(ctx, mo, None, m.span())
     if post == "after next":
         y += 1
     start = _date(y, mo, 1, a)
@@ -203,10 +208,9 @@ def _season(m: re.Match[str], ctx: Ctx) -> Hit | None:
     elif mod in ("next", "coming", "upcoming"):
         if start <= cur_start:
             start, end = cal.season_interval(name, y + 1, a)
-    elif mod not in ("this", "current") and ctx.direction == "past" and start > a:
-        start, end = cal.season_interval(name, y - 1, a)
-    elif mod not in ("this", "current") and ctx.direction == "future" and end <= a:
-        start, end = cal.season_interval(name, y + 1, a)
+    elif mod not in ("this", "current"):
+        cands = [cal.season_interval(name, yy, a) for yy in (y - 1, y, y + 1)]
+        start, end = pick(cands, a, ctx.lean(m.span())) or (start, end)
     return Hit(m.span(), start, end, "season", 0.8)
 
 
@@ -217,11 +221,15 @@ def _dom(m: re.Match[str], ctx: Ctx) -> Hit | None:
         return None
     a = ctx.anchor
     first = cal.day_start(a).replace(day=1)
-    if ctx.direction == "future" and d < a.day:
-        first = cal.add_months(first, 1)
-    elif ctx.direction == "past" and d > a.day:
-        first = cal.add_months(first, -1)
-    start = first.replace(day=d)
+    cands = []
+    for k in (-1, 0, 1):
+        month_start = cal.add_months(first, k)
+        if d <= calendar.monthrange(month_start.year, month_start.month)[1]:
+            cands.append((month_start.replace(day=d), month_start.replace(day=d) + timedelta(days=1)))
+    got = pick(cands, a, ctx.lean(m.span()))
+    if got is None:
+        return None
+    start = got[0]
     return Hit(m.span(), start, start + timedelta(days=1), "day", 0.8, role="dom", data={"day": d})
 
 
@@ -257,7 +265,7 @@ RULES: list[Rule] = [
     (
         re.compile(
             rf"\b(?:(in|during|of|since|until|by|from|last|past|previous|this past|next|coming|upcoming|this)\s+)?"
-            rf"({MONTH})(?![\w'])(?:\s+(after next))?",
+            rf"({MONTH})(?![\w'])(?!\.?\s*\d)(?:\s+(after next))?",
             _F,
         ),
         _month,

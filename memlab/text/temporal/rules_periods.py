@@ -23,7 +23,7 @@ def _range_md(m: re.Match[str], ctx: Ctx) -> Hit | None:
     mo2 = month(m.group(3)) if m.group(3) else mo1
     if not d1 or not d2:
         return None
-    y = int(m.group(5)) if m.group(5) else _pick_year(ctx, mo1, d1)
+    y = int(m.group(5)) if m.group(5) else _pick_year(ctx, mo1, d1, m.span())
     start, last = _date(y, mo1, d1, ctx.anchor), _date(y, mo2, d2, ctx.anchor)
     return Hit(m.span(), start, last + timedelta(days=1), "day", 0.9) if start <= last else None
 
@@ -32,7 +32,7 @@ def _range_dm(m: re.Match[str], ctx: Ctx) -> Hit | None:
     d1, d2, mo = ordinal(m.group(1)), ordinal(m.group(2)), month(m.group(3))
     if not d1 or not d2:
         return None
-    y = int(m.group(4)) if m.group(4) else _pick_year(ctx, mo, d1)
+    y = int(m.group(4)) if m.group(4) else _pick_year(ctx, mo, d1, m.span())
     start, last = _date(y, mo, d1, ctx.anchor), _date(y, mo, d2, ctx.anchor)
     return Hit(m.span(), start, last + timedelta(days=1), "day", 0.9) if start <= last else None
 

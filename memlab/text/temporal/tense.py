@@ -1,0 +1,120 @@
+"""Which way an underspecified expression points, read from the words around it.
+
+A weekday, a month or a day without a year, a quarter without a year: each names several occurrences, and the
+sentence says which one. :func:`cues` finds the tense cues of a text once; :func:`lean_at` picks the cue that
+governs an expression: the nearest one in the same clause (clauses end at ``;``, quotation marks, ``--`` and
+sentence ends), else the nearest within ``FALLBACK_CHARS`` characters, else none.
+
+Cues, strongest first where they overlap:
+
+- ``future``: will, won't, shall, 'll, would, going to, gonna; is/are/was/were to; scheduled, expected, due,
+  set, slated, planned, supposed + to/for; plans/intends/hopes/aims/wants to; about to, soon;
+  a deadline preposition right before the expression (until, till, by, through).
+- ``past``: a past-tense or perfect verb (was, were, had, did, has/have, a verb ending in -ed, a common
+  irregular past form such as said, went, took), ago, previously, yesterday; ``since`` right
+  before the expression.
+- ``present``: is, are, am, says, now, currently, can, must, should, may/might (lowercase): the nearest
+  occurrence either way.
+
+No cue: the caller's default (``prefer``). The result is a :class:`Lean`: the direction and whether it came
+from a cue (a cue lets a weekday equal to the anchor's own be that very day; see
+:func:`memlab.text.temporal.rules_relative.resolve_weekday`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+_IRREGULAR = (
+    "was were had did said went came got made took saw told gave found thought knew left felt kept began brought "
+    "bought caught taught fought sought built sent spent lent meant met led fed held sold stood understood wrote "
+    "rode drove rose fell won lost paid laid ran sat spoke broke chose froze stole woke wore tore swore drew grew "
+    "threw flew shot struck hung sang rang sank drank swam forgot hid shook slid fled dealt dug heard became "
+    "overcame withdrew undertook arose awoke forbade sprang stuck stung swung wept wound"
+).split()
+_NOT_PAST = "speed breed proceed exceed succeed indeed hundred bleed greed creed steed embed united limited".split()
+_FUTURE = (
+    r"(?:has|have)\s+to|will|won't|wo\s?n't|shall|would|wouldn't|'ll|going\s+to|gonna|(?:is|are|was|were)\s+to|"
+    r"(?:scheduled|expected|due|set|slated|planned|supposed|poised|likely)\s+(?:to|for)|"
+    r"(?:plans?|intends?|hopes?|aims?|wants?|promised|vowed|agreed|pledged)\s+to|"
+    r"about\s+to|planning\s+to|looking\s+forward|can't\s+wait|soon"
+)
+_PAST = (
+    r"ago|previously|yesterday|has|have|hasn't|haven't|"
+    + "|".join(_IRREGULAR)
+    + r"|[a-z]{3,}ed"
+)
+_PRESENT = r"is|are|am|says|now|currently|can|must|should|may|might"
+CUE = re.compile(rf"\b(?:(?P<f>{_FUTURE})|(?P<p>{_PAST})|(?P<n>{_PRESENT}))\b")
+_BOUNDARY = re.compile(r";|\"|“|”|``|''|\s--\s|[.!?]\s+(?=[A-Z\"'`])")
+_BEFORE = re.compile(r"\b(until|till|through|by|since|from)\s+(?:the\s+)?$", re.IGNORECASE)
+_PREP_LEAN = {"until": "future", "till": "future", "through": "future", "by": "future", "since": "past"}
+_NOT_PAST_SET = frozenset(_NOT_PAST)
+
+
+#: How far (characters) a cue outside the expression's clause may stand and still count.
+FALLBACK_CHARS = 150
+
+
+class Lean(NamedTuple):
+    """A direction (``past``, ``future`` or ``nearest``) and whether a cue in the text gave it."""
+
+    direction: str
+    cued: bool
+
+
+class Cues(NamedTuple):
+    """The cues of one text: ``(start, end, direction)`` in text order, and the clause boundaries."""
+
+    items: list[tuple[int, int, str]]
+    bounds: list[int]
+
+
+def cues(text: str) -> Cues:
+    """Every tense cue in ``text`` (case-insensitive except ``may``, a month when capitalised)."""
+    items: list[tuple[int, int, str]] = []
+    lower = text.lower()
+    for m in CUE.finditer(lower):
+        if m.group("f"):
+            items.append((m.start(), m.end(), "future"))
+        elif m.group("p"):
+            word = m.group("p")
+            if word in _NOT_PAST_SET or (word.endswith("ed") and text[m.start()].isupper() and m.start() > 0):
+                continue  # a name (Fred, Alfred) or a non-verb
+            items.append((m.start(), m.end(), "past"))
+        elif m.group("n") != "may" or text[m.start()] == "m":
+            items.append((m.start(), m.end(), "nearest"))
+    bounds = [m.start() for m in _BOUNDARY.finditer(text)]
+    return Cues(items, bounds)
+
+
+def _clause(bounds: list[int], span: tuple[int, int], n: int) -> tuple[int, int]:
+    lo, hi = 0, n
+    for b in bounds:
+        if b < span[0]:
+            lo = b
+        elif b >= span[1]:
+            hi = b
+            break
+    return lo, hi
+
+
+def lean_at(text: str, found: Cues, span: tuple[int, int], prefer: str) -> Lean:
+    """The direction governing the expression at ``span`` (see the module docstring)."""
+    before = _BEFORE.search(text, max(0, span[0] - 12), span[0])
+    if before:
+        return Lean(_PREP_LEAN.get(before.group(1).lower(), prefer), before.group(1).lower() in _PREP_LEAN)
+    lo, hi = _clause(found.bounds, span, len(text))
+    best: tuple[int, str] | None = None
+    fallback: tuple[int, str] | None = None
+    for s, e, direction in found.items:
+        if span[0] <= s < span[1] or span[0] < e <= span[1]:
+            continue  # a word of the expression itself ("last", "next", "earlier")
+        dist = span[0] - e if e <= span[0] else s - span[1]
+        if lo <= s and e <= hi and (best is None or dist < best[0]):
+            best = (dist, direction)
+        if dist <= FALLBACK_CHARS and (fallback is None or dist < fallback[0]):
+            fallback = (dist, direction)
+    got = best or fallback
+    return Lean(got[1], True) if got else Lean(prefer, False)
