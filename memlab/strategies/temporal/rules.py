@@ -62,7 +62,15 @@ from typing import ClassVar
 
 from memlab.errors import MemlabError
 from memlab.text.temporal import calendar as cal
-from memlab.text.temporal import rules_absolute, rules_clock, rules_periods, rules_relative
+from memlab.text.temporal import (
+    rules_absolute,
+    rules_clock,
+    rules_holidays,
+    rules_periods,
+    rules_quarters,
+    rules_relative,
+    rules_years,
+)
 from memlab.text.temporal.combine import combine, select
 from memlab.text.temporal.hits import Ctx, Hit
 from memlab.text.temporal.lexicon import NUM, UNIT, VAGUE_NUMBERS, number, unit
@@ -70,7 +78,15 @@ from memlab.text.temporal.prefilter import present, trigger
 from memlab.types import TemporalRef
 
 PREFER = ("future", "past", "nearest")
-_RULES = rules_relative.RULES + rules_absolute.RULES + rules_periods.RULES + rules_clock.RULES
+_RULES = (
+    rules_relative.RULES
+    + rules_absolute.RULES
+    + rules_years.RULES
+    + rules_quarters.RULES
+    + rules_holidays.RULES
+    + rules_periods.RULES
+    + rules_clock.RULES
+)
 _TRIGGERS = [trigger(p) for p, _ in _RULES]
 #: the same patterns without IGNORECASE, run on the lowercased text (about twice as fast)
 _LOWER_RULES = [(re.compile(p.pattern, p.flags & ~re.IGNORECASE), h) for p, h in _RULES]

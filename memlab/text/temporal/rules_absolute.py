@@ -11,8 +11,8 @@ from datetime import datetime, timedelta
 
 from memlab.text.temporal import calendar as cal
 from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.lexicon import MONTH, ORD_DAY, WEEKDAY, YEAR, month, ordinal, weekday, year2
 from memlab.text.temporal.occurrence import pick
-from memlab.text.temporal.lexicon import DECADE_WORDS, MONTH, ORD_DAY, WEEKDAY, YEAR, month, ordinal, weekday, year2
 from memlab.text.temporal.rules_relative import PAST_WORDS
 
 Rule = tuple[re.Pattern[str], Callable[[re.Match[str], Ctx], Hit | None]]
@@ -157,38 +157,6 @@ def _month(m: re.Match[str], ctx: Ctx) -> Hit | None:
     return Hit(m.span(), start, cal.add_months(start, 1), "month", 0.9 if mod else 0.8)
 
 
-def _year(m: re.Match[str], ctx: Ctx) -> Hit | None:
-    start = _date(int(m.group(1)), 1, 1, ctx.anchor)
-    return Hit(m.span(), start, cal.add_months(start, 12), "year")
-
-
-def _decade(m: re.Match[str], ctx: Ctx) -> Hit | None:
-    if m.group(1):
-        y = int(m.group(1))
-    elif m.group(2):
-        y = year2(int(m.group(2)), ctx.anchor.year)
-    else:
-        y = year2(DECADE_WORDS[m.group(3).lower()], ctx.anchor.year)
-    if y % 10:
-        return None
-    start = _date(y, 1, 1, ctx.anchor)
-    return Hit(m.span(), start, cal.add_months(start, 120), "decade", 0.9)
-
-
-_QWORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": 4}
-
-
-def _quarter(m: re.Match[str], ctx: Ctx) -> Hit | None:
-    if m.group(1):
-        q, y = _QWORDS[m.group(1).lower()], int(m.group(2)) if m.group(2) else ctx.anchor.year
-    elif m.group(3):
-        q, y = int(m.group(4)), _year_of(m.group(3), ctx) or ctx.anchor.year
-    else:
-        q, y = int(m.group(5)), int(m.group(6)) if m.group(6) else ctx.anchor.year
-    start = _date(y, 3 * (q - 1) + 1, 1, ctx.anchor)
-    return Hit(m.span(), start, cal.add_months(start, 3), "quarter")
-
-
 def _season(m: re.Match[str], ctx: Ctx) -> Hit | None:
     mod = " ".join((m.group(1) or "").lower().split())
     name = m.group(2).lower()
@@ -269,31 +237,6 @@ RULES: list[Rule] = [
             _F,
         ),
         _month,
-    ),
-    (
-        re.compile(
-            rf"\b(?:in|during|since|from|until|till|by|of|back in|before|after|around|through|year)\s+({YEAR})"
-            r"\b(?!\s*(?:am|pm|hours?|h)\b)(?:\s*a\.?d\.?\b)?",
-            _F,
-        ),
-        _year,
-    ),
-    (re.compile(rf"\b({YEAR})\s*a\.?d\.?(?!\w)", _F), _year),
-    (
-        re.compile(
-            r"\b(?:the\s+|in\s+the\s+)?(?:early\s+|mid\s+|late\s+)?(?:((?:1[5-9]|20)\d0)'?s\b|"
-            r"(?:the\s+)['’]?(\d0)'?s\b|the\s+(" + "|".join(DECADE_WORDS) + r")\b)",
-            _F,
-        ),
-        _decade,
-    ),
-    (
-        re.compile(
-            r"\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th|last)\s+(?:quarter|qtr)"
-            rf"(?:\s+(?:of\s+)?({YEAR}))?\b|\b(\d{{2}}|\d{{4}})\s*q([1-4])\b|\bq([1-4])(?:\s+({YEAR}))?\b",
-            _F,
-        ),
-        _quarter,
     ),
     (
         re.compile(

@@ -27,30 +27,29 @@ import re
 from typing import NamedTuple
 
 _IRREGULAR = (
-    "was were had did said went came got made took saw told gave found thought knew left felt kept began brought "
-    "bought caught taught fought sought built sent spent lent meant met led fed held sold stood understood wrote "
-    "rode drove rose fell won lost paid laid ran sat spoke broke chose froze stole woke wore tore swore drew grew "
-    "threw flew shot struck hung sang rang sank drank swam forgot hid shook slid fled dealt dug heard became "
-    "overcame withdrew undertook arose awoke forbade sprang stuck stung swung wept wound"
-).split()
-_NOT_PAST = "speed breed proceed exceed succeed indeed hundred bleed greed creed steed embed united limited".split()
+    r"was|were|had|did|said|went|came|got|made|took|saw|told|gave|found|thought|knew|left|felt|kept|began|"
+    r"brought|bought|caught|taught|fought|sought|built|sent|spent|lent|meant|met|led|fed|held|sold|stood|"
+    r"understood|wrote|rode|drove|rose|fell|won|lost|paid|laid|ran|sat|spoke|broke|chose|froze|stole|woke|"
+    r"wore|tore|swore|drew|grew|threw|flew|shot|struck|hung|sang|rang|sank|drank|swam|forgot|hid|shook|"
+    r"slid|fled|dealt|dug|heard|became|overcame|withdrew|undertook|arose|awoke|forbade|sprang|stuck|stung|"
+    r"swung|wept|wound"
+)
+_NOT_PAST = frozenset({
+    "speed", "breed", "proceed", "exceed", "succeed", "indeed", "hundred", "bleed", "greed", "creed", "steed",
+    "embed", "united", "limited",
+})  # fmt: skip
 _FUTURE = (
     r"(?:has|have)\s+to|will|won't|wo\s?n't|shall|would|wouldn't|'ll|going\s+to|gonna|(?:is|are|was|were)\s+to|"
     r"(?:scheduled|expected|due|set|slated|planned|supposed|poised|likely)\s+(?:to|for)|"
     r"(?:plans?|intends?|hopes?|aims?|wants?|promised|vowed|agreed|pledged)\s+to|"
     r"about\s+to|planning\s+to|looking\s+forward|can't\s+wait|soon"
 )
-_PAST = (
-    r"ago|previously|yesterday|has|have|hasn't|haven't|"
-    + "|".join(_IRREGULAR)
-    + r"|[a-z]{3,}ed"
-)
+_PAST = r"ago|previously|yesterday|has|have|hasn't|haven't|" + _IRREGULAR + r"|[a-z]{3,}ed"
 _PRESENT = r"is|are|am|says|now|currently|can|must|should|may|might"
 CUE = re.compile(rf"\b(?:(?P<f>{_FUTURE})|(?P<p>{_PAST})|(?P<n>{_PRESENT}))\b")
 _BOUNDARY = re.compile(r";|\"|“|”|``|''|\s--\s|[.!?]\s+(?=[A-Z\"'`])")
 _BEFORE = re.compile(r"\b(until|till|through|by|since|from)\s+(?:the\s+)?$", re.IGNORECASE)
 _PREP_LEAN = {"until": "future", "till": "future", "through": "future", "by": "future", "since": "past"}
-_NOT_PAST_SET = frozenset(_NOT_PAST)
 
 
 #: How far (characters) a cue outside the expression's clause may stand and still count.
@@ -80,7 +79,7 @@ def cues(text: str) -> Cues:
             items.append((m.start(), m.end(), "future"))
         elif m.group("p"):
             word = m.group("p")
-            if word in _NOT_PAST_SET or (word.endswith("ed") and text[m.start()].isupper() and m.start() > 0):
+            if word in _NOT_PAST or (word.endswith("ed") and text[m.start()].isupper() and m.start() > 0):
                 continue  # a name (Fred, Alfred) or a non-verb
             items.append((m.start(), m.end(), "past"))
         elif m.group("n") != "may" or text[m.start()] == "m":
