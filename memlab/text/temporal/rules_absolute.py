@@ -154,7 +154,11 @@ def _month(m: re.Match[str], ctx: Ctx) -> Hit | None:
     if post == "after next":
         y += 1
     start = _date(y, mo, 1, a)
-    return Hit(m.span(), start, cal.add_months(start, 1), "month", 0.9 if mod else 0.8)
+    free = mod not in PAST_WORDS | {"next", "coming", "upcoming", "this"} and not post
+    data = (
+        {"relocate": lambda year: (_date(year, mo, 1, a), cal.add_months(_date(year, mo, 1, a), 1))} if free else None
+    )
+    return Hit(m.span(), start, cal.add_months(start, 1), "month", 0.9 if mod else 0.8, data=data)
 
 
 def _season(m: re.Match[str], ctx: Ctx) -> Hit | None:

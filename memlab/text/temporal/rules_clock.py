@@ -264,7 +264,7 @@ RULES: list[Rule] = [
     (re.compile(rf"\b(?:at\s+)?(\d{{1,2}}|{_HW})\s*o'?\s?clock\b(?:\s*{_AMPM})?", _F), _oclock),
     (
         re.compile(
-            rf"(\bat\s*|@\s*)?\b(\d{{1,2}}|{_HW})\b(?![:.]\d|\s*(?:am|pm|a\.m|p\.m|%|/|-\d))"
+            rf"(\bat\s*|@\s*)?\b(\d{{1,2}}|{_HW})\b(?![:.,]\d|\s*(?:am|pm|a\.m|p\.m|%|/|-\d))"
             rf"(?:\s*\(?({'|'.join(TZ_OFFSETS)})\b\)?)?",
             _F,
         ),

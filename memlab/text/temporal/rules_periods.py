@@ -50,7 +50,7 @@ def _nth_unit_marker(m: re.Match[str], ctx: Ctx) -> Hit | None:
     n = _NTH_UNIT.get(m.group(1).lower(), 1) if m.group(1) else 1
     if m.group(2):  # "Nth last": count from the end
         n = -n
-    data = {"n": n, "unit": re.sub(r"[\s-]", "", m.group(3).lower())}
+    data = {"n": n, "unit": re.sub(r"[\s-]", "", m.group(3).lower()), "bare": not m.group(1) and not m.group(2)}
     return Hit(m.span(), ctx.anchor, ctx.anchor + timedelta(seconds=1), "second", 0.8, role="nthunit",
                needs_merge=True, data=data)  # fmt: skip
 
@@ -113,7 +113,7 @@ def part_of(start: datetime, grain: str, part: str) -> tuple[datetime, datetime,
 
 def _part_marker(m: re.Match[str], ctx: Ctx) -> Hit | None:
     """``end of`` / ``early``: waits for a following week, month or year (see :func:`part_of`)."""
-    part = _PART_WORDS[m.group(1).lower()]
+    part = _PART_WORDS[(m.group(1) or m.group(2)).lower()]
     return Hit(m.span(), ctx.anchor, ctx.anchor + timedelta(seconds=1), "second", 0.8, role="part",
                needs_merge=True, data={"part": part})  # fmt: skip
 
@@ -135,7 +135,12 @@ def _part_current(m: re.Match[str], ctx: Ctx) -> Hit | None:
 
 
 RULES: list[Rule] = [
-    (re.compile(r"\b(?:at\s+the\s+|the\s+)?(beginning|start|end|middle|early|mid|late)\b(?=\s)", _F), _part_marker),
+    (
+        re.compile(
+            r"\b(?:at\s+the\s+|the\s+)?(?:(beginning|start|end|middle|early|mid|late)\b(?=\s)|(mid)-(?=\w))", _F
+        ),
+        _part_marker,
+    ),
     (re.compile(r"\bby\b(?=\s)", _F), _by_marker),
     (
         re.compile(

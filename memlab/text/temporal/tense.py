@@ -9,12 +9,14 @@ Cues, strongest first where they overlap:
 
 - ``future``: will, won't, shall, 'll, would, going to, gonna; is/are/was/were to; scheduled, expected, due,
   set, slated, planned, supposed + to/for; plans/intends/hopes/aims/wants to; about to, soon;
-  a deadline preposition right before the expression (until, till, by, through).
+  a deadline preposition right before the expression or starting it (until, till, by, through, effective,
+  as early as, as soon as, no later than; a clock time may stand between: ``until 9 a.m. Tuesday``).
 - ``past``: a past-tense or perfect verb (was, were, had, did, has/have, a verb ending in -ed, a common
   irregular past form such as said, went, took), ago, previously, yesterday; ``since`` right
   before the expression.
 - ``present``: is, are, am, says, now, currently, can, must, should, may/might (lowercase): the nearest
-  occurrence either way.
+  occurrence either way. A possessive expression (``Wednesday's ruling``, ``December's figures``) is read the
+  same way: it names a thing, and no verb governs when it happened.
 
 No cue: the caller's default (``prefer``). The result is a :class:`Lean`: the direction and whether it came
 from a cue (a cue lets a weekday equal to the anchor's own be that very day; see
@@ -48,8 +50,13 @@ _PAST = r"ago|previously|yesterday|has|have|hasn't|haven't|" + _IRREGULAR + r"|[
 _PRESENT = r"is|are|am|says|now|currently|can|must|should|may|might"
 CUE = re.compile(rf"\b(?:(?P<f>{_FUTURE})|(?P<p>{_PAST})|(?P<n>{_PRESENT}))\b")
 _BOUNDARY = re.compile(r";|\"|“|”|``|''|\s--\s|[.!?]\s+(?=[A-Z\"'`])")
-_BEFORE = re.compile(r"\b(until|till|through|by|since|from)\s+(?:the\s+)?$", re.IGNORECASE)
-_PREP_LEAN = {"until": "future", "till": "future", "through": "future", "by": "future", "since": "past"}
+_PREP = r"(until|till|through|by|since|effective|as\s+(?:early|soon)\s+as|no\s+later\s+than)"
+_CLOCK = r"(?:(?:\d{1,2}(?::\d\d)?\s*(?:[ap]\.?\s?m\.?)?|noon|midnight)\s+(?:[a-z]{3}\s+)?)?"
+#: a deadline / start preposition right before the expression (a clock time may stand between: "until 9 a.m. Tuesday")
+_BEFORE = re.compile(rf"\b{_PREP}\s+(?:the\s+)?{_CLOCK}$", re.IGNORECASE)
+#: the same preposition as the first word of the expression's own span ("until March", "by August")
+_START = re.compile(rf"{_PREP}\s", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"['’]s\b")
 
 
 #: How far (characters) a cue outside the expression's clause may stand and still count.
@@ -101,9 +108,11 @@ def _clause(bounds: list[int], span: tuple[int, int], n: int) -> tuple[int, int]
 
 def lean_at(text: str, found: Cues, span: tuple[int, int], prefer: str) -> Lean:
     """The direction governing the expression at ``span`` (see the module docstring)."""
-    before = _BEFORE.search(text, max(0, span[0] - 12), span[0])
-    if before:
-        return Lean(_PREP_LEAN.get(before.group(1).lower(), prefer), before.group(1).lower() in _PREP_LEAN)
+    prep = _START.match(text, span[0], span[1]) or _BEFORE.search(text, max(0, span[0] - 40), span[0])
+    if prep:
+        return Lean("past" if prep.group(1).lower() == "since" else "future", True)
+    if _POSSESSIVE.match(text, span[1]):  # "Wednesday's ruling", "December's figures": no verb governs it
+        return Lean("nearest", True)
     lo, hi = _clause(found.bounds, span, len(text))
     best: tuple[int, str] | None = None
     fallback: tuple[int, str] | None = None
