@@ -90,7 +90,9 @@ _RULES = (
 _TRIGGERS = [trigger(p) for p, _ in _RULES]
 #: the same patterns without IGNORECASE, run on the lowercased text (about twice as fast)
 _LOWER_RULES = [(re.compile(p.pattern, p.flags & ~re.IGNORECASE), h) for p, h in _RULES]
-_VOCAB = frozenset().union(*(t.words for t in _TRIGGERS if t.words is not None))
+_VOCAB = frozenset().union(
+    *(t.words for t in _TRIGGERS if t.words is not None), *(w for t in _TRIGGERS for w, _ in t.also)
+)
 _ALWAYS = any(t.words is None for t in _TRIGGERS)
 #: inverted index of the prefilter: trigger word -> rules it may wake; rules woken by any digit / always run
 _BY_WORD: dict[str, set[int]] = {}
@@ -107,8 +109,8 @@ def _candidates(words: set[str], has_digit: bool) -> list[int]:
     if has_digit:
         todo |= _BY_DIGIT
     for w in words:
-        todo |= _BY_WORD[w]
-    return sorted(todo)
+        todo |= _BY_WORD.get(w, set())
+    return sorted(i for i in todo if _TRIGGERS[i].rest_met(words, has_digit))
 
 
 _HAS_DIGIT = re.compile(r"\d")

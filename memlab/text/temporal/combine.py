@@ -24,6 +24,7 @@ from datetime import timedelta
 
 from memlab.text.temporal import calendar as cal
 from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.rules_holidays import holiday_interval
 from memlab.text.temporal.rules_periods import nth_unit_of, part_of
 
 _GAP = re.compile(r"[\s,]*(?:(?:at|on|in the|of the|of|the|for|in|from|between)\b|@)?[\s,]*", re.IGNORECASE)
@@ -144,15 +145,26 @@ def _range(a: Hit, b: Hit, gap: str, text: str) -> Hit | None:
 
 
 def _relocator(h: Hit):  # type: ignore[no-untyped-def]
-    """``year -> (start, end)`` for a period written without a year (month, day, quarter, half, holiday)."""
+    """``year -> (start, end)`` for a period written without a year: ``data["relocate"]`` is ``("months",
+    first month, number of months)`` (a month, quarter, half), ``("holiday", name, extent)``, or a month-day's
+    ``data["noyear"] = (month, day)``.
+    """
     d = h.data if isinstance(h.data, dict) else {}
-    if d.get("relocate"):
-        return d["relocate"]
+    spec = d.get("relocate")
+    like = cal.day_start(h.start)
+    if spec and spec[0] == "months":
+        _, first, n = spec
+        return lambda y: (
+            like.replace(year=y, month=first, day=1),
+            cal.add_months(like.replace(year=y, month=first, day=1), n),
+        )
+    if spec and spec[0] == "holiday":
+        return lambda y: (lambda got: None if got is None else got[:2])(holiday_interval(spec[1], y, spec[2], like))
     if d.get("noyear"):
         mo, day = d["noyear"]
         return lambda y: (
-            h.start.replace(year=y, month=mo, day=day),
-            h.start.replace(year=y, month=mo, day=day) + timedelta(days=1),
+            like.replace(year=y, month=mo, day=day),
+            like.replace(year=y, month=mo, day=day) + timedelta(days=1),
         )
     return None
 
@@ -214,7 +226,7 @@ def _pair(a: Hit, b: Hit, gap: str, text: str) -> Hit | None:
         return _agree(b, a.start.weekday(), span)
     if b.role == "wday" and a.role == "date" and a.grain == "day":
         return _agree(a, b.start.weekday(), span)
-    if a.role == "by" and b.role in ("date", "wday", "dom", "tod") and not _is_weak(b):
+    if a.role == "by" and b.role in ("date", "wday", "dom", "tod") and not _is_weak(b) and b.end > a.start:
         return Hit(span, a.start - timedelta(microseconds=a.start.microsecond), b.end, "second", b.conf)
     bare_week = isinstance(a.data, dict) and a.data.get("bare") and a.data.get("unit") == "week"
     if a.role == "nthunit" and bare_week and _is_day(b):  # "the week of March 6": the ISO week containing it

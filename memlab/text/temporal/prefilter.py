@@ -1,10 +1,11 @@
 """A necessary-condition prefilter for rule regexes, derived from the patterns' parse trees.
 
-For each pattern we compute a *requirement*: a set of lowercase strings and/or "a digit" such that every
-match contains one of them. Sequences take the most selective required element; alternations take the
-union of their branches; optional parts and lookarounds require nothing. A rule whose requirement is absent
-from the text cannot match, so its regex is not run. Patterns with no requirement always run. The tests check
-that resolving with and without the prefilter gives the same result.
+For each pattern we compute *requirements*: each a set of lowercase strings and/or "a digit" such that every
+match contains one of them. A sequence requires each of its required elements (the most selective one is the
+main requirement, which the resolver indexes; the other selective ones are checked after it); alternations
+take the union of their branches' main requirements; optional parts and lookarounds require nothing. A rule
+whose requirements are absent from the text cannot match, so its regex is not run. Patterns with no
+requirement always run. The tests check that resolving with and without the prefilter gives the same result.
 """
 
 from __future__ import annotations
@@ -27,12 +28,17 @@ class Trigger:
 
     words: frozenset[str] | None
     digit: bool = False
+    also: tuple[tuple[frozenset[str], bool], ...] = ()
 
     def may_match(self, present: frozenset[str] | set[str], has_digit: bool) -> bool:
         """Whether the pattern can match text containing the trigger words ``present`` (see :func:`present`)."""
-        if self.words is None or (self.digit and has_digit):
-            return True
-        return not self.words.isdisjoint(present)
+        if self.words is not None and not (self.digit and has_digit) and self.words.isdisjoint(present):
+            return False
+        return self.rest_met(present, has_digit)
+
+    def rest_met(self, present: frozenset[str] | set[str], has_digit: bool) -> bool:
+        """Whether the requirements besides the main one (``also``) are met too."""
+        return all((digit and has_digit) or not words.isdisjoint(present) for words, digit in self.also)
 
 
 def present(lower: str, vocabulary: frozenset[str]) -> set[str]:
@@ -55,19 +61,35 @@ def _is_digit_class(items: list) -> bool:  # type: ignore[type-arg]
     return True
 
 
+#: words so common in running text that requiring one filters almost nothing
+_COMMON = frozenset({"the", "on", "in", "of", "at", "to", "by", "for", "a", "an", "and", "or", "from", "is", "it"})
+
+
 def _score(req: tuple[frozenset[str], bool]) -> float:
-    """How selective a requirement is: longer words are rarer; a lone letter is rarer than nothing but
-    commoner than a digit, a lone punctuation mark rarer than a digit.
+    """How selective a requirement is: longer words are rarer; a common word (``the``, ``in``) or a lone letter
+    is rarer than nothing but commoner than a digit, as is a two-letter fragment (``st`` of ``1st``); a lone
+    punctuation mark is rarer than a digit.
     """
     words, digit = req
     if not words:
         return 1.5 if digit else 0.0
-    lengths = [0.5 if (len(w) == 1 and w.isalpha()) else 2.0 if len(w) == 1 else float(len(w)) for w in words]
+    lengths = [
+        0.3 if w in _COMMON else 0.5 if (len(w) == 1 and w.isalpha()) else 2.0 if len(w) == 1 else
+        1.0 if len(w) == 2 else float(len(w))
+        for w in words
+    ]  # fmt: skip
     best = min(lengths)
     return min(best, 1.5) if digit else best
 
 
 def _seq(items: list) -> _Req:  # type: ignore[type-arg]
+    """The most selective requirement of a sequence (None: nothing is required)."""
+    cands = _reqs(items)
+    return max(cands, key=_score) if cands else None
+
+
+def _reqs(items: list) -> list[tuple[frozenset[str], bool]]:  # type: ignore[type-arg]
+    """Every requirement of a sequence (each one must be met; a group's own requirements count too)."""
     cands: list[tuple[frozenset[str], bool]] = []
     run: list[str] = []
 
@@ -88,20 +110,19 @@ def _seq(items: list) -> _Req:  # type: ignore[type-arg]
         flush()
         sub: _Req = None
         if op is _C.SUBPATTERN:
-            sub = _seq(list(av[-1]))
+            cands.extend(_reqs(list(av[-1])))
         elif op is _C.BRANCH:
             parts = [_seq(list(b)) for b in av[1]]
             if all(p is not None for p in parts):
                 sub = (frozenset().union(*(p[0] for p in parts if p)), any(p[1] for p in parts if p))
         elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT, _C.POSSESSIVE_REPEAT) and av[0] >= 1:
-            sub = _seq(list(av[2]))
+            cands.extend(_reqs(list(av[2])))
         elif op is _C.IN and _is_digit_class(list(av)):
             sub = (frozenset(), True)
         if sub is not None and (sub[0] or sub[1]):
             cands.append(sub)
     flush()
-    cands = [c for c in cands if "" not in c[0] and all(w.strip() for w in c[0])]
-    return max(cands, key=_score) if cands else None
+    return [c for c in cands if (c[0] or c[1]) and "" not in c[0] and all(w.strip() for w in c[0])]
 
 
 def trigger(pattern: re.Pattern[str]) -> Trigger:
@@ -109,10 +130,11 @@ def trigger(pattern: re.Pattern[str]) -> Trigger:
     if sre_parse is None:
         return Trigger(None)
     try:
-        req = _seq(list(sre_parse.parse(pattern.pattern, pattern.flags)))
+        reqs = _reqs(list(sre_parse.parse(pattern.pattern, pattern.flags)))
     except Exception:  # an unexpected parse shape: never filter that rule
         return Trigger(None)
-    if req is None:
+    if not reqs:
         return Trigger(None)
-    words = frozenset(w.lower() for w in req[0])
-    return Trigger(words, req[1])
+    reqs = sorted({(frozenset(w.lower() for w in r[0]), r[1]) for r in reqs}, key=_score, reverse=True)
+    also = tuple(r for r in reqs[1:] if _score(r) >= 1.0)
+    return Trigger(reqs[0][0], reqs[0][1], also)

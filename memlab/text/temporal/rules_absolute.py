@@ -155,9 +155,7 @@ def _month(m: re.Match[str], ctx: Ctx) -> Hit | None:
         y += 1
     start = _date(y, mo, 1, a)
     free = mod not in PAST_WORDS | {"next", "coming", "upcoming", "this"} and not post
-    data = (
-        {"relocate": lambda year: (_date(year, mo, 1, a), cal.add_months(_date(year, mo, 1, a), 1))} if free else None
-    )
+    data = {"relocate": ("months", mo, 1)} if free else None
     return Hit(m.span(), start, cal.add_months(start, 1), "month", 0.9 if mod else 0.8, data=data)
 
 
@@ -237,7 +235,7 @@ RULES: list[Rule] = [
     (
         re.compile(
             rf"\b(?:(in|during|of|since|until|by|from|last|past|previous|this past|next|coming|upcoming|this)\s+)?"
-            rf"({MONTH})(?![\w'])(?!\.?\s*\d)(?:\s+(after next))?",
+            rf"({MONTH})(?!\w|'(?!s\b))(?!\.?\s*\d)(?:\s+(after next))?",
             _F,
         ),
         _month,

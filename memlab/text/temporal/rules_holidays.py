@@ -100,7 +100,8 @@ def holiday(name: str, year: int) -> date | None:
     return None
 
 
-def _interval(name: str, year: int, extent: str, like: datetime) -> tuple[datetime, datetime, str] | None:
+def holiday_interval(name: str, year: int, extent: str, like: datetime) -> tuple[datetime, datetime, str] | None:
+    """The holiday's day (or its ``week`` / ``weekend``) in ``year``, as day starts in ``like``'s zone."""
     d = holiday(name, year)
     if d is None:
         return None
@@ -122,9 +123,9 @@ def _holiday(m: re.Match[str], ctx: Ctx) -> Hit | None:
         return None
     a = ctx.anchor
     if m.group(4):
-        got = _interval(name, int(m.group(4)), extent, a)
+        got = holiday_interval(name, int(m.group(4)), extent, a)
         return None if got is None else Hit(m.span(), *got, 1.0)
-    cands = [c for y in range(a.year - 2, a.year + 3) if (c := _interval(name, y, extent, a)) is not None]
+    cands = [c for y in range(a.year - 2, a.year + 3) if (c := holiday_interval(name, y, extent, a)) is not None]
     if not cands:
         return None
     day = cal.day_start(a)
@@ -139,12 +140,8 @@ def _holiday(m: re.Match[str], ctx: Ctx) -> Hit | None:
         got = next((c for c in cands if (c[0], c[1]) == chosen), None)
     if got is None:
         return None
-
-    def relocate(year: int) -> tuple[datetime, datetime] | None:
-        moved = _interval(name, year, extent, a)
-        return None if moved is None else (moved[0], moved[1])
-
-    return Hit(m.span(), *got, 0.9 if mod else 0.8, data={"relocate": None if mod else relocate})
+    spec = None if mod else ("holiday", canonical(name), extent)
+    return Hit(m.span(), *got, 0.9 if mod else 0.8, data={"relocate": spec})
 
 
 RULES = [

@@ -27,27 +27,23 @@ _QWORDS |= {"last": 4}
 _HWORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "last": 2, "latter": 2}
 
 
-def in_year(first_month: int, months: int, like: datetime) -> object:
-    """A function ``year -> (start, end)`` of the period starting at ``first_month`` of that year."""
-
-    def relocate(year: int) -> tuple[datetime, datetime]:
-        start = _date(year, first_month, 1, like)
-        return start, cal.add_months(start, months)
-
-    return relocate
-
-
 def period_hit(m: re.Match[str], ctx: Ctx, first_month: int, months: int, grain: str, year: int | None,
                conf: float) -> Hit:  # fmt: skip
-    """The period in ``year``, or (None) in the year the text leans to; movable by a year beside it."""
-    relocate = in_year(first_month, months, ctx.anchor)
+    """The ``months`` from ``first_month`` of ``year``, or (None) of the year the text leans to; movable by a
+    year written beside it (``data["relocate"]``, see :mod:`.combine`).
+    """
+
+    def interval(y: int) -> tuple[datetime, datetime]:
+        start = _date(y, first_month, 1, ctx.anchor)
+        return start, cal.add_months(start, months)
+
     if year is not None:
-        start, end = relocate(year)  # type: ignore[operator]
+        start, end = interval(year)
     else:
-        cands = [relocate(y) for y in (ctx.anchor.year - 1, ctx.anchor.year, ctx.anchor.year + 1)]  # type: ignore[operator]
+        cands = [interval(y) for y in (ctx.anchor.year - 1, ctx.anchor.year, ctx.anchor.year + 1)]
         start, end = pick(cands, ctx.anchor, ctx.lean(m.span())) or cands[1]
         conf = min(conf, 0.8)
-    return Hit(m.span(), start, end, grain, conf, data={"relocate": None if year else relocate})
+    return Hit(m.span(), start, end, grain, conf, data={"relocate": None if year else ("months", first_month, months)})
 
 
 def _quarter(m: re.Match[str], ctx: Ctx) -> Hit | None:
