@@ -87,9 +87,11 @@ _RULES = (
     + rules_periods.RULES
     + rules_clock.RULES
 )
-_TRIGGERS = [trigger(p) for p, _ in _RULES]
+_TRIGGERS = [trigger(r[0]) for r in _RULES]
 #: the same patterns without IGNORECASE, run on the lowercased text (about twice as fast)
-_LOWER_RULES = [(re.compile(p.pattern, p.flags & ~re.IGNORECASE), h) for p, h in _RULES]
+_LOWER_RULES = [(re.compile(r[0].pattern, r[0].flags & ~re.IGNORECASE), r[1]) for r in _RULES]
+#: each rule's gate (a cheap regex every match contains), or None
+_GATES = [r[2] if len(r) > 2 else None for r in _RULES]
 _VOCAB = frozenset().union(
     *(t.words for t in _TRIGGERS if t.words is not None), *(w for t in _TRIGGERS for w, _ in t.also)
 )
@@ -146,6 +148,9 @@ def resolve_chunk(text: str, anchor: datetime, prefer: str, prefilter: bool = Tr
     rules, target = (_LOWER_RULES, lower) if same_length else (_RULES, text)
     for index in _candidates(words, has_digit) if prefilter else range(len(rules)):
         pattern, handler = rules[index]
+        gate = _GATES[index]
+        if prefilter and gate is not None and not gate.search(lower):
+            continue
         for m in pattern.finditer(target):
             try:
                 h = handler(m, ctx)
@@ -177,7 +182,9 @@ class RulesResolver:
     name: ClassVar[str] = "rules"
     version: ClassVar[int] = 2
 
-    def __init__(self, prefer: str = "future", min_confidence: float = 0.0, default_direction: str | None = None) -> None:
+    def __init__(
+        self, prefer: str = "future", min_confidence: float = 0.0, default_direction: str | None = None
+    ) -> None:
         self.prefer = prefer
         self.min_confidence = min_confidence
         self.default_direction = default_direction

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -66,3 +68,10 @@ class Hit:
     def with_span(self, span: tuple[int, int], **changes: object) -> Hit:
         """A copy covering ``span`` with ``changes`` applied."""
         return replace(self, span=span, **changes)
+
+
+Handler = Callable[[re.Match[str], Ctx], Hit | None]
+#: A rule: its pattern (matched on the lowercased text), its handler and optionally a *gate*, a cheap regex
+#: every match contains; the resolver skips the pattern when the gate finds nothing (tests check the results
+#: are the same without gates).
+Rule = tuple[re.Pattern[str], Handler] | tuple[re.Pattern[str], Handler, re.Pattern[str]]

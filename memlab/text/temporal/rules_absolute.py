@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from memlab.text.temporal import calendar as cal
-from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.hits import Ctx, Hit, Rule
 from memlab.text.temporal.lexicon import MONTH, ORD_DAY, WEEKDAY, YEAR, month, ordinal, weekday, year2
 from memlab.text.temporal.occurrence import pick
 from memlab.text.temporal.rules_relative import PAST_WORDS
 
-Rule = tuple[re.Pattern[str], Callable[[re.Match[str], Ctx], Hit | None]]
 _F = re.IGNORECASE
 _FULL_MONTHS_SAFE = {"january", "february", "april", "june", "july", "september", "october", "november", "december"}
 
@@ -214,7 +212,7 @@ def _dom_of_month(m: re.Match[str], ctx: Ctx) -> Hit | None:
 _YR = rf"({YEAR}|'\d\d)"
 RULES: list[Rule] = [
     (re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt\s](\d{2}):(\d{2})(?::(\d{2}))?)?\b"), _iso),
-    (re.compile(r"\b(\d{1,2})\s*([/.-])\s*(\d{1,2})\s*\2\s*(\d{4}|\d{2})\b"), _mdy),
+    (re.compile(r"\b(\d{1,2})\s*([/.-])\s*(\d{1,2})\s*\2\s*(\d{4}|\d{2})\b"), _mdy, re.compile(r"\d\s*[/.-]\s*\d")),
     (
         re.compile(
             r"(?<![\d/])(?<!\ban\s)(?<!\ba\s)\b(\d{1,2})\s?/\s?(\d{1,2})\b"
@@ -222,7 +220,7 @@ RULES: list[Rule] = [
         ),
         _md,
     ),
-    (re.compile(r"\b(?:(\d{4})[/-](\d{1,2})|(\d{1,2})/(\d{4}))\b(?![/-]\d)"), _year_month),
+    (re.compile(r"\b(?:(\d{4})[/-](\d{1,2})|(\d{1,2})/(\d{4}))\b(?![/-]\d)"), _year_month, re.compile(r"\d[/-]\d")),
     (
         re.compile(rf"\b(?:({WEEKDAY}),?\s+)?({MONTH})\s*(?:the\s+)?({ORD_DAY})\b(?:,?\s+{_YR}\b)?", _F),
         _month_day,
@@ -255,6 +253,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _dom,
+        re.compile(r"\b(?:the|on)\s+(?:\d|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)"),
     ),
     (
         re.compile(

@@ -8,13 +8,11 @@ A clock time without am/pm and an hour from 1 to 6 is read as afternoon (``at 3:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import timedelta
 
 from memlab.text.temporal import calendar as cal
-from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.hits import Ctx, Hit, Rule
 
-Rule = tuple[re.Pattern[str], Callable[[re.Match[str], Ctx], Hit | None]]
 _F = re.IGNORECASE
 
 HOUR_WORDS = {
@@ -216,12 +214,17 @@ def _pod(m: re.Match[str], ctx: Ctx) -> Hit | None:
                needs_merge=not mod, data=data)  # fmt: skip
 
 
+#: cheap necessary conditions (gates) of the costliest clock rules: an am/pm marker after a digit, ...
+_AMPM_GATE = re.compile(r"\d\s*[ap](?:\.|m\b|\b)")
+_PAST_TO_GATE = re.compile(rf"\b(?:past|after|to|till|before)\s+(?:\d|noon|midnight|{_HW})")
+
 RULES: list[Rule] = [
     (
         re.compile(
             rf"\b(1[0-2]|[1-9])(?::([0-5]\d))?\s*(?:-|–|to|till|until)\s*(1[0-2]|[1-9])(?::([0-5]\d))?\s*{_AMPM}", _F
         ),
         _clock_range,
+        _AMPM_GATE,
     ),
     (
         re.compile(
@@ -236,15 +239,20 @@ RULES: list[Rule] = [
             rf"(?:\bat\s+|@\s*|\baround\s+|\babout\s+)?\b(\d{{1,2}})(?::(\d{{2}}))?(?::(\d{{2}}))?\s*{_AMPM}{_TZ}", _F
         ),
         _clock_ampm,
+        _AMPM_GATE,
     ),
-    (re.compile(rf"(?:\bat\s+|@\s*|\baround\s+)?\b(1[0-2]|[1-9])([0-5]\d)\s*{_AMPM}{_TZ}", _F), _clock_compact),
+    (
+        re.compile(rf"(?:\bat\s+|@\s*|\baround\s+)?\b(1[0-2]|[1-9])([0-5]\d)\s*{_AMPM}{_TZ}", _F),
+        _clock_compact,
+        _AMPM_GATE,
+    ),
     (
         re.compile(
             rf"(?:\bat\s+|@\s*|\baround\s+)?\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\b(?!\s*[ap]\.?\s?m){_TZ}", _F
         ),
         _clock24,
     ),
-    (re.compile(rf"(?:\bat\s+|@\s*)?\b([01]?\d|2[0-3])h([0-5]\d)?\b{_TZ}", _F), _clock_h),
+    (re.compile(rf"(?:\bat\s+|@\s*)?\b([01]?\d|2[0-3])h([0-5]\d)?\b{_TZ}", _F), _clock_h, re.compile(r"\dh")),
     (re.compile(rf"\b(?:at\s+|@\s*)?({_HW})(?:[\s-]({_MW}))?\s*{_AMPM}", _F), _word_clock),
     (
         re.compile(
@@ -260,6 +268,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _past_to,
+        _PAST_TO_GATE,
     ),
     (re.compile(rf"\b(?:at\s+)?(\d{{1,2}}|{_HW})\s*o'?\s?clock\b(?:\s*{_AMPM})?", _F), _oclock),
     (

@@ -16,7 +16,7 @@ import re
 from datetime import date, datetime, timedelta
 
 from memlab.text.temporal import calendar as cal
-from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.hits import Ctx, Hit, Rule
 from memlab.text.temporal.lexicon import YEAR
 from memlab.text.temporal.occurrence import pick
 
@@ -144,7 +144,7 @@ def _holiday(m: re.Match[str], ctx: Ctx) -> Hit | None:
     return Hit(m.span(), *got, 0.9 if mod else 0.8, data={"relocate": spec})
 
 
-RULES = [
+RULES: list[Rule] = [
     (
         re.compile(
             rf"\b(?:(last|past|previous|this|next|coming|upcoming)\s+)?({PATTERN})(?![\w'’])"

@@ -11,9 +11,9 @@ import re
 from datetime import datetime, timedelta
 
 from memlab.text.temporal import calendar as cal
-from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.hits import Ctx, Hit, Rule
 from memlab.text.temporal.lexicon import MONTH, ORD_DAY, WEEKDAY, YEAR, month, ordinal, weekday
-from memlab.text.temporal.rules_absolute import Rule, _date, _pick_year
+from memlab.text.temporal.rules_absolute import _date, _pick_year
 
 _F = re.IGNORECASE
 

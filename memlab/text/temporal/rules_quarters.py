@@ -16,10 +16,10 @@ import re
 from datetime import datetime
 
 from memlab.text.temporal import calendar as cal
-from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.hits import Ctx, Hit, Rule
 from memlab.text.temporal.lexicon import NUMBER_WORDS, YEAR
 from memlab.text.temporal.occurrence import pick
-from memlab.text.temporal.rules_absolute import Rule, _date, _year_of
+from memlab.text.temporal.rules_absolute import _date, _year_of
 
 _F = re.IGNORECASE
 _QWORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "final": 4}
@@ -86,6 +86,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _quarter,
+        re.compile(r"quarter|qtr|q[1-4]|[1-4]q"),
     ),
     (
         re.compile(r"\bthe\s+(?:latest|most\s+recent|recent|previous|prior|preceding)\s+(?:fiscal\s+)?quarter\b", _F),
@@ -98,6 +99,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _half,
+        re.compile(r"half|h[12]"),
     ),
     (
         re.compile(

@@ -7,10 +7,9 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from memlab.text.temporal import calendar as cal
-from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.hits import Ctx, Hit, Rule
 from memlab.text.temporal.lexicon import NUM, UNIT, VAGUE_NUMBERS, WEEKDAY, number, unit, weekday
 
-Rule = tuple[re.Pattern[str], Callable[[re.Match[str], Ctx], Hit | None]]
 _F = re.IGNORECASE
 
 #: grain of "N <unit> ago / from now" (one step finer than the unit, as Duckling does, except days -> day)

@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 
 from memlab.text.temporal import calendar as cal
-from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.hits import Ctx, Hit, Rule
 from memlab.text.temporal.lexicon import DECADE_WORDS, SPELLED_YEAR, YEAR, spelled_year, words_below_100, year2
-from memlab.text.temporal.rules_absolute import Rule, _date
+from memlab.text.temporal.rules_absolute import _date
 
 _F = re.IGNORECASE
 _BOUNDARY = r"(?:\s+(?:or|and)\s+(?:later|after|beyond|earlier|before)|\s+onwards?)?"
@@ -100,7 +100,7 @@ RULES: list[Rule] = [
         ),
         _year,
     ),
-    (re.compile(rf"\b({YEAR})\s*a\.?d\.?(?!\w)", _F), _year),
+    (re.compile(rf"\b({YEAR})\s*a\.?d\.?(?!\w)", _F), _year, re.compile(r"\d\s*a\.?d")),
     (
         re.compile(
             rf"(?<![\w$£€#.,/:'’])(?<!\d-)(?<!\bno\.\s)({YEAR})(?![\w%]|[.,:/-]\d)"
@@ -114,6 +114,7 @@ RULES: list[Rule] = [
     (
         re.compile(r"\b(?:(?:in\s+)?the\s+)?(?:(early|mid|late)[\s-]+)?((?:1[5-9]|20)\d0)['’]?s\b", _F),
         _decade_digits,
+        re.compile(r"\d0['’]?s\b"),
     ),
     (
         re.compile(

@@ -40,15 +40,19 @@ _NOT_PAST = frozenset({
     "speed", "breed", "proceed", "exceed", "succeed", "indeed", "hundred", "bleed", "greed", "creed", "steed",
     "embed", "united", "limited",
 })  # fmt: skip
-_FUTURE = (
-    r"(?:has|have)\s+to|will|won't|wo\s?n't|shall|would|wouldn't|'ll|going\s+to|gonna|(?:is|are|was|were)\s+to|"
-    r"(?:scheduled|expected|due|set|slated|planned|supposed|poised|likely)\s+(?:to|for)|"
-    r"(?:plans?|intends?|hopes?|aims?|wants?|promised|vowed|agreed|pledged)\s+to|"
-    r"about\s+to|planning\s+to|looking\s+forward|can't\s+wait|soon"
-)
-_PAST = r"ago|previously|yesterday|has|have|hasn't|haven't|" + _IRREGULAR + r"|[a-z]{3,}ed"
-_PRESENT = r"is|are|am|says|now|currently|can|must|should|may|might"
-CUE = re.compile(rf"\b(?:(?P<f>{_FUTURE})|(?P<p>{_PAST})|(?P<n>{_PRESENT}))\b")
+_IRREGULAR_SET = frozenset(_IRREGULAR.split("|"))
+_FUTURE_WORDS = frozenset({"will", "won't", "shall", "would", "wouldn't", "gonna", "soon"})
+_FUTURE_PAIRS = {
+    "going": {"to"}, "has": {"to"}, "have": {"to"}, "is": {"to"}, "are": {"to"}, "was": {"to"}, "were": {"to"},
+    "about": {"to"}, "planning": {"to"}, "looking": {"forward"}, "can't": {"wait"},
+    **{w: {"to", "for"} for w in ("scheduled", "expected", "due", "set", "slated", "planned", "supposed", "poised",
+                                  "likely")},
+    **{w: {"to"} for w in ("plan", "plans", "intend", "intends", "hope", "hopes", "aim", "aims", "want", "wants",
+                           "promised", "vowed", "agreed", "pledged")},
+}  # fmt: skip
+_PAST_WORDS = frozenset({"ago", "previously", "yesterday", "has", "have", "hasn't", "haven't"}) | _IRREGULAR_SET
+_PRESENT_WORDS = frozenset({"is", "are", "am", "says", "now", "currently", "can", "must", "should", "may", "might"})
+_TOKEN = re.compile(r"(?<![a-z0-9])[a-z]+(?:'[a-z]+)?")
 _BOUNDARY = re.compile(r";|\"|“|”|``|''|\s--\s|[.!?]\s+(?=[A-Z\"'`])")
 _PREP = r"(until|till|through|by|since|effective|as\s+(?:early|soon)\s+as|no\s+later\s+than)"
 _CLOCK = r"(?:(?:\d{1,2}(?::\d\d)?\s*(?:[ap]\.?\s?m\.?)?|noon|midnight)\s+(?:[a-z]{3}\s+)?)?"
@@ -77,20 +81,36 @@ class Cues(NamedTuple):
     bounds: list[int]
 
 
+def _direction(word: str, text: str, start: int) -> str | None:
+    """The direction a single word cues (see the module docstring), or None."""
+    if word in _FUTURE_WORDS or word.endswith("'ll"):
+        return "future"
+    if word in _PAST_WORDS:
+        return "past"
+    if word in _PRESENT_WORDS:
+        return None if word == "may" and text[start] == "M" else "nearest"  # "May" is a month
+    if len(word) >= 5 and word.endswith("ed") and word not in _NOT_PAST and not (start and text[start].isupper()):
+        return "past"  # a past-tense verb; capitalised mid-sentence: a name (Alfred)
+    return None
+
+
 def cues(text: str) -> Cues:
-    """Every tense cue in ``text`` (case-insensitive except ``may``, a month when capitalised)."""
-    items: list[tuple[int, int, str]] = []
+    """Every tense cue in ``text`` (words are matched lowercased; see :func:`_direction`)."""
     lower = text.lower()
-    for m in CUE.finditer(lower):
-        if m.group("f"):
-            items.append((m.start(), m.end(), "future"))
-        elif m.group("p"):
-            word = m.group("p")
-            if word in _NOT_PAST or (word.endswith("ed") and text[m.start()].isupper() and m.start() > 0):
-                continue  # a name (Fred, Alfred) or a non-verb
-            items.append((m.start(), m.end(), "past"))
-        elif m.group("n") != "may" or text[m.start()] == "m":
-            items.append((m.start(), m.end(), "nearest"))
+    tokens = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(lower)]
+    items: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(tokens):
+        start, end, word = tokens[i]
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if nxt is not None and nxt[2] in _FUTURE_PAIRS.get(word, ()) and lower[end : nxt[0]].isspace():
+            items.append((start, nxt[1], "future"))
+            i += 2
+            continue
+        direction = _direction(word, text, start)
+        if direction is not None:
+            items.append((start, end, direction))
+        i += 1
     bounds = [m.start() for m in _BOUNDARY.finditer(text)]
     return Cues(items, bounds)
 
