@@ -103,6 +103,7 @@ for _i, _t in enumerate(_TRIGGERS):
         _BY_WORD.setdefault(_w, set()).add(_i)
 _BY_DIGIT = frozenset(i for i, t in enumerate(_TRIGGERS) if t.digit)
 _EVERY = frozenset(i for i, t in enumerate(_TRIGGERS) if t.words is None)
+_WITH_ALSO = frozenset(i for i, t in enumerate(_TRIGGERS) if t.also)
 
 
 def _candidates(words: set[str], has_digit: bool) -> list[int]:
@@ -112,7 +113,7 @@ def _candidates(words: set[str], has_digit: bool) -> list[int]:
         todo |= _BY_DIGIT
     for w in words:
         todo |= _BY_WORD.get(w, set())
-    return sorted(i for i in todo if _TRIGGERS[i].rest_met(words, has_digit))
+    return sorted(i for i in todo if i not in _WITH_ALSO or _TRIGGERS[i].rest_met(words, has_digit))
 
 
 _HAS_DIGIT = re.compile(r"\d")

@@ -81,14 +81,20 @@ class Cues(NamedTuple):
     bounds: list[int]
 
 
+_WORD_DIRECTION = {
+    **{w: "nearest" for w in _PRESENT_WORDS},
+    **{w: "past" for w in _PAST_WORDS},
+    **{w: "future" for w in _FUTURE_WORDS},
+}
+
+
 def _direction(word: str, text: str, start: int) -> str | None:
     """The direction a single word cues (see the module docstring), or None."""
-    if word in _FUTURE_WORDS or word.endswith("'ll"):
+    got = _WORD_DIRECTION.get(word)
+    if got is not None:
+        return None if word == "may" and text[start] == "M" else got  # "May" is a month
+    if word.endswith("'ll"):
         return "future"
-    if word in _PAST_WORDS:
-        return "past"
-    if word in _PRESENT_WORDS:
-        return None if word == "may" and text[start] == "M" else "nearest"  # "May" is a month
     if len(word) >= 5 and word.endswith("ed") and word not in _NOT_PAST and not (start and text[start].isupper()):
         return "past"  # a past-tense verb; capitalised mid-sentence: a name (Alfred)
     return None
@@ -97,7 +103,7 @@ def _direction(word: str, text: str, start: int) -> str | None:
 def cues(text: str) -> Cues:
     """Every tense cue in ``text`` (words are matched lowercased; see :func:`_direction`)."""
     lower = text.lower()
-    tokens = [(m.start(), m.end(), m.group(0)) for m in _TOKEN.finditer(lower)]
+    tokens = [(*m.span(), m.group()) for m in _TOKEN.finditer(lower)]
     items: list[tuple[int, int, str]] = []
     i = 0
     while i < len(tokens):
