@@ -233,6 +233,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _in_fraction,
+        re.compile(r"\bin\s"),
     ),
     (
         re.compile(

@@ -152,5 +152,6 @@ RULES: list[Rule] = [
             re.IGNORECASE,
         ),
         _holiday,
+        re.compile(PATTERN),
     )
 ]

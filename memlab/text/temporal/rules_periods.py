@@ -149,6 +149,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _nth_unit_marker,
+        re.compile(r"\b(?:day|week[\s-]?end|wkend|week)\s+(?:of|in)\s"),
     ),
     (
         re.compile(
@@ -181,5 +182,6 @@ RULES: list[Rule] = [
             _F,
         ),
         _part_current,
+        re.compile(r"\b(?:beginning|start|end|middle)\s+of\s+(?:the\s+)?(?:month|year|week)|\b(?:eom|bom|eoy|boy)\b"),
     ),
 ]

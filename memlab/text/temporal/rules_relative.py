@@ -260,7 +260,11 @@ RULES: list[Rule] = [
     (re.compile(r"\b(late\s+)?(?:tonight|tonite)\b", _F), _tonight),
     (re.compile(r"\b(late\s+)?last\s+night\b", _F), _last_night),
     (re.compile(rf"\b({NUM})\s+{UNIT.replace('(?:', '(', 1)}\s+(ago|back|earlier|from now|hence|later)\b", _F), _ago),
-    (re.compile(rf"\bin\s+(?:about\s+)?({NUM})\s+(?:more\s+)?({UNIT[3:-3]})s?\b", _F), _in_units),
+    (
+        re.compile(rf"\bin\s+(?:about\s+)?({NUM})\s+(?:more\s+)?({UNIT[3:-3]})s?\b", _F),
+        _in_units,
+        re.compile(rf"\bin\s+(?:about\s+)?(?:\S+\s+){{1,3}}(?:more\s+)?{UNIT[:-2]}"),
+    ),
     (re.compile(rf"\b{_MOD_PERIOD}\s+{_PERIOD}\b", _F), _period),
     (re.compile(rf"\b{_NUM_PERIOD_MOD}\s+({NUM})\s+({UNIT[3:-3]})s?\b", _F), _n_periods),
     (re.compile(rf"\b(?:upcoming\s+({NUM})|({NUM})\s+upcoming)\s+({UNIT[3:-3]})s?\b", _F), _upcoming_n),

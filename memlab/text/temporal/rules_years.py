@@ -99,6 +99,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _year,
+        re.compile(r"[12]\d{3}"),
     ),
     (re.compile(rf"\b({YEAR})\s*a\.?d\.?(?!\w)", _F), _year, re.compile(r"\d\s*a\.?d")),
     (
@@ -108,9 +109,14 @@ RULES: list[Rule] = [
             _F,
         ),
         _bare_year,
+        re.compile(r"[12]\d{3}"),
     ),
     (re.compile(rf"\b({SPELLED_YEAR})\b{_BOUNDARY}", _F), _spelled),
-    (re.compile(rf"\bfiscal(?:[\s-]+year)?[\s-]+({YEAR}|['’]\d\d)\b|\bfy\s?-?({YEAR}|\d\d)\b", _F), _fiscal),
+    (
+        re.compile(rf"\bfiscal(?:[\s-]+year)?[\s-]+({YEAR}|['’]\d\d)\b|\bfy\s?-?({YEAR}|\d\d)\b", _F),
+        _fiscal,
+        re.compile(r"fiscal|fy"),
+    ),
     (
         re.compile(r"\b(?:(?:in\s+)?the\s+)?(?:(early|mid|late)[\s-]+)?((?:1[5-9]|20)\d0)['’]?s\b", _F),
         _decade_digits,
@@ -123,5 +129,6 @@ RULES: list[Rule] = [
             _F,
         ),
         _decade_short,
+        re.compile(r"\d0['’]?s\b|ties\b"),
     ),
 ]
