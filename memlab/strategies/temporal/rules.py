@@ -145,13 +145,17 @@ def resolve_chunk(text: str, anchor: datetime, prefer: str, prefilter: bool = Tr
     words = present(lower, _VOCAB)
     if prefilter and not words and not has_digit and not _ALWAYS:
         return []
+    passed: dict[re.Pattern[str], bool] = {}  # gate -> found (gates are shared between rules)
     same_length = len(lower) == len(text)
     rules, target = (_LOWER_RULES, lower) if same_length else (_RULES, text)
     for index in _candidates(words, has_digit) if prefilter else range(len(rules)):
         pattern, handler = rules[index]
         gate = _GATES[index]
-        if prefilter and gate is not None and not gate.search(lower):
-            continue
+        if prefilter and gate is not None:
+            if gate not in passed:
+                passed[gate] = gate.search(lower) is not None
+            if not passed[gate]:
+                continue
         for m in pattern.finditer(target):
             try:
                 h = handler(m, ctx)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 try:  # the stdlib's own regex parser (``re._parser`` since 3.11; ``sre_parse`` before)
@@ -43,23 +42,8 @@ class Trigger:
 
 
 def present(lower: str, vocabulary: frozenset[str]) -> set[str]:
-    """The words of ``vocabulary`` that occur (as substrings) in ``lower``.
-
-    A word is tested only when every shorter vocabulary word inside it occurred (``january`` only if ``jan``
-    did): the order and those dependencies are computed once per vocabulary.
-    """
-    found: set[str] = set()
-    for word, inside in _order(vocabulary):
-        if (not inside or inside <= found) and word in lower:
-            found.add(word)
-    return found
-
-
-@lru_cache(maxsize=8)
-def _order(vocabulary: frozenset[str]) -> tuple[tuple[str, frozenset[str]], ...]:
-    """The vocabulary shortest first, each word with the other vocabulary words it contains."""
-    words = sorted(vocabulary, key=lambda w: (len(w), w))
-    return tuple((w, frozenset(u for u in words if u != w and u in w)) for w in words)
+    """The words of ``vocabulary`` that occur (as substrings) in ``lower``."""
+    return {w for w in vocabulary if w in lower}
 
 
 _Req = tuple[frozenset[str], bool] | None

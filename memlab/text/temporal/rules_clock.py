@@ -158,7 +158,9 @@ def _at_bare(m: re.Match[str], ctx: Ctx) -> Hit | None:
     hv = int(m.group(2)) if m.group(2).isdigit() else HOUR_WORDS[m.group(2).lower()]
     if hv > 24:
         return None
-    weak = not m.group(1)
+    weak = not m.group(1) and not m.group(3)
+    if weak and not _POD_NEAR.search(ctx.text, max(0, m.start() - 30), m.end() + 30):
+        return None  # a bare number joins only a part of the day beside it ("8 tonight"): none here
     return tod_hit(
         m.span(),
         ctx,
@@ -170,7 +172,7 @@ def _at_bare(m: re.Match[str], ctx: Ctx) -> Hit | None:
         0.7,
         needs_merge=not m.group(3),
         tz=m.group(3),
-        weak=weak and not m.group(3),
+        weak=weak,
     )
 
 
@@ -214,6 +216,7 @@ def _pod(m: re.Match[str], ctx: Ctx) -> Hit | None:
                needs_merge=not mod, data=data)  # fmt: skip
 
 
+_POD_NEAR = re.compile(r"morning|afternoon|evening|night|lunch|toni", re.IGNORECASE)
 #: cheap necessary conditions (gates) of the costliest clock rules: an am/pm marker after a digit, ...
 _AMPM_GATE = re.compile(r"\d\s*[ap](?:\.|m\b|\b)")
 _PAST_TO_GATE = re.compile(rf"\b(?:past|after|to|till|before)\s+(?:\d|noon|midnight|{_HW})")
@@ -279,6 +282,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _at_bare,
+        re.compile(rf"\bat\s*(?:\d|{_HW})|@|\b(?:{'|'.join(TZ_OFFSETS)})\b|morning|afternoon|evening|night|lunch|toni"),
     ),
     (
         re.compile(
