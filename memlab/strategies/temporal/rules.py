@@ -74,7 +74,7 @@ from memlab.text.temporal import (
 from memlab.text.temporal.combine import combine, select
 from memlab.text.temporal.hits import Ctx, Hit
 from memlab.text.temporal.lexicon import NUM, UNIT, VAGUE_NUMBERS, number, unit
-from memlab.text.temporal.prefilter import present, trigger
+from memlab.text.temporal.prefilter import first_chars, present, trigger
 from memlab.types import TemporalRef
 
 PREFER = ("future", "past", "nearest")
@@ -88,8 +88,19 @@ _RULES = (
     + rules_clock.RULES
 )
 _TRIGGERS = [trigger(r[0]) for r in _RULES]
+
+
+def _lead(pattern: re.Pattern[str]) -> str:
+    """A lookahead for the characters a match can start with (lowercase), so the engine skips other positions."""
+    chars = first_chars(re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE))
+    if chars is None:
+        return ""
+    chars = frozenset(c.lower() for c in chars)
+    return "(?=[" + "".join(re.escape(c) for c in sorted(chars)) + "])"
+
+
 #: the same patterns without IGNORECASE, run on the lowercased text (about twice as fast)
-_LOWER_RULES = [(re.compile(r[0].pattern, r[0].flags & ~re.IGNORECASE), r[1]) for r in _RULES]
+_LOWER_RULES = [(re.compile(_lead(r[0]) + r[0].pattern, r[0].flags & ~re.IGNORECASE), r[1]) for r in _RULES]
 #: each rule's gate (a cheap regex every match contains), or None
 _GATES = [r[2] if len(r) > 2 else None for r in _RULES]
 _VOCAB = frozenset().union(

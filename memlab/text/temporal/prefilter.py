@@ -138,3 +138,73 @@ def trigger(pattern: re.Pattern[str]) -> Trigger:
     reqs = sorted({(frozenset(w.lower() for w in r[0]), r[1]) for r in reqs}, key=_score, reverse=True)
     also = tuple(r for r in reqs[1:] if _score(r) >= 1.0)
     return Trigger(reqs[0][0], reqs[0][1], also)
+
+
+_ANY = None  # "any character may come first"
+
+
+def _first(items: list) -> tuple[frozenset[str] | None, bool]:  # type: ignore[type-arg]
+    """The characters a match of the sequence ``items`` can start with (None: any), and whether it can be empty."""
+    acc: set[str] = set()
+    for op, av in items:
+        if op in (_C.AT, _C.ASSERT, _C.ASSERT_NOT):
+            continue  # zero-width
+        got, nullable = _first_of(op, av)
+        if got is None:
+            return _ANY, False
+        acc |= got
+        if not nullable:
+            return frozenset(acc), False
+    return frozenset(acc), True
+
+
+def _class_chars(items: list) -> frozenset[str] | None:  # type: ignore[type-arg]
+    out: set[str] = set()
+    for op, av in items:
+        if op is _C.LITERAL:
+            out.add(chr(av))
+        elif op is _C.RANGE and av[1] - av[0] < 128:
+            out.update(chr(c) for c in range(av[0], av[1] + 1))
+        elif op is _C.CATEGORY and av is _C.CATEGORY_DIGIT:
+            out.update("0123456789")
+        elif op is _C.CATEGORY and av is _C.CATEGORY_SPACE:
+            out.update(" \t\n\r\f\v")
+        else:
+            return None  # negated or broad classes: anything
+    return frozenset(out)
+
+
+def _first_of(op: Any, av: Any) -> tuple[frozenset[str] | None, bool]:
+    if op is _C.LITERAL:
+        return frozenset(chr(av)), False
+    if op is _C.IN:
+        return _class_chars(list(av)), False
+    if op is _C.SUBPATTERN:
+        return _first(list(av[-1]))
+    if op is _C.BRANCH:
+        acc: set[str] = set()
+        nullable = False
+        for branch in av[1]:
+            got, empty = _first(list(branch))
+            if got is None:
+                return _ANY, False
+            acc |= got
+            nullable = nullable or empty
+        return frozenset(acc), nullable
+    if op in (_C.MAX_REPEAT, _C.MIN_REPEAT, _C.POSSESSIVE_REPEAT):
+        got, empty = _first(list(av[2]))
+        return got, empty or av[0] == 0
+    return _ANY, False
+
+
+def first_chars(pattern: re.Pattern[str]) -> frozenset[str] | None:
+    """The characters every match of ``pattern`` starts with, or None when it could start with anything (or
+    be empty). A leading lookahead for them lets the regex engine skip other positions quickly.
+    """
+    if sre_parse is None:
+        return None
+    try:
+        got, nullable = _first(list(sre_parse.parse(pattern.pattern, pattern.flags)))
+    except Exception:  # an unexpected parse shape: no lookahead
+        return None
+    return None if got is None or nullable or not got else got
