@@ -88,35 +88,35 @@ _WORD_DIRECTION = {
 }
 
 
-def _direction(word: str, text: str, start: int) -> str | None:
-    """The direction a single word cues (see the module docstring), or None."""
-    got = _WORD_DIRECTION.get(word)
-    if got is not None:
-        return None if word == "may" and text[start] == "M" else got  # "May" is a month
-    if word.endswith("'ll"):
-        return "future"
-    if len(word) >= 5 and word.endswith("ed") and word not in _NOT_PAST and not (start and text[start].isupper()):
-        return "past"  # a past-tense verb; capitalised mid-sentence: a name (Alfred)
-    return None
-
-
 def cues(text: str) -> Cues:
-    """Every tense cue in ``text`` (words are matched lowercased; see :func:`_direction`)."""
+    """Every tense cue in ``text`` (words are matched lowercased; see the module docstring).
+
+    A word cues by itself (will, said, is ...), as a verb ending in -ed (not a name capitalised mid-sentence
+    such as Alfred, nor speed or hundred), or with the next word as a future phrase (``going to``,
+    ``expected to``), which then replaces its own reading.
+    """
     lower = text.lower()
-    tokens = [(*m.span(), m.group()) for m in _TOKEN.finditer(lower)]
     items: list[tuple[int, int, str]] = []
-    i = 0
-    while i < len(tokens):
-        start, end, word = tokens[i]
-        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
-        if nxt is not None and nxt[2] in _FUTURE_PAIRS.get(word, ()) and lower[end : nxt[0]].isspace():
-            items.append((start, nxt[1], "future"))
-            i += 2
+    prev, prev_start, prev_end = "", -1, -1
+    for m in _TOKEN.finditer(lower):
+        word = m.group()
+        start, end = m.span()
+        if prev and word in _FUTURE_PAIRS.get(prev, ()) and lower[prev_end:start].isspace():
+            if items and items[-1][0] == prev_start:
+                items.pop()
+            items.append((prev_start, end, "future"))
+            prev = ""
             continue
-        direction = _direction(word, text, start)
-        if direction is not None:
-            items.append((start, end, direction))
-        i += 1
+        prev, prev_start, prev_end = word, start, end
+        got = _WORD_DIRECTION.get(word)
+        if got is not None:
+            if word != "may" or text[start] != "M":  # "May" is a month
+                items.append((start, end, got))
+        elif word.endswith("ed"):
+            if len(word) >= 5 and word not in _NOT_PAST and not (start and text[start].isupper()):
+                items.append((start, end, "past"))
+        elif word.endswith("'ll"):
+            items.append((start, end, "future"))
     bounds = [m.start() for m in _BOUNDARY.finditer(text)]
     return Cues(items, bounds)
 
