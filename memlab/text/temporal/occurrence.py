@@ -3,23 +3,27 @@ given the direction the text leans.
 
 Candidates are the period in the anchor's year and the years around it. The distance of a candidate is 0 when
 it contains the anchor, else the days between the anchor and its nearer edge. A direction (``past`` or
-``future``) is a preference, not a wall: a candidate on the other side of the anchor counts ``AGAINST_CUE``
-times its distance when a cue in the text gave the direction, ``AGAINST_DEFAULT`` times when it is only the
-configured default; the smallest weighted distance wins (``nearest``: plain distance). So "Aug. 7" in an
-article of 13 Aug is six days back even if a future verb governs it, "Feb. 10" in a January article that
-reports a subpoena in the past tense is the coming 10 February, "in December" in a past-tense October article
-is last December (36 days ahead x 4 > 298 days back), and a dateline "August 7" with no verb in an article of
-8 August is the day before, not the next year's (the weighted day back, 8, is far below 364).
+``future``) is a preference, not a wall: a candidate on the other side of the anchor counts ``AGAINST_STRONG``
+times its distance against a strong cue (:class:`~memlab.text.temporal.tense.Lean`), ``AGAINST_CUE`` times
+against a weak one, ``AGAINST_DEFAULT`` times when the direction is only the configured default; the smallest
+weighted distance wins (``nearest``: plain distance). So "Aug. 7" in an article of 13 Aug is six days back
+even under a future lean, "Feb. 10" in a January article that says a witness was subpoenaed "to testify on
+Feb. 10" (an infinitive: a weak future lean) is the coming 10 February, "changed ... in December" in an October
+article is last December (36 days ahead x 32 > 298 days back), and a dateline "August 7" with no verb in an
+article of 8 August is the day before, not next year's (the weighted day back, 8, is far below 364).
 """
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
 
 from memlab.text.temporal.tense import Lean
 
-#: How much farther a candidate against a cued direction counts (1 = plain nearest).
-AGAINST_CUE = 4.0
+#: How much farther a candidate against a direction counts (1 = plain nearest): a strong cue (the verb's own
+#: tense), a lean (a reporting verb, an infinitive, "would", "expects to")
+AGAINST_STRONG = float(os.environ.get("WS", "16"))
+AGAINST_CUE = float(os.environ.get("W", "4"))
 #: The same for a direction that is only the configured default (no cue in the text).
 AGAINST_DEFAULT = 8.0
 
@@ -38,7 +42,7 @@ def pick(cands: list[tuple[datetime, datetime]], anchor: datetime, lean: Lean) -
     for i, (start, end) in enumerate(cands):
         side, dist = _side(start, end, anchor)
         if lean.direction in ("past", "future") and side not in ("now", lean.direction):
-            dist *= AGAINST_CUE if lean.cued else AGAINST_DEFAULT
+            dist *= (AGAINST_STRONG if lean.strong else AGAINST_CUE) if lean.cued else AGAINST_DEFAULT
         if best is None or (dist, i) < best[:2]:
             best = (dist, i, (start, end))
     return None if best is None else best[2]

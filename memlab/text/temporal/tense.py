@@ -28,30 +28,52 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-_IRREGULAR = (
-    r"was|were|had|did|said|went|came|got|made|took|saw|told|gave|found|thought|knew|left|felt|kept|began|"
-    r"brought|bought|caught|taught|fought|sought|built|sent|spent|lent|meant|met|led|fed|held|sold|stood|"
-    r"understood|wrote|rode|drove|rose|fell|won|lost|paid|laid|ran|sat|spoke|broke|chose|froze|stole|woke|"
-    r"wore|tore|swore|drew|grew|threw|flew|shot|struck|hung|sang|rang|sank|drank|swam|forgot|hid|shook|"
-    r"slid|fled|dealt|dug|heard|became|overcame|withdrew|undertook|arose|awoke|forbade|sprang|stuck|stung|"
-    r"swung|wept|wound"
-)
+_IRREGULAR = (  # noqa: SIM905
+    "was were had did went came got made took saw gave found thought knew left felt kept began brought "
+    "bought caught taught fought sought built sent spent lent meant met led fed held sold stood "
+    "understood rode drove rose fell won lost paid laid ran sat spoke broke chose froze stole woke wore "
+    "tore swore drew grew threw flew shot struck hung sang rang sank drank swam forgot hid shook slid "
+    "fled dealt dug heard became overcame withdrew undertook arose awoke forbade sprang stuck stung "
+    "swung wept"
+).split()
+#: past-tense verbs that report speech: what they report may lie on either side, so they only lean
+_REPORTING = (  # noqa: SIM905
+    "said told reported announced added noted stated explained predicted claimed confirmed disclosed "
+    "estimated indicated suggested acknowledged insisted warned argued wrote according"
+).split()
 _NOT_PAST = frozenset({
     "speed", "breed", "proceed", "exceed", "succeed", "indeed", "hundred", "bleed", "greed", "creed", "steed",
     "embed", "united", "limited",
 })  # fmt: skip
-_IRREGULAR_SET = frozenset(_IRREGULAR.split("|"))
-_FUTURE_WORDS = frozenset({"will", "won't", "shall", "would", "wouldn't", "gonna", "soon"})
-_FUTURE_PAIRS = {
-    "going": {"to"}, "has": {"to"}, "have": {"to"}, "is": {"to"}, "are": {"to"}, "was": {"to"}, "were": {"to"},
-    "about": {"to"}, "planning": {"to"}, "looking": {"forward"}, "can't": {"wait"},
-    **{w: {"to", "for"} for w in ("scheduled", "expected", "due", "set", "slated", "planned", "supposed", "poised",
-                                  "likely")},
-    **{w: {"to"} for w in ("plan", "plans", "intend", "intends", "hope", "hopes", "aim", "aims", "want", "wants",
-                           "promised", "vowed", "agreed", "pledged")},
+_BE = frozenset({"be", "been", "being", "is", "are", "was", "were", "get", "gets", "got", "become", "became"})
+#: word -> (direction, strong)
+_WORDS: dict[str, tuple[str, bool]] = {
+    **{w: ("nearest", False) for w in ("is", "are", "am", "says", "say", "now", "currently", "can", "must",
+                                       "should", "may", "might")},
+    **{w: ("past", True) for w in [*_IRREGULAR, "ago", "previously", "yesterday", "has", "have", "hasn't",
+                                   "haven't", "didn't", "wasn't", "weren't"]},
+    **{w: ("past", False) for w in _REPORTING},
+    **{w: ("future", True) for w in ("will", "won't", "shall", "gonna", "soon")},
+    **{w: ("future", False) for w in ("would", "wouldn't", "scheduled", "planned", "slated", "expects", "expect",
+                                      "plans", "intends", "upcoming")},
 }  # fmt: skip
-_PAST_WORDS = frozenset({"ago", "previously", "yesterday", "has", "have", "hasn't", "haven't"}) | _IRREGULAR_SET
-_PRESENT_WORDS = frozenset({"is", "are", "am", "says", "now", "currently", "can", "must", "should", "may", "might"})
+#: two-word phrases that point to the future: first word -> (second words, strong)
+_FUTURE_PAIRS: dict[str, tuple[frozenset[str], bool]] = {
+    **{w: (frozenset({"to"}), True) for w in ("going", "about", "is", "are")},
+    **{w: (frozenset({"to", "for"}), True) for w in ("scheduled", "due", "set", "slated", "supposed", "poised")},
+    **{w: (frozenset({"to", "for"}), False) for w in ("expected", "likely", "planned")},
+    **{w: (frozenset({"to"}), False) for w in ("was", "were", "has", "have", "plan", "plans", "planning",
+                                               "intend", "intends", "hope", "hopes", "aim", "aims", "want", "wants",
+                                               "promised", "vowed", "agreed", "pledged", "expects", "expect")},
+    "looking": (frozenset({"forward"}), False),
+    "can't": (frozenset({"wait"}), False),
+}  # fmt: skip
+#: words after "to" that are not verbs (so "to the", "to his" are no infinitive)
+_NOT_VERB = frozenset({
+    "the", "a", "an", "his", "her", "its", "their", "our", "my", "your", "this", "that", "these", "those",
+    "which", "whom", "what", "who", "some", "all", "any", "each", "every", "more", "most", "less", "no", "date",
+    "death", "about", "around",
+})  # fmt: skip
 _TOKEN = re.compile(r"(?<![a-z0-9])[a-z]+(?:'[a-z]+)?")
 _BOUNDARY = re.compile(r";|\"|“|”|``|''|\s--\s|[.!?]\s+(?=[A-Z\"'`])")
 _PREP = r"(until|till|through|by|since|effective|as\s+(?:early|soon)\s+as|no\s+later\s+than)"
@@ -68,55 +90,52 @@ FALLBACK_CHARS = 150
 
 
 class Lean(NamedTuple):
-    """A direction (``past``, ``future`` or ``nearest``) and whether a cue in the text gave it."""
+    """A direction (``past``, ``future`` or ``nearest``), whether a cue in the text gave it, and whether that cue
+    is strong (a tense the expression's own verb carries: ``went``, ``will``) rather than a lean (a reporting
+    verb such as ``said``, ``would``, ``expects to``, an infinitive).
+    """
 
     direction: str
     cued: bool
+    strong: bool = False
 
 
 class Cues(NamedTuple):
-    """The cues of one text: ``(start, end, direction)`` in text order, and the clause boundaries."""
+    """The cues of one text: ``(start, end, direction, strong)`` in text order, and the clause boundaries."""
 
-    items: list[tuple[int, int, str]]
+    items: list[tuple[int, int, str, bool]]
     bounds: list[int]
 
 
-_WORD_DIRECTION = {
-    **{w: "nearest" for w in _PRESENT_WORDS},
-    **{w: "past" for w in _PAST_WORDS},
-    **{w: "future" for w in _FUTURE_WORDS},
-}
-
-
 def cues(text: str) -> Cues:
-    """Every tense cue in ``text`` (words are matched lowercased; see the module docstring).
-
-    A word cues by itself (will, said, is ...), as a verb ending in -ed (not a name capitalised mid-sentence
-    such as Alfred, nor speed or hundred), or with the next word as a future phrase (``going to``,
-    ``expected to``), which then replaces its own reading.
-    """
+    """Every tense cue in ``text`` (words are matched lowercased; see the module docstring)."""
     lower = text.lower()
-    items: list[tuple[int, int, str]] = []
+    items: list[tuple[int, int, str, bool]] = []
     prev, prev_start, prev_end = "", -1, -1
     for m in _TOKEN.finditer(lower):
         word = m.group()
         start, end = m.span()
-        if prev and word in _FUTURE_PAIRS.get(prev, ()) and lower[prev_end:start].isspace():
+        adjacent = prev and lower[prev_end:start].isspace()
+        pair = _FUTURE_PAIRS.get(prev) if adjacent else None
+        if pair is not None and word in pair[0]:
             if items and items[-1][0] == prev_start:
-                items.pop()
-            items.append((prev_start, end, "future"))
+                items.pop()  # the phrase replaces its first word's own reading
+            items.append((prev_start, end, "future", pair[1]))
             prev = ""
             continue
-        prev, prev_start, prev_end = word, start, end
-        got = _WORD_DIRECTION.get(word)
-        if got is not None:
-            if word != "may" or text[start] != "M":  # "May" is a month
-                items.append((start, end, got))
+        if adjacent and prev == "to" and word not in _NOT_VERB and text[start].islower():
+            items.append((prev_start, end, "future", False))  # an infinitive: "to testify on Feb. 10"
+        elif (got := _WORDS.get(word)) is not None:
+            participle = got[0] == "past" and adjacent and prev in _BE and word not in _BE
+            if not participle and (word != "may" or text[start] != "M"):  # "May" is a month
+                items.append((start, end, *got))
         elif word.endswith("ed"):
-            if len(word) >= 5 and word not in _NOT_PAST and not (start and text[start].isupper()):
-                items.append((start, end, "past"))
+            verb = len(word) >= 5 and word not in _NOT_PAST and not (start and text[start].isupper())
+            if verb and not (adjacent and prev in _BE):  # "will be paid": the auxiliary carries the tense
+                items.append((start, end, "past", True))
         elif word.endswith("'ll"):
-            items.append((start, end, "future"))
+            items.append((start, end, "future", True))
+        prev, prev_start, prev_end = word, start, end
     bounds = [m.start() for m in _BOUNDARY.finditer(text)]
     return Cues(items, bounds)
 
@@ -140,15 +159,15 @@ def lean_at(text: str, found: Cues, span: tuple[int, int], prefer: str) -> Lean:
     if _POSSESSIVE.match(text, span[1]):  # "Wednesday's ruling", "December's figures": no verb governs it
         return Lean("nearest", True)
     lo, hi = _clause(found.bounds, span, len(text))
-    best: tuple[int, str] | None = None
-    fallback: tuple[int, str] | None = None
-    for s, e, direction in found.items:
+    best: tuple[int, str, bool] | None = None
+    fallback: tuple[int, str, bool] | None = None
+    for s, e, direction, strong in found.items:
         if span[0] <= s < span[1] or span[0] < e <= span[1]:
             continue  # a word of the expression itself ("last", "next", "earlier")
         dist = span[0] - e if e <= span[0] else s - span[1]
         if lo <= s and e <= hi and (best is None or dist < best[0]):
-            best = (dist, direction)
+            best = (dist, direction, strong)
         if dist <= FALLBACK_CHARS and (fallback is None or dist < fallback[0]):
-            fallback = (dist, direction)
+            fallback = (dist, direction, strong)
     got = best or fallback
-    return Lean(got[1], True) if got else Lean(prefer, False)
+    return Lean(got[1], True, got[2]) if got else Lean(prefer, False)
