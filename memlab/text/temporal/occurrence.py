@@ -3,14 +3,14 @@ given the direction the text leans.
 
 Candidates are the period in the anchor's year and the years around it. The distance of a candidate is 0 when
 it contains the anchor, else the days between the anchor and its nearer edge. A direction (``past`` or
-``future``) is a preference, not a wall: a candidate on the other side of the anchor counts ``AGAINST_STRONG``
-times its distance against a strong cue (:class:`~memlab.text.temporal.tense.Lean`), ``AGAINST_CUE`` times
-against a weak one, ``AGAINST_DEFAULT`` times when the direction is only the configured default; the smallest
-weighted distance wins (``nearest``: plain distance). So "Aug. 7" in an article of 13 Aug is six days back
-even under a future lean, "Feb. 10" in a January article that says a witness was subpoenaed "to testify on
-Feb. 10" (an infinitive: a weak future lean) is the coming 10 February, "changed ... in December" in an October
-article is last December (36 days ahead x 32 > 298 days back), and a dateline "August 7" with no verb in an
-article of 8 August is the day before, not next year's (the weighted day back, 8, is far below 364).
+``future``) from a strong cue (the tense of the verb itself, :class:`~memlab.text.temporal.tense.Lean`) is a
+wall: only candidates on its side (or containing the anchor) are kept. A weak cue and the configured default
+are preferences: a candidate on the other side counts ``AGAINST_CUE`` / ``AGAINST_DEFAULT`` times its distance.
+The smallest weighted distance wins (``nearest``: plain distance). So "changed ... in December" in an October
+article is last December, "Aug. 7" in an article of 13 Aug is six days back even under a weak future lean,
+"Feb. 10" in a January article that says a witness was subpoenaed "to testify on Feb. 10" (an infinitive: a
+weak future lean) is the coming 10 February, and a dateline "August 7" with no verb in an article of 8 August
+is the day before, not next year's (the weighted day back, 8, is far below 364).
 """
 
 from __future__ import annotations
@@ -38,11 +38,12 @@ def _side(start: datetime, end: datetime, anchor: datetime) -> tuple[str, float]
 
 def pick(cands: list[tuple[datetime, datetime]], anchor: datetime, lean: Lean) -> tuple[datetime, datetime] | None:
     """The candidate the text most likely means (see the module docstring); None for no candidates."""
-    best: tuple[float, int, tuple[datetime, datetime]] | None = None
+    best: tuple[float, float, int, tuple[datetime, datetime]] | None = None
     for i, (start, end) in enumerate(cands):
         side, dist = _side(start, end, anchor)
+        weighted = dist
         if lean.direction in ("past", "future") and side not in ("now", lean.direction):
-            dist *= (AGAINST_STRONG if lean.strong else AGAINST_CUE) if lean.cued else AGAINST_DEFAULT
-        if best is None or (dist, i) < best[:2]:
-            best = (dist, i, (start, end))
-    return None if best is None else best[2]
+            weighted *= (AGAINST_STRONG if lean.strong else AGAINST_CUE) if lean.cued else AGAINST_DEFAULT
+        if best is None or (weighted, dist, i) < best[:3]:
+            best = (weighted, dist, i, (start, end))
+    return None if best is None else best[3]

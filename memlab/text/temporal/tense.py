@@ -5,22 +5,27 @@ sentence says which one. :func:`cues` finds the tense cues of a text once; :func
 governs an expression: the nearest one in the same clause (clauses end at ``;``, quotation marks, ``--`` and
 sentence ends), else the nearest within ``FALLBACK_CHARS`` characters, else none.
 
-Cues, strongest first where they overlap:
+Cues (strong: the tense of a verb itself; weak: only a lean):
 
-- ``future``: will, won't, shall, 'll, would, going to, gonna; is/are/was/were to; scheduled, expected, due,
-  set, slated, planned, supposed + to/for; plans/intends/hopes/aims/wants to; about to, soon;
-  a deadline preposition right before the expression or starting it (until, till, by, through, effective,
-  as early as, as soon as, no later than; a clock time may stand between: ``until 9 a.m. Tuesday``).
-- ``past``: a past-tense or perfect verb (was, were, had, did, has/have, a verb ending in -ed, a common
-  irregular past form such as said, went, took), ago, previously, yesterday; ``since`` right
-  before the expression.
-- ``present``: is, are, am, says, now, currently, can, must, should, may/might (lowercase): the nearest
-  occurrence either way. A possessive expression (``Wednesday's ruling``, ``December's figures``) is read the
+- ``future``, strong: will, won't, shall, 'll, gonna, soon, going to, about to, is/are to, scheduled / due /
+  set / slated / supposed / poised to or for. Weak: would; expected / likely / planned to or for; plans,
+  intends, hopes, aims, wants, promised, vowed, agreed, pledged, expects, was/were/has/have + to; scheduled,
+  planned, slated, expects, plans; an infinitive (``to testify``; not ``to the``); a deadline preposition right
+  before the expression or starting it (until, till, through, by, effective, as early as, as soon as, no later
+  than; a clock time may stand between: ``until 9 a.m. Tuesday``).
+- ``past``, strong: a past-tense verb (was, were, had, did, an irregular form such as went or took, a verb
+  ending in -ed that is not a participle after be/been/being nor an adjective after a determiner: ``will be
+  paid``, ``the proposed merger``), has/have (perfect), ago, previously, yesterday. Weak: a verb reporting
+  speech (said, told, reported, announced, ...: what it reports may lie on either side); ``since`` right before
+  the expression.
+- ``present`` (weak; the nearest occurrence either way): is, are, am, says, now, currently, can, must, should,
+  may/might (lowercase). A possessive expression (``Wednesday's ruling``, ``December's figures``) is read the
   same way: it names a thing, and no verb governs when it happened.
 
-No cue: the caller's default (``prefer``). The result is a :class:`Lean`: the direction and whether it came
-from a cue (a cue lets a weekday equal to the anchor's own be that very day; see
-:func:`memlab.text.temporal.rules_relative.resolve_weekday`).
+No cue: the caller's default (``prefer``). The result is a :class:`Lean`; how a direction picks among
+occurrences is :mod:`memlab.text.temporal.occurrence` (a strong cue is a wall, a weak cue and the default are
+preferences), and a cue lets a weekday equal to the anchor's own be that very day
+(:func:`memlab.text.temporal.rules_relative.resolve_weekday`).
 """
 
 from __future__ import annotations
@@ -68,6 +73,9 @@ _FUTURE_PAIRS: dict[str, tuple[frozenset[str], bool]] = {
     "looking": (frozenset({"forward"}), False),
     "can't": (frozenset({"wait"}), False),
 }  # fmt: skip
+_DETERMINERS = frozenset({
+    "the", "a", "an", "this", "that", "these", "those", "its", "his", "her", "their", "our", "my", "your",
+})  # fmt: skip
 #: words after "to" that are not verbs (so "to the", "to his" are no infinitive)
 _NOT_VERB = frozenset({
     "the", "a", "an", "his", "her", "its", "their", "our", "my", "your", "this", "that", "these", "those",
@@ -131,7 +139,8 @@ def cues(text: str) -> Cues:
                 items.append((start, end, *got))
         elif word.endswith("ed"):
             verb = len(word) >= 5 and word not in _NOT_PAST and not (start and text[start].isupper())
-            if verb and not (adjacent and prev in _BE):  # "will be paid": the auxiliary carries the tense
+            if verb and not (adjacent and (prev in _BE or prev in _DETERMINERS)):
+                # "will be paid": the auxiliary carries the tense; "the proposed merger": an adjective
                 items.append((start, end, "past", True))
         elif word.endswith("'ll"):
             items.append((start, end, "future", True))
