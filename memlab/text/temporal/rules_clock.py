@@ -38,7 +38,19 @@ _MW = (
 _AMPM = r"(a\.\s?m\.|p\.\s?m\.|a\s?m\b|p\s?m\b|(?<=\d)(?:a|p)\b\.?)"
 TZ_OFFSETS = {"gmt": 0, "utc": 0, "bst": 60, "cet": 60, "cest": 120, "est": -300, "edt": -240, "cst": -360}
 TZ_OFFSETS |= {"cdt": -300, "mst": -420, "mdt": -360, "pst": -480, "pdt": -420, "ist": 330}
-_TZ = r"(?:\s*\(?(" + "|".join(TZ_OFFSETS) + r")\b\)?)?"
+#: a zone name, or an offset from GMT/UTC ("GMT +8", "UTC-05:30"), optionally in parentheses
+ZONE = r"(?:(?:gmt|utc)\s*[+-]\s*\d{1,2}(?::?\d\d)?\b|(?:" + "|".join(TZ_OFFSETS) + r")\b)"
+_TZ = rf"(?:\s*\(?({ZONE})\)?)?"
+_OFFSET = re.compile(r"(?:gmt|utc)\s*([+-])\s*(\d{1,2})(?::?(\d\d))?", re.IGNORECASE)
+
+
+def zone_minutes(zone: str) -> int | None:
+    """Minutes east of UTC of a zone name or a ``GMT+8`` offset (None for an unknown zone)."""
+    m = _OFFSET.fullmatch(zone.strip())
+    if m:
+        minutes = int(m.group(2)) * 60 + int(m.group(3) or 0)
+        return minutes if m.group(1) == "+" else -minutes
+    return TZ_OFFSETS.get(zone.strip().lower())
 
 
 def tod_hit(span: tuple[int, int], ctx: Ctx, h: int, mi: int, s: int, grain: str, known: bool, conf: float = 0.9,
@@ -53,7 +65,10 @@ def tod_hit(span: tuple[int, int], ctx: Ctx, h: int, mi: int, s: int, grain: str
     shift = 0
     if tz:
         off = ctx.anchor.utcoffset()
-        shift = (int(off.total_seconds() // 60) if off is not None else 0) - TZ_OFFSETS[tz.lower()]
+        zone = zone_minutes(tz)
+        if zone is None or abs(zone) > 14 * 60:
+            return None
+        shift = (int(off.total_seconds() // 60) if off is not None else 0) - zone
         total = h * 60 + mi + shift
         h, mi, grain = total // 60, total % 60, "minute" if grain == "hour" else grain
     start = cal.day_start(ctx.anchor) + timedelta(hours=h, minutes=mi, seconds=s)
@@ -278,11 +293,11 @@ RULES: list[Rule] = [
     (
         re.compile(
             rf"(\bat\s*|@\s*)?\b(\d{{1,2}}|{_HW})\b(?![:.,]\d|\s*(?:am|pm|a\.m|p\.m|%|/|-\d))"
-            rf"(?:\s*\(?({'|'.join(TZ_OFFSETS)})\b\)?)?",
+            rf"{_TZ}",
             _F,
         ),
         _at_bare,
-        re.compile(rf"\bat\s*(?:\d|{_HW})|@|\b(?:{'|'.join(TZ_OFFSETS)})\b|morning|afternoon|evening|night|lunch|toni"),
+        re.compile(rf"\bat\s*(?:\d|{_HW})|@|\b{ZONE}|morning|afternoon|evening|night|lunch|toni"),
     ),
     (
         re.compile(
