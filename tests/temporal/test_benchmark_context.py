@@ -33,8 +33,14 @@ RECORDS = [
     rec("A", "1998-08-13", "Aug. 7", "The incidents of Aug. 7 underscore the danger.", "1998-08-07T00:00:00", "Day"),
     rec("B", "2000-01-07", "1996", "A 1996 law strengthened the embargo.", "1996-01-01T00:00:00", "Year"),
     # the quarter that ended 25 days before the article, not next year's
-    rec("B", "1989-10-26", "third-quarter", "Du Pont reported that third-quarter profit grew 19%.",
-        "1989-07-01T00:00:00", "Quarter"),  # fmt: skip
+    rec(
+        "B",
+        "1989-10-26",
+        "third-quarter",
+        "Du Pont reported that third-quarter profit grew 19%.",
+        "1989-07-01T00:00:00",
+        "Quarter",
+    ),  # fmt: skip
     # the same phrase twice in one sentence: the k-th record is the k-th occurrence (1999-05-03 is a Monday)
     rec("C", "1999-05-03", "Monday", TWICE, "1999-05-03T00:00:00", "Day"),
     rec("C", "1999-05-03", "Monday", TWICE, "1999-05-03T00:00:00", "Day"),

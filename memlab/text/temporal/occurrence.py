@@ -15,16 +15,15 @@ is the day before, not next year's (the weighted day back, 8, is far below 364).
 
 from __future__ import annotations
 
-import os
 from datetime import datetime
 
 from memlab.text.temporal.tense import Lean
 
-#: How much farther a candidate against a direction counts (1 = plain nearest): a strong cue (the verb's own
-#: tense), a lean (a reporting verb, an infinitive, "would", "expects to")
-AGAINST_STRONG = float(os.environ.get("WS", "16"))
-AGAINST_CUE = float(os.environ.get("W", "4"))
-#: The same for a direction that is only the configured default (no cue in the text).
+#: How much farther a candidate against a direction counts (1 = plain nearest): against a strong cue (the
+#: tense of a verb: went, will): a wall; against a weak one (a reporting verb, an infinitive, would, expects to,
+#: a deadline preposition); against the configured default when the text has no cue.
+AGAINST_STRONG = float("inf")
+AGAINST_CUE = 4.0
 AGAINST_DEFAULT = 8.0
 
 

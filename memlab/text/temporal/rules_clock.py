@@ -39,7 +39,7 @@ _AMPM = r"(a\.\s?m\.|p\.\s?m\.|a\s?m\b|p\s?m\b|(?<=\d)(?:a|p)\b\.?)"
 TZ_OFFSETS = {"gmt": 0, "utc": 0, "bst": 60, "cet": 60, "cest": 120, "est": -300, "edt": -240, "cst": -360}
 TZ_OFFSETS |= {"cdt": -300, "mst": -420, "mdt": -360, "pst": -480, "pdt": -420, "ist": 330}
 #: a zone name, or an offset from GMT/UTC ("GMT +8", "UTC-05:30"), optionally in parentheses
-ZONE = r"(?:(?:gmt|utc)\s*[+-]\s*\d{1,2}(?::?\d\d)?\b|(?:" + "|".join(TZ_OFFSETS) + r")\b)"
+ZONE = r"(?:(?:gmt|utc)\s?[+-]\d{1,2}(?::?\d\d)?\b|(?:" + "|".join(TZ_OFFSETS) + r")\b)"
 _TZ = rf"(?:\s*\(?({ZONE})\)?)?"
 _OFFSET = re.compile(r"(?:gmt|utc)\s*([+-])\s*(\d{1,2})(?::?(\d\d))?", re.IGNORECASE)
 
