@@ -40,7 +40,7 @@ RECORDS = [
         "Du Pont reported that third-quarter profit grew 19%.",
         "1989-07-01T00:00:00",
         "Quarter",
-    ),  # fmt: skip
+    ),
     # the same phrase twice in one sentence: the k-th record is the k-th occurrence (1999-05-03 is a Monday)
     rec("C", "1999-05-03", "Monday", TWICE, "1999-05-03T00:00:00", "Day"),
     rec("C", "1999-05-03", "Monday", TWICE, "1999-05-03T00:00:00", "Day"),
@@ -115,5 +115,5 @@ def test_bad_corpus_and_context_are_one_line_errors(tmp_path: Path) -> None:
     with pytest.raises(MemlabError, match=r"dataset.corpus='nope' is not a known temporal set \(duckling, tbaq\)"):
         corpus_path("nope", tmp_path)
     cfg = compose_cfg(["dataset=temporal_norm", "dataset.context=words", "temporal=rules", "embedder=tfidf"])
-    with pytest.raises(MemlabError, match="dataset.context must be sentence or phrase"):
+    with pytest.raises(MemlabError, match=r"dataset\.context must be sentence or phrase"):
         run(cfg, tmp_path / "out")
