@@ -65,10 +65,13 @@ def number(word: str) -> int | None:
     return NUMBER_WORDS.get(w)
 
 
+_DIGITS = re.compile(r"\d+")
+
+
 def ordinal(word: str) -> int | None:
     """The value of ``5th``, ``5``, ``fifth``, or None."""
     w = " ".join(word.lower().split())
-    digits = re.match(r"\d+", w)
+    digits = _DIGITS.match(w)
     if digits:
         return int(digits.group(0))
     return ORDINAL_WORDS.get(w)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 try:  # the stdlib's own regex parser (``re._parser`` since 3.11; ``sre_parse`` before)
@@ -41,9 +42,34 @@ class Trigger:
         return all((digit and has_digit) or not words.isdisjoint(present) for words, digit in self.also)
 
 
+_LETTERS = re.compile(r"[a-z]+")
+
+
 def present(lower: str, vocabulary: frozenset[str]) -> set[str]:
-    """The words of ``vocabulary`` that occur (as substrings) in ``lower``."""
-    return {w for w in vocabulary if w in lower}
+    """The words of ``vocabulary`` that occur (as substrings) in ``lower``.
+
+    A vocabulary word made of letters a-z can only occur inside a run of such letters, so the runs are looked
+    up (each run's vocabulary substrings are remembered across calls: texts share most of their words); the
+    other words (``-``, ``/``, ``from now``) are tested directly.
+    """
+    runs, others, memo = _parts(vocabulary)
+    found = {w for w in others if w in lower}
+    for run in set(_LETTERS.findall(lower)):
+        got = memo.get(run)
+        if got is None:
+            got = frozenset(w for w in runs if w in run)
+            if len(memo) > 50_000:
+                memo.clear()
+            memo[run] = got
+        found |= got
+    return found
+
+
+@lru_cache(maxsize=8)
+def _parts(vocabulary: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, frozenset[str]]]:
+    """The vocabulary's letter-only words, its other words, and the memo of run -> words inside it."""
+    letters = tuple(w for w in vocabulary if _LETTERS.fullmatch(w))
+    return letters, tuple(w for w in vocabulary if not _LETTERS.fullmatch(w)), {}
 
 
 _Req = tuple[frozenset[str], bool] | None

@@ -19,11 +19,11 @@ _FULL_MONTHS_SAFE = {"january", "february", "april", "june", "july", "september"
 
 
 def _date(y: int, mo: int, d: int, like: datetime) -> datetime:
-    return cal.day_start(like).replace(year=y, month=mo, day=d)
+    return like.replace(year=y, month=mo, day=d, hour=0, minute=0, second=0, microsecond=0)
 
 
-def _day_hit(m: re.Match[str], start: datetime, conf: float = 1.0) -> Hit:
-    return Hit(m.span(), start, start + timedelta(days=1), "day", conf)
+def _day_hit(m: re.Match[str], start: datetime, conf: float = 1.0, data: object = None) -> Hit:
+    return Hit(m.span(), start, start + timedelta(days=1), "day", conf, data=data)
 
 
 def _year_of(text: str | None, ctx: Ctx) -> int | None:
@@ -109,8 +109,9 @@ def _month_day(m: re.Match[str], ctx: Ctx) -> Hit | None:
     if d is None:
         return None
     y = _year_of(m.group(4), ctx) or _weekday_year(ctx, m.group(1), mo, d, _pick_year(ctx, mo, d, m.span()))
-    hit = _day_hit(m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(4) else 0.9)
-    return hit if m.group(4) else hit.with_span(hit.span, data={"noyear": (mo, d)})
+    return _day_hit(
+        m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(4) else 0.9, None if m.group(4) else {"noyear": (mo, d)}
+    )
 
 
 def _day_month(m: re.Match[str], ctx: Ctx) -> Hit | None:
@@ -120,8 +121,9 @@ def _day_month(m: re.Match[str], ctx: Ctx) -> Hit | None:
     if d is None:
         return None
     y = _year_of(m.group(3), ctx) or _pick_year(ctx, mo, d, m.span())
-    hit = _day_hit(m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(3) else 0.9)
-    return hit if m.group(3) else hit.with_span(hit.span, data={"noyear": (mo, d)})
+    return _day_hit(
+        m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(3) else 0.9, None if m.group(3) else {"noyear": (mo, d)}
+    )
 
 
 def _month_year(m: re.Match[str], ctx: Ctx) -> Hit | None:
