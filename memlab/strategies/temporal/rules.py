@@ -74,7 +74,7 @@ from memlab.text.temporal import (
 from memlab.text.temporal.combine import combine, select
 from memlab.text.temporal.hits import Ctx, Hit
 from memlab.text.temporal.lexicon import NUM, UNIT, VAGUE_NUMBERS, number, unit
-from memlab.text.temporal.prefilter import first_chars, present, trigger
+from memlab.text.temporal.prefilter import any_word, first_chars, letter_runs, present, trigger
 from memlab.types import TemporalRef
 
 PREFER = ("future", "past", "nearest")
@@ -153,10 +153,11 @@ def resolve_chunk(text: str, anchor: datetime, prefer: str, prefilter: bool = Tr
     ctx = Ctx(anchor, prefer, text)
     hits: list[Hit] = []
     lower, has_digit = text.lower(), bool(_HAS_DIGIT.search(text))
-    words = present(lower, _VOCAB)
+    runs = letter_runs(lower)
+    words = present(lower, _VOCAB, runs)
     if prefilter and not words and not has_digit and not _ALWAYS:
         return []
-    passed: dict[re.Pattern[str], bool] = {}  # gate -> found (gates are shared between rules)
+    passed: dict[object, bool] = {}  # gate -> found (gates are shared between rules)
     same_length = len(lower) == len(text)
     rules, target = (_LOWER_RULES, lower) if same_length else (_RULES, text)
     for index in _candidates(words, has_digit) if prefilter else range(len(rules)):
@@ -164,7 +165,7 @@ def resolve_chunk(text: str, anchor: datetime, prefer: str, prefilter: bool = Tr
         gate = _GATES[index]
         if prefilter and gate is not None:
             if gate not in passed:
-                passed[gate] = gate.search(lower) is not None
+                passed[gate] = any_word(gate, lower, runs) if isinstance(gate, frozenset) else bool(gate.search(lower))
             if not passed[gate]:
                 continue
         for m in pattern.finditer(target):

@@ -71,7 +71,12 @@ class Hit:
 
 
 Handler = Callable[[re.Match[str], Ctx], Hit | None]
-#: A rule: its pattern (matched on the lowercased text), its handler and optionally a *gate*, a cheap regex
-#: every match contains; the resolver skips the pattern when the gate finds nothing (tests check the results
-#: are the same without gates).
-Rule = tuple[re.Pattern[str], Handler] | tuple[re.Pattern[str], Handler, re.Pattern[str]]
+#: A rule: its pattern (matched on the lowercased text), its handler and optionally a *gate*, a cheap necessary
+#: condition for the handler to give a hit: a regex found in the text, or a frozenset of words one of which
+#: occurs (letters-only words as whole words). The resolver skips the pattern when the gate fails; tests check
+#: the results are the same without gates.
+Rule = (
+    tuple[re.Pattern[str], Handler]
+    | tuple[re.Pattern[str], Handler, re.Pattern[str]]
+    | tuple[re.Pattern[str], Handler, frozenset[str]]
+)

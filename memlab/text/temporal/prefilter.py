@@ -45,19 +45,29 @@ class Trigger:
 _LETTERS = re.compile(r"[a-z]+")
 
 
-def present(lower: str, vocabulary: frozenset[str]) -> set[str]:
+def letter_runs(lower: str) -> set[str]:
+    """The maximal runs of letters a-z in ``lower`` (its words, for whole-word tests)."""
+    return set(_LETTERS.findall(lower))
+
+
+def any_word(words: frozenset[str], lower: str, runs: set[str]) -> bool:
+    """Whether one of ``words`` occurs in ``lower`` as a whole word (letters a-z), or as a substring (others)."""
+    return any((w in runs) if w.isalpha() and w.isascii() else (w in lower) for w in words)
+
+
+def present(lower: str, vocabulary: frozenset[str], runs: set[str] | None = None) -> set[str]:
     """The words of ``vocabulary`` that occur (as substrings) in ``lower``.
 
     A vocabulary word made of letters a-z can only occur inside a run of such letters, so the runs are looked
     up (each run's vocabulary substrings are remembered across calls: texts share most of their words); the
-    other words (``-``, ``/``, ``from now``) are tested directly.
+    other words (``-``, ``/``, ``from now``) are tested directly. ``runs``: :func:`letter_runs` when known.
     """
-    runs, others, memo = _parts(vocabulary)
+    letters, others, memo = _parts(vocabulary)
     found = {w for w in others if w in lower}
-    for run in set(_LETTERS.findall(lower)):
+    for run in letter_runs(lower) if runs is None else runs:
         got = memo.get(run)
         if got is None:
-            got = frozenset(w for w in runs if w in run)
+            got = frozenset(w for w in letters if w in run)
             if len(memo) > 50_000:
                 memo.clear()
             memo[run] = got

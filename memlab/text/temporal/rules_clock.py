@@ -231,6 +231,10 @@ def _pod(m: re.Match[str], ctx: Ctx) -> Hit | None:
                needs_merge=not mod, data=data)  # fmt: skip
 
 
+#: "at"/"@" before the number, a zone after it or a part of the day beside it (whole words)
+_AT_BARE_GATE = frozenset(
+    {"at", "@", "morning", "afternoon", "evening", "night", "lunch", "lunchtime", "tonight", "tonite", *TZ_OFFSETS}
+)
 _POD_NEAR = re.compile(r"morning|afternoon|evening|night|lunch|toni", re.IGNORECASE)
 #: cheap necessary conditions (gates) of the costliest clock rules: an am/pm marker after a digit, ...
 _AMPM_GATE = re.compile(r"\d\s*[ap](?:\.|m\b|\b)")
@@ -297,7 +301,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _at_bare,
-        re.compile(rf"\bat\s*(?:\d|{_HW})|@|\b{ZONE}|morning|afternoon|evening|night|lunch|toni"),
+        _AT_BARE_GATE,
     ),
     (
         re.compile(

@@ -54,6 +54,19 @@ PATTERN = (
 )
 
 
+_COMMON = {"day", "eve", "the", "of", "s", "jr", "new", "year", "years", "may", "april"} | {
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}  # fmt: skip
+
+
+def _distinctive(name: str) -> str:
+    tokens = re.findall(r"[a-z]+", name)
+    return max([t for t in tokens if t not in _COMMON] or tokens, key=len)
+
+
+#: one distinctive word of every holiday name: the rule runs only when one occurs as a whole word
+GATE = frozenset(_distinctive(name) for name in NAMES) | {"years"}
+
+
 def easter(year: int) -> date:
     """Gregorian Easter Sunday (anonymous Gregorian algorithm)."""
     a, b, c = year % 19, year // 100, year % 100
@@ -152,6 +165,6 @@ RULES: list[Rule] = [
             re.IGNORECASE,
         ),
         _holiday,
-        re.compile(PATTERN),
+        GATE,
     )
 ]
