@@ -52,7 +52,14 @@ def letter_runs(lower: str) -> set[str]:
 
 def any_word(words: frozenset[str], lower: str, runs: set[str]) -> bool:
     """Whether one of ``words`` occurs in ``lower`` as a whole word (letters a-z), or as a substring (others)."""
-    return any((w in runs) if w.isalpha() and w.isascii() else (w in lower) for w in words)
+    whole, others = _split(words)
+    return not runs.isdisjoint(whole) or any(w in lower for w in others)
+
+
+@lru_cache(maxsize=64)
+def _split(words: frozenset[str]) -> tuple[frozenset[str], tuple[str, ...]]:
+    whole = frozenset(w for w in words if _LETTERS.fullmatch(w))
+    return whole, tuple(w for w in words if w not in whole)
 
 
 def present(lower: str, vocabulary: frozenset[str], runs: set[str] | None = None) -> set[str]:

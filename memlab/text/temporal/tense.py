@@ -82,6 +82,8 @@ _NOT_VERB = frozenset({
     "which", "whom", "what", "who", "some", "all", "any", "each", "every", "more", "most", "less", "no", "date",
     "death", "about", "around",
 })  # fmt: skip
+#: words whose next word is read with them (future phrases, infinitives, participles, adjectives)
+_HEADS = frozenset(_FUTURE_PAIRS) | _BE | _DETERMINERS | {"to"}
 _TOKEN = re.compile(r"(?<![a-z0-9])[a-z]+(?:'[a-z]+)?")
 _BOUNDARY = re.compile(r";|\"|“|”|``|''|\s--\s|[.!?]\s+(?=[A-Z\"'`])")
 _PREP = r"(until|till|through|by|since|effective|as\s+(?:early|soon)\s+as|no\s+later\s+than)"
@@ -123,7 +125,7 @@ def cues(text: str) -> Cues:
     for m in _TOKEN.finditer(lower):
         word = m.group()
         start, end = m.span()
-        adjacent = prev and lower[prev_end:start].isspace()
+        adjacent = prev in _HEADS and lower[prev_end:start].isspace()  # only heads matter for the next word
         pair = _FUTURE_PAIRS.get(prev) if adjacent else None
         if pair is not None and word in pair[0]:
             if items and items[-1][0] == prev_start:
