@@ -255,7 +255,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _in_fraction,
-        re.compile(r"\bin\s"),
+        frozenset({"in"}),
     ),
     (
         re.compile(

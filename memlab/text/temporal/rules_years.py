@@ -115,7 +115,7 @@ RULES: list[Rule] = [
     (
         re.compile(rf"\bfiscal(?:[\s-]+year)?[\s-]+({YEAR}|['’]\d\d)\b|\bfy\s?-?({YEAR}|\d\d)\b", _F),
         _fiscal,
-        re.compile(r"fiscal|fy"),
+        frozenset({"fiscal", "fy"}),
     ),
     (
         re.compile(r"\b(?:(?:in\s+)?the\s+)?(?:(early|mid|late)[\s-]+)?((?:1[5-9]|20)\d0)['’]?s\b", _F),
