@@ -275,7 +275,7 @@ RULES: list[Rule] = [
         ),
         _clock24,
     ),
-    (re.compile(rf"(?:\bat\s+|@\s*)?\b([01]?\d|2[0-3])h([0-5]\d)?\b{_TZ}", _F), _clock_h, re.compile(r"\dh")),
+    (re.compile(rf"(?:\bat\s+|@\s*)?\b([01]?\d|2[0-3])h([0-5]\d)?\b{_TZ}", _F), _clock_h, frozenset({"h"})),
     (re.compile(rf"\b(?:at\s+|@\s*)?({_HW})(?:[\s-]({_MW}))?\s*{_AMPM}", _F), _word_clock),
     (
         re.compile(

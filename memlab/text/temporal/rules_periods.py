@@ -182,6 +182,6 @@ RULES: list[Rule] = [
             _F,
         ),
         _part_current,
-        re.compile(r"\b(?:beginning|start|end|middle)\s+of\s+(?:the\s+)?(?:month|year|week)|\b(?:eom|bom|eoy|boy)\b"),
+        frozenset({"beginning", "start", "end", "middle", "eom", "bom", "eoy", "boy"}),
     ),
 ]

@@ -86,7 +86,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _quarter,
-        re.compile(r"quarter|qtr|q[1-4]|[1-4]q"),
+        frozenset({"quarter", "qtr", "q"}),
     ),
     (
         re.compile(r"\bthe\s+(?:latest|most\s+recent|recent|previous|prior|preceding)\s+(?:fiscal\s+)?quarter\b", _F),
@@ -99,7 +99,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _half,
-        re.compile(r"half|h[12]"),
+        frozenset({"half", "h"}),
     ),
     (
         re.compile(

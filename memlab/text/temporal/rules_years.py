@@ -47,7 +47,8 @@ def _year(m: re.Match[str], ctx: Ctx) -> Hit | None:
 
 
 def _bare_year(m: re.Match[str], ctx: Ctx) -> Hit | None:
-    return year_hit(m.span(), int(m.group(1)), ctx, _boundary_conf(m, 0.7))
+    """A four-digit year standing alone (0.7), or with ``AD`` after it (1.0)."""
+    return year_hit(m.span(), int(m.group(1)), ctx, _boundary_conf(m, 1.0 if m.group(2) else 0.7))
 
 
 def _spelled(m: re.Match[str], ctx: Ctx) -> Hit | None:
@@ -101,11 +102,10 @@ RULES: list[Rule] = [
         _year,
         re.compile(r"[12]\d{3}"),
     ),
-    (re.compile(rf"\b({YEAR})\s*a\.?d\.?(?!\w)", _F), _year, re.compile(r"\d\s*a\.?d")),
     (
         re.compile(
             rf"(?<![\w$£€#.,/:'’])(?<!\d-)(?<!\bno\.\s)({YEAR})(?![\w%]|[.,:/-]\d)"
-            rf"(?!\s+(?:{_COUNT_WORDS})\b){_BOUNDARY}",
+            rf"(?!\s+(?:{_COUNT_WORDS})\b)(\s*a\.?d\.?(?!\w))?{_BOUNDARY}",
             _F,
         ),
         _bare_year,
