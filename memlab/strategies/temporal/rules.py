@@ -12,21 +12,32 @@ Conventions (all intervals half-open ``[start, end)`` in the anchor's timezone; 
   (``last week`` = the previous ISO week, Monday to Monday, whatever the anchor's weekday).
   ``last/this/next weekend`` = Saturday 00:00 to Monday 00:00 of the previous / current / next ISO week.
   ``last 2 weeks`` = the two whole weeks before the current one; ``next 3 days`` = the three days after today.
+- Direction: each underspecified expression (a bare weekday, a month or day without a year, a quarter, a
+  holiday, a season) is read in the direction of the cue that governs it: the nearest tense cue in its clause
+  (:mod:`memlab.text.temporal.tense`: will, said, went, expects to, until ...); only without any cue the
+  ``prefer`` default (future, past or nearest) applies.
 - Weekdays: ``last Friday`` = the most recent Friday strictly before the anchor's day; ``next Monday`` = the
   Monday of the next ISO week; ``Friday after next`` = the Friday two ISO weeks on; ``Friday of this/next/last
-  week`` = that week's Friday; ``this Sunday``, ``on Saturday`` and a bare ``Saturday`` = the nearest such day
-  strictly after the anchor's day when the sentence reads as future, strictly before when it reads as past.
-- Direction (for bare weekdays, months and days without a year): a future cue in the sentence (will, 'll,
-  going to, gonna, plan to, ...) -> future; else a past cue (a past-tense verb: went, was, ...ed) -> past;
-  else ``default_direction``.
-- Months: ``May 2023`` / ``in May of 2023`` = that month; ``in May`` = the anchor's month if it is May, else
-  the next (future) or latest (past) May; ``last May`` = the latest May before the anchor's month, ``next May``
-  the first after it. ``May 7`` / ``7 May 2023`` / ``7th of May`` / ``5/7/2023`` (US order; day first when
-  the first number exceeds 12) / ``2023-05-07`` = that day. A lowercase ``may`` is a verb unless a day or
+  week`` = that week's Friday; ``coming Friday`` = the first after the anchor's day. ``this Sunday``, ``on
+  Saturday`` and a bare ``Saturday`` follow the cue: the Saturday within the six days before (past) or after
+  (future) the anchor's day, or the nearer one (present, possessive), the anchor's own day included ("said
+  Friday" in an article dated Friday is that day). Without a cue: strictly after the anchor's day (prefer
+  future: the assistant's "Tuesday" said on a Tuesday is next week's), strictly before (past), or the nearer.
+- Months and days without a year: the occurrence the text leans to among last, this and next year's
+  (:mod:`memlab.text.temporal.occurrence`: a strong cue such as "went" or "will" is a wall; a weak one such as
+  "said" or an infinitive, and the default, only weigh the other side's distance x4 / x8, so "Aug. 7" in an
+  article of 13 Aug is that Aug. 7). ``May 2023`` / ``in May of 2023`` = that month; ``last May`` = the latest
+  May before the anchor's month, ``next May`` the first after it; a year expression beside it moves it
+  (``February this year``). ``May 7`` / ``7 May 2023`` / ``7th of May`` / ``5/7/2023`` (US order; day first
+  when the first number exceeds 12) / ``2023-05-07`` = that day. A lowercase ``may`` is a verb unless a day or
   year stands beside it.
-- Years need a preposition (``in 2022``, ``since 2019``) or a month; a bare number is not a year.
-  Decades: ``the 90s``, ``the '90s``, ``the 1990s``, ``the nineties``. Seasons are meteorological (summer =
-  June-August); ``last summer`` = the latest summer that started before the current season.
+- Years (:mod:`memlab.text.temporal.rules_years`): ``in 2022``; a bare four-digit number from 1500 to 2199
+  (confidence 0.7) unless money or a count surrounds it; ``nineteen ninety-six``; fiscal years read as the
+  calendar year; ``1994 or later`` = 1994 (the boundary, like ``since``). Decades: ``the 90s``, ``the '90s``,
+  ``the 1990s``, ``the nineties``, ``the late 1980s`` (years 7-9). Quarters, halves and ``the first nine
+  months`` (:mod:`memlab.text.temporal.rules_quarters`); holidays (:mod:`memlab.text.temporal.rules_holidays`).
+  Seasons are meteorological (summer = June-August); ``last summer`` = the latest summer that started before
+  the current season.
 - ``the day/week/weekend/month/year before|after <date>`` shift from that date; ``the week before X`` =
   the seven days before X's day; without a date they shift from the anchor's day (confidence 0.4).
 - ``the other day`` = the 7 days before the anchor's day (0.4); ``recently`` / ``lately`` = the 30 days up to
@@ -35,9 +46,11 @@ Conventions (all intervals half-open ``[start, end)`` in the anchor's timezone; 
 - ``the week/month/year before last`` = two periods back; ``over the weekend`` = the weekend just past
   (past tense, Monday to Friday) or this week's. ``the first/last week of May`` = the first/last full ISO
   week inside May; ``the last day of May``; ``the first Monday of June``; ``end of the month`` = days 21 to
-  the end, ``early March`` = days 1-10 (Duckling's parts). ``by Friday`` = from the anchor to Friday's end.
+  the end, ``early March`` = days 1-10, ``late 1990`` = September-December (Duckling's parts; ``mid-``,
+  ``the beginning/middle/end of`` alike). ``by Friday`` = from the anchor to Friday's end.
   ``July 13-15`` and ``3-4pm`` are ranges. ``since 2016`` resolves to 2016 itself (``kind="point"``).
-- Clock times: ``3pm``, ``15:30``, ``half past three``, ``8:00 GMT`` (converted to the anchor's zone); a
+- Clock times: ``3pm``, ``15:30``, ``half past three``, ``8:00 GMT``, ``6:40 p.m. (GMT +8)`` (converted to
+  the anchor's zone); a
   time without am/pm and an hour from 1 to 6 is afternoon. A clock time with no date beside it lands on
   the anchor's day, or the next day when the sentence reads as future and the time has passed.
 - Durations: ``for two weeks`` -> ``kind="duration"``, interval = the span of that length ending at the
@@ -51,7 +64,7 @@ Conventions (all intervals half-open ``[start, end)`` in the anchor's timezone; 
   meteorological (Duckling: astronomical dates); ``next Friday`` is the Friday of next week.
 
 Garbage, empty or huge input never raises: the worst case is ``[]`` (text beyond 200,000 characters is
-ignored; texts longer than 160 characters are resolved sentence by sentence, each with its own tense cues).
+ignored). A misspelt ``prefer`` is a configuration error (:class:`~memlab.errors.MemlabError`).
 """
 
 from __future__ import annotations
