@@ -189,7 +189,7 @@ def resolve_chunk(text: str, anchor: datetime, prefer: str, prefilter: bool = Tr
             if h is not None and h.start < h.end:
                 hits.append(h)
     try:
-        if "for" in lower:
+        if "for" in runs:
             hits.extend(_durations(ctx))
     except (ValueError, OverflowError, KeyError):
         pass

@@ -231,7 +231,7 @@ RULES: list[Rule] = [
         re.compile(rf"\b(?:the\s+)?({ORD_DAY})\s*(?:day\s+)?(?:of\s+|-|/)?\s*({MONTH})(?:[\s,/-]+{_YR}\b)?", _F),
         _day_month,
     ),
-    (re.compile(rf"\b({MONTH})\s*,?\s*(?:of\s+)?({YEAR})\b", _F), _month_year),
+    (re.compile(rf"\b({MONTH})\s*,?\s*(?:of\s+)?({YEAR})\b", _F), _month_year, re.compile(r"[12]\d{3}")),
     (
         re.compile(
             rf"\b(?:(in|during|of|since|until|by|from|last|past|previous|this past|next|coming|upcoming|this)\s+)?"

@@ -134,6 +134,9 @@ def _part_current(m: re.Match[str], ctx: Ctx) -> Hit | None:
     return None if got is None else Hit(m.span(), got[0], got[1], got[2], 0.8)
 
 
+#: a day number or ordinal (every ordinal word ends in st, nd, rd or th) before a range word
+_RANGE_GATE = re.compile(r"(?:\d|st|nd|rd|th)\s*(?:[-–]|to|thru|through|till|until)")
+
 RULES: list[Rule] = [
     (
         re.compile(
@@ -158,6 +161,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _nth_weekday_marker,
+        re.compile(r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last)\s+[a-z]+\s+(?:of|in)\s"),
     ),
     (
         re.compile(
@@ -166,6 +170,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _range_md,
+        _RANGE_GATE,
     ),
     (
         re.compile(
@@ -174,6 +179,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _range_dm,
+        _RANGE_GATE,
     ),
     (
         re.compile(
