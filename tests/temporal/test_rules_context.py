@@ -218,3 +218,13 @@ def test_explicit_zones_are_converted_to_the_anchors_zone() -> None:
     assert start("at 3pm EST", "3pm", anchor) == d(2000, 4, 5, 20)
     eastern = datetime(2000, 4, 5, 12, tzinfo=UTC).astimezone(__import__("datetime").timezone(timedelta(hours=-4)))
     assert start("at 4 a.m. EDT", "4 a.m.", eastern).hour == 4  # same zone as the anchor: unchanged
+
+
+def test_every_holiday_name_is_found() -> None:
+    from memlab.text.temporal.rules_holidays import NAMES, holiday
+
+    for name in NAMES:
+        text = f"{name.title()} 2014"
+        (got,) = R.resolve(text, A)
+        day = holiday(name, 2014)
+        assert (got.text, got.start.date()) == (text, day), name

@@ -231,6 +231,8 @@ def _pod(m: re.Match[str], ctx: Ctx) -> Hit | None:
                needs_merge=not mod, data=data)  # fmt: skip
 
 
+#: the minute words of a spelled clock time ("five thirty", "ten oh five"), as whole words
+_MINUTE_WORDS = frozenset({*MINUTE_TENS, *MINUTE_TEENS})
 #: "at"/"@" before the number, a zone after it or a part of the day beside it (whole words)
 _AT_BARE_GATE = frozenset(
     {"at", "@", "morning", "afternoon", "evening", "night", "lunch", "lunchtime", "tonight", "tonite", *TZ_OFFSETS}
@@ -276,12 +278,17 @@ RULES: list[Rule] = [
         _clock24,
     ),
     (re.compile(rf"(?:\bat\s+|@\s*)?\b([01]?\d|2[0-3])h([0-5]\d)?\b{_TZ}", _F), _clock_h, frozenset({"h"})),
-    (re.compile(rf"\b(?:at\s+|@\s*)?({_HW})(?:[\s-]({_MW}))?\s*{_AMPM}", _F), _word_clock),
+    (
+        re.compile(rf"\b(?:at\s+|@\s*)?({_HW})(?:[\s-]({_MW}))?\s*{_AMPM}", _F),
+        _word_clock,
+        re.compile(r"\b[ap]\.?\s?m\b"),  # after a word (not a digit) only a.m./p.m./am/pm/a m/p m
+    ),
     (
         re.compile(
             rf"\b(?:at\s+|@\s*)?({_HW})[\s-]({_MW})\b(?!\s*(?:days?|weeks?|months?|years?|minutes?|hours?))", _F
         ),
         _word_clock,
+        _MINUTE_WORDS,
     ),
     (re.compile(r"\b(?:at\s+)?(?:the\s+)?(noon|midday|mid day|midnight)\b", _F), _noon),
     (

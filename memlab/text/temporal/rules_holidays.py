@@ -47,11 +47,11 @@ EASTER = {
 }  # fmt: skip
 OTHER = {"election day": "election", "black friday": "black friday"}
 NAMES = {**FIXED, **NTH, **EASTER, **OTHER}
-PATTERN = (
-    r"(?:"
-    + "|".join(re.escape(n).replace("'", "['’]?").replace(r"\ ", r"\s+") for n in sorted(NAMES, key=len, reverse=True))
-    + r")"
-)
+
+
+def _written(name: str) -> str:
+    """A regex for a holiday name as written (any apostrophe or none, any spacing)."""
+    return re.escape(name).replace("'", "['’]?").replace(r"\ ", r"\s+")
 
 
 _COMMON = {"day", "eve", "the", "of", "s", "jr", "new", "year", "years", "may", "april"} | {
@@ -61,10 +61,6 @@ _COMMON = {"day", "eve", "the", "of", "s", "jr", "new", "year", "years", "may", 
 def _distinctive(name: str) -> str:
     tokens = re.findall(r"[a-z]+", name)
     return max([t for t in tokens if t not in _COMMON] or tokens, key=len)
-
-
-#: one distinctive word of every holiday name: the rule runs only when one occurs as a whole word
-GATE = frozenset(_distinctive(name) for name in NAMES) | {"years"}
 
 
 def easter(year: int) -> date:
@@ -157,14 +153,22 @@ def _holiday(m: re.Match[str], ctx: Ctx) -> Hit | None:
     return Hit(m.span(), *got, 0.9 if mod else 0.8, data={"relocate": spec})
 
 
-RULES: list[Rule] = [
-    (
-        re.compile(
-            rf"\b(?:(last|past|previous|this|next|coming|upcoming)\s+)?({PATTERN})(?![\w'’])"
-            rf"(?:\s+(week(?:[\s-]?end)?))?(?:,?\s+({YEAR})\b)?",
-            re.IGNORECASE,
-        ),
-        _holiday,
-        GATE,
+def _rule(names: list[str], gate: frozenset[str] | re.Pattern[str]) -> Rule:
+    alternation = "|".join(_written(n) for n in sorted(names, key=len, reverse=True))
+    pattern = re.compile(
+        rf"\b(?:(last|past|previous|this|next|coming|upcoming)\s+)?((?:{alternation}))(?![\w'’])"
+        rf"(?:\s+(week(?:[\s-]?end)?))?(?:,?\s+({YEAR})\b)?",
+        re.IGNORECASE,
     )
+    return pattern, _holiday, gate
+
+
+#: names with a distinctive word (the rule runs only when one occurs), and the others ("new year's",
+#: "good friday": every word is common) behind a regex of the names themselves
+_WEAK = _COMMON | {"fourth", "good", "black"}
+_PLAIN = [n for n in NAMES if _distinctive(n) not in _WEAK]
+_SHARED = [n for n in NAMES if _distinctive(n) in _WEAK]
+RULES: list[Rule] = [
+    _rule(_PLAIN, frozenset(_distinctive(n) for n in _PLAIN)),
+    _rule(_SHARED, re.compile("|".join(_written(n) for n in _SHARED))),
 ]

@@ -292,5 +292,6 @@ RULES: list[Rule] = [
             _F,
         ),
         _rel,
+        re.compile(r"(?:day|night|end|week|month|year)s?\s+(?:before|after|prior|earlier|later)"),
     ),
 ]
