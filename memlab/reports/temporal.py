@@ -105,6 +105,20 @@ def _latest_version(runs: Sequence) -> list:
     return [r for r in runs if r.tags.get("memlab.dataset", "") == version]
 
 
+def _baseline(best: dict, run, corpus_name: str):  # type: ignore[no-untyped-def]
+    """The newest ``dateparser`` run in ``search`` mode on the same set with the same ``dataset.context``."""
+    for (_, c), r in best.items():
+        same = r.params.get("dataset.context") == run.params.get("dataset.context")
+        if (
+            c == corpus_name
+            and resolver(r) == "dateparser"
+            and r.params.get("temporal.mode", "search") == "search"
+            and same
+        ):
+            return r
+    return None
+
+
 def norm_section(runs: Sequence) -> list[str]:
     """Markdown of the ``temporal_norm`` sections: all sets side by side, halves, speed, grains."""
     if not runs:
@@ -117,7 +131,9 @@ def norm_section(runs: Sequence) -> list[str]:
     labels = variants(runs)
     best = newest(runs, lambda r: (labels[r.run_id], corpus(r)))
     sets = sorted({c for _, c in best}, key=lambda c: (c != "duckling", c))
-    names = sorted({label for label, _ in best}, key=lambda n: (n != "rules", n != "dateparser", n))
+    names = sorted(
+        {label for label, _ in best}, key=lambda n: (n.split()[0] != "rules", n.split()[0] != "dateparser", n)
+    )
     lines = [
         "## Every temporal set side by side (`temporal_norm`)",
         "",
@@ -175,7 +191,7 @@ def norm_section(runs: Sequence) -> list[str]:
         for c in sets:
             r = best.get((name, c))
             row.append(_fmt(r.metrics.get("resolver_us_per_expr") if r else None, 1))
-            base = best.get(("dateparser", c))
+            base = _baseline(best, r, c) if r else None
             us = r.metrics.get("resolver_us_per_expr") if r else None
             base_us = base.metrics.get("resolver_us_per_expr") if base else None
             ratios.append(_fmt(base_us / us, 1) if base_us and us else "–")
