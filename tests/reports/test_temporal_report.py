@@ -23,10 +23,12 @@ def test_report_lists_every_set_resolver_and_the_speed_ratio(tmp_path):
     uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
     news = tmp_path / "news.json"
     news.write_text(json.dumps(NEWS))
+    phrases = tmp_path / "phrases.json"  # a Duckling-format file without sentences
+    phrases.write_text(json.dumps([{k: v for k, v in NEWS[0].items() if k != "sentence"}]))
     base = ["tracking=mlflow", f"tracking.uri={uri}", "embedder=tfidf", "dataset=temporal_norm",
             "experiment_name=temporal_norm", "dataset.timing_passes=1"]  # fmt: skip
     for temporal in ("pattern_table", "none"):
-        run(compose_cfg([*base, f"temporal={temporal}"]), tmp_path / f"norm-{temporal}")
+        run(compose_cfg([*base, f"temporal={temporal}", f"dataset.path={phrases}"]), tmp_path / f"norm-{temporal}")
         run(compose_cfg([*base, f"temporal={temporal}", "dataset.corpus=tbaq", f"dataset.path={news}"]),
             tmp_path / f"news-{temporal}")  # fmt: skip
     for seed in (0, 1):
