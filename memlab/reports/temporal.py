@@ -1,11 +1,14 @@
-"""``memlab report temporal``: temporal resolvers on Duckling phrases and on generated conversations.
+"""``memlab report temporal``: temporal resolvers on every temporal set, and on generated conversations.
 
-Reads the MLflow runs of ``temporal_norm`` (every resolver and variant on Duckling's English time phrases)
-and ``locomo_synth`` (LoCoMo-style conversations with exact gold) via :mod:`memlab.tracking.query` and
-writes ``reports/temporal.md``. A *variant* is a resolver plus the parameters it was run with that differ
-between runs (e.g. ``mode=parse``); the newest run per variant (per seed for ``locomo_synth``) is kept.
-Speed ratios are against the newest ``dateparser`` run in its default ``search`` mode, the only mode that,
-like the resolver protocol, finds expressions inside running text. Nothing in the output is typed by hand.
+Reads the MLflow runs of ``temporal_norm`` (every resolver and variant on each set: ``dataset.corpus`` =
+duckling, tbaq, ...) and ``locomo_synth`` (LoCoMo-style conversations with exact gold) via
+:mod:`memlab.tracking.query` and writes ``reports/temporal.md``: one table with every set side by side (accuracy
+with its 95% bootstrap interval), each set's dev and held-out halves, speed against ``dateparser`` on the same
+set, and accuracy per grain. A *variant* is a resolver plus the parameters it was run with that differ between
+runs (e.g. ``mode=parse``, ``context=phrase``); the newest run per variant and set is kept, among runs of the
+newest benchmark version. Speed ratios are against the newest ``dateparser`` run in its default ``search`` mode
+and context on the same set (``search`` is the only mode that, like the resolver protocol, finds expressions
+inside running text). Nothing in the output is typed by hand.
 """
 
 from __future__ import annotations
@@ -17,15 +20,6 @@ from pathlib import Path
 
 from memlab.paths import PROJECT_ROOT
 
-NORM_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("resolver_acc", "acc"),
-    ("resolver_acc_supported", "acc_supported"),
-    ("resolver_coverage", "coverage"),
-    ("resolver_acc_supported_dev", "acc_sup dev"),
-    ("resolver_acc_supported_heldout", "acc_sup held-out"),
-    ("resolver_acc_supported_all", "acc_sup all 1,006"),
-    ("resolver_us_per_expr", "µs/phrase"),
-)
 GRAINS: tuple[str, ...] = ("second", "minute", "hour", "day", "week", "month", "quarter", "year")
 SYNTH_KINDS: tuple[str, ...] = (
     "today",
@@ -52,15 +46,30 @@ def resolver(run) -> str:
     return run.tags.get("memlab.strategy.temporal", "?").split("@")[0]
 
 
+def corpus(run) -> str:
+    """The set a ``temporal_norm`` run measured (``dataset.corpus``; runs from before the knob: by file name)."""
+    if run.params.get("dataset.corpus"):
+        return run.params["dataset.corpus"]
+    return "tbaq" if "tempeval3" in run.params.get("dataset.path", "") else "duckling"
+
+
 def variants(runs: Sequence) -> dict[str, str]:
-    """A label per run id: the resolver, plus the ``temporal.*``/``dataset.include_*`` params that vary."""
+    """A label per run id: the resolver, plus the ``temporal.*``/``dataset.include_*``/``dataset.context`` params
+    that vary between runs of the same resolver.
+    """
     keys = sorted(
-        {k for r in runs for k in r.params if k.startswith("temporal.") or k.startswith("dataset.include_")}
+        {
+            k
+            for r in runs
+            for k in r.params
+            if k.startswith("temporal.") or k.startswith("dataset.include_") or k == "dataset.context"
+        }
         - {"temporal._target_"}
     )
-    varying = [k for k in keys if len({r.params.get(k) for r in runs if r.params.get(k) is not None}) > 1]
     labels = {}
     for r in runs:
+        same = [o for o in runs if resolver(o) == resolver(r)]
+        varying = [k for k in keys if len({o.params.get(k) for o in same}) > 1]
         extra = [f"{k.split('.', 1)[1]}={r.params[k]}" for k in varying if r.params.get(k) is not None]
         labels[r.run_id] = f"{resolver(r)} ({', '.join(extra)})" if extra else resolver(r)
     return labels
@@ -78,50 +87,126 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
+def _ci(run, metric: str) -> str:
+    """``0.812 [0.789, 0.834]`` (the metric and its bootstrap interval, when logged)."""
+    m = run.metrics
+    value = _fmt(m.get(metric))
+    lo, hi = m.get(f"{metric}_ci_low"), m.get(f"{metric}_ci_high")
+    return value if lo is None or hi is None else f"{value} [{lo:.3f}, {hi:.3f}]"
+
+
+def _table(head: list[str], rows: list[list[str]]) -> list[str]:
+    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head), *("| " + " | ".join(r) + " |" for r in rows)]
+
+
+def _latest_version(runs: Sequence) -> list:
+    """Runs of the newest ``temporal_norm`` version present (older versions scored differently)."""
+    version = max((r.tags.get("memlab.dataset", "") for r in runs), default="", key=lambda v: (len(v), v))
+    return [r for r in runs if r.tags.get("memlab.dataset", "") == version]
+
+
+def _baseline(best: dict, run, corpus_name: str):  # type: ignore[no-untyped-def]
+    """The newest ``dateparser`` run in ``search`` mode on the same set with the same ``dataset.context``."""
+    for (_, c), r in best.items():
+        same = r.params.get("dataset.context") == run.params.get("dataset.context")
+        if (
+            c == corpus_name
+            and resolver(r) == "dateparser"
+            and r.params.get("temporal.mode", "search") == "search"
+            and same
+        ):
+            return r
+    return None
+
+
 def norm_section(runs: Sequence) -> list[str]:
-    """Markdown of the Duckling section."""
+    """Markdown of the ``temporal_norm`` sections: all sets side by side, halves, speed, grains."""
     if not runs:
         return [
             "No `temporal_norm` runs found: run `python -m memlab --multirun +experiment=temporal_norm "
-            "temporal=rules,pattern_table,dateparser,none`.",
+            "temporal=rules,dateparser,pattern_table,none`.",
             "",
         ]
+    runs = _latest_version(runs)
     labels = variants(runs)
-    best = newest(runs, lambda r: labels[r.run_id])
-    baseline = next(
-        (r for label, r in sorted(best.items(), key=lambda kv: -kv[1].start_time) if label == "dateparser"),
-        None,
+    best = newest(runs, lambda r: (labels[r.run_id], corpus(r)))
+    sets = sorted({c for _, c in best}, key=lambda c: (c != "duckling", c))
+    names = sorted(
+        {label for label, _ in best}, key=lambda n: (n.split()[0] != "rules", n.split()[0] != "dateparser", n)
     )
-    base_us = baseline.metrics.get("resolver_us_per_expr") if baseline else None
-    order = sorted(best, key=lambda label: -best[label].metrics.get("resolver_acc_supported", 0.0))
-    head = ["resolver", *[name for _, name in NORM_COLUMNS], "× faster than dateparser", "run"]
     lines = [
-        "## Duckling English time phrases (`temporal_norm`)",
+        "## Every temporal set side by side (`temporal_norm`)",
         "",
-        "Default set of 725 phrases (holidays, latent inputs and unrepresentable dates left out; `all 1,006` "
-        "includes them). `acc_supported` counts only phrases the resolver claims; `dev` / `held-out` are the "
-        "fixed hash halves of the default set (see experiments/temporal_norm/README.md for what was tuned on "
-        "which). µs/phrase is the CPU time of the resolving thread per phrase.",
+        "Accuracy = exactly the gold interval, over each set's default records (Duckling: 725 phrases without "
+        "holidays and latent inputs; TBAQ: 1,167 news expressions resolved inside their sentences); "
+        "`acc_supported` counts only the records the resolver claims. [95% bootstrap interval, 1,000 resamples.]",
         "",
-        "| " + " | ".join(head) + " |",
-        "|" + "---|" * len(head),
     ]
-    for label in order:
-        r = best[label]
-        cells = [label]
-        for metric, _ in NORM_COLUMNS:
-            cells.append(_fmt(r.metrics.get(metric), 1 if metric.endswith("_us_per_expr") else 3))
-        us = r.metrics.get("resolver_us_per_expr")
-        cells.append(_fmt(base_us / us, 1) if base_us and us else "–")
-        cells.append(f"`{r.run_id[:8]}`")
-        lines.append("| " + " | ".join(cells) + " |")
-    lines += ["", "Accuracy per expected grain (default set):", ""]
-    head = ["resolver", *GRAINS]
-    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for label in order:
-        r = best[label]
-        lines.append("| " + " | ".join([label, *[_fmt(r.metrics.get(f"resolver_acc_{g}")) for g in GRAINS]]) + " |")
-    return [*lines, ""]
+    head = ["resolver", *[f"{c} acc" for c in sets], *[f"{c} acc_supported" for c in sets]]
+    rows = []
+    for name in names:
+        row = [name]
+        row += [_ci(best[(name, c)], "resolver_acc") if (name, c) in best else "–" for c in sets]
+        row += [_ci(best[(name, c)], "resolver_acc_supported") if (name, c) in best else "–" for c in sets]
+        rows.append(row)
+    lines += [*_table(head, rows), ""]
+    lines += [
+        "### Dev and held-out halves",
+        "",
+        "Fixed hash halves (Duckling by phrase, TBAQ by document group = source and date; "
+        "`memlab/benchmarks/temporal_norm/data.py`). Rules were tuned by reading dev errors only.",
+        "",
+    ]
+    head = [
+        "resolver",
+        "set",
+        "acc dev",
+        "acc held-out",
+        "acc_supported dev",
+        "acc_supported held-out",
+        "n dev / held-out",
+    ]
+    rows = []
+    for c in sets:
+        for name in names:
+            r = best.get((name, c))
+            if r is None:
+                continue
+            n = f"{r.metrics.get('n_evaluated_dev', 0):.0f} / {r.metrics.get('n_evaluated_heldout', 0):.0f}"
+            halves = [_ci(r, f"resolver_acc{s}_{h}") for s in ("", "_supported") for h in ("dev", "heldout")]
+            rows.append([name, c, *halves, n])
+    lines += [*_table(head, rows), ""]
+    lines += [
+        "### Speed",
+        "",
+        "µs per record = CPU time of the resolving thread per call (the fastest of the benchmark's timing passes); "
+        "the ratio is against `dateparser` on the same set and context. Timings on a shared machine.",
+        "",
+    ]
+    head = ["resolver", *[f"{c} µs/record" for c in sets], *[f"{c} × faster than dateparser" for c in sets], "runs"]
+    rows = []
+    for name in names:
+        row = [name]
+        ratios = []
+        for c in sets:
+            r = best.get((name, c))
+            row.append(_fmt(r.metrics.get("resolver_us_per_expr") if r else None, 1))
+            base = _baseline(best, r, c) if r else None
+            us = r.metrics.get("resolver_us_per_expr") if r else None
+            base_us = base.metrics.get("resolver_us_per_expr") if base else None
+            ratios.append(_fmt(base_us / us, 1) if base_us and us else "–")
+        ids = ", ".join(f"`{best[(name, c)].run_id[:8]}`" for c in sets if (name, c) in best)
+        rows.append([*row, *ratios, ids])
+    lines += [*_table(head, rows), ""]
+    lines += ["### Accuracy per expected grain", ""]
+    head = ["resolver", "set", *GRAINS]
+    rows = [
+        [name, c, *[_fmt(best[(name, c)].metrics.get(f"resolver_acc_{g}")) for g in GRAINS]]
+        for c in sets
+        for name in names
+        if (name, c) in best
+    ]
+    return [*lines, *_table(head, rows), ""]
 
 
 def synth_section(runs: Sequence) -> list[str]:
@@ -177,7 +262,7 @@ def synth_section(runs: Sequence) -> list[str]:
 def render(norm_runs: Sequence, synth_runs: Sequence) -> str:
     """The whole report as markdown."""
     lines = [
-        "# Temporal resolvers: Duckling phrases and generated conversations",
+        "# Temporal resolvers: every temporal set and generated conversations",
         "",
         "Generated by `memlab report temporal` from MLflow runs (experiments `temporal_norm`, `locomo_synth`); "
         "do not edit by hand.",

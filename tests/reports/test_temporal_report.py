@@ -2,20 +2,40 @@
 
 from __future__ import annotations
 
+import json
+
 from memlab.reports.temporal import main
 from memlab.run import run
 from tests.support.compose import compose_cfg
 
+NEWS = [
+    {
+        "block": "A",
+        "reference_time": "1998-08-07T12:00:00+00:00",
+        "phrase": "Friday",
+        "sentence": "Witnesses said Friday that two bombs exploded.",
+        "expected": {"kind": "datetime", "value": "1998-08-07T00:00:00", "grain": "Day"},
+    }
+]
 
-def test_report_lists_every_resolver_and_the_speed_ratio(tmp_path):
+
+def test_report_lists_every_set_resolver_and_the_speed_ratio(tmp_path):
     uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
-    base = ["tracking=mlflow", f"tracking.uri={uri}", "embedder=tfidf"]
+    news = tmp_path / "news.json"
+    news.write_text(json.dumps(NEWS))
+    phrases = tmp_path / "phrases.json"  # a Duckling-format file without sentences
+    phrases.write_text(json.dumps([{k: v for k, v in NEWS[0].items() if k != "sentence"}]))
+    base = ["tracking=mlflow", f"tracking.uri={uri}", "embedder=tfidf", "dataset=temporal_norm",
+            "experiment_name=temporal_norm", "dataset.timing_passes=1"]  # fmt: skip
     for temporal in ("pattern_table", "none"):
-        overrides = [*base, "dataset=temporal_norm", f"temporal={temporal}", "experiment_name=temporal_norm"]
-        run(compose_cfg(overrides), tmp_path / f"norm-{temporal}")
+        run(compose_cfg([*base, f"temporal={temporal}", f"dataset.path={phrases}"]), tmp_path / f"norm-{temporal}")
+        run(compose_cfg([*base, f"temporal={temporal}", "dataset.corpus=tbaq", f"dataset.path={news}"]),
+            tmp_path / f"news-{temporal}")  # fmt: skip
     for seed in (0, 1):
         overrides = [
-            *base,
+            "tracking=mlflow",
+            f"tracking.uri={uri}",
+            "embedder=tfidf",
             "dataset=locomo_synth",
             "dataset.n_conversations=1",
             "dataset.n_sessions=3",
@@ -28,8 +48,12 @@ def test_report_lists_every_resolver_and_the_speed_ratio(tmp_path):
     out = tmp_path / "temporal.md"
     assert main(["--uri", uri, "--out", str(out)]) == 0
     text = out.read_text()
+    summary = next(line for line in text.splitlines() if line.startswith("| resolver | duckling acc"))
+    assert "tbaq acc" in summary  # both sets side by side
     rows = [line for line in text.splitlines() if line.startswith("| pattern_table |")]
-    assert len(rows) == 3  # Duckling table, grain table, synth table
+    # summary, two halves rows (one per set), speed, two grain rows, synth
+    assert len(rows) == 7
+    assert "| pattern_table | tbaq | 0.000 [0.000, 0.000] |" in text  # the halves table, with intervals
     assert "| none |" in text
     assert "| pattern_table | 0,1 |" in text  # both seeds averaged
     assert "No `temporal_norm` runs" not in text

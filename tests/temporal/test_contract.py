@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from memlab.build import build
 from memlab.protocols import TemporalResolver
+from memlab.strategies.temporal.rules import RulesResolver
 from memlab.types import TemporalRef
 from tests.support.compose import compose_cfg
 
@@ -76,7 +77,10 @@ def test_huge_and_odd_input_never_raises(option: str) -> None:
         for odd in (None, 42, b"yesterday"):
             assert resolver.resolve(odd, ANCHOR) == []  # type: ignore[arg-type]
     for anchor in (datetime(1, 1, 1, 0, 5), datetime(9999, 12, 31, 23, 59)):
-        edge = "yesterday, next year, a week ago, 10 years ago, tomorrow, next decade"
+        edge = (
+            "yesterday, next year, a week ago, 10 years ago, tomorrow, next decade, said Friday, in June, Aug. 7, "
+            "third-quarter, the latest quarter, first half, Christmas, Easter week, 1990, the late 1980s, fiscal 1999"
+        )
         check_refs(resolver.resolve(edge, anchor), edge, anchor)
 
 
@@ -151,15 +155,48 @@ _words = st.sampled_from(
         "from",
         "between",
         "and",
+        "said",
+        "will",
+        "went",
+        "to",
+        "'s",
+        "1990",
+        "1,990",
+        "$1990",
+        "1980s",
+        "third-quarter",
+        "quarter",
+        "Q3",
+        "fiscal",
+        "half",
+        "first",
+        "nine",
+        "months",
+        "nineteen",
+        "ninety-six",
+        "Thanksgiving",
+        "Christmas",
+        "Easter",
+        "Day",
+        "late",
+        "mid-",
+        "or later",
+        "Aug.",
+        "Sept. 30",
+        "6:40 p.m.",
+        "(GMT +8)",
+        "UTC-05:30",
+        "EST",
     ]
 )
-_texts = st.one_of(st.text(max_size=80), st.lists(_words, max_size=12).map(" ".join))
+_texts = st.one_of(st.text(max_size=80), st.lists(_words, max_size=16).map(" ".join))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=_texts, anchor=_anchors)
-def test_rules_property_never_raises_and_intervals_valid(text: str, anchor: datetime) -> None:
-    check_refs(_RULES.resolve(text, anchor), text, anchor)
+@given(text=_texts, anchor=_anchors, prefer=st.sampled_from(["future", "past", "nearest"]))
+def test_rules_property_never_raises_and_intervals_valid(text: str, anchor: datetime, prefer: str) -> None:
+    resolver = _RULES if prefer == "future" else RulesResolver(prefer=prefer)
+    check_refs(resolver.resolve(text, anchor), text, anchor)
 
 
 @settings(max_examples=100, deadline=None)

@@ -1,4 +1,13 @@
-"""``dataset=temporal_norm``: the configured ``temporal`` resolver on Duckling's English time phrases.
+"""``dataset=temporal_norm``: the configured ``temporal`` resolver on a set of time expressions with gold values.
+
+Sets (``dataset.corpus``): ``duckling`` (Duckling's 1,008 English time phrases, assistant-style, no sentence)
+and ``tbaq`` (TempEval-3 TBAQ-cleaned: 1,167 news time expressions with their document dates and sentences);
+``dataset.path=<file>`` reads any file of the same format instead (the corpus name then only labels the run).
+The corpus name is a tracked param, so every figure says which set it comes from.
+
+Context: where a record has a sentence the resolver reads the sentence (``dataset.context=sentence``, the
+default; ``phrase`` passes the phrase alone) and the reference overlapping the phrase's span is scored
+(:mod:`.scoring`); memories are resolved the same way, in their own text.
 
 Which records are evaluated (the main metrics, no suffix): by default every record except Duckling's
 ``latentCorpus`` block (inputs such as ``7`` or ``morning`` that Duckling itself only resolves with latent
@@ -8,15 +17,17 @@ Ramadan 2050 ... — calendar tables, not language understanding). Both are swit
 all records (suffix ``_all``) so both ways are always reported. Points, intervals and open intervals are all
 evaluated (open intervals on their boundary point; see :mod:`.data`).
 
-Every run also splits the evaluated records by a hash of the phrase into two fixed halves, ``dev`` and
-``heldout`` (suffixes ``_dev``, ``_heldout``): rules are tuned by looking at dev only, held-out keeps the
-figures honest. ``split=dev|heldout`` restricts the main metrics to one half.
+Every run also splits the evaluated records into two fixed hash halves, ``dev`` and ``heldout`` (suffixes
+``_dev``, ``_heldout``; Duckling by phrase, news by document group, see :mod:`.data`): rules are tuned by
+looking at dev only, held-out keeps the figures honest. ``split=dev|heldout`` restricts the main metrics to one
+half.
 
 Metrics: ``resolver_acc`` (correct / evaluated), ``resolver_acc_supported`` (correct / supported),
-``resolver_coverage`` (supported / evaluated), ``resolver_us_per_expr`` (mean CPU microseconds of the
-calling thread per phrase, ``time.thread_time_ns`` around each call after one warm-up call, so neither
+``resolver_coverage`` (supported / evaluated), each of acc and acc_supported with a 95% bootstrap interval
+(``_ci_low`` / ``_ci_high``, also per half), ``resolver_us_per_expr`` (mean CPU microseconds of the
+calling thread per record, ``time.thread_time_ns`` around each call after one warm-up call, so neither
 other load on a shared machine nor the tracker's background threads inflate it; the fastest of
-``timing_passes`` passes over all phrases, the usual guard against a pass slowed by the machine),
+``timing_passes`` passes over all records, the usual guard against a pass slowed by the machine),
 ``resolver_acc_<grain>`` and ``n_<grain>`` per expected grain, ``resolver_acc_kind_<point|interval|open>``.
 Scoring rules: :mod:`.scoring`.
 """
@@ -30,12 +41,16 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from memlab.benchmarks.base import BenchmarkCard, BenchmarkResult, DatasetCard
-from memlab.benchmarks.temporal_norm.data import Record, load
-from memlab.benchmarks.temporal_norm.scoring import choose, local, metrics_for, status
+from memlab.benchmarks.temporal_norm.data import Record, corpus_path, load
+from memlab.benchmarks.temporal_norm.scoring import choose, intervals, local, metrics_for, status
 from memlab.components import Components
 from memlab.errors import MemlabError
 
 GRAINS = ("second", "minute", "hour", "day", "week", "month", "quarter", "year")
+LICENCES = {
+    "duckling": "BSD-3-Clause (Duckling corpus, derived JSON)",
+    "tbaq": "research and evaluation only (TempEval-3 TBAQ-cleaned, derived JSON; see its LICENSE)",
+}
 
 
 def _iso(t: Any) -> str:
@@ -43,10 +58,13 @@ def _iso(t: Any) -> str:
 
 
 class TemporalNormBenchmark:
-    """Resolver accuracy, coverage and speed on Duckling-format phrases (see the module docstring).
+    """Resolver accuracy, coverage and speed on Duckling-format records (see the module docstring).
 
     Args:
-        path: The Duckling-format JSON file.
+        corpus: Which set: ``duckling`` or ``tbaq`` (its file under ``data_dir``), or a label for ``path``.
+        path: A Duckling-format JSON file to read instead of the corpus's own (None: the corpus's file).
+        data_dir: The shared data directory (None: :func:`memlab.paths.default_data_dir`).
+        context: ``sentence`` (resolve each record in its sentence where it has one) or ``phrase``.
         include_latent: Evaluate ``latentCorpus`` records in the main metrics.
         include_holidays: Evaluate holiday records in the main metrics.
         split: ``all``, ``dev`` or ``heldout``: which hash half the main metrics cover.
@@ -56,28 +74,42 @@ class TemporalNormBenchmark:
 
     card: ClassVar[BenchmarkCard] = BenchmarkCard(
         "temporal_norm",
-        "1",
-        "BSD-3-Clause (Duckling corpus, derived JSON)",
+        "2",
+        "duckling: BSD-3-Clause (derived JSON); tbaq: research and evaluation only (derived JSON)",
         "resolver_acc",
         ("temporal",),
-        "the temporal resolver alone on annotated time expressions: accuracy, coverage, µs per expression",
+        "the temporal resolver alone on annotated time expressions (each set: dataset.corpus), read in their "
+        "sentences: accuracy, coverage, µs per expression",
     )
     name: ClassVar[str] = "temporal_norm"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
 
     def __init__(
         self,
-        path: str,
+        corpus: str = "duckling",
+        path: str | None = None,
+        data_dir: str | None = None,
+        context: str = "sentence",
         include_latent: bool = False,
         include_holidays: bool = False,
         split: str = "all",
         timing_passes: int = 1,
     ) -> None:
+        self.corpus = corpus
         self.path = path
+        self.data_dir = data_dir
+        self.context = context
         self.include_latent = include_latent
         self.include_holidays = include_holidays
         self.split = split
         self.timing_passes = timing_passes
+
+    def _file(self) -> Path:
+        if self.path:
+            return Path(self.path)
+        from memlab.paths import default_data_dir
+
+        return corpus_path(self.corpus, self.data_dir or default_data_dir())
 
     def _default(self, r: Record) -> bool:
         return (self.include_latent or not r.latent) and (self.include_holidays or not r.holiday)
@@ -89,7 +121,7 @@ class TemporalNormBenchmark:
         for r in records:
             t0 = time.thread_time_ns()
             with contextlib.suppress(Exception):  # already counted by the first pass
-                resolver.resolve(r.phrase, r.reference_time)
+                resolver.resolve(r.text, r.reference_time)
             total += time.thread_time_ns() - t0
         return total
 
@@ -97,27 +129,31 @@ class TemporalNormBenchmark:
         """Resolve every phrase, time it, score it."""
         if self.split not in ("all", "dev", "heldout"):
             raise MemlabError(f"dataset.split must be all, dev or heldout, not {self.split!r}")
-        records, skipped, sha = load(self.path)
+        if self.context not in ("sentence", "phrase"):
+            raise MemlabError(f"dataset.context must be sentence or phrase, not {self.context!r}")
+        path = self._file()
+        records, skipped, sha = load(path, context=self.context == "sentence")
         resolver = components.temporal
         if records:
-            resolver.resolve(records[0].phrase, records[0].reference_time)  # warm-up (lazy imports)
+            resolver.resolve(records[0].text, records[0].reference_time)  # warm-up (lazy imports)
         rows: list[dict[str, Any]] = []
         total_ns = 0
         for r in records:
             t0 = time.thread_time_ns()
             try:
-                refs = resolver.resolve(r.phrase, r.reference_time)
+                refs = resolver.resolve(r.text, r.reference_time)
             except Exception as exc:  # a resolver that raises breaks its contract: count it, do not crash
                 refs = []
                 error = repr(exc)
             else:
                 error = None
             total_ns += time.thread_time_ns() - t0
-            ref = choose(refs)
+            ref = choose(refs, r.span)
             rows.append(
                 {
                     "index": r.index,
                     "phrase": r.phrase,
+                    **({"sentence": r.text, "span": list(r.span)} if r.text != r.phrase else {}),
                     "block": r.block,
                     "kind": r.kind,
                     "split": r.split,
@@ -143,10 +179,11 @@ class TemporalNormBenchmark:
             total_ns = min(total_ns, self._timed_pass(resolver, records))
         main = [row for row in rows if row["evaluated"]]
         default_set = [row for row, r in zip(rows, records, strict=True) if self._default(r)]
-        metrics = metrics_for(main)
+        metrics = metrics_for(main) | intervals(main, seed=seed)
         metrics |= metrics_for(rows, "_all")
         for half in ("dev", "heldout"):
-            metrics |= metrics_for([row for row in default_set if row["split"] == half], f"_{half}")
+            part = [row for row in default_set if row["split"] == half]
+            metrics |= metrics_for(part, f"_{half}") | intervals(part, f"_{half}", seed=seed)
         for grain in GRAINS:
             sub = [row for row in main if row["expected"]["grain"] == grain]
             metrics[f"resolver_acc_{grain}"] = metrics_for(sub)["resolver_acc"]
@@ -162,11 +199,13 @@ class TemporalNormBenchmark:
             "temporal_norm",
             str(self.version),
             sha,
-            "BSD-3-Clause (Duckling corpus, derived JSON)",
-            str(Path(self.path)),
+            LICENCES.get(self.corpus, "see the data file's LICENSE"),
+            str(path),
             "resolver_acc",
         )
         info = {
+            "corpus": self.corpus,
+            "context": self.context,
             "evaluated": {
                 "include_latent": self.include_latent,
                 "include_holidays": self.include_holidays,

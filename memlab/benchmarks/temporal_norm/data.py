@@ -1,19 +1,31 @@
-"""Reading Duckling-format records (see ``SOURCE.md`` beside the data file) into expected intervals.
+"""Reading Duckling-format records (see ``SOURCE.md`` beside each data file) into expected intervals.
 
-Record: ``{"block", "reference_time", "phrase", "expected"}`` where ``expected`` is one of
-``{"kind": "datetime"|"datetimeHoliday", "value", "grain"}`` (value = start of the grain period),
+Record: ``{"block", "reference_time", "phrase", "expected", "sentence"?, "document"?}`` where ``expected`` is
+one of ``{"kind": "datetime"|"datetimeHoliday", "value", "grain"}`` (value = start of the grain period),
 ``{"kind": "datetimeInterval"|"datetimeIntervalHoliday", "start", "end", "grain"}`` (end exclusive), or
 ``{"kind": "datetimeOpenInterval", "direction", "value", "grain"}``.
 
 Expected interval: a point value ``v`` at grain ``g`` becomes ``[v, v + 1 g)``; an interval is taken as is;
 an open interval is scored on its boundary point ``[v, v + 1 g)`` (Duckling's ``since 2014`` is correct when
 the resolver finds 2014). Values Python cannot represent (years before 1 AD) are skipped and counted.
+
+Context: a record with a ``sentence`` that contains its phrase is resolved in that sentence; its gold span is
+the phrase's occurrence there (the k-th occurrence for the k-th record of the same phrase in the same
+sentence). Otherwise the phrase alone is the text and the gold span covers all of it.
+
+Split (``dev`` / ``heldout``): a fixed half chosen by the first byte of a sha256 (even = dev) of a group key,
+so that related records stay together. Records with a sentence come from documents: the key is the
+``document`` field when the file has one, else ``block|reference date`` (the derived news files carry no
+document id; the documents of one source published the same day form one group, which is coarser than a
+document, so no document straddles the halves). Records without a sentence (Duckling's phrases) use the
+lowercased phrase.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -22,12 +34,44 @@ from typing import Any
 from memlab.errors import MemlabError
 from memlab.text.temporal import calendar as cal
 
-GET_DATA = "the file ships with the shared datasets (duckling-en-time); set paths.data_dir or dataset.path"
+#: Known corpora: name -> file under the data directory (``dataset.corpus``).
+CORPORA = {
+    "duckling": "duckling-en-time/duckling_en_time_examples.json",
+    "tbaq": "tempeval3-tbaq/tempeval3_tbaq_timex.json",
+}
+GET_DATA = (
+    "the file ships with the shared datasets (duckling-en-time, tempeval3-tbaq); set paths.data_dir or dataset.path"
+)
+
+
+def corpus_path(corpus: str, data_dir: str | Path) -> Path:
+    """The file of a known corpus under ``data_dir``.
+
+    Raises:
+        MemlabError: ``corpus`` is not a known name.
+    """
+    if corpus not in CORPORA:
+        raise MemlabError(
+            f"dataset.corpus={corpus!r} is not a known temporal set ({', '.join(CORPORA)}); "
+            "pick one or give the file with dataset.path=<file>"
+        )
+    return Path(data_dir) / CORPORA[corpus]
+
+
+def split_of(key: str) -> str:
+    """``dev`` or ``heldout`` for a group key (first sha256 byte even = dev)."""
+    return "dev" if hashlib.sha256(key.encode()).digest()[0] % 2 == 0 else "heldout"
 
 
 @dataclass(frozen=True)
 class Record:
-    """One phrase with its reference time and expected interval (naive, in the reference time's zone)."""
+    """One phrase with its context, reference time and expected interval (naive, in the reference's zone).
+
+    Attributes:
+        text: What the resolver reads: the sentence, or the phrase when there is none.
+        span: The phrase's character offsets in ``text`` (the gold span).
+        group: The split key (see the module docstring).
+    """
 
     index: int
     block: str
@@ -37,6 +81,9 @@ class Record:
     start: datetime
     end: datetime
     grain: str
+    text: str = ""
+    span: tuple[int, int] = (0, 0)
+    group: str = ""
 
     @property
     def holiday(self) -> bool:
@@ -50,9 +97,8 @@ class Record:
 
     @property
     def split(self) -> str:
-        """``dev`` or ``heldout``: a fixed half of the phrases chosen by a hash of the lowercased phrase."""
-        digest = hashlib.sha256(self.phrase.strip().lower().encode()).digest()
-        return "dev" if digest[0] % 2 == 0 else "heldout"
+        """``dev`` or ``heldout`` (see the module docstring)."""
+        return split_of(self.group or self.phrase.strip().lower())
 
     @property
     def kind_group(self) -> str:
@@ -68,12 +114,36 @@ def _interval(expected: dict[str, Any]) -> tuple[datetime, datetime, str]:
     return value, cal.shift(value, 1, grain), grain
 
 
-def parse(raw: Any, source: str = "<data>") -> tuple[list[Record], int]:
-    """Records from the decoded JSON list, and the number skipped as unrepresentable."""
+def _context(rec: dict[str, Any], phrase: str, ref: datetime, seen: Counter) -> tuple[str, tuple[int, int], str]:
+    """Text, gold span and split group of one record (see the module docstring)."""
+    sentence = rec.get("sentence")
+    if isinstance(sentence, str) and phrase and phrase in sentence:
+        k = seen[(sentence, phrase)]
+        seen[(sentence, phrase)] += 1
+        pos = -1
+        for _ in range(k + 1):
+            nxt = sentence.find(phrase, pos + 1)
+            if nxt < 0:
+                break
+            pos = nxt
+        group = str(rec.get("document") or f"{rec.get('block', '')}|{ref.date().isoformat()}")
+        return sentence, (pos, pos + len(phrase)), group
+    return phrase, (0, len(phrase)), phrase.strip().lower()
+
+
+def parse(raw: Any, source: str = "<data>", context: bool = True) -> tuple[list[Record], int]:
+    """Records from the decoded JSON list, and the number skipped as unrepresentable.
+
+    Args:
+        raw: The decoded JSON.
+        source: Where it came from (for error messages).
+        context: Resolve in the record's sentence when it has one (else the phrase alone).
+    """
     if not isinstance(raw, list):
-        raise MemlabError(f"{source}: expected a JSON list of Duckling records; see duckling-en-time/SOURCE.md")
+        raise MemlabError(f"{source}: expected a JSON list of Duckling-format records; see duckling-en-time/SOURCE.md")
     out: list[Record] = []
     skipped = 0
+    seen: Counter = Counter()
     for i, rec in enumerate(raw):
         try:
             exp = rec["expected"]
@@ -86,11 +156,14 @@ def parse(raw: Any, source: str = "<data>") -> tuple[list[Record], int]:
         except (KeyError, ValueError, OverflowError):
             skipped += 1
             continue
-        out.append(Record(i, block, phrase, ref, kind, start, end, grain))
+        text, span, group = _context(rec, phrase, ref, seen)
+        if not context:
+            text, span = phrase, (0, len(phrase))
+        out.append(Record(i, block, phrase, ref, kind, start, end, grain, text, span, group))
     return out, skipped
 
 
-def load(path: str | Path) -> tuple[list[Record], int, str]:
+def load(path: str | Path, context: bool = True) -> tuple[list[Record], int, str]:
     """Records, skipped count and the file's sha256.
 
     Raises:
@@ -104,5 +177,5 @@ def load(path: str | Path) -> tuple[list[Record], int, str]:
         raw = json.loads(blob)
     except json.JSONDecodeError as exc:
         raise MemlabError(f"{p}: not valid JSON ({exc.msg} at line {exc.lineno}); restore the file") from None
-    records, skipped = parse(raw, str(p))
+    records, skipped = parse(raw, str(p), context)
     return records, skipped, hashlib.sha256(blob).hexdigest()

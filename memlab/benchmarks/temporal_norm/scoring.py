@@ -1,9 +1,11 @@
 """Pure scoring of resolver output against Duckling records.
 
-The prediction for a phrase is the returned reference covering the most characters of the phrase (ties:
-the first), preferring points over durations (a duration is a length, not a time, so it is used only when
-nothing else was returned). A phrase is *supported* when the resolver returned anything; *correct* when
-the chosen interval equals the expected one exactly (both naive in the reference time's zone).
+The prediction for a phrase is the returned reference that overlaps the phrase's gold span in the text the
+resolver read (the sentence, or the phrase itself) on the most characters, preferring points over durations
+(a duration is a length, not a time, so it is used only when nothing else overlaps); ties: the one with the
+fewest characters outside the span, then the first. References that miss the span are ignored. A phrase
+is *supported* when such a reference exists; *correct* when the chosen interval equals the expected one
+exactly (both naive in the reference time's zone).
 """
 
 from __future__ import annotations
@@ -17,12 +19,25 @@ from memlab.types import TemporalRef
 CORRECT, WRONG, UNSUPPORTED = "correct", "wrong", "unsupported"
 
 
-def choose(refs: Sequence[TemporalRef]) -> TemporalRef | None:
-    """The reference that stands for the whole phrase (see the module docstring)."""
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return max(0, min(a[1], b[1]) - max(a[0], b[0]))
+
+
+def choose(refs: Sequence[TemporalRef], span: tuple[int, int] | None = None) -> TemporalRef | None:
+    """The reference that stands for the phrase at ``span`` (None: anywhere; see the module docstring)."""
+    if span is not None:
+        refs = [r for r in refs if _overlap(r.span, span) > 0]
     if not refs:
         return None
     points = [r for r in refs if r.kind != "duration"] or list(refs)
-    return max(points, key=lambda r: (r.span[1] - r.span[0], -r.span[0]))
+    if span is None:
+        return max(points, key=lambda r: (r.span[1] - r.span[0], -r.span[0]))
+
+    def key(r: TemporalRef) -> tuple[int, int, int]:
+        inside = _overlap(r.span, span)
+        return inside, -(r.span[1] - r.span[0] - inside), -r.span[0]
+
+    return max(points, key=key)
 
 
 def local(t: datetime, ref_time: datetime) -> datetime:
@@ -70,3 +85,18 @@ def metrics_for(rows: Sequence[dict[str, Any]], suffix: str = "") -> dict[str, f
         f"n_correct{suffix}": s["n_correct"],
         f"n_supported{suffix}": s["n_supported"],
     }
+
+
+def intervals(rows: Sequence[dict[str, Any]], suffix: str = "", seed: int = 0) -> dict[str, float]:
+    """95% percentile-bootstrap intervals (``_ci_low`` / ``_ci_high``) of ``resolver_acc`` and
+    ``resolver_acc_supported`` over prediction rows (1,000 resamples of the rows; fixed ``seed``).
+    """
+    from memlab.benchmarks.metrics import bootstrap_ci
+
+    acc = [1.0 if r["status"] == CORRECT else 0.0 for r in rows]
+    sup = [1.0 if r["status"] == CORRECT else 0.0 for r in rows if r["status"] != UNSUPPORTED]
+    out: dict[str, float] = {}
+    for name, values in (("resolver_acc", acc), ("resolver_acc_supported", sup)):
+        lo, hi = bootstrap_ci(values, seed=seed)
+        out[f"{name}{suffix}_ci_low"], out[f"{name}{suffix}_ci_high"] = lo, hi
+    return out

@@ -24,12 +24,17 @@ from datetime import timedelta
 
 from memlab.text.temporal import calendar as cal
 from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.rules_holidays import holiday_interval
 from memlab.text.temporal.rules_periods import nth_unit_of, part_of
 
 _GAP = re.compile(r"[\s,]*(?:(?:at|on|in the|of the|of|the|for|in|from|between)\b|@)?[\s,]*", re.IGNORECASE)
 _RANGE_GAP = re.compile(r"\s*(?:-|–|to|till|until|untill|thru|through|and)\s*", re.IGNORECASE)
 _FOR_GAP = re.compile(r"[\s,]*")
 _FOR_FROM = re.compile(r"[\s,]*(?:(?:starting|beginning)\s+)?(?:from|on|at)\b[\s,]*", re.IGNORECASE)
+_AND = re.compile(r"\s*and\s*", re.IGNORECASE)
+_BETWEEN = re.compile(r"\bbetween\s+(?:the\s+)?$", re.IGNORECASE)
+_PERIOD_YEAR_GAP = re.compile(r"\s+(?:(?:of|in)\s+(?:the\s+)?)?", re.IGNORECASE)
+_YEAR_PERIOD_GAP = re.compile(r"(?:['’]s)?\s+")
 _ROLE_RANK = {"nthunit": 4, "nthwd": 0, "date": 0, "wday": 1, "dom": 1, "tod": 2, "rel": 3, "part": 4, "by": 4}
 
 
@@ -121,11 +126,13 @@ def _zone_of(b: Hit, a: Hit) -> Hit:
                data=ad | {"tz_shift": bd["tz_shift"]})  # fmt: skip
 
 
-def _range(a: Hit, b: Hit, gap: str) -> Hit | None:
+def _range(a: Hit, b: Hit, gap: str, text: str) -> Hit | None:
     if a.kind == "duration" or b.kind == "duration":  # a length only joins a point through _for_span
         return None
     span = (a.span[0], b.span[1])
     plain = not (_is_pod(a) or _is_pod(b) or _is_weak(a) or _is_weak(b))
+    if _AND.fullmatch(gap) and not _BETWEEN.search(text, max(0, a.span[0] - 12), a.span[0]):
+        return None  # "in 1982 and 1992" lists two years; "between 1982 and 1992" is a range
     if _RANGE_GAP.fullmatch(gap) and a.role == b.role and a.role in ("date", "tod") and plain and a.start < b.end:
         if a.role == "tod":
             a = _zone_of(b, a)
@@ -135,6 +142,59 @@ def _range(a: Hit, b: Hit, gap: str) -> Hit | None:
         if a.grain == b.grain:
             return Hit(span, a.start, b.end, a.grain, min(a.conf, b.conf), role="date", data=a.data)
     return None
+
+
+def _relocator(h: Hit):  # type: ignore[no-untyped-def]
+    """``year -> (start, end)`` for a period written without a year: ``data["relocate"]`` is ``("months",
+    first month, number of months)`` (a month, quarter, half), ``("holiday", name, extent)``, or a month-day's
+    ``data["noyear"] = (month, day)``.
+    """
+    d = h.data if isinstance(h.data, dict) else {}
+    spec = d.get("relocate")
+    like = cal.day_start(h.start)
+    if spec and spec[0] == "months":
+        _, first, n = spec
+        return lambda y: (
+            like.replace(year=y, month=first, day=1),
+            cal.add_months(like.replace(year=y, month=first, day=1), n),
+        )
+    if spec and spec[0] == "holiday":
+        return lambda y: (lambda got: None if got is None else got[:2])(holiday_interval(spec[1], y, spec[2], like))
+    if d.get("noyear"):
+        mo, day = d["noyear"]
+        return lambda y: (
+            like.replace(year=y, month=mo, day=day),
+            like.replace(year=y, month=mo, day=day) + timedelta(days=1),
+        )
+    return None
+
+
+def _year_of(h: Hit) -> int | None:
+    """The year a whole-year hit stands for (``1989``, ``last year``, ``fiscal 1990``), else None."""
+    if h.role != "date" or h.grain != "year" or (h.start.month, h.start.day, h.start.hour) != (1, 1, 0):
+        return None
+    return h.start.year if cal.shift(h.start, 1, "year") == h.end else None
+
+
+def _in_year(a: Hit, b: Hit, gap: str, text: str) -> Hit | None:
+    """``February this year``, ``the first quarter of next year``, ``the 1988 third quarter``, ``1990's first
+    half``: the period without a year moved into the year beside it.
+    """
+    if a.kind == "duration" or b.kind == "duration":
+        return None
+    if _PERIOD_YEAR_GAP.fullmatch(gap) and _relocator(a) and _year_of(b) is not None:
+        period, year = a, b
+    elif _YEAR_PERIOD_GAP.fullmatch(gap) and _relocator(b) and _year_of(a) is not None:
+        period, year = b, a
+    else:
+        return None
+    try:
+        got = _relocator(period)(_year_of(year))
+    except ValueError:
+        return None
+    if got is None:
+        return None
+    return Hit((a.span[0], b.span[1]), got[0], got[1], period.grain, min(1.0, max(period.conf, year.conf)))
 
 
 def _agree(date: Hit, wd: int, span: tuple[int, int]) -> Hit:
@@ -151,7 +211,7 @@ def _agree(date: Hit, wd: int, span: tuple[int, int]) -> Hit:
     return date.with_span(span, role="date", data=None)
 
 
-def _pair(a: Hit, b: Hit, gap: str) -> Hit | None:
+def _pair(a: Hit, b: Hit, gap: str, text: str) -> Hit | None:
     if a.kind == "duration" or b.kind == "duration":
         return None
     span = (a.span[0], b.span[1])
@@ -166,8 +226,12 @@ def _pair(a: Hit, b: Hit, gap: str) -> Hit | None:
         return _agree(b, a.start.weekday(), span)
     if b.role == "wday" and a.role == "date" and a.grain == "day":
         return _agree(a, b.start.weekday(), span)
-    if a.role == "by" and b.role in ("date", "wday", "dom", "tod") and not _is_weak(b):
+    if a.role == "by" and b.role in ("date", "wday", "dom", "tod") and not _is_weak(b) and b.end > a.start:
         return Hit(span, a.start - timedelta(microseconds=a.start.microsecond), b.end, "second", b.conf)
+    bare_week = isinstance(a.data, dict) and a.data.get("bare") and a.data.get("unit") == "week"
+    if a.role == "nthunit" and bare_week and _is_day(b):  # "the week of March 6": the ISO week containing it
+        monday = cal.floor(b.start, "week")
+        return Hit(span, monday, monday + timedelta(weeks=1), "week", min(a.conf, b.conf))
     if a.role == "nthunit" and b.role == "date" and b.grain in ("month", "year"):
         d = a.data if isinstance(a.data, dict) else {}
         got = nth_unit_of(b.start, b.end, d["n"], d["unit"])
@@ -199,7 +263,7 @@ def _fine(grain: str) -> int:
     return cal.GRAINS.index(grain) if grain in cal.GRAINS else len(cal.GRAINS)
 
 
-def _for_span(a: Hit, b: Hit, gap: str) -> Hit | None:
+def _for_span(a: Hit, b: Hit, gap: str, text: str) -> Hit | None:
     """``4pm for 30 mins`` / ``for 10 days from 18th Dec``: the range from the point to the point + the length.
 
     Read like ``from X to X + length`` (the end point included at its grain, as in every range here). Only a
@@ -233,13 +297,13 @@ def _unplaced_clock(h: Hit) -> bool:
 def combine(hits: list[Hit], ctx: Ctx) -> list[Hit]:
     """Merge neighbouring hits (see the module docstring); drop hits that needed a partner and found none."""
     out = list(hits)
-    for merge in (_range, _pair, _for_span):
+    for merge in (_range, _in_year, _pair, _for_span):
         changed = True
         while changed:
             changed = False
             for i in range(len(out) - 1):
                 a, b = out[i], out[i + 1]
-                merged = merge(a, b, ctx.text[a.span[1] : b.span[0]])
+                merged = merge(a, b, ctx.text[a.span[1] : b.span[0]], ctx.text)
                 if merged is not None:
                     out[i : i + 2] = [merged]
                     changed = True
@@ -255,7 +319,7 @@ def combine(hits: list[Hit], ctx: Ctx) -> list[Hit]:
             h.role == "tod"
             and isinstance(h.data, dict)
             and "tod" in h.data
-            and ctx.direction == "future"
+            and ctx.lean(h.span).direction == "future"
             and h.start < ctx.anchor
         ):
             h = Hit(h.span, h.start + timedelta(days=1), h.end + timedelta(days=1), h.grain, h.conf, role="tod")

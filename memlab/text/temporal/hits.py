@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
+
+from memlab.text.temporal.tense import Cues, Lean, cues, lean_at
 
 
 class Ctx:
@@ -12,24 +15,24 @@ class Ctx:
 
     Attributes:
         anchor: The memory's own time.
-        direction: ``past`` or ``future``: how an underspecified weekday, month or day is read (given as a
-            string, or as a function computed on first use, since most texts never need it).
+        prefer: ``past``, ``future`` or ``nearest``: how an underspecified weekday, month or day is read when
+            no cue in the text gives a direction (see :mod:`memlab.text.temporal.tense`).
         text: The whole input text.
     """
 
-    __slots__ = ("_direction", "anchor", "text")
+    __slots__ = ("_cues", "anchor", "prefer", "text")
 
-    def __init__(self, anchor: datetime, direction: str | Callable[[], str], text: str) -> None:
+    def __init__(self, anchor: datetime, prefer: str, text: str) -> None:
         self.anchor = anchor
         self.text = text
-        self._direction = direction
+        self.prefer = prefer
+        self._cues: Cues | None = None
 
-    @property
-    def direction(self) -> str:
-        """``past`` or ``future``."""
-        if callable(self._direction):
-            self._direction = self._direction()
-        return self._direction
+    def lean(self, span: tuple[int, int]) -> Lean:
+        """The direction governing the expression at ``span`` (cues are found once per text, on first use)."""
+        if self._cues is None:
+            self._cues = cues(self.text)
+        return lean_at(self.text, self._cues, span, self.prefer)
 
 
 @dataclass(frozen=True)
@@ -65,3 +68,15 @@ class Hit:
     def with_span(self, span: tuple[int, int], **changes: object) -> Hit:
         """A copy covering ``span`` with ``changes`` applied."""
         return replace(self, span=span, **changes)
+
+
+Handler = Callable[[re.Match[str], Ctx], Hit | None]
+#: A rule: its pattern (matched on the lowercased text), its handler and optionally a *gate*, a cheap necessary
+#: condition for the handler to give a hit: a regex found in the text, or a frozenset of words one of which
+#: occurs (letters-only words as whole words). The resolver skips the pattern when the gate fails; tests check
+#: the results are the same without gates.
+Rule = (
+    tuple[re.Pattern[str], Handler]
+    | tuple[re.Pattern[str], Handler, re.Pattern[str]]
+    | tuple[re.Pattern[str], Handler, frozenset[str]]
+)

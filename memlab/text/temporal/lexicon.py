@@ -65,10 +65,13 @@ def number(word: str) -> int | None:
     return NUMBER_WORDS.get(w)
 
 
+_DIGITS = re.compile(r"\d+")
+
+
 def ordinal(word: str) -> int | None:
     """The value of ``5th``, ``5``, ``fifth``, or None."""
     w = " ".join(word.lower().split())
-    digits = re.match(r"\d+", w)
+    digits = _DIGITS.match(w)
     if digits:
         return int(digits.group(0))
     return ORDINAL_WORDS.get(w)
@@ -94,3 +97,50 @@ def year2(yy: int, anchor_year: int) -> int:
     """Expand a two-digit year: the latest year ending in ``yy`` that is at most 20 years after the anchor."""
     y = 2000 + yy
     return y if y <= anchor_year + 20 else 1900 + yy
+
+
+_ONES = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+_TEENS = {
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}  # fmt: skip
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_CENTURIES = {"fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20}
+_TWO_DIGITS = (
+    rf"(?:(?:{'|'.join(_TENS)})(?:[\s-](?:{'|'.join(_ONES)}))?|{'|'.join(_TEENS)}|(?:oh|o)[\s-](?:{'|'.join(_ONES)}))"
+)
+#: a year in words: ``nineteen ninety-six``, ``nineteen hundred``, ``two thousand (and) one``, ``twenty ten``
+SPELLED_YEAR = (
+    rf"(?:(?:{'|'.join(_CENTURIES)})[\s-](?:hundred|{_TWO_DIGITS})"
+    rf"|two[\s-]thousand(?:(?:\s+and)?[\s-](?:{_TWO_DIGITS}|{'|'.join(_ONES)}))?)"
+)
+
+
+def words_below_100(text: str) -> int | None:
+    """``ninety-six`` -> 96, ``oh five`` -> 5, ``eleven`` -> 11, ``seven`` -> 7 (None if not such words)."""
+    parts = re.split(r"[\s-]+", text.lower().strip())
+    if len(parts) == 1:
+        w = parts[0]
+        return _ONES.get(w) or _TEENS.get(w) or _TENS.get(w)
+    if len(parts) == 2 and parts[0] in ("oh", "o") and parts[1] in _ONES:
+        return _ONES[parts[1]]
+    if len(parts) == 2 and parts[0] in _TENS and parts[1] in _ONES:
+        return _TENS[parts[0]] + _ONES[parts[1]]
+    return None
+
+
+def spelled_year(text: str) -> int | None:
+    """The value of a year written in words (see ``SPELLED_YEAR``), or None."""
+    parts = re.split(r"[\s-]+", text.lower().strip())
+    if len(parts) >= 2 and parts[0] == "two" and parts[1] == "thousand":
+        rest = [p for p in parts[2:] if p != "and"]
+        if not rest:
+            return 2000
+        low = words_below_100(" ".join(rest))
+        return None if low is None else 2000 + low
+    if parts and parts[0] in _CENTURIES and len(parts) >= 2:
+        if parts[1:] == ["hundred"]:
+            return _CENTURIES[parts[0]] * 100
+        low = words_below_100(" ".join(parts[1:]))
+        return None if low is None or (low < 10 and parts[1] not in ("oh", "o")) else _CENTURIES[parts[0]] * 100 + low
+    return None

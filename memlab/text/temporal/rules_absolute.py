@@ -4,26 +4,26 @@ quarters and ordinal days (``on the 5th``). Parts and ranges of periods live in 
 
 from __future__ import annotations
 
+import calendar
 import re
-from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from memlab.text.temporal import calendar as cal
-from memlab.text.temporal.hits import Ctx, Hit
-from memlab.text.temporal.lexicon import DECADE_WORDS, MONTH, ORD_DAY, WEEKDAY, YEAR, month, ordinal, weekday, year2
+from memlab.text.temporal.hits import Ctx, Hit, Rule
+from memlab.text.temporal.lexicon import MONTH, ORD_DAY, WEEKDAY, YEAR, month, ordinal, weekday, year2
+from memlab.text.temporal.occurrence import pick
 from memlab.text.temporal.rules_relative import PAST_WORDS
 
-Rule = tuple[re.Pattern[str], Callable[[re.Match[str], Ctx], Hit | None]]
 _F = re.IGNORECASE
 _FULL_MONTHS_SAFE = {"january", "february", "april", "june", "july", "september", "october", "november", "december"}
 
 
 def _date(y: int, mo: int, d: int, like: datetime) -> datetime:
-    return cal.day_start(like).replace(year=y, month=mo, day=d)
+    return like.replace(year=y, month=mo, day=d, hour=0, minute=0, second=0, microsecond=0)
 
 
-def _day_hit(m: re.Match[str], start: datetime, conf: float = 1.0) -> Hit:
-    return Hit(m.span(), start, start + timedelta(days=1), "day", conf)
+def _day_hit(m: re.Match[str], start: datetime, conf: float = 1.0, data: object = None) -> Hit:
+    return Hit(m.span(), start, start + timedelta(days=1), "day", conf, data=data)
 
 
 def _year_of(text: str | None, ctx: Ctx) -> int | None:
@@ -33,17 +33,20 @@ def _year_of(text: str | None, ctx: Ctx) -> int | None:
     return year2(int(t), ctx.anchor.year) if len(t) == 2 else int(t)
 
 
-def _pick_year(ctx: Ctx, mo: int, d: int | None) -> int:
-    """Year for a month (and day) written without one: this year's if it is the anchor's month (or day);
-    otherwise the next occurrence (future) or the latest one (past).
+def _pick_year(ctx: Ctx, mo: int, d: int | None, span: tuple[int, int]) -> int:
+    """Year for a month (and day) written without one: the occurrence the text leans to
+    (:func:`memlab.text.temporal.occurrence.pick`) among last year's, this year's and next year's.
     """
     a = ctx.anchor
-    key, now = (mo, d or 0), (a.month, a.day if d is not None else 0)
-    if key == now:
-        return a.year
-    if ctx.direction == "future":
-        return a.year if key > now else a.year + 1
-    return a.year if key < now else a.year - 1
+    cands = []
+    for y in (a.year - 1, a.year, a.year + 1):
+        try:
+            start = _date(y, mo, d or 1, a)
+        except ValueError:  # 29 February outside a leap year
+            continue
+        cands.append((start, start + timedelta(days=1) if d else cal.add_months(start, 1)))
+    got = pick(cands, a, ctx.lean(span))
+    return got[0].year if got else a.year
 
 
 def _mdy(m: re.Match[str], ctx: Ctx) -> Hit | None:
@@ -54,7 +57,7 @@ def _mdy(m: re.Match[str], ctx: Ctx) -> Hit | None:
 
 def _md(m: re.Match[str], ctx: Ctx) -> Hit | None:
     mo, d = int(m.group(1)), int(m.group(2))
-    return _day_hit(m, _date(_pick_year(ctx, mo, d), mo, d, ctx.anchor), 0.6)
+    return _day_hit(m, _date(_pick_year(ctx, mo, d, m.span()), mo, d, ctx.anchor), 0.6)
 
 
 def _iso(m: re.Match[str], ctx: Ctx) -> Hit | None:
@@ -105,9 +108,10 @@ def _month_day(m: re.Match[str], ctx: Ctx) -> Hit | None:
     mo, d = month(m.group(2)), ordinal(m.group(3))
     if d is None:
         return None
-    y = _year_of(m.group(4), ctx) or _weekday_year(ctx, m.group(1), mo, d, _pick_year(ctx, mo, d))
-    hit = _day_hit(m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(4) else 0.9)
-    return hit if m.group(4) else hit.with_span(hit.span, data={"noyear": (mo, d)})
+    y = _year_of(m.group(4), ctx) or _weekday_year(ctx, m.group(1), mo, d, _pick_year(ctx, mo, d, m.span()))
+    return _day_hit(
+        m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(4) else 0.9, None if m.group(4) else {"noyear": (mo, d)}
+    )
 
 
 def _day_month(m: re.Match[str], ctx: Ctx) -> Hit | None:
@@ -116,9 +120,10 @@ def _day_month(m: re.Match[str], ctx: Ctx) -> Hit | None:
     d, mo = ordinal(m.group(1)), month(m.group(2))
     if d is None:
         return None
-    y = _year_of(m.group(3), ctx) or _pick_year(ctx, mo, d)
-    hit = _day_hit(m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(3) else 0.9)
-    return hit if m.group(3) else hit.with_span(hit.span, data={"noyear": (mo, d)})
+    y = _year_of(m.group(3), ctx) or _pick_year(ctx, mo, d, m.span())
+    return _day_hit(
+        m, _date(y, mo, d, ctx.anchor), 1.0 if m.group(3) else 0.9, None if m.group(3) else {"noyear": (mo, d)}
+    )
 
 
 def _month_year(m: re.Match[str], ctx: Ctx) -> Hit | None:
@@ -145,43 +150,13 @@ def _month(m: re.Match[str], ctx: Ctx) -> Hit | None:
     elif mod == "this":
         y = a.year
     else:
-        y = _pick_year(ctx, mo, None)
+        y = _pick_year(ctx, mo, None, m.span())
     if post == "after next":
         y += 1
     start = _date(y, mo, 1, a)
-    return Hit(m.span(), start, cal.add_months(start, 1), "month", 0.9 if mod else 0.8)
-
-
-def _year(m: re.Match[str], ctx: Ctx) -> Hit | None:
-    start = _date(int(m.group(1)), 1, 1, ctx.anchor)
-    return Hit(m.span(), start, cal.add_months(start, 12), "year")
-
-
-def _decade(m: re.Match[str], ctx: Ctx) -> Hit | None:
-    if m.group(1):
-        y = int(m.group(1))
-    elif m.group(2):
-        y = year2(int(m.group(2)), ctx.anchor.year)
-    else:
-        y = year2(DECADE_WORDS[m.group(3).lower()], ctx.anchor.year)
-    if y % 10:
-        return None
-    start = _date(y, 1, 1, ctx.anchor)
-    return Hit(m.span(), start, cal.add_months(start, 120), "decade", 0.9)
-
-
-_QWORDS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": 4}
-
-
-def _quarter(m: re.Match[str], ctx: Ctx) -> Hit | None:
-    if m.group(1):
-        q, y = _QWORDS[m.group(1).lower()], int(m.group(2)) if m.group(2) else ctx.anchor.year
-    elif m.group(3):
-        q, y = int(m.group(4)), _year_of(m.group(3), ctx) or ctx.anchor.year
-    else:
-        q, y = int(m.group(5)), int(m.group(6)) if m.group(6) else ctx.anchor.year
-    start = _date(y, 3 * (q - 1) + 1, 1, ctx.anchor)
-    return Hit(m.span(), start, cal.add_months(start, 3), "quarter")
+    free = mod not in PAST_WORDS | {"next", "coming", "upcoming", "this"} and not post
+    data = {"relocate": ("months", mo, 1)} if free else None
+    return Hit(m.span(), start, cal.add_months(start, 1), "month", 0.9 if mod else 0.8, data=data)
 
 
 def _season(m: re.Match[str], ctx: Ctx) -> Hit | None:
@@ -203,10 +178,9 @@ def _season(m: re.Match[str], ctx: Ctx) -> Hit | None:
     elif mod in ("next", "coming", "upcoming"):
         if start <= cur_start:
             start, end = cal.season_interval(name, y + 1, a)
-    elif mod not in ("this", "current") and ctx.direction == "past" and start > a:
-        start, end = cal.season_interval(name, y - 1, a)
-    elif mod not in ("this", "current") and ctx.direction == "future" and end <= a:
-        start, end = cal.season_interval(name, y + 1, a)
+    elif mod not in ("this", "current"):
+        cands = [cal.season_interval(name, yy, a) for yy in (y - 1, y, y + 1)]
+        start, end = pick(cands, a, ctx.lean(m.span())) or (start, end)
     return Hit(m.span(), start, end, "season", 0.8)
 
 
@@ -217,11 +191,15 @@ def _dom(m: re.Match[str], ctx: Ctx) -> Hit | None:
         return None
     a = ctx.anchor
     first = cal.day_start(a).replace(day=1)
-    if ctx.direction == "future" and d < a.day:
-        first = cal.add_months(first, 1)
-    elif ctx.direction == "past" and d > a.day:
-        first = cal.add_months(first, -1)
-    start = first.replace(day=d)
+    cands = []
+    for k in (-1, 0, 1):
+        month_start = cal.add_months(first, k)
+        if d <= calendar.monthrange(month_start.year, month_start.month)[1]:
+            cands.append((month_start.replace(day=d), month_start.replace(day=d) + timedelta(days=1)))
+    got = pick(cands, a, ctx.lean(m.span()))
+    if got is None:
+        return None
+    start = got[0]
     return Hit(m.span(), start, start + timedelta(days=1), "day", 0.8, role="dom", data={"day": d})
 
 
@@ -236,7 +214,7 @@ def _dom_of_month(m: re.Match[str], ctx: Ctx) -> Hit | None:
 _YR = rf"({YEAR}|'\d\d)"
 RULES: list[Rule] = [
     (re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt\s](\d{2}):(\d{2})(?::(\d{2}))?)?\b"), _iso),
-    (re.compile(r"\b(\d{1,2})\s*([/.-])\s*(\d{1,2})\s*\2\s*(\d{4}|\d{2})\b"), _mdy),
+    (re.compile(r"\b(\d{1,2})\s*([/.-])\s*(\d{1,2})\s*\2\s*(\d{4}|\d{2})\b"), _mdy, re.compile(r"\d\s*[/.-]\s*\d")),
     (
         re.compile(
             r"(?<![\d/])(?<!\ban\s)(?<!\ba\s)\b(\d{1,2})\s?/\s?(\d{1,2})\b"
@@ -244,7 +222,7 @@ RULES: list[Rule] = [
         ),
         _md,
     ),
-    (re.compile(r"\b(?:(\d{4})[/-](\d{1,2})|(\d{1,2})/(\d{4}))\b(?![/-]\d)"), _year_month),
+    (re.compile(r"\b(?:(\d{4})[/-](\d{1,2})|(\d{1,2})/(\d{4}))\b(?![/-]\d)"), _year_month, re.compile(r"\d[/-]\d")),
     (
         re.compile(rf"\b(?:({WEEKDAY}),?\s+)?({MONTH})\s*(?:the\s+)?({ORD_DAY})\b(?:,?\s+{_YR}\b)?", _F),
         _month_day,
@@ -253,39 +231,14 @@ RULES: list[Rule] = [
         re.compile(rf"\b(?:the\s+)?({ORD_DAY})\s*(?:day\s+)?(?:of\s+|-|/)?\s*({MONTH})(?:[\s,/-]+{_YR}\b)?", _F),
         _day_month,
     ),
-    (re.compile(rf"\b({MONTH})\s*,?\s*(?:of\s+)?({YEAR})\b", _F), _month_year),
+    (re.compile(rf"\b({MONTH})\s*,?\s*(?:of\s+)?({YEAR})\b", _F), _month_year, re.compile(r"[12]\d{3}")),
     (
         re.compile(
             rf"\b(?:(in|during|of|since|until|by|from|last|past|previous|this past|next|coming|upcoming|this)\s+)?"
-            rf"({MONTH})(?![\w'])(?:\s+(after next))?",
+            rf"({MONTH})(?!\w|'(?!s\b))(?!\.?\s*\d)(?:\s+(after next))?",
             _F,
         ),
         _month,
-    ),
-    (
-        re.compile(
-            rf"\b(?:in|during|since|from|until|till|by|of|back in|before|after|around|through|year)\s+({YEAR})"
-            r"\b(?!\s*(?:am|pm|hours?|h)\b)(?:\s*a\.?d\.?\b)?",
-            _F,
-        ),
-        _year,
-    ),
-    (re.compile(rf"\b({YEAR})\s*a\.?d\.?(?!\w)", _F), _year),
-    (
-        re.compile(
-            r"\b(?:the\s+|in\s+the\s+)?(?:early\s+|mid\s+|late\s+)?(?:((?:1[5-9]|20)\d0)'?s\b|"
-            r"(?:the\s+)['’]?(\d0)'?s\b|the\s+(" + "|".join(DECADE_WORDS) + r")\b)",
-            _F,
-        ),
-        _decade,
-    ),
-    (
-        re.compile(
-            r"\b(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th|last)\s+(?:quarter|qtr)"
-            rf"(?:\s+(?:of\s+)?({YEAR}))?\b|\b(\d{{2}}|\d{{4}})\s*q([1-4])\b|\bq([1-4])(?:\s+({YEAR}))?\b",
-            _F,
-        ),
-        _quarter,
     ),
     (
         re.compile(
@@ -302,6 +255,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _dom,
+        re.compile(r"\b(?:the|on)\s+(?:\d|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)"),
     ),
     (
         re.compile(

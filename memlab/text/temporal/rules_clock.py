@@ -8,13 +8,11 @@ A clock time without am/pm and an hour from 1 to 6 is read as afternoon (``at 3:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import timedelta
 
 from memlab.text.temporal import calendar as cal
-from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.hits import Ctx, Hit, Rule
 
-Rule = tuple[re.Pattern[str], Callable[[re.Match[str], Ctx], Hit | None]]
 _F = re.IGNORECASE
 
 HOUR_WORDS = {
@@ -40,7 +38,19 @@ _MW = (
 _AMPM = r"(a\.\s?m\.|p\.\s?m\.|a\s?m\b|p\s?m\b|(?<=\d)(?:a|p)\b\.?)"
 TZ_OFFSETS = {"gmt": 0, "utc": 0, "bst": 60, "cet": 60, "cest": 120, "est": -300, "edt": -240, "cst": -360}
 TZ_OFFSETS |= {"cdt": -300, "mst": -420, "mdt": -360, "pst": -480, "pdt": -420, "ist": 330}
-_TZ = r"(?:\s*\(?(" + "|".join(TZ_OFFSETS) + r")\b\)?)?"
+#: a zone name, or an offset from GMT/UTC ("GMT +8", "UTC-05:30"), optionally in parentheses
+ZONE = r"(?:(?:gmt|utc)\s?[+-]\d{1,2}(?::?\d\d)?\b|(?:" + "|".join(TZ_OFFSETS) + r")\b)"
+_TZ = rf"(?:\s*\(?({ZONE})\)?)?"
+_OFFSET = re.compile(r"(?:gmt|utc)\s*([+-])\s*(\d{1,2})(?::?(\d\d))?", re.IGNORECASE)
+
+
+def zone_minutes(zone: str) -> int | None:
+    """Minutes east of UTC of a zone name or a ``GMT+8`` offset (None for an unknown zone)."""
+    m = _OFFSET.fullmatch(zone.strip())
+    if m:
+        minutes = int(m.group(2)) * 60 + int(m.group(3) or 0)
+        return minutes if m.group(1) == "+" else -minutes
+    return TZ_OFFSETS.get(zone.strip().lower())
 
 
 def tod_hit(span: tuple[int, int], ctx: Ctx, h: int, mi: int, s: int, grain: str, known: bool, conf: float = 0.9,
@@ -55,7 +65,10 @@ def tod_hit(span: tuple[int, int], ctx: Ctx, h: int, mi: int, s: int, grain: str
     shift = 0
     if tz:
         off = ctx.anchor.utcoffset()
-        shift = (int(off.total_seconds() // 60) if off is not None else 0) - TZ_OFFSETS[tz.lower()]
+        zone = zone_minutes(tz)
+        if zone is None or abs(zone) > 14 * 60:
+            return None
+        shift = (int(off.total_seconds() // 60) if off is not None else 0) - zone
         total = h * 60 + mi + shift
         h, mi, grain = total // 60, total % 60, "minute" if grain == "hour" else grain
     start = cal.day_start(ctx.anchor) + timedelta(hours=h, minutes=mi, seconds=s)
@@ -160,7 +173,9 @@ def _at_bare(m: re.Match[str], ctx: Ctx) -> Hit | None:
     hv = int(m.group(2)) if m.group(2).isdigit() else HOUR_WORDS[m.group(2).lower()]
     if hv > 24:
         return None
-    weak = not m.group(1)
+    weak = not m.group(1) and not m.group(3)
+    if weak and not _POD_NEAR.search(ctx.text, max(0, m.start() - 30), m.end() + 30):
+        return None  # a bare number joins only a part of the day beside it ("8 tonight"): none here
     return tod_hit(
         m.span(),
         ctx,
@@ -172,7 +187,7 @@ def _at_bare(m: re.Match[str], ctx: Ctx) -> Hit | None:
         0.7,
         needs_merge=not m.group(3),
         tz=m.group(3),
-        weak=weak and not m.group(3),
+        weak=weak,
     )
 
 
@@ -216,12 +231,24 @@ def _pod(m: re.Match[str], ctx: Ctx) -> Hit | None:
                needs_merge=not mod, data=data)  # fmt: skip
 
 
+#: the minute words of a spelled clock time ("five thirty", "ten oh five"), as whole words
+_MINUTE_WORDS = frozenset({*MINUTE_TENS, *MINUTE_TEENS})
+#: "at"/"@" before the number, a zone after it or a part of the day beside it (whole words)
+_AT_BARE_GATE = frozenset(
+    {"at", "@", "morning", "afternoon", "evening", "night", "lunch", "lunchtime", "tonight", "tonite", *TZ_OFFSETS}
+)
+_POD_NEAR = re.compile(r"morning|afternoon|evening|night|lunch|toni", re.IGNORECASE)
+#: cheap necessary conditions (gates) of the costliest clock rules: an am/pm marker after a digit, ...
+_AMPM_GATE = re.compile(r"\d\s*[ap](?:\.|m\b|\b)")
+_PAST_TO_GATE = re.compile(rf"\b(?:past|after|to|till|before)\s+(?:\d|noon|midnight|{_HW})")
+
 RULES: list[Rule] = [
     (
         re.compile(
             rf"\b(1[0-2]|[1-9])(?::([0-5]\d))?\s*(?:-|–|to|till|until)\s*(1[0-2]|[1-9])(?::([0-5]\d))?\s*{_AMPM}", _F
         ),
         _clock_range,
+        _AMPM_GATE,
     ),
     (
         re.compile(
@@ -230,27 +257,38 @@ RULES: list[Rule] = [
             _F,
         ),
         _in_fraction,
+        frozenset({"in"}),
     ),
     (
         re.compile(
             rf"(?:\bat\s+|@\s*|\baround\s+|\babout\s+)?\b(\d{{1,2}})(?::(\d{{2}}))?(?::(\d{{2}}))?\s*{_AMPM}{_TZ}", _F
         ),
         _clock_ampm,
+        _AMPM_GATE,
     ),
-    (re.compile(rf"(?:\bat\s+|@\s*|\baround\s+)?\b(1[0-2]|[1-9])([0-5]\d)\s*{_AMPM}{_TZ}", _F), _clock_compact),
+    (
+        re.compile(rf"(?:\bat\s+|@\s*|\baround\s+)?\b(1[0-2]|[1-9])([0-5]\d)\s*{_AMPM}{_TZ}", _F),
+        _clock_compact,
+        _AMPM_GATE,
+    ),
     (
         re.compile(
             rf"(?:\bat\s+|@\s*|\baround\s+)?\b([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?\b(?!\s*[ap]\.?\s?m){_TZ}", _F
         ),
         _clock24,
     ),
-    (re.compile(rf"(?:\bat\s+|@\s*)?\b([01]?\d|2[0-3])h([0-5]\d)?\b{_TZ}", _F), _clock_h),
-    (re.compile(rf"\b(?:at\s+|@\s*)?({_HW})(?:[\s-]({_MW}))?\s*{_AMPM}", _F), _word_clock),
+    (re.compile(rf"(?:\bat\s+|@\s*)?\b([01]?\d|2[0-3])h([0-5]\d)?\b{_TZ}", _F), _clock_h, frozenset({"h"})),
+    (
+        re.compile(rf"\b(?:at\s+|@\s*)?({_HW})(?:[\s-]({_MW}))?\s*{_AMPM}", _F),
+        _word_clock,
+        re.compile(r"\b[ap]\.?\s?m\b"),  # after a word (not a digit) only a.m./p.m./am/pm/a m/p m
+    ),
     (
         re.compile(
             rf"\b(?:at\s+|@\s*)?({_HW})[\s-]({_MW})\b(?!\s*(?:days?|weeks?|months?|years?|minutes?|hours?))", _F
         ),
         _word_clock,
+        _MINUTE_WORDS,
     ),
     (re.compile(r"\b(?:at\s+)?(?:the\s+)?(noon|midday|mid day|midnight)\b", _F), _noon),
     (
@@ -260,15 +298,17 @@ RULES: list[Rule] = [
             _F,
         ),
         _past_to,
+        _PAST_TO_GATE,
     ),
     (re.compile(rf"\b(?:at\s+)?(\d{{1,2}}|{_HW})\s*o'?\s?clock\b(?:\s*{_AMPM})?", _F), _oclock),
     (
         re.compile(
-            rf"(\bat\s*|@\s*)?\b(\d{{1,2}}|{_HW})\b(?![:.]\d|\s*(?:am|pm|a\.m|p\.m|%|/|-\d))"
-            rf"(?:\s*\(?({'|'.join(TZ_OFFSETS)})\b\)?)?",
+            rf"(\bat\s*|@\s*)?\b(\d{{1,2}}|{_HW})\b(?![:.,]\d|\s*(?:am|pm|a\.m|p\.m|%|/|-\d))"
+            rf"{_TZ}",
             _F,
         ),
         _at_bare,
+        _AT_BARE_GATE,
     ),
     (
         re.compile(

@@ -11,9 +11,9 @@ import re
 from datetime import datetime, timedelta
 
 from memlab.text.temporal import calendar as cal
-from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.hits import Ctx, Hit, Rule
 from memlab.text.temporal.lexicon import MONTH, ORD_DAY, WEEKDAY, YEAR, month, ordinal, weekday
-from memlab.text.temporal.rules_absolute import Rule, _date, _pick_year
+from memlab.text.temporal.rules_absolute import _date, _pick_year
 
 _F = re.IGNORECASE
 
@@ -23,7 +23,7 @@ def _range_md(m: re.Match[str], ctx: Ctx) -> Hit | None:
     mo2 = month(m.group(3)) if m.group(3) else mo1
     if not d1 or not d2:
         return None
-    y = int(m.group(5)) if m.group(5) else _pick_year(ctx, mo1, d1)
+    y = int(m.group(5)) if m.group(5) else _pick_year(ctx, mo1, d1, m.span())
     start, last = _date(y, mo1, d1, ctx.anchor), _date(y, mo2, d2, ctx.anchor)
     return Hit(m.span(), start, last + timedelta(days=1), "day", 0.9) if start <= last else None
 
@@ -32,7 +32,7 @@ def _range_dm(m: re.Match[str], ctx: Ctx) -> Hit | None:
     d1, d2, mo = ordinal(m.group(1)), ordinal(m.group(2)), month(m.group(3))
     if not d1 or not d2:
         return None
-    y = int(m.group(4)) if m.group(4) else _pick_year(ctx, mo, d1)
+    y = int(m.group(4)) if m.group(4) else _pick_year(ctx, mo, d1, m.span())
     start, last = _date(y, mo, d1, ctx.anchor), _date(y, mo, d2, ctx.anchor)
     return Hit(m.span(), start, last + timedelta(days=1), "day", 0.9) if start <= last else None
 
@@ -50,7 +50,7 @@ def _nth_unit_marker(m: re.Match[str], ctx: Ctx) -> Hit | None:
     n = _NTH_UNIT.get(m.group(1).lower(), 1) if m.group(1) else 1
     if m.group(2):  # "Nth last": count from the end
         n = -n
-    data = {"n": n, "unit": re.sub(r"[\s-]", "", m.group(3).lower())}
+    data = {"n": n, "unit": re.sub(r"[\s-]", "", m.group(3).lower()), "bare": not m.group(1) and not m.group(2)}
     return Hit(m.span(), ctx.anchor, ctx.anchor + timedelta(seconds=1), "second", 0.8, role="nthunit",
                needs_merge=True, data=data)  # fmt: skip
 
@@ -113,7 +113,7 @@ def part_of(start: datetime, grain: str, part: str) -> tuple[datetime, datetime,
 
 def _part_marker(m: re.Match[str], ctx: Ctx) -> Hit | None:
     """``end of`` / ``early``: waits for a following week, month or year (see :func:`part_of`)."""
-    part = _PART_WORDS[m.group(1).lower()]
+    part = _PART_WORDS[(m.group(1) or m.group(2)).lower()]
     return Hit(m.span(), ctx.anchor, ctx.anchor + timedelta(seconds=1), "second", 0.8, role="part",
                needs_merge=True, data={"part": part})  # fmt: skip
 
@@ -134,8 +134,16 @@ def _part_current(m: re.Match[str], ctx: Ctx) -> Hit | None:
     return None if got is None else Hit(m.span(), got[0], got[1], got[2], 0.8)
 
 
+#: a day number or ordinal (every ordinal word ends in st, nd, rd or th) before a range word
+_RANGE_GATE = re.compile(r"(?:\d|st|nd|rd|th)\s*(?:[-–]|to|thru|through|till|until)")
+
 RULES: list[Rule] = [
-    (re.compile(r"\b(?:at\s+the\s+|the\s+)?(beginning|start|end|middle|early|mid|late)\b(?=\s)", _F), _part_marker),
+    (
+        re.compile(
+            r"\b(?:at\s+the\s+|the\s+)?(?:(beginning|start|end|middle|early|mid|late)\b(?=\s)|(mid)-(?=\w))", _F
+        ),
+        _part_marker,
+    ),
     (re.compile(r"\bby\b(?=\s)", _F), _by_marker),
     (
         re.compile(
@@ -144,6 +152,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _nth_unit_marker,
+        re.compile(r"\b(?:day|week[\s-]?end|wkend|week)\s+(?:of|in)\s"),
     ),
     (
         re.compile(
@@ -152,6 +161,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _nth_weekday_marker,
+        re.compile(r"(?:first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last)\s+[a-z]+\s+(?:of|in)\s"),
     ),
     (
         re.compile(
@@ -160,6 +170,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _range_md,
+        _RANGE_GATE,
     ),
     (
         re.compile(
@@ -168,6 +179,7 @@ RULES: list[Rule] = [
             _F,
         ),
         _range_dm,
+        _RANGE_GATE,
     ),
     (
         re.compile(
@@ -176,5 +188,6 @@ RULES: list[Rule] = [
             _F,
         ),
         _part_current,
+        frozenset({"beginning", "start", "end", "middle", "eom", "bom", "eoy", "boy"}),
     ),
 ]

@@ -7,10 +7,9 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from memlab.text.temporal import calendar as cal
-from memlab.text.temporal.hits import Ctx, Hit
+from memlab.text.temporal.hits import Ctx, Hit, Rule
 from memlab.text.temporal.lexicon import NUM, UNIT, VAGUE_NUMBERS, WEEKDAY, number, unit, weekday
 
-Rule = tuple[re.Pattern[str], Callable[[re.Match[str], Ctx], Hit | None]]
 _F = re.IGNORECASE
 
 #: grain of "N <unit> ago / from now" (one step finer than the unit, as Duckling does, except days -> day)
@@ -142,13 +141,16 @@ def _vague(start_days: int, end_days: int, grain: str, conf: float) -> Callable[
     return handler
 
 
-def resolve_weekday(ctx: Ctx, wd: int, mod: str, post: str) -> tuple[datetime, float]:
+def resolve_weekday(ctx: Ctx, wd: int, mod: str, post: str, span: tuple[int, int] = (0, 0)) -> tuple[datetime, float]:
     """The day start of weekday ``wd`` under modifier ``mod`` (before) and ``post`` (after the name).
 
     last X = most recent X strictly before the anchor's day; next X = X of the next ISO week;
-    X after next = X of the week after next; X of this/next/last week = X of that ISO week; this X and a
-    bare X = the nearest X strictly after the anchor's day when the direction is future, strictly before
-    when it is past.
+    X after next = X of the week after next; X of this/next/last week = X of that ISO week; coming X = the
+    first X strictly after the anchor's day. ``this X``, ``on X`` and a bare X follow the direction the text
+    leans at ``span`` (:mod:`memlab.text.temporal.tense`): with a cue, the X within the six days before
+    (past) or after (future) the anchor's day, or the nearer of the two (present), the anchor's own day
+    included (``said Friday`` in an article dated Friday is that Friday); without a cue the ``prefer`` default,
+    strictly after (future) or before (past) the anchor's day, or the nearer X (nearest).
     """
     day = cal.day_start(ctx.anchor)
     week = day - timedelta(days=day.weekday())
@@ -168,9 +170,15 @@ def resolve_weekday(ctx: Ctx, wd: int, mod: str, post: str) -> tuple[datetime, f
         return day - timedelta(days=(day.weekday() - wd) % 7 or 7), 1.0
     if mod in ("next",):
         return week + timedelta(weeks=1, days=wd), 0.8
-    if mod in ("coming", "upcoming") or ctx.direction == "future":
+    if mod in ("coming", "upcoming"):
         return day + timedelta(days=(wd - day.weekday()) % 7 or 7), 0.8
-    return day - timedelta(days=(day.weekday() - wd) % 7 or 7), 0.8
+    lean = ctx.lean(span)
+    back, ahead = (day.weekday() - wd) % 7, (wd - day.weekday()) % 7
+    if not lean.cued and lean.direction != "nearest":
+        back, ahead = back or 7, ahead or 7
+    if lean.direction == "future" or (lean.direction == "nearest" and ahead < back):
+        return day + timedelta(days=ahead), 0.8
+    return day - timedelta(days=back), 0.8
 
 
 _ABBREV_AMBIGUOUS = {"sat", "sun", "wed", "mon"}
@@ -184,7 +192,7 @@ def _weekday(m: re.Match[str], ctx: Ctx) -> Hit | None:
     bare = not mod and not post
     if name.lower() in _ABBREV_AMBIGUOUS and bare and ctx.text[m.end(2) : m.end(2) + 1] not in (".", ","):
         return None
-    start, conf = resolve_weekday(ctx, weekday(name), mod if mod != "on" else "", post)
+    start, conf = resolve_weekday(ctx, weekday(name), mod if mod != "on" else "", post, m.span())
     span = m.span()
     if not post and len(name) > 5 and ctx.text[span[1] - 1] == ".":  # a sentence's full stop, not "Fri."
         span = (span[0], span[1] - 1)
@@ -224,7 +232,7 @@ def _weekends_ago(m: re.Match[str], ctx: Ctx) -> Hit | None:
 def _the_weekend(m: re.Match[str], ctx: Ctx) -> Hit:
     """``over the weekend``: the weekend in progress or just past (past tense), else this week's."""
     wd = cal.day_start(ctx.anchor).weekday()
-    offset = -1 if ctx.direction == "past" and wd < 5 else 0
+    offset = -1 if ctx.lean(m.span()).direction == "past" and wd < 5 else 0
     start, end, grain = period(ctx, "weekend", offset)
     return _hit(m, start, end, grain, 0.7)
 
@@ -252,7 +260,11 @@ RULES: list[Rule] = [
     (re.compile(r"\b(late\s+)?(?:tonight|tonite)\b", _F), _tonight),
     (re.compile(r"\b(late\s+)?last\s+night\b", _F), _last_night),
     (re.compile(rf"\b({NUM})\s+{UNIT.replace('(?:', '(', 1)}\s+(ago|back|earlier|from now|hence|later)\b", _F), _ago),
-    (re.compile(rf"\bin\s+(?:about\s+)?({NUM})\s+(?:more\s+)?({UNIT[3:-3]})s?\b", _F), _in_units),
+    (
+        re.compile(rf"\bin\s+(?:about\s+)?({NUM})\s+(?:more\s+)?({UNIT[3:-3]})s?\b", _F),
+        _in_units,
+        re.compile(rf"\bin\s+(?:about\s+)?(?:\S+\s+){{1,3}}(?:more\s+)?{UNIT[:-2]}"),
+    ),
     (re.compile(rf"\b{_MOD_PERIOD}\s+{_PERIOD}\b", _F), _period),
     (re.compile(rf"\b{_NUM_PERIOD_MOD}\s+({NUM})\s+({UNIT[3:-3]})s?\b", _F), _n_periods),
     (re.compile(rf"\b(?:upcoming\s+({NUM})|({NUM})\s+upcoming)\s+({UNIT[3:-3]})s?\b", _F), _upcoming_n),
@@ -280,5 +292,6 @@ RULES: list[Rule] = [
             _F,
         ),
         _rel,
+        re.compile(r"(?:day|night|end|week|month|year)s?\s+(?:before|after|prior|earlier|later)"),
     ),
 ]
