@@ -70,6 +70,9 @@ def main(argv: list[str] | None = None) -> int:
         module.add_arguments(cmd_parser)
         args = cmd_parser.parse_args(argv[1:])
         return int(module.run(args) or 0)
+    except BrokenPipeError:  # `memlab list | head`: the reader left; nothing is wrong
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except MemlabError as exc:
         if os.environ.get("HYDRA_FULL_ERROR") == "1":
             raise

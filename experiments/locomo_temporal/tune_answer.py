@@ -8,7 +8,7 @@ import os
 import sys
 from memlab.benchmarks.locomo.loader import load
 from memlab.benchmarks.locomo.ingest import ingest
-from memlab.benchmarks.locomo.retrieval import RetrieverConfig, TurnRetriever
+from memlab.strategies.retriever.engine import RetrieverConfig, TurnRetriever
 from memlab.benchmarks.locomo.answerer import AnswerConfig, answer_temporal
 from memlab.benchmarks.locomo.dates import date_correct, parse_answer
 from memlab.benchmarks.locomo.scoring import token_f1

@@ -10,7 +10,7 @@ import sys
 import time
 from memlab.benchmarks.locomo.loader import load
 from memlab.benchmarks.locomo.ingest import ingest
-from memlab.benchmarks.locomo.retrieval import RetrieverConfig, TurnRetriever
+from memlab.strategies.retriever.engine import RetrieverConfig, TurnRetriever
 from memlab.benchmarks.locomo.recall import recall_row
 from memlab.embed.minilm import MiniLMEmbedder
 d = load(os.path.join(os.environ.get('MEMLAB_DATA_DIR', '../shared/datasets'), 'locomo', 'locomo_dev.json'))

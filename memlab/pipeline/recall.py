@@ -4,7 +4,7 @@ Modes follow the seed: ``reflexive`` searches hot memories, ``standard`` hot and
 cold, ``exhaustive`` everything, including superseded memories. Outside exhaustive mode superseded
 memories are hidden (current-only retrieval) and duplicates collapse onto their original. A cluster
 summary is a unit of its own (``meta["kind"] == "summary"``, ``meta["sources"]``: the memories it cites)
-while at least one of its sources is eligible. The ``retriever`` strategy ranks the eligible units; recall
+while at least one of its sources is still valid, whatever the sources' tiers. The ``retriever`` strategy ranks the eligible units; recall
 returns the best ``limit`` and, with ``track``, counts them as accessed.
 """
 
@@ -98,15 +98,18 @@ def eligible(store: MemoryStore, mode: str, now: datetime, as_of: datetime | Non
 def units(
     store: MemoryStore, mode: str, now: datetime, as_of: datetime | None = None, *, summaries: bool = True
 ) -> list[Memory]:
-    """Eligible memories plus, with ``summaries``, the summaries citing at least one of them; time order."""
+    """Eligible memories plus, with ``summaries``, the summaries at least one of whose sources is still valid
+    (whatever its tier: a summary is how a cold or archived memory stays reachable); time order.
+    """
     pool = eligible(store, mode, now, as_of)
     if not summaries or not store.summaries:
         return pool
-    ids = {m.id for m in pool}
+    when = as_of or now
     extra = [
         summary_unit(s)
         for s in store.summaries.values()
-        if s.temporal_end <= (as_of or now) and any(i in ids for i in s.source_ids)
+        if s.temporal_end <= when
+        and any(i in store.memories and (mode == "exhaustive" or store.valid_at(i, when)) for i in s.source_ids)
     ]
     return sorted([*pool, *extra], key=lambda m: (m.timestamp, m.id))
 

@@ -138,3 +138,23 @@ def test_selectors_budget_unique_order_independent_on_word_texts(option, cands, 
     shuffled = list(cands)
     np.random.default_rng(seed).shuffle(shuffled)
     assert selector.select(shuffled, CTX, budget) == chosen
+
+
+def test_recency_with_summaries_first_is_the_running_document_then_the_newest_messages():
+    from datetime import UTC, datetime, timedelta
+
+    from memlab.strategies.selector.recency import RecencySelector
+    from memlab.types import InjectionCandidate, SelectionContext
+
+    t0 = datetime(2025, 1, 1, tzinfo=UTC)
+
+    def cand(cid, kind, day):
+        return InjectionCandidate(cid, kind, "dialogue", f"- [{cid}] text", t0 + timedelta(days=day))
+
+    pool = [cand("s2", "summary", 5), cand("s1", "summary", 2), *(cand(f"m{d}", "memory", d) for d in range(8))]
+    chosen = RecencySelector(max_items=3, min_confidence=0.0, summaries_first=True).select(
+        pool, SelectionContext(now=t0 + timedelta(days=9)), 2000
+    )
+    assert [c.id for c in chosen] == ["s1", "s2", "m7", "m6", "m5"]
+    plain = RecencySelector(max_items=3, min_confidence=0.0).select(pool, SelectionContext(now=t0), 2000)
+    assert [c.id for c in plain] == ["m7", "m6", "m5"]
