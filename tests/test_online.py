@@ -316,3 +316,11 @@ def test_batch_mode_writes_no_audit():
     components = comps(judge, TableEmbedder(table), mode="batch")
     out = run_episode(Episode("e", tuple(memories)), components)
     assert out.store.audit == [] and "online" not in out.seconds
+
+
+def test_what_a_delete_archived_stays_archived_through_tier_phases():
+    judge = ScriptedJudge({("a", "b"): Relation.SUPERSEDE})
+    components = comps(judge, TableEmbedder(NEAR), online_archive_superseded=True, schedule="every_n", schedule_every=1)
+    out = run_episode(Episode("e", (OLD, NEW)), components)  # NoRetention tiers everything HOT
+    assert out.store.state("a").tier is Tier.ARCHIVED and out.store.state("b").tier is Tier.HOT
+    assert all(t.memory_id != "a" for run in out.runs for t in run.transitions)

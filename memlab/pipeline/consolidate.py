@@ -335,6 +335,10 @@ def consolidate(
 
     t0 = time.perf_counter()
     transitions = phase_tier(store, components, memories, now)
+    if components.settings.mode == "online":  # what a DELETE archived stays archived
+        from memlab.pipeline.online import keep_deleted_archived
+
+        transitions = keep_deleted_archived(store, transitions)
     seconds["tier"] = time.perf_counter() - t0
 
     if components.settings.insights or components.settings.identity_anchor:

@@ -11,7 +11,8 @@ store is searched for similar memories (cosine above ``online_min_similarity``, 
 * SUPERSEDE → **UPDATE** of the older memory: ``valid_until``/``superseded_by`` and the SUPERSEDES edge
   (:func:`~memlab.pipeline.consolidate.apply_verdict`, which links the chain); combined memories citing it
   stop being valid too; with ``online_archive_superseded`` a **DELETE** follows: the older memory is
-  archived (tier ARCHIVED; nothing is ever erased);
+  archived (tier ARCHIVED, kept through later tier phases: :func:`keep_deleted_archived`; nothing is ever
+  erased);
 * MERGE → **MERGE**: the MERGES edge, and a combined memory whose text joins both, whose meta cites both
   (``kind: merged``, ``sources``), embedded like any memory; the originals stay as they are;
 * COEXIST → **ADD** with a ``related_to`` edge (REFERENCES, reason ``related_to``) to the older memory.
@@ -35,7 +36,17 @@ from memlab.pipeline.audit import edge_to_dict, memory_to_dict, state_to_dict
 from memlab.pipeline.consolidate import apply_verdict, embed_missing, exact_key
 from memlab.pipeline.online_search import MERGED_KIND, Index, candidates, index_of, merged_sources
 from memlab.pipeline.store import MemoryStore
-from memlab.types import MAX_ACCESS_TIMES, RELATION_EDGE, Edge, EdgeType, Memory, Relation, Tier, Verdict
+from memlab.types import (
+    MAX_ACCESS_TIMES,
+    RELATION_EDGE,
+    Edge,
+    EdgeType,
+    Memory,
+    Relation,
+    Tier,
+    TierTransition,
+    Verdict,
+)
 
 #: ``run_id`` of the edges online operations write.
 ONLINE_RUN = "online"
@@ -207,6 +218,19 @@ def delete(store: MemoryStore, memory_id: str, reason: str = "") -> dict[str, An
     arrival = _Arrival(store, store.memories[memory_id], arriving=False)
     archive(arrival, memory_id, reasoning=reason)
     return arrival.records[0]
+
+
+def keep_deleted_archived(store: MemoryStore, transitions: Sequence[TierTransition]) -> list[TierTransition]:
+    """After a tier phase: memories a DELETE archived go back to ARCHIVED (their transitions are dropped).
+
+    The tier phase scores every memory with the retention function; a DELETE is an explicit decision that
+    outlives it (MycelicMemory archives the superseded memory for good).
+    """
+    deleted = {r["target"] for r in store.audit if r["operation"] == "DELETE"}
+    for memory_id in deleted:
+        if memory_id in store.states and store.state(memory_id).tier is not Tier.ARCHIVED:
+            store.update_state(memory_id, tier=Tier.ARCHIVED)
+    return [t for t in transitions if t.memory_id not in deleted]
 
 
 def process_arrival(store: MemoryStore, components: Components, memory: Memory) -> list[dict[str, Any]]:
