@@ -114,14 +114,26 @@ def keywords(store: MemoryStore, narratives: list[Summary], limit: int = 5) -> l
     return ranked[:limit]
 
 
-def cluster_labels(vectors: np.ndarray, times: list[datetime], similarity: float, min_size: int) -> np.ndarray:
-    """Average-linkage clusters at cosine ``similarity``; clusters under ``min_size`` are -1."""
-    from memlab.strategies.clusterer.agglomerative import AgglomerativeClusterer
+def cluster_labels(vectors: np.ndarray, similarity: float, min_size: int) -> np.ndarray:
+    """Average-linkage clusters of unit rows on cosine distance, cut at ``1 − similarity``; clusters under
+    ``min_size`` are -1. Rows come in time order, so the labels are deterministic.
+    """
+    labels = np.full(len(vectors), -1, dtype=int)
+    if len(vectors) < max(2, min_size):
+        return labels
+    from sklearn.cluster import AgglomerativeClustering
 
-    clusterer = AgglomerativeClusterer(
-        similarity_threshold=similarity, min_cluster_size=min_size, max_cluster_size=max(min_size, len(vectors))
+    dist = np.clip(1.0 - vectors @ vectors.T, 0.0, 2.0)
+    np.fill_diagonal(dist, 0.0)
+    model = AgglomerativeClustering(
+        n_clusters=None, distance_threshold=1.0 - similarity, metric="precomputed", linkage="average"
     )
-    return np.asarray(clusterer.fit_predict(vectors, times))
+    raw = model.fit_predict(dist)
+    sizes = np.bincount(raw)
+    for label in range(len(sizes)):
+        if sizes[label] >= min_size:
+            labels[raw == label] = label
+    return labels
 
 
 def extract_insights(store: MemoryStore, components: Components, now: datetime, run_id: str) -> list[Insight]:
@@ -137,7 +149,7 @@ def extract_insights(store: MemoryStore, components: Components, now: datetime, 
     matrix = np.asarray(StoreEmbedder(store, components.embedder).encode(texts), dtype=np.float64)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     matrix = matrix / np.where(norms > 0, norms, 1.0)
-    labels = cluster_labels(matrix, [s.temporal_end for s in narratives], settings.insight_similarity, min_size)
+    labels = cluster_labels(matrix, settings.insight_similarity, min_size)
     found: list[Insight] = []
     for label in sorted({int(x) for x in labels if x >= 0}):
         rows = [i for i, x in enumerate(labels) if x == label]
