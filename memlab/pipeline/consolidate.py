@@ -1,5 +1,9 @@
 """The consolidation phases: scan → cluster → supersession → summarize → tier → persist.
 
+With ``pipeline.mode=online`` the supersession phase is skipped (the judge ran as each memory arrived:
+memlab/pipeline/online.py); with ``pipeline.insights``/``identity_anchor`` Astra's insight extraction and
+identity anchor run after the tier phase (memlab/pipeline/astra.py).
+
 Supersession runs before summarising (the seed's spec summarises first) so that a summary can list which
 of its members the judge found superseded (``superseded_facts``); a summarizer that takes the optional
 ``superseded`` keyword gets, for each member with a superseder, the superseder's id.
@@ -319,7 +323,10 @@ def consolidate(
     seconds["cluster"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    edge_counts, review = phase_supersession(store, components, memories, matrix, run_id, full=full)
+    if components.settings.mode == "online":  # judged as each memory arrived (memlab/pipeline/online.py)
+        edge_counts, review = Counter(), []
+    else:
+        edge_counts, review = phase_supersession(store, components, memories, matrix, run_id, full=full)
     seconds["supersession"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -328,7 +335,18 @@ def consolidate(
 
     t0 = time.perf_counter()
     transitions = phase_tier(store, components, memories, now)
+    if components.settings.mode == "online":  # what a DELETE archived stays archived
+        from memlab.pipeline.online import keep_deleted_archived
+
+        transitions = keep_deleted_archived(store, transitions)
     seconds["tier"] = time.perf_counter() - t0
+
+    if components.settings.insights or components.settings.identity_anchor:
+        from memlab.pipeline.astra import after_consolidation
+
+        t0 = time.perf_counter()
+        after_consolidation(store, components, now, run_id)
+        seconds["astra"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
     tier_counts = Counter(store.state(m.id).tier.value for m in memories)

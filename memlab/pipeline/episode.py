@@ -17,7 +17,8 @@ Each query is asked at its own time ``at``: it sees only the memories recorded b
 the last consolidation left it; it goes through recall (mode, tiers, validity, the retriever; ``as_of``
 restricts it to what was valid at that time) and the selector's token budget; the benchmark's answerer
 reads only the selected context. Latency is timed here, once, per phase: the consolidation phases summed
-over runs, plus ``ingest``, ``recall``, ``select``, ``answer`` and ``inject``.
+over runs, plus ``ingest``, ``recall``, ``select``, ``answer`` and ``inject`` (and ``online`` with
+``pipeline.mode=online``, where each memory is judged as it arrives: memlab/pipeline/online.py).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from memlab.components import Components
 from memlab.pipeline.consolidate import PHASES, consolidate
 from memlab.pipeline.context import QueryContext, select_context
 from memlab.pipeline.inject import InjectedBlock, build_block
+from memlab.pipeline.online import process_arrival
 from memlab.pipeline.recall import recall_many
 from memlab.pipeline.store import MemoryStore
 from memlab.types import ConsolidationResult, Memory
@@ -164,6 +166,10 @@ class _Runner:
             t0 = time.perf_counter()
             self.store.add([memory])
             self.seconds["ingest"] += time.perf_counter() - t0
+            if self.settings.mode == "online":  # judged as it arrives (pipeline/online.py)
+                t0 = time.perf_counter()
+                process_arrival(self.store, self.components, memory)
+                self.seconds["online"] = self.seconds.get("online", 0.0) + time.perf_counter() - t0
             self.pending.append(memory)
             self.next += 1
             if schedule == "every_n" and len(self.pending) >= max(1, self.settings.schedule_every):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memlab.types import ConsolidationResult, Edge, EdgeType, Memory, MemoryState, Summary
 
@@ -35,6 +35,12 @@ class MemoryStore:
         self.text_vectors: dict[str, np.ndarray] = {}
         self.runs: list[ConsolidationResult] = []
         self.review_queue: list[dict] = []
+        #: Online mode's operation records, in order (memlab/pipeline/online.py; JSON-ready dicts).
+        self.audit: list[dict] = []
+        #: Patterns found by insight extraction, by id, when the policy extracts them (memlab/pipeline/insights.py).
+        self.insights: dict[str, Any] | None = None
+        #: The identity anchor and its drift log when the policy keeps one (memlab/pipeline/anchor.py).
+        self.anchor: Any = None
         self.add(memories)
 
     # -- memories and states -------------------------------------------------------------------

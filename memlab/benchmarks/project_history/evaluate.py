@@ -17,7 +17,10 @@ built at the history's clock. Metrics (exact names, shared across issues):
 * ``dup_collapsed_exact``: fraction of redundant exact-duplicate records marked duplicate;
   ``compression_ratio``: memories in / memories still retrievable in standard mode.
 * ``tier_frac_*``, ``n_consolidations``, ``latency_total_s``, ``latency_<phase>_s`` (consolidation phases
-  summed over runs, ``ingest``, ``recall``, ``select``, ``answer``, ``inject``).
+  summed over runs, ``ingest``, ``recall``, ``select``, ``answer``, ``inject``; ``online`` in online mode).
+* ``anchor_drift`` (final), ``anchor_drift_max`` with ``pipeline.identity_anchor``; ``n_insights`` with
+  ``pipeline.insights`` (memlab/pipeline/astra.py). In online mode the audit log is the ``audit.jsonl``
+  artifact.
 """
 
 from __future__ import annotations
@@ -31,8 +34,11 @@ from memlab.benchmarks.project_history import history_metrics as hm
 from memlab.benchmarks.project_history.evaluate_queries import episode_query, query_metrics
 from memlab.benchmarks.project_history.schema import ProjectHistory
 from memlab.components import Components
+from memlab.pipeline.astra import extras_info, extras_metrics
+from memlab.pipeline.audit import audit_jsonl
 from memlab.pipeline.episode import Episode, EpisodeOutcome
 from memlab.pipeline.inject import InjectedBlock
+from memlab.pipeline.online import expand_merged
 from memlab.pipeline.recall import eligible
 from memlab.pipeline.store import MemoryStore
 from memlab.types import TIER_ORDER, EdgeType, Relation
@@ -74,7 +80,7 @@ def injected_fact_ids(store: MemoryStore, block: InjectedBlock) -> list[str]:
             ids.extend(store.summaries[item.id].source_ids)
         else:
             ids.append(item.id)
-    return ids
+    return expand_merged(store, ids)  # an online MERGE's combined memory speaks for its sources
 
 
 def latency_metrics(outcome: EpisodeOutcome) -> dict[str, float]:
@@ -130,6 +136,7 @@ def score_history(history: ProjectHistory, outcome: EpisodeOutcome, card: Datase
         "n_judged_pairs": float(len(store.judged)),
         **metrics.tier_fractions(tiers),
         **latency_metrics(outcome),
+        **extras_metrics(store),
     }
     current_hits = [r["correct"] for r in predictions if r["kind"] == "current"]
     lo, hi = metrics.bootstrap_ci(current_hits)
@@ -140,15 +147,12 @@ def score_history(history: ProjectHistory, outcome: EpisodeOutcome, card: Datase
         "injected_block": block.text,
         "injected_ids": [c.id for c in block.items],
         "review_queue": len(store.review_queue),
+        **extras_info(store),
     }
-    return BenchmarkResult(
-        out,
-        predictions,
-        card,
-        info,
-        tier_counts=tiers,
-        artifacts={"injected_block.md": block.text.encode("utf-8")},
-    )
+    artifacts = {"injected_block.md": block.text.encode("utf-8")}
+    if store.audit:  # pipeline.mode=online: the operations, replayable (memlab/pipeline/audit.py)
+        artifacts["audit.jsonl"] = audit_jsonl(store.audit)
+    return BenchmarkResult(out, predictions, card, info, tier_counts=tiers, artifacts=artifacts)
 
 
 def evaluate_history(history: ProjectHistory, components: Components, card: DatasetCard) -> BenchmarkResult:

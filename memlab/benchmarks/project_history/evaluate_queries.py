@@ -2,8 +2,8 @@
 
 Each gold query is asked at its own time (``GoldQuery.as_of``; an ``as_of`` question is asked at the
 history's end about that earlier time). Recall hands up to ``RECALL_LIMIT`` units to the selector; the
-answer is read from the first context item in retrieval order (a summary speaks through its newest
-source, the line it quotes first):
+answer is read from the first context item in retrieval order (a summary, or an online MERGE's combined
+memory, speaks through its newest source, the line it quotes first):
 
 * ``current``: standard recall (current-only); correct when the answer memory is evidence.
   ``stale_rate_top5`` counts the context's first five memories that gold says were superseded by then.
@@ -27,6 +27,7 @@ from memlab.components import Components
 from memlab.pipeline.context import QueryContext
 from memlab.pipeline.episode import Query
 from memlab.pipeline.history import history_of
+from memlab.pipeline.online_search import merged_sources
 from memlab.pipeline.recall import is_summary, sources_of
 from memlab.pipeline.store import MemoryStore
 from memlab.types import Memory
@@ -49,9 +50,10 @@ def answer_memory(store: MemoryStore, context: QueryContext) -> Memory | None:
     if not context.items:
         return None
     unit = context.items[0].unit
-    if not is_summary(unit):
+    merged = merged_sources(unit)  # an online MERGE's combined memory speaks through its newest source too
+    if not is_summary(unit) and not merged:
         return unit
-    sources = [store.memories[i] for i in sources_of(unit) if i in store.memories]
+    sources = [store.memories[i] for i in (merged or sources_of(unit)) if i in store.memories]
     return max(sources, key=lambda m: (m.timestamp, m.id)) if sources else None
 
 
