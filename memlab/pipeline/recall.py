@@ -4,8 +4,8 @@ Modes follow the seed: ``reflexive`` searches hot memories, ``standard`` hot and
 cold, ``exhaustive`` everything, including superseded memories. Outside exhaustive mode superseded
 memories are hidden (current-only retrieval) and duplicates collapse onto their original. A cluster
 summary is a unit of its own (``meta["kind"] == "summary"``, ``meta["sources"]``: the memories it cites)
-while at least one of its sources is still valid, whatever the sources' tiers. The ``retriever`` strategy ranks the eligible units; recall
-returns the best ``limit`` and, with ``track``, counts them as accessed.
+while at least one of its sources is still valid, whatever the sources' tiers. The ``retriever`` strategy
+ranks the eligible units; recall returns the best ``limit`` and, with ``track``, counts them as accessed.
 """
 
 from __future__ import annotations
