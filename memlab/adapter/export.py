@@ -64,30 +64,55 @@ def spec_from_config(cfg: Mapping[str, Any], source: Mapping[str, Any] | None = 
     return spec
 
 
+#: Model file suffixes that deserialise with pickle: never pinned (the hook loads no pickle).
+PICKLE_SUFFIXES = (".joblib", ".pkl", ".pickle")
+
+
+def _model_file(files: list[Path]) -> Path | None:
+    """The model among a run's ``models/<group>/`` files (a ``<stem>.json`` card beside it is not the model)."""
+    cards = {f for f in files if f.suffix == ".json" and any(g != f and g.stem == f.stem for g in files)}
+    rest = [f for f in files if f not in cards]
+    return rest[0] if len(rest) == 1 else None
+
+
 def pin_models(spec: dict[str, Any], run_id: str, out: Path, uri: str | None = None) -> list[Path]:
-    """Download the model files a run logged (``models/<group>/<name>.json`` and its ``.card.json``, see
-    :func:`memlab.run.copy_strategy_artifacts`) into ``out/models/<group>/``, point the strategy's
-    ``model_path`` at the model and pin its SHA-256 (``model_sha256``), so the hook judges with exactly the
-    run's model and refuses any other file.
+    """Download the model files a run logged (``models/<group>/``, see :func:`memlab.run.copy_strategy_artifacts`)
+    into ``out/models/<group>/`` and pin each strategy's ``model_path`` to it — relative to the spec's folder
+    ``out`` — with the file's ``model_sha256``, so the hook judges with exactly the run's model.
+
+    A strategy whose model the run did not log keeps an existing local ``model_path`` (made absolute) and
+    gets its sha256.
 
     Returns:
-        The downloaded model files.
+        The model files pinned.
+
+    Raises:
+        MemlabError: A model is a pickle file, or cannot be found.
     """
+    from memlab.adapter.spec import file_sha256
     from memlab.tracking.query import download_artifact, list_artifacts
 
     pinned: list[Path] = []
     for group, node in spec["strategies"].items():
-        if "model_path" not in node:
+        if not isinstance(node, dict) or "model_path" not in node:
             continue
-        files = list_artifacts(run_id, f"models/{group}", uri)
-        for name in files:
-            local = download_artifact(run_id, name, out / "models" / group, uri)
-            if local.suffix == ".json" and not local.name.endswith(".card.json"):
-                from memlab.models.trees import sha256_of
-
-                node["model_path"] = str(local.resolve())
-                node["model_sha256"] = sha256_of(local)
-                pinned.append(local)
+        names = list_artifacts(run_id, f"models/{group}", uri)
+        local = [download_artifact(run_id, name, out / "models" / group, uri) for name in names]
+        model = _model_file(local)
+        if model is None and node.get("model_path"):
+            model = Path(str(node["model_path"])).expanduser().resolve()
+            if not model.is_file():
+                raise MemlabError(f"{group} model {model} of run {run_id} not found; export on the machine that ran it")
+        if model is None:
+            continue
+        if model.suffix in PICKLE_SUFFIXES:
+            raise MemlabError(
+                f"{group} model {model.name} is a pickle file; the hook never loads pickles: retrain the model "
+                "with this memlab and rerun the benchmark"
+            )
+        node["model_path"] = str(model.relative_to(out)) if model.is_relative_to(out) else str(model)
+        node["model_sha256"] = file_sha256(model)
+        pinned.append(model)
     return pinned
 
 

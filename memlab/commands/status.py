@@ -15,9 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the status."""
-    from memlab.adapter.consolidation import load_store
+    from memlab.adapter.consolidation import load_store, new_memory_count
     from memlab.adapter.state import LAST_RUN_FILE, read_json
-    from memlab.adapter.triggers import new_memory_count
 
     repo = open_repo(args)
     loaded = load_store(repo)
@@ -49,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
         f"duplicates {data['duplicates']}, runs {data['runs']}",
         f"last consolidation: {last.get('at', 'never')} ({last.get('run_id', '-')})",
     ]
-    text += [f"skipped: {e}" for e in data["errors"][:5]]
+    text += [f"problem: {e}" for e in data["errors"][:5]]
+    if len(loaded.errors) > 5:
+        text.append(f"... and {len(loaded.errors) - 5} more (memlab status --json lists 20)")
     emit(args, data, "\n".join(text))
     return 0
