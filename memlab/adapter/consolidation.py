@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -168,7 +169,8 @@ def consolidate_repo(
             return {"not_run": "another consolidation is running"}
         if not dry_run:
             attempt = {"unix": time.time(), "at": clock().isoformat(), "pid": os.getpid()}
-            write_json_atomic(repo.memlab_dir / LAST_ATTEMPT_FILE, attempt)
+            with contextlib.suppress(MemlabError):  # only a throttle: a full disk fails later, clearly
+                write_json_atomic(repo.memlab_dir / LAST_ATTEMPT_FILE, attempt)
         step(1, STEPS, "reading notes")
         loaded = load_store(repo)
         if if_needed:

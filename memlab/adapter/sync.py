@@ -32,18 +32,35 @@ def _add(repo: Repo, key: str, value: str) -> bool:
     return True
 
 
+#: Notes refs memlab shares: the memory refs and its own derived refs (globs: a fetch or push of a glob
+#: that matches nothing succeeds, where a missing exact ref fails the user's whole ``git fetch``).
+SHARED_GLOBS = (MEM_PREFIX + "*", "refs/notes/mem-*")
+
+
+def _remove(repo: Repo, key: str, value: str) -> bool:
+    """Remove one exact value of a multi-valued config entry; returns whether it was there."""
+    proc = run_git(repo.root, ["config", "--fixed-value", "--unset-all", key, value], check=False)
+    return proc.returncode == 0
+
+
 def sync_config(repo: Repo, remote: str = "origin") -> list[str]:
     """Configure refspecs, ``notes.rewriteRef`` and merge strategies; idempotent. Returns what changed.
 
     Memory refs (YAML memories appended in one note) merge with ``union`` (concatenation keeps every memory
     whole); memlab's JSON Lines refs merge with ``cat_sort_uniq`` (line union, sorted, deduplicated —
-    records are self-contained lines, so nothing breaks).
+    records are self-contained lines, so nothing breaks). Fetched notes land under
+    ``refs/notes/remotes/<remote>/``; ``memlab hook sync`` merges them into the local refs.
     """
     changed: list[str] = []
-    refs = [MEM_PREFIX + "*", *DERIVED_REFS.values()]
     remotes = git_text(repo.root, ["remote"], check=False).split()
     if remote in remotes:
-        for ref in refs:
+        for ref in DERIVED_REFS.values():  # exact refspecs of earlier versions break `git fetch` on a bare remote
+            tracking = ref.replace("refs/notes/", f"refs/notes/remotes/{remote}/", 1)
+            if _remove(repo, f"remote.{remote}.fetch", f"+{ref}:{tracking}"):
+                changed.append(f"remote.{remote}.fetch -= +{ref}:{tracking}")
+            if _remove(repo, f"remote.{remote}.push", f"{ref}:{ref}"):
+                changed.append(f"remote.{remote}.push -= {ref}:{ref}")
+        for ref in SHARED_GLOBS:
             tracking = ref.replace("refs/notes/", f"refs/notes/remotes/{remote}/", 1)
             if _add(repo, f"remote.{remote}.fetch", f"+{ref}:{tracking}"):
                 changed.append(f"remote.{remote}.fetch += +{ref}:{tracking}")
@@ -51,7 +68,7 @@ def sync_config(repo: Repo, remote: str = "origin") -> list[str]:
                 changed.append(f"remote.{remote}.push += {ref}:{ref}")
     else:
         changed.append(f"no remote '{remote}': push/fetch refspecs not set (rerun after `git remote add {remote} ...`)")
-    for ref in refs:
+    for ref in [MEM_PREFIX + "*", *DERIVED_REFS.values()]:
         if _add(repo, "notes.rewriteRef", ref):
             changed.append(f"notes.rewriteRef += {ref}")
     for key in ("notes.rewrite.amend", "notes.rewrite.rebase"):
@@ -176,7 +193,7 @@ def sync(repo: Repo, remote: str = "origin", push: bool = True, attempts: int = 
     tracking = f"refs/notes/remotes/{remote}/"
     lines: list[str] = []
     for _ in range(attempts):
-        specs = [f"+{MEM_PREFIX}*:{tracking}mem/*", f"+refs/notes/mem-*:{tracking}mem-*"]
+        specs = [f"+{g}:{g.replace('refs/notes/', tracking, 1)}" for g in SHARED_GLOBS]
         run_git(repo.root, ["fetch", "--quiet", remote, *specs], retries=4)
         fetched = ref_tips(repo, tracking)
         lines = []

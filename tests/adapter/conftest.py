@@ -74,6 +74,13 @@ def session_payload(repo: Path, source: str = "startup", session_id: str = "s-1"
     )
 
 
+@pytest.fixture(autouse=True)
+def _private_user_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Install records and git-notes-memory's lock folder go to temporary folders, never the real home."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+    monkeypatch.setenv("MEMORY_PLUGIN_DATA_DIR", str(tmp_path_factory.mktemp("gnm") / "absent"))
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A fresh repository."""
