@@ -129,6 +129,8 @@ def strip_ours(settings: dict[str, Any]) -> dict[str, Any]:
 
 def merge(settings: dict[str, Any], spec: Path, prefix: str) -> dict[str, Any]:
     """``settings`` with memlab's entries (replacing earlier memlab entries; others untouched)."""
+    if not isinstance(settings.get("hooks", {}), dict):
+        raise MemlabError('the settings\' "hooks" is not a JSON object; fix it before installing')
     result = strip_ours(settings)
     hooks = dict(result.get("hooks") or {})
     for event, (name, matcher, timeout) in EVENTS.items():

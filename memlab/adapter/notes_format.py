@@ -150,6 +150,20 @@ def stripspace(text: str) -> str:
     return "\n".join(out).strip("\n")
 
 
+def _quoted(text: str) -> str:
+    """A YAML double-quoted scalar: backslash, quote, control and line-break characters escaped."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch in '\\"':
+            out.append("\\" + ch)
+        elif code < 0x20 or 0x7F <= code <= 0x9F or ch in "\u2028\u2029\ufeff":
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
 def format_memory(namespace: str, timestamp: datetime, summary: str, content: str, tags: tuple[str, ...] = ()) -> str:
     """One memory in git-notes-memory's format (front matter + body).
 
@@ -162,6 +176,11 @@ def format_memory(namespace: str, timestamp: datetime, summary: str, content: st
     if tags:
         front["tags"] = list(tags)
     head = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=10_000).rstrip("\n")
+    if "\x85" in summary or any("\x85" in t for t in tags):
+        # PyYAML folds U+0085 inside the single-quoted scalars it writes: write double-quoted scalars instead
+        head = yaml.safe_dump({"type": namespace, "timestamp": timestamp.isoformat()}, sort_keys=False).rstrip("\n")
+        head += f"\nsummary: {_quoted(summary)}"
+        head += "".join(["\ntags:", *(f"\n- {_quoted(t)}" for t in tags)]) if tags else ""
     body = content.strip()
     while _START_GUARD.search("\n" + body):
         body = _START_GUARD.sub(r"\1\2- - -\3", "\n" + body)[1:]
