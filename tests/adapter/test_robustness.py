@@ -173,3 +173,18 @@ def test_concurrent_session_starts_run_one_consolidation(seeded):
         time.sleep(0.5)
     done = [ln for ln in (last or "").splitlines() if "memories," in ln]
     assert len(done) == 1, last
+
+
+def test_a_failing_consolidation_is_not_relaunched_by_every_stop(seeded, tmp_path):
+    from tests.adapter.test_security import write_spec
+
+    spec = write_spec(tmp_path / "spec", _target_="memlab.strategies.judge.nope.Missing")
+    payload = json.dumps({"session_id": "s", "cwd": str(seeded)})
+    log = find_repo(seeded).memlab_dir / "hook.log"
+    assert cli("hook", "stop", "--spec", str(spec), cwd=seeded, stdin=payload).returncode == 0
+    deadline = time.time() + 120
+    while "background consolidation failed" not in (log.read_text() if log.exists() else "") and time.time() < deadline:
+        time.sleep(0.3)
+    assert "background consolidation failed" in log.read_text()
+    assert cli("hook", "stop", "--spec", str(spec), cwd=seeded, stdin=payload).returncode == 0
+    assert log.read_text().count("background consolidation started") == 1

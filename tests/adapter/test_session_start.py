@@ -12,7 +12,7 @@ import pytest
 from memlab.adapter.gitcli import find_repo
 from tests.adapter.conftest import PY, add_note, cli, env, session_payload, upstream_memory
 
-HEAVY = ("torch", "mlflow", "hydra", "sklearn", "sentence_transformers", "numpy", "scipy", "dspy")
+HEAVY = ("torch", "mlflow", "hydra", "sklearn", "sentence_transformers", "numpy", "scipy", "dspy", "pickle", "joblib")
 
 
 def start(repo, source="startup", session="s-1", **extra):

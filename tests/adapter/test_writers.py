@@ -154,6 +154,10 @@ def test_sync_between_two_clones_and_a_bare_remote(tmp_path):
     assert cli("hook", "sync-config", cwd=b).returncode == 0
     git(b, "fetch", "-q")
     assert len(load_memories(find_repo(b)).memories) == 0
+    assert (
+        "refs/notes/remotes/origin/mem/decisions"
+        in json.loads(cli("status", "--json", cwd=b).stdout)["fetched_not_merged"]
+    )
     capture(a, "Only in A")
     assert cli("consolidate", cwd=a).returncode == 0
     capture(b, "Only in B")  # same commit, same note: the two sides diverge
