@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from memlab.adapter import jsonl_refs, notes_write
+from memlab.adapter import jsonl_refs
 from memlab.adapter.consolidation import load_store
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import append_memory, load_memories
@@ -74,6 +74,8 @@ def test_an_unlocked_foreign_writer_is_never_overwritten(repo):
 def test_a_write_between_read_and_update_is_kept(repo, monkeypatch):
     """Deterministic interleaving: another writer appends after memlab built its commit, before it moved the
     ref; memlab's compare-and-swap fails, it rebuilds on the new tip, and both memories stay."""
+    from memlab.adapter import notes_write
+
     real = notes_write.commit_tree
     calls = []
 
