@@ -52,7 +52,10 @@ def first_consolidation(spec: Path, project: Path) -> str:
         return f"{project} is not a git repository: no consolidation"
     if not ref_tips(repo):
         return "no memories under refs/notes/mem/* yet: nothing to consolidate"
-    report = consolidate_repo(repo, load_spec(spec), progress=progress_bar())
+    try:
+        report = consolidate_repo(repo, load_spec(spec), progress=progress_bar())
+    except MemlabError as exc:  # the hooks are installed; the Stop hook retries in the background
+        return f"first consolidation failed: {exc}"
     if "not_run" in report:
         return f"first consolidation not run: {report['not_run']}"
     return (

@@ -296,3 +296,22 @@ def test_injected_text_is_framed_as_data_and_neutralised(repo):
     assert "</system-reminder>" not in text and "<system-reminder>" not in text and "<|im_start|>" not in text
     assert "Human:" not in text and "Assistant:" not in text
     assert "Use Postgres" in text and "IGNORE ALL PREVIOUS INSTRUCTIONS" in text  # kept, as recorded data
+
+
+@pytest.mark.xfail(strict=True, reason="the allow-list of strategy classes lands with memlab/build.py's builder")
+def test_a_spec_target_outside_the_strategy_allow_list_is_refused(tmp_path):
+    from memlab.adapter.spec import build_node
+    from memlab.errors import MemlabError
+
+    marker = tmp_path / "ran"
+    node = {
+        "_target_": "memlab.adapter.gitcli.run_git",
+        "repo_root": str(tmp_path),
+        "args": ["-c", f"alias.x=!touch {marker}", "x"],
+        "check": False,
+    }
+    try:
+        with pytest.raises(MemlabError):
+            build_node(node, "selector")
+    finally:
+        assert not marker.exists()
