@@ -64,10 +64,6 @@ def spec_from_config(cfg: Mapping[str, Any], source: Mapping[str, Any] | None = 
     return spec
 
 
-#: Model file suffixes that deserialise with pickle: never pinned (the hook loads no pickle).
-PICKLE_SUFFIXES = (".joblib", ".pkl", ".pickle")
-
-
 def _model_file(files: list[Path]) -> Path | None:
     """The model among a run's ``models/<group>/`` files (a ``<stem>.json`` card beside it is not the model)."""
     cards = {f for f in files if f.suffix == ".json" and any(g != f and g.stem == f.stem for g in files)}
@@ -87,7 +83,7 @@ def pin_models(spec: dict[str, Any], run_id: str, out: Path, uri: str | None = N
         The model files pinned.
 
     Raises:
-        MemlabError: A model is a pickle file, or cannot be found.
+        MemlabError: A model cannot be found.
     """
     from memlab.adapter.spec import file_sha256
     from memlab.tracking.query import download_artifact, list_artifacts
@@ -105,11 +101,6 @@ def pin_models(spec: dict[str, Any], run_id: str, out: Path, uri: str | None = N
                 raise MemlabError(f"{group} model {model} of run {run_id} not found; export on the machine that ran it")
         if model is None:
             continue
-        if model.suffix in PICKLE_SUFFIXES:
-            raise MemlabError(
-                f"{group} model {model.name} is a pickle file; the hook never loads pickles: retrain the model "
-                "with this memlab and rerun the benchmark"
-            )
         node["model_path"] = str(model.relative_to(out)) if model.is_relative_to(out) else str(model)
         node["model_sha256"] = file_sha256(model)
         pinned.append(model)
