@@ -54,10 +54,11 @@ def install_roundtrip(spec: Path, project: Path, tmp_path: Path) -> None:
     settings.parent.mkdir()
     settings.write_text(ORIGINAL)
     original = settings.read_bytes()
-    for _ in range(2):  # idempotent; install runs the consolidation the first session reads
-        proc = cli("install", "--spec", str(spec), "--project", str(project), cwd=tmp_path)
-        assert proc.returncode == 0, proc.stderr
-        assert "consolidated 3 memories" in proc.stdout and "5/5 writing the SessionStart cache" in proc.stderr
+    proc = cli("install", "--spec", str(spec), "--project", str(project), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr  # install runs the consolidation the first session reads
+    assert "consolidated 3 memories" in proc.stdout and "5/5 writing the SessionStart cache" in proc.stderr
+    again = cli("install", "--spec", str(spec), "--project", str(project), "--no-consolidate", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr  # idempotent
     check_installed(settings, project, tmp_path)
     assert cli("uninstall", "--project", str(project), cwd=tmp_path).returncode == 0
     assert settings.read_bytes() == original

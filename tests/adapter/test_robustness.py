@@ -14,7 +14,7 @@ import pytest
 from memlab.adapter import jsonl_refs
 from memlab.adapter.consolidation import load_store
 from memlab.adapter.gitcli import find_repo
-from tests.adapter.conftest import PY, cli, env, git, session_payload
+from tests.adapter.conftest import PY, cli, env, git, main_in_process, session_payload
 from tests.adapter.helpers import can_mount, state_on_tmpfs
 
 MOUNT = can_mount()
@@ -36,12 +36,11 @@ def context(out: dict) -> str | None:
 
 def test_a_memory_ref_pointing_at_a_blob_stops_nothing_else(consolidated):
     git(consolidated, "update-ref", "refs/notes/mem/broken", blob(consolidated, "not a notes commit"))
-    status = cli("status", "--json", cwd=consolidated)
-    assert status.returncode == 0, status.stderr
-    data = json.loads(status.stdout)
+    code, out, err = main_in_process("status", "--json", "--project", str(consolidated))
+    assert code == 0, err
+    data = json.loads(out)
     assert data["memories"] == 3 and any("refs/notes/mem/broken" in e for e in data["errors"])
-    assert cli("consolidate", cwd=consolidated).returncode == 0
-    assert json.loads(cli("recall", "API", "--json", cwd=consolidated).stdout)
+    assert main_in_process("consolidate", "--project", str(consolidated))[0] == 0
     capture = cli("hook", "capture", "--namespace", "broken", "--summary", "x", cwd=consolidated)
     assert capture.returncode == 2 and "not a notes commit" in capture.stderr
 
@@ -49,10 +48,10 @@ def test_a_memory_ref_pointing_at_a_blob_stops_nothing_else(consolidated):
 def test_a_derived_ref_pointing_at_a_blob_is_reported_and_replaced(consolidated):
     bad = blob(consolidated, "garbage")
     git(consolidated, "update-ref", "refs/notes/mem-meta", bad)
-    status = json.loads(cli("status", "--json", cwd=consolidated).stdout)
+    status = json.loads(main_in_process("status", "--json", "--project", str(consolidated))[1])
     assert any("refs/notes/mem-meta points at a blob" in e for e in status["errors"])
-    proc = cli("consolidate", cwd=consolidated)
-    assert proc.returncode == 0, proc.stderr
+    code, _, err = main_in_process("consolidate", "--project", str(consolidated))
+    assert code == 0, err
     loaded = load_store(find_repo(consolidated))
     assert loaded.errors == [] and len(loaded.meta) == 3
     kept = git(consolidated, "for-each-ref", "--format=%(objectname)", "refs/memlab/broken/").split()
@@ -129,6 +128,7 @@ def test_unwritable_state_folder_gives_one_line_errors(consolidated):
         assert cli("status", cwd=consolidated).returncode == 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not MOUNT, reason="needs root to mount a small tmpfs")
 def test_a_full_disk_keeps_the_old_cache_and_the_refs(consolidated):
     memlab_dir = find_repo(consolidated).memlab_dir

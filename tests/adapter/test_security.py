@@ -59,7 +59,8 @@ def test_no_module_from_the_repository_is_imported(consolidated, tmp_path):
     marker = tmp_path / "imported.txt"
     plant_shadowing_modules(consolidated, marker)
     spec = write_spec(tmp_path / "spec")
-    assert cli("install", "--spec", str(spec), "--project", str(consolidated), cwd=tmp_path).returncode == 0
+    install = cli("install", "--spec", str(spec), "--project", str(consolidated), "--no-consolidate", cwd=tmp_path)
+    assert install.returncode == 0, install.stderr
     hooks = json.loads((consolidated / ".claude" / "settings.json").read_text())["hooks"]
     start = hooks["SessionStart"][0]["hooks"][0]["command"]
     proc = run_shell(start, session_payload(consolidated), consolidated)
@@ -198,10 +199,14 @@ def test_a_model_file_from_the_repository_never_loads(seeded, tmp_path):
     proc = cli("consolidate", "--spec", str(spec), cwd=seeded)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "model" in proc.stderr
+    log = find_repo(seeded).memlab_dir / "hook.log"
+    (log.parent / "last-attempt.json").unlink()  # let the Stop hook start its background consolidation
     stop = cli("hook", "stop", "--spec", str(spec), cwd=seeded, stdin=json.dumps({"cwd": str(seeded)}))
     assert stop.returncode == 0
-    time.sleep(3)
-    assert not marker.exists()
+    deadline = time.time() + 60
+    while "background consolidation failed" not in (log.read_text() if log.exists() else "") and time.time() < deadline:
+        time.sleep(0.2)
+    assert "model" in log.read_text() and not marker.exists()
     inside = write_spec(
         tmp_path / "spec2", _target_="memlab.strategies.judge.learned.LearnedJudge", model_path=str(planted)
     )

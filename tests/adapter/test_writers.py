@@ -96,13 +96,14 @@ def test_recall_during_consolidation_keeps_activations(consolidated, monkeypatch
     import memlab.pipeline.consolidate as pipeline
     from memlab.adapter.consolidation import consolidate_repo
     from memlab.adapter.spec import default_spec
+    from memlab.cli import main
 
     real = pipeline.consolidate
 
     def with_recall(*args, **kwargs):
         result = real(*args, **kwargs)
-        for _ in range(2):
-            assert cli("recall", "API", "--limit", "10", cwd=consolidated).returncode == 0
+        for _ in range(2):  # in this process: the consolidation holds its lock, recall takes the writer lock
+            assert main(["recall", "API", "--limit", "10", "--project", str(consolidated)]) == 0
         return result
 
     monkeypatch.setattr(pipeline, "consolidate", with_recall)
@@ -145,6 +146,7 @@ def capture(repo: Path, summary: str) -> None:
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.slow
 def test_sync_between_two_clones_and_a_bare_remote(tmp_path):
     origin = seed(make_repo(tmp_path / "origin"))
     bare = tmp_path / "remote.git"
