@@ -303,7 +303,6 @@ def test_injected_text_is_framed_as_data_and_neutralised(repo):
     assert "Use Postgres" in text and "IGNORE ALL PREVIOUS INSTRUCTIONS" in text  # kept, as recorded data
 
 
-@pytest.mark.xfail(strict=True, reason="the allow-list of strategy classes lands with memlab/build.py's builder")
 def test_a_spec_target_outside_the_strategy_allow_list_is_refused(tmp_path):
     from memlab.adapter.spec import build_node
     from memlab.errors import MemlabError
@@ -316,7 +315,7 @@ def test_a_spec_target_outside_the_strategy_allow_list_is_refused(tmp_path):
         "check": False,
     }
     try:
-        with pytest.raises(MemlabError):
+        with pytest.raises(MemlabError, match=r"allow|not"):
             build_node(node, "selector")
     finally:
         assert not marker.exists()
