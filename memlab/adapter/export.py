@@ -42,12 +42,23 @@ def unflatten(params: Mapping[str, str]) -> dict[str, Any]:
 
 
 def spec_from_config(cfg: Mapping[str, Any], source: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A spec from a nested resolved config (``strategies`` = the seven strategy nodes, plus ``pipeline``)."""
-    missing = [g for g in GROUPS if not isinstance(cfg.get(g), Mapping) or "_target_" not in cfg[g]]
-    if missing:
-        raise MemlabError(f"the run has no strategy config for {', '.join(missing)}; was it a memlab benchmark run?")
-    strategies = {g: dict(cfg[g]) for g in GROUPS}
-    pipeline = dict(cfg.get("pipeline") or {})
+    """A spec from a nested resolved config (the strategy nodes, plus ``pipeline``).
+
+    A run records only the strategy groups its benchmark uses; the hook needs them all, so a group the run
+    did not record gets the conf default (the built-in default spec's option), listed under
+    ``source.defaulted`` so the spec says which strategies did not come from the run.
+
+    Raises:
+        MemlabError: The config holds no strategy at all (not a memlab benchmark run).
+    """
+    from memlab.adapter.spec import default_spec
+
+    present = [g for g in GROUPS if isinstance(cfg.get(g), Mapping) and "_target_" in cfg[g]]
+    if not present:
+        raise MemlabError("the run has no strategy config at all; was it a memlab benchmark run?")
+    defaults = default_spec()
+    strategies = {g: dict(cfg[g]) if g in present else dict(defaults["strategies"][g]) for g in GROUPS}
+    pipeline = dict(cfg.get("pipeline") or defaults["pipeline"])
     llm = dict(cfg.get("llm") or {})
     spec: dict[str, Any] = {
         "format": SPEC_FORMAT,
@@ -58,6 +69,7 @@ def spec_from_config(cfg: Mapping[str, Any], source: Mapping[str, Any] | None = 
         "source": {
             "config_hash": config_hash({"strategies": strategies, "pipeline": pipeline}),
             "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "defaulted": [g for g in GROUPS if g not in present] + ([] if cfg.get("pipeline") else ["pipeline"]),
             **dict(source or {}),
         },
     }
@@ -65,9 +77,8 @@ def spec_from_config(cfg: Mapping[str, Any], source: Mapping[str, Any] | None = 
 
 
 def _model_file(files: list[Path]) -> Path | None:
-    """The model among a run's ``models/<group>/`` files (a ``<stem>.json`` card beside it is not the model)."""
-    cards = {f for f in files if f.suffix == ".json" and any(g != f and g.stem == f.stem for g in files)}
-    rest = [f for f in files if f not in cards]
+    """The model among a run's ``models/<group>/`` files (its card, ``<name>.card.json``, is not the model)."""
+    rest = [f for f in files if not f.name.endswith(".card.json")]
     return rest[0] if len(rest) == 1 else None
 
 
