@@ -188,3 +188,18 @@ def _consolidations_of(repo) -> list[int]:
         if b"consolidate" in argv and str(repo).encode() in argv:
             found.append(int(entry))
     return found
+
+
+def test_a_permission_denied_state_folder_is_one_line(seeded, monkeypatch):
+    """EACCES on ``.git/memlab`` (whoever runs the tests: root ignores file modes, so it is injected)."""
+    real = os.open
+
+    def deny(path, *args, **kwargs):
+        if "/.git/memlab/" in str(path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", deny)
+    for args in (("hook", "capture", "--summary", "x"), ("consolidate",)):
+        code, _, err = main_in_process(*args, "--project", str(seeded))
+        assert code == 2 and "Permission denied" in err and "writable" in err and len(err.splitlines()) == 1
