@@ -44,9 +44,9 @@ def unflatten(params: Mapping[str, str]) -> dict[str, Any]:
 def spec_from_config(cfg: Mapping[str, Any], source: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A spec from a nested resolved config (the strategy nodes, plus ``pipeline``).
 
-    A run records only the strategy groups its benchmark uses; the hook needs them all, so a group the run
-    did not record gets the conf default (the built-in default spec's option), listed under
-    ``source.defaulted`` so the spec says which strategies did not come from the run.
+    The hook needs every group; one the config lacks (a run whose resolved ``config.json`` could not be
+    read: see :func:`spec_from_run`) gets the conf default (the built-in default spec's option), listed
+    under ``source.defaulted`` so the spec says which strategies did not come from the run.
 
     Raises:
         MemlabError: The config holds no strategy at all (not a memlab benchmark run).
@@ -126,10 +126,10 @@ def spec_from_run(record: Any, uri: str | None = None) -> dict[str, Any]:
     """
     cfg = unflatten(record.params)
     unmeasured = [g for g in GROUPS if not isinstance(cfg.get(g), Mapping) or "_target_" not in cfg[g]]
-    if unmeasured:
+    if unmeasured or not isinstance(cfg.get("pipeline"), Mapping):
         full = run_config(record.run_id, uri)
-        for group in unmeasured:
-            if isinstance(full.get(group), Mapping):
+        for group in [*unmeasured, "pipeline"]:
+            if isinstance(full.get(group), Mapping) and not isinstance(cfg.get(group), Mapping):
                 cfg[group] = dict(full[group])
     return spec_from_config(
         cfg,
