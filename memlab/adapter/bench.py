@@ -135,7 +135,7 @@ def _one_run(cmd: list[str], repo: Path, payload: bytes) -> tuple[float, float, 
 
 
 def cold_session_starts(repo: Path, spec: str | None, runs: int, realtime: bool = False) -> dict[str, Any]:
-    """Run session-start ``runs`` times in fresh processes, as the installed command line does (``-S``).
+    """Run session-start ``runs`` times in fresh processes, as the installed command line does (``-P -S``).
 
     ``realtime`` runs each process under ``chrt -f 10`` (needs root): on a shared, loaded machine this
     measures the hook's own latency rather than the wait for a CPU.
@@ -144,7 +144,7 @@ def cold_session_starts(repo: Path, spec: str | None, runs: int, realtime: bool 
 
     root = str(Path(memlab.__file__).resolve().parent.parent)
     cmd = ["chrt", "-f", "10"] if realtime else []
-    cmd += ["env", f"PYTHONPATH={root}", sys.executable, "-S", "-m", "memlab.cli", "hook", "session-start"]
+    cmd += ["env", f"PYTHONPATH={root}", sys.executable, "-P", "-S", "-m", "memlab.cli", "hook", "session-start"]
     cmd += ["--spec", spec] if spec else []
     times, rss, cpu = [], [], []
     last_out = b""

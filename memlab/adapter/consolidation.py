@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
@@ -12,12 +14,23 @@ from memlab.adapter import jsonl_refs, records
 from memlab.adapter.gitcli import Repo
 from memlab.adapter.locking import file_lock
 from memlab.adapter.notes_store import LoadResult, load_memories
-from memlab.adapter.spec import config_hash, missing_package_error
-from memlab.adapter.state import CACHE_FILE, LAST_RUN_FILE, clock, write_json_atomic
+from memlab.adapter.spec import check_models, config_hash, missing_package_error
+from memlab.adapter.state import (
+    CACHE_FILE,
+    CACHE_FORMAT,
+    LAST_ATTEMPT_FILE,
+    LAST_RUN_FILE,
+    cache_problem,
+    clock,
+    read_json,
+    write_json_atomic,
+)
 from memlab.errors import MemlabError
 from memlab.pipeline.store import MemoryStore
 
-CACHE_FORMAT = 1
+#: ``progress(step, total, label)``: what install shows while the first consolidation runs.
+Progress = Callable[[int, int, str], None]
+STEPS = 5
 
 
 @dataclass
@@ -31,39 +44,40 @@ class Loaded:
     runs: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-def load_store(repo: Repo) -> Loaded:
+def _parse_into(
+    errors: list[str], label: str, items: dict[str, dict[str, Any]], parse: Callable, add: Callable
+) -> None:
+    for rid, rec in items.items():
+        try:
+            add(rid, parse(rec))
+        except (KeyError, ValueError, TypeError, AttributeError) as exc:
+            errors.append(f"{label} {rid}: {type(exc).__name__}: {str(exc)[:80]}")
+
+
+def load_store(repo: Repo, *, deadline: float | None = None) -> Loaded:
     """Read memories and every derived ref; derived records about unknown memories are ignored."""
-    load = load_memories(repo)
+    load = load_memories(repo, deadline=deadline)
     store = MemoryStore(load.memories)
     errors = list(load.errors)
-    meta, errs = jsonl_refs.read_records(repo, "meta")
-    errors += errs
-    for mid, rec in meta.items():
+    texts = jsonl_refs.read_texts(repo, jsonl_refs.DERIVED_REFS)
+    decoded: dict[str, dict[str, dict[str, Any]]] = {}
+    for kind, (text, problem) in texts.items():
+        recs, bad, _ = jsonl_refs.decode(text)
+        decoded[kind] = recs
+        errors += [f"{jsonl_refs.DERIVED_REFS[kind]} {e}" for e in bad] + ([problem] if problem else [])
+
+    def add_state(mid: str, state: Any) -> None:
         if mid in store.memories:
-            try:
-                store.states[mid] = records.state_from(rec)
-            except (KeyError, ValueError, TypeError) as exc:
-                errors.append(f"mem-meta {mid}: {exc}")
-    summaries, errs = jsonl_refs.read_records(repo, "summaries")
-    errors += errs
-    for sid, rec in summaries.items():
-        try:
-            summary = records.summary_from(rec)
-        except (KeyError, ValueError, TypeError) as exc:
-            errors.append(f"mem-summaries {sid}: {exc}")
-            continue
+            store.states[mid] = state
+
+    def add_summary(sid: str, summary: Any) -> None:
         if all(i in store.memories for i in summary.source_ids):
             store.summaries[sid] = summary
-    edges, errs = jsonl_refs.read_records(repo, "edges")
-    errors += errs
-    for eid, rec in edges.items():
-        try:
-            store.add_edge(records.edge_from(rec))
-        except (KeyError, ValueError, TypeError) as exc:
-            errors.append(f"mem-edges {eid}: {exc}")
-    runs, errs = jsonl_refs.read_records(repo, "runs")
-    errors += errs
-    return Loaded(store, load, meta, errors, runs)
+
+    _parse_into(errors, "mem-meta", decoded["meta"], records.state_from, add_state)
+    _parse_into(errors, "mem-summaries", decoded["summaries"], records.summary_from, add_summary)
+    _parse_into(errors, "mem-edges", decoded["edges"], records.edge_from, lambda _, e: store.add_edge(e))
+    return Loaded(store, load, decoded["meta"], errors, decoded["runs"])
 
 
 def candidate_records(store: MemoryStore, components: Any, now: datetime, max_item_chars: int) -> list[dict]:
@@ -79,27 +93,95 @@ def candidate_records(store: MemoryStore, components: Any, now: datetime, max_it
     return out
 
 
+def new_memory_count(loaded: Loaded) -> int:
+    """Memories never consolidated (no ``mem-meta`` record yet)."""
+    return sum(1 for mid in loaded.store.memories if mid not in loaded.meta)
+
+
+def needed(repo: Repo, loaded: Loaded, spec: dict[str, Any], min_new: int) -> tuple[bool, str]:
+    """Whether a consolidation is due: a missing, invalid or other-spec cache, or ``min_new`` new memories."""
+    problem = cache_problem(read_json(repo.memlab_dir / CACHE_FILE))
+    if problem:
+        return True, problem
+    cache = read_json(repo.memlab_dir / CACHE_FILE)
+    if cache.get("spec_hash") != config_hash(spec.get("strategies")):
+        return True, "the cache came from another spec"
+    fresh = new_memory_count(loaded)
+    if fresh >= max(1, min_new):
+        return True, f"{fresh} new memories"
+    return False, f"{fresh} new memories (< {max(1, min_new)})"
+
+
+def _merge_activation(record: dict[str, Any], current: dict[str, Any] | None) -> dict[str, Any]:
+    """``record`` with the activation fields of the record stored now (recalls may have run meanwhile)."""
+    if current:
+        for key in records.ACTIVATION_FIELDS:
+            if key in current:
+                record[key] = current[key]
+    return record
+
+
+def write_meta(repo: Repo, store: MemoryStore) -> int:
+    """Append the changed state records, re-reading activations under the writer lock; returns how many."""
+    ours = {mid: records.state_record(s) for mid, s in sorted(store.states.items())}
+
+    def make(current: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+        out = []
+        for mid, rec in ours.items():
+            merged = _merge_activation(dict(rec), current.get(mid))
+            if _strip(current.get(mid)) != merged:
+                out.append(merged)
+        return out
+
+    return jsonl_refs.update_records(repo, "meta", make)
+
+
 def consolidate_repo(
-    repo: Repo, spec: dict[str, Any], *, full: bool = False, dry_run: bool = False, now: datetime | None = None
+    repo: Repo,
+    spec: dict[str, Any],
+    *,
+    full: bool = False,
+    dry_run: bool = False,
+    now: datetime | None = None,
+    if_needed: bool = False,
+    min_new: int = 0,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Consolidate a repository's memories with the spec's strategies and persist everything.
 
+    With ``if_needed`` the call returns at once when another consolidation holds the lock, and otherwise
+    decides under the lock whether anything is due (so concurrent triggers run one consolidation).
     Order of writes: derived refs (meta, summaries, edges, then the run record), then the candidate cache.
     A process killed between writes leaves each ref readable (one atomic update each); a rerun loads what
     was written and completes.
 
     Returns:
-        A report: counts, tier distribution, errors and timings.
+        A report: counts, tier distribution, errors and timings (only ``not_run``, the reason, when nothing was due).
     """
     from memlab.adapter.spec import build_components
     from memlab.pipeline.consolidate import consolidate
 
     now = now or clock()
+    step = progress or (lambda *_: None)
     t0 = time.perf_counter()
-    with file_lock(repo.memlab_dir / "consolidate.lock", timeout=600):
+    with file_lock(repo.memlab_dir / "consolidate.lock", timeout=600, blocking=not if_needed) as held:
+        if not held:
+            return {"not_run": "another consolidation is running"}
+        if not dry_run:
+            attempt = {"unix": time.time(), "at": clock().isoformat(), "pid": os.getpid()}
+            with contextlib.suppress(MemlabError):  # only a throttle: a full disk fails later, clearly
+                write_json_atomic(repo.memlab_dir / LAST_ATTEMPT_FILE, attempt)
+        step(1, STEPS, "reading notes")
         loaded = load_store(repo)
+        if if_needed:
+            due, reason = needed(repo, loaded, spec, min_new)
+            if not due:
+                return {"not_run": reason}
         store = loaded.store
+        step(2, STEPS, "loading strategies")
+        check_models(spec, repo)
         components = build_components(spec)
+        step(3, STEPS, f"consolidating {len(store.memories):,} memories")
         try:
             result = consolidate(store, components, now, full=full)
         except ModuleNotFoundError as exc:
@@ -121,12 +203,8 @@ def consolidate_repo(
         if dry_run:
             report["seconds"] = round(time.perf_counter() - t0, 3)
             return report
-        changed = [
-            records.state_record(s)
-            for mid, s in sorted(store.states.items())
-            if _strip(loaded.meta.get(mid)) != records.state_record(s)
-        ]
-        jsonl_refs.append_records(repo, "meta", changed)
+        step(4, STEPS, "writing derived notes")
+        report["meta_written"] = write_meta(repo, store)
         _maybe_kill("meta")
         jsonl_refs.append_records(repo, "summaries", [records.summary_record(s) for s in store.summaries.values()])
         jsonl_refs.append_records(repo, "edges", [records.edge_record(e) for e in store.edges.values()])
@@ -135,6 +213,8 @@ def consolidate_repo(
         jsonl_refs.append_records(repo, "runs", [run])
         for kind in jsonl_refs.DERIVED_REFS:
             jsonl_refs.compact(repo, kind)
+        _maybe_kill("compact")
+        step(5, STEPS, "writing the SessionStart cache")
         cands = candidate_records(store, components, now, int(spec["hook"]["max_item_chars"]))
         cache = {
             "format": CACHE_FORMAT,
@@ -148,7 +228,6 @@ def consolidate_repo(
         }
         write_json_atomic(repo.memlab_dir / CACHE_FILE, cache)
         report["candidates"] = len(cands)
-        report["meta_written"] = len(changed)
         report["seconds"] = round(time.perf_counter() - t0, 3)
         write_json_atomic(repo.memlab_dir / LAST_RUN_FILE, {"at": clock().isoformat(), **report})
         return report

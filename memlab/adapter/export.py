@@ -42,12 +42,23 @@ def unflatten(params: Mapping[str, str]) -> dict[str, Any]:
 
 
 def spec_from_config(cfg: Mapping[str, Any], source: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """A spec from a nested resolved config (``strategies`` = the seven strategy nodes, plus ``pipeline``)."""
-    missing = [g for g in GROUPS if not isinstance(cfg.get(g), Mapping) or "_target_" not in cfg[g]]
-    if missing:
-        raise MemlabError(f"the run has no strategy config for {', '.join(missing)}; was it a memlab benchmark run?")
-    strategies = {g: dict(cfg[g]) for g in GROUPS}
-    pipeline = dict(cfg.get("pipeline") or {})
+    """A spec from a nested resolved config (the strategy nodes, plus ``pipeline``).
+
+    The hook needs every group; one the config lacks (a run whose resolved ``config.json`` could not be
+    read: see :func:`spec_from_run`) gets the conf default (the built-in default spec's option), listed
+    under ``source.defaulted`` so the spec says which strategies did not come from the run.
+
+    Raises:
+        MemlabError: The config holds no strategy at all (not a memlab benchmark run).
+    """
+    from memlab.adapter.spec import default_spec
+
+    present = [g for g in GROUPS if isinstance(cfg.get(g), Mapping) and "_target_" in cfg[g]]
+    if not present:
+        raise MemlabError("the run has no strategy config at all; was it a memlab benchmark run?")
+    defaults = default_spec()
+    strategies = {g: dict(cfg[g]) if g in present else dict(defaults["strategies"][g]) for g in GROUPS}
+    pipeline = dict(cfg.get("pipeline") or defaults["pipeline"])
     llm = dict(cfg.get("llm") or {})
     spec: dict[str, Any] = {
         "format": SPEC_FORMAT,
@@ -58,36 +69,52 @@ def spec_from_config(cfg: Mapping[str, Any], source: Mapping[str, Any] | None = 
         "source": {
             "config_hash": config_hash({"strategies": strategies, "pipeline": pipeline}),
             "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "defaulted": [g for g in GROUPS if g not in present] + ([] if cfg.get("pipeline") else ["pipeline"]),
             **dict(source or {}),
         },
     }
     return spec
 
 
+def _model_file(files: list[Path]) -> Path | None:
+    """The model among a run's ``models/<group>/`` files (its card, ``<name>.card.json``, is not the model)."""
+    rest = [f for f in files if not f.name.endswith(".card.json")]
+    return rest[0] if len(rest) == 1 else None
+
+
 def pin_models(spec: dict[str, Any], run_id: str, out: Path, uri: str | None = None) -> list[Path]:
-    """Download the model files a run logged (``models/<group>/<name>.json`` and its ``.card.json``, see
-    :func:`memlab.run.copy_strategy_artifacts`) into ``out/models/<group>/``, point the strategy's
-    ``model_path`` at the model and pin its SHA-256 (``model_sha256``), so the hook judges with exactly the
-    run's model and refuses any other file.
+    """Download the model files a run logged (``models/<group>/``, see :func:`memlab.run.copy_strategy_artifacts`)
+    into ``out/models/<group>/`` and pin each strategy's ``model_path`` to it — relative to the spec's folder
+    ``out`` — with the file's ``model_sha256``, so the hook judges with exactly the run's model.
+
+    A strategy whose model the run did not log keeps an existing local ``model_path`` (made absolute) and
+    gets its sha256.
 
     Returns:
-        The downloaded model files.
+        The model files pinned.
+
+    Raises:
+        MemlabError: A model cannot be found.
     """
+    from memlab.adapter.spec import file_sha256
     from memlab.tracking.query import download_artifact, list_artifacts
 
     pinned: list[Path] = []
     for group, node in spec["strategies"].items():
-        if "model_path" not in node:
+        if not isinstance(node, dict) or "model_path" not in node:
             continue
-        files = list_artifacts(run_id, f"models/{group}", uri)
-        for name in files:
-            local = download_artifact(run_id, name, out / "models" / group, uri)
-            if local.suffix == ".json" and not local.name.endswith(".card.json"):
-                from memlab.models.trees import sha256_of
-
-                node["model_path"] = str(local.resolve())
-                node["model_sha256"] = sha256_of(local)
-                pinned.append(local)
+        names = list_artifacts(run_id, f"models/{group}", uri)
+        local = [download_artifact(run_id, name, out / "models" / group, uri) for name in names]
+        model = _model_file(local)
+        if model is None and node.get("model_path"):
+            model = Path(str(node["model_path"])).expanduser().resolve()
+            if not model.is_file():
+                raise MemlabError(f"{group} model {model} of run {run_id} not found; export on the machine that ran it")
+        if model is None:
+            continue
+        node["model_path"] = str(model.relative_to(out)) if model.is_relative_to(out) else str(model)
+        node["model_sha256"] = file_sha256(model)
+        pinned.append(model)
     return pinned
 
 
@@ -99,10 +126,10 @@ def spec_from_run(record: Any, uri: str | None = None) -> dict[str, Any]:
     """
     cfg = unflatten(record.params)
     unmeasured = [g for g in GROUPS if not isinstance(cfg.get(g), Mapping) or "_target_" not in cfg[g]]
-    if unmeasured:
+    if unmeasured or not isinstance(cfg.get("pipeline"), Mapping):
         full = run_config(record.run_id, uri)
-        for group in unmeasured:
-            if isinstance(full.get(group), Mapping):
+        for group in [*unmeasured, "pipeline"]:
+            if isinstance(full.get(group), Mapping) and not isinstance(cfg.get(group), Mapping):
                 cfg[group] = dict(full[group])
     return spec_from_config(
         cfg,

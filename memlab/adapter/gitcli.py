@@ -25,6 +25,7 @@ def run_git(
     input: bytes | None = None,
     check: bool = True,
     retries: int = 0,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     """Run ``git <args>`` in ``repo_root`` and return the completed process (bytes).
 
@@ -34,15 +35,16 @@ def run_git(
         input: Bytes for stdin.
         check: Raise on a non-zero exit.
         retries: Extra attempts when git reports a lock race (exponential back-off).
+        env: Extra environment variables (e.g. ``GIT_INDEX_FILE``).
 
     Raises:
         MemlabError: git is missing, timed out, or failed (with ``check``).
     """
-    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+    full_env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", **(env or {})}
     for attempt in range(retries + 1):
         try:
             proc = subprocess.run(
-                ["git", *args], cwd=repo_root, input=input, capture_output=True, timeout=GIT_TIMEOUT, env=env
+                ["git", *args], cwd=repo_root, input=input, capture_output=True, timeout=GIT_TIMEOUT, env=full_env
             )
         except FileNotFoundError:
             raise MemlabError("git not found on PATH; install git (memlab reads memories with the git CLI)") from None

@@ -1,9 +1,16 @@
 """Install the exported hook into Claude Code settings (project, local, user) or as a plugin, and undo it.
 
 Settings: our entries are hook commands containing :data:`MARKER`; everything else in the file is kept.
-The first install saves the original bytes beside the file (``<file>.memlab-backup``, or a note that the
-file did not exist) and a record of what it wrote; uninstall restores the original byte for byte when the
-file still holds exactly what install wrote, and otherwise removes only memlab's entries.
+The first install saves the original bytes (or a note that the file did not exist) and a record of what
+it wrote in memlab's own state folder (``$XDG_STATE_HOME/memlab/installs/``, else
+``~/.local/state/memlab/installs/``) — never inside the project, where a repository could plant a record
+or a link. Uninstall restores the original byte for byte when the file still holds exactly what install
+wrote, and otherwise removes only memlab's entries.
+
+Every write is atomic (a new file renamed into place, never through a symbolic link) and keeps the file's
+permission bits; for the project and local scopes a link anywhere below the project (``.claude`` or the
+settings file) is refused. The hook commands run Python with ``-P`` (the repository, which is the current
+folder of a hook, is never put on ``sys.path``) and ``-S``.
 """
 
 from __future__ import annotations
@@ -13,11 +20,13 @@ import hashlib
 import json
 import os
 import shlex
+import stat
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+from memlab.adapter.safe_io import atomic_write, make_dirs, read_regular, refuse_links
 from memlab.errors import MemlabError
 
 MARKER = " -m memlab.cli hook "
@@ -63,20 +72,21 @@ def launcher_prefix() -> str:
         timeout=60,
     )
     root = memlab_root()
-    prefix = f"{shlex.quote(python)} -m memlab.cli"
+    prefix = f"{shlex.quote(python)} -P -m memlab.cli"
     if probe.returncode != 0 or Path(probe.stdout.strip()) != root:
         prefix = f"PYTHONPATH={shlex.quote(str(root))} {prefix}"
     return prefix
 
 
 def fast_prefix() -> str:
-    """``PYTHONPATH=<root> <python> -S -m memlab.cli`` for the hook events.
+    """``PYTHONPATH=<root> <python> -P -S -m memlab.cli`` for the hook events.
 
-    ``-S`` skips site-packages processing (tens of milliseconds in a large environment); the event hooks
-    need only the standard library and memlab itself, which PYTHONPATH provides. Consolidation started in
-    the background runs with the full environment.
+    ``-P`` keeps the current folder (the repository) off ``sys.path``, so no ``memlab/`` or ``json.py``
+    there is ever imported. ``-S`` skips site-packages processing (tens of milliseconds in a large
+    environment); the event hooks need only the standard library and memlab itself, which PYTHONPATH
+    provides. Consolidation started in the background runs with the full environment (and ``-P``).
     """
-    return f"PYTHONPATH={shlex.quote(str(memlab_root()))} {shlex.quote(sys.executable)} -S -m memlab.cli"
+    return f"PYTHONPATH={shlex.quote(str(memlab_root()))} {shlex.quote(sys.executable)} -P -S -m memlab.cli"
 
 
 def hook_command(prefix: str, event: str, spec: Path) -> str:
@@ -119,6 +129,8 @@ def strip_ours(settings: dict[str, Any]) -> dict[str, Any]:
 
 def merge(settings: dict[str, Any], spec: Path, prefix: str) -> dict[str, Any]:
     """``settings`` with memlab's entries (replacing earlier memlab entries; others untouched)."""
+    if not isinstance(settings.get("hooks", {}), dict):
+        raise MemlabError('the settings\' "hooks" is not a JSON object; fix it before installing')
     result = strip_ours(settings)
     hooks = dict(result.get("hooks") or {})
     for event, (name, matcher, timeout) in EVENTS.items():
@@ -135,77 +147,135 @@ def _sha(data: bytes | None) -> str | None:
     return hashlib.sha256(data).hexdigest() if data is not None else None
 
 
-def _load(path: Path) -> tuple[bytes | None, dict[str, Any]]:
-    if not path.exists():
-        return None, {}
-    raw = path.read_bytes()
-    if not raw.strip():
-        return raw, {}
+def _parse(path: Path, raw: bytes | None) -> dict[str, Any]:
+    if raw is None or not raw.strip():
+        return {}
     try:
         data = json.loads(raw)
     except ValueError as exc:
         raise MemlabError(f"{path} is not valid JSON ({exc}); fix it before installing") from None
     if not isinstance(data, dict):
         raise MemlabError(f"{path} does not hold a JSON object; fix it before installing")
-    return raw, data
+    return data
 
 
-def _record_path(path: Path) -> Path:
-    return path.with_name(path.name + ".memlab-install.json")
+def state_dir() -> Path:
+    """Memlab's per-user state folder (``$XDG_STATE_HOME/memlab``, else ``~/.local/state/memlab``)."""
+    base = os.environ.get("XDG_STATE_HOME")
+    return (Path(base) if base else Path.home() / ".local" / "state") / "memlab"
+
+
+def record_dir(settings: Path) -> Path:
+    """Where the install record and backup of one settings file live (keyed by its absolute path)."""
+    return state_dir() / "installs" / hashlib.sha256(str(settings).encode()).hexdigest()[:24]
+
+
+def _target(scope: str, project: Path) -> tuple[Path, Path, bool]:
+    """``(settings file, folder install may create below, whether links are refused)``.
+
+    Project and local scopes refuse any link below the project (the repository controls those paths);
+    the user scope follows the user's own links (dotfile managers link ``~/.claude/settings.json``).
+    """
+    path = settings_path(scope, project)
+    if scope == "user":
+        return (path.resolve() if path.is_symlink() else path), Path(os.path.expanduser("~")), False
+    refuse_links(path, project)
+    return path, project, True
+
+
+def _read_record(folder: Path, path: Path) -> dict[str, Any] | None:
+    raw = read_regular(folder / "record.json")
+    if raw is None:
+        return None
+    try:
+        record = json.loads(raw)
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) and record.get("settings") == str(path) else None
 
 
 def install_settings(spec: Path, project: Path, scope: str) -> Path:
-    """Merge memlab's hooks into the scope's settings file; returns its path. Idempotent."""
+    """Merge memlab's hooks into the scope's settings file; returns its path. Idempotent.
+
+    Raises:
+        MemlabError: No spec, a spec inside the project, a link below the project, or an unreadable file.
+    """
     spec = spec.expanduser().resolve()
     if not spec.is_file():
         raise MemlabError(f"no spec at {spec}; run `memlab export ... --out DIR` first")
-    path = settings_path(scope, project.expanduser().resolve())
-    raw, data = _load(path)
-    record_path = _record_path(path)
-    record = json.loads(record_path.read_text()) if record_path.exists() else None
+    project = project.expanduser().resolve()
+    if scope != "user" and spec.is_relative_to(project):
+        raise MemlabError(
+            f"the spec {spec} lies inside the project {project}; the hook never trusts files from the "
+            "repository it serves: keep the spec outside it (e.g. memlab export --out ~/memlab-spec)"
+        )
+    path, root, strict = _target(scope, project)
+    raw = read_regular(path)
+    data = _parse(path, raw)
+    folder = record_dir(path)
+    record = _read_record(folder, path)
+    created = [str(p) for p in make_dirs(path.parent, root, check_links=strict)]
     if record is None:
-        created = []
-        folder = path.parent
-        while not folder.exists():
-            created.append(str(folder))
-            folder = folder.parent
-        backup = path.with_name(path.name + ".memlab-backup")
         record = {"settings": str(path), "existed": raw is not None, "original_sha": _sha(raw), "created_dirs": created}
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as exc:
+            raise MemlabError(f"cannot create memlab's state folder {folder}: {exc.strerror or exc}") from None
         if raw is not None:
-            backup.write_bytes(raw)
-            record["backup"] = str(backup)
-    new = json.dumps(merge(data, spec, fast_prefix()), indent=2, ensure_ascii=False) + "\n"
-    path.write_text(new, encoding="utf-8")
-    record["written_sha"] = _sha(new.encode("utf-8"))
-    record_path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+            atomic_write(folder / "backup", raw, mode=stat.S_IMODE(os.lstat(path).st_mode))
+    new = (json.dumps(merge(data, spec, fast_prefix()), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    atomic_write(path, new)
+    record["written_sha"] = _sha(new)
+    atomic_write(folder / "record.json", (json.dumps(record, indent=2) + "\n").encode(), mode=0o600)
     return path
 
 
+def _removable(folder: Path, path: Path, root: Path) -> bool:
+    """A folder install created: an ancestor of the settings file, below ``root``, no link on the way."""
+    try:
+        folder = Path(os.path.abspath(folder))
+        below = folder != root and folder.is_relative_to(root)
+        return below and path.is_relative_to(folder) and not folder.is_symlink()
+    except (TypeError, ValueError):
+        return False
+
+
 def uninstall_settings(project: Path, scope: str) -> str:
-    """Reverse :func:`install_settings`; returns what was done."""
-    path = settings_path(scope, project.expanduser().resolve())
-    record_path = _record_path(path)
-    record = json.loads(record_path.read_text()) if record_path.exists() else None
-    raw = path.read_bytes() if path.exists() else None
+    """Reverse :func:`install_settings`; returns what was done.
+
+    Only memlab's own record (in its state folder) is trusted; files named ``*.memlab-install.json`` or
+    ``*.memlab-backup`` beside the settings file are never read.
+    """
+    project = project.expanduser().resolve()
+    path, root, _ = _target(scope, project)
+    folder = record_dir(path)
+    record = _read_record(folder, path)
+    raw = read_regular(path)
+    backup = read_regular(folder / "backup") if record else None
     if record and raw is not None and _sha(raw) == record.get("written_sha"):
-        if record.get("existed"):
-            path.write_bytes(Path(record["backup"]).read_bytes())
+        if record.get("existed") and backup is not None and _sha(backup) == record.get("original_sha"):
+            atomic_write(path, backup, mode=stat.S_IMODE(os.lstat(path).st_mode))
             how = f"restored {path} byte for byte"
+        elif record.get("existed"):
+            atomic_write(path, (json.dumps(strip_ours(_parse(path, raw)), indent=2) + "\n").encode("utf-8"))
+            how = f"removed memlab hooks from {path} (the saved original was missing or changed)"
         else:
             path.unlink()
             how = f"removed {path} (it did not exist before)"
     elif raw is not None:
-        _, data = _load(path)
-        path.write_text(json.dumps(strip_ours(data), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        data = strip_ours(_parse(path, raw))
+        atomic_write(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
         how = f"removed memlab hooks from {path} (other changes kept)"
     else:
         how = f"nothing to remove: {path} does not exist"
     if record:
-        if record.get("backup"):
-            Path(record["backup"]).unlink(missing_ok=True)
-        record_path.unlink(missing_ok=True)
-        for folder in record.get("created_dirs", []):
-            with contextlib.suppress(OSError):
-                Path(folder).rmdir()
+        for name in ("backup", "record.json"):
+            (folder / name).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+        made = [d for d in record.get("created_dirs") or [] if isinstance(d, str)]
+        for created in sorted(made, key=len, reverse=True):
+            if _removable(Path(created), path, root):
+                with contextlib.suppress(OSError):
+                    Path(created).rmdir()
     return how

@@ -1,22 +1,28 @@
 """memlab's derived records as JSON Lines notes under ``refs/notes/mem-{meta,summaries,edges,runs}``.
 
-Each ref holds one note, attached to a fixed anchor blob (``git hash-object`` of a constant string, so
-every clone computes the same anchor). The note is JSON Lines: one self-contained record per line with
-``id`` and ``written_at``. Git's ``cat_sort_uniq`` notes merge unions and sorts lines, which keeps every
-record intact; readers take the newest record per id (``written_at``, then the line text), so line order
-never matters. Writers append under ``.git/memlab/notes.lock``; compaction rewrites the note with the
-newest record per id. Every write is one atomic ref update, so a killed writer leaves the ref readable.
+Each ref holds one note, attached to a fixed anchor blob (the blob of a constant string, so every clone
+computes the same anchor). The ref's tree also holds the anchor blob itself (entry ``memlab-anchor``), so
+the anchor is reachable: ``git gc`` keeps it, ``git notes prune`` keeps the note, and a fetch brings it.
+The note is JSON Lines: one self-contained record per line with ``id`` and ``written_at``. Git's
+``cat_sort_uniq`` notes merge unions and sorts lines, which keeps every record intact; readers take the
+newest record per id (``written_at``, then the line text), so line order never matters.
+
+Writers hold ``.git/memlab/notes.lock``, read the note at the ref's tip, and move the ref by
+compare-and-swap; every write is one atomic ref update, so a killed writer leaves the ref readable.
+Compaction rewrites the note with the newest record per id and drops lines that are not records.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from memlab.adapter.gitcli import Repo, git_text, run_git
-from memlab.adapter.locking import file_lock
+from memlab.adapter.gitcli import Repo, git_text
+from memlab.adapter.locking import writer_lock
+from memlab.adapter.notes_write import anchored_tree, batch, commit_tree, compare_and_swap, preserve, write_blob
+from memlab.adapter.notes_write import object_hash as _object_hash
 
 #: kind -> notes ref.
 DERIVED_REFS: dict[str, str] = {
@@ -25,6 +31,8 @@ DERIVED_REFS: dict[str, str] = {
     "edges": "refs/notes/mem-edges",
     "runs": "refs/notes/mem-runs",
 }
+#: Longest line kept (a longer one is not a record memlab wrote).
+MAX_LINE = 1_000_000
 
 
 def now_stamp() -> str:
@@ -32,10 +40,14 @@ def now_stamp() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
+def anchor_text(kind: str) -> bytes:
+    """The constant content of ``kind``'s anchor blob."""
+    return f"memlab derived records: {DERIVED_REFS[kind]}\n".encode()
+
+
 def anchor(repo: Repo, kind: str) -> str:
-    """The object the ``kind`` note hangs on (written once; the same sha in every clone)."""
-    text = f"memlab derived records: {DERIVED_REFS[kind]}\n".encode()
-    return git_text(repo.root, ["hash-object", "-w", "--stdin"], input=text).strip()
+    """The object the ``kind`` note hangs on (the same id in every clone; computed without git)."""
+    return _object_hash(repo, anchor_text(kind))
 
 
 def encode(records: Iterable[Mapping[str, Any]], written_at: str | None = None) -> str:
@@ -60,10 +72,12 @@ def decode(text: str) -> tuple[dict[str, dict[str, Any]], list[str], int]:
         if not line:
             continue
         try:
+            if len(line) > MAX_LINE:
+                raise ValueError(f"line longer than {MAX_LINE} characters")
             record = json.loads(line)
             if not isinstance(record, dict) or not isinstance(record.get("id"), str):
                 raise ValueError("not an object with a string id")
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             errors.append(f"line {n}: {str(exc)[:80]}")
             continue
         good += 1
@@ -74,17 +88,77 @@ def decode(text: str) -> tuple[dict[str, dict[str, Any]], list[str], int]:
     return {rid: rec for rid, (_, rec) in best.items()}, errors, good
 
 
+def read_texts(repo: Repo, kinds: Iterable[str]) -> dict[str, tuple[str, str | None]]:
+    """``kind -> (note text, problem)`` for several kinds through one ``git cat-file`` process.
+
+    ``problem`` says why a ref could not be read (it points at something other than a notes commit);
+    a missing ref or note reads as ``''`` with no problem.
+    """
+    kinds = list(kinds)
+    names: list[str] = []
+    for kind in kinds:
+        names += [DERIVED_REFS[kind], f"{DERIVED_REFS[kind]}:{anchor(repo, kind)}"]
+    found = batch(repo, names)
+    out: dict[str, tuple[str, str | None]] = {}
+    for i, kind in enumerate(kinds):
+        ref, note = found[2 * i], found[2 * i + 1]
+        if ref is None:
+            out[kind] = ("", None)
+        elif ref.type != "commit":
+            problem = f"{DERIVED_REFS[kind]} points at a {ref.type}, not a notes commit (replaced at the next write)"
+            out[kind] = ("", problem)
+        elif note is not None:
+            out[kind] = (note.data.decode("utf-8", "replace"), None)
+        else:  # a fanned-out or foreign layout: ask git notes
+            ref_name = DERIVED_REFS[kind]
+            text = git_text(repo.root, ["notes", f"--ref={ref_name}", "show", anchor(repo, kind)], check=False)
+            out[kind] = (text, None)
+    return out
+
+
 def read_text(repo: Repo, kind: str) -> str:
-    """The raw note text of ``kind`` ('' when the ref or note does not exist)."""
-    ref = DERIVED_REFS[kind]
-    proc = run_git(repo.root, ["notes", f"--ref={ref}", "show", anchor(repo, kind)], check=False)
-    return proc.stdout.decode("utf-8", "replace") if proc.returncode == 0 else ""
+    """The raw note text of ``kind`` ('' when the ref or note does not exist or cannot be read)."""
+    return read_texts(repo, [kind])[kind][0]
 
 
 def read_records(repo: Repo, kind: str) -> tuple[dict[str, dict[str, Any]], list[str]]:
-    """Newest record per id of ``kind``, plus messages for skipped lines."""
-    records, errors, _ = decode(read_text(repo, kind))
-    return records, [f"{DERIVED_REFS[kind]} {e}" for e in errors]
+    """Newest record per id of ``kind``, plus messages for skipped lines (and an unreadable ref)."""
+    text, problem = read_texts(repo, [kind])[kind]
+    records, errors, _ = decode(text)
+    return records, [f"{DERIVED_REFS[kind]} {e}" for e in errors] + ([problem] if problem else [])
+
+
+def rewrite(repo: Repo, kind: str, make: Callable[[str], str | None], message: str) -> bool:
+    """Replace ``kind``'s note with ``make(current text)`` (``None``: leave it) by compare-and-swap.
+
+    The caller holds the writer lock. A ref that points at something other than a commit is kept under
+    ``refs/memlab/broken/`` and replaced by a fresh history.
+    """
+    ref = DERIVED_REFS[kind]
+    target = anchor(repo, kind)
+
+    def build(old: str | None, old_kind: str | None) -> str | None:
+        parents = [old] if old is not None and old_kind == "commit" else []
+        note, anchor_obj = batch(repo, [f"{old}:{target}" if parents else target, target])
+        current = ""
+        if parents:
+            current = note.data.decode("utf-8", "replace") if note else read_text(repo, kind)
+        new_text = make(current)
+        if new_text is None:
+            return None
+        if old is not None and not parents:
+            preserve(repo, ref, old)
+        if anchor_obj is None:
+            write_blob(repo, anchor_text(kind))
+        blob = write_blob(repo, new_text.encode("utf-8"))
+        return commit_tree(repo, anchored_tree(repo, target, blob), parents, message)
+
+    return compare_and_swap(repo, ref, build)
+
+
+def _appended(current: str, text: str) -> str:
+    current = current.rstrip("\n")
+    return (f"{current}\n{text}" if current else text) + "\n"
 
 
 def append_records(repo: Repo, kind: str, records: Iterable[Mapping[str, Any]]) -> int:
@@ -93,29 +167,42 @@ def append_records(repo: Repo, kind: str, records: Iterable[Mapping[str, Any]]) 
     if not records:
         return 0
     text = encode(records)
-    target = anchor(repo, kind)
-    with file_lock(repo.memlab_dir / "notes.lock"):
-        run_git(
-            repo.root,
-            ["notes", f"--ref={DERIVED_REFS[kind]}", "append", "-F", "-", target],
-            input=text.encode("utf-8"),
-            retries=8,
-        )
+    with writer_lock(repo.memlab_dir):
+        rewrite(repo, kind, lambda current: _appended(current, text), f"memlab: {len(records)} {kind} records")
     return len(records)
 
 
+def update_records(repo: Repo, kind: str, make: Callable[[dict[str, dict[str, Any]]], list[dict[str, Any]]]) -> int:
+    """Append ``make(newest record per id, read under the lock)``: a read-modify-write no writer can race."""
+    written = 0
+    with writer_lock(repo.memlab_dir):
+
+        def step(current: str) -> str | None:
+            nonlocal written
+            records = make(decode(current)[0])
+            written = len(records)
+            return _appended(current, encode(records)) if records else None
+
+        rewrite(repo, kind, step, f"memlab: {kind} records")
+    return written
+
+
 def compact(repo: Repo, kind: str) -> tuple[int, int]:
-    """Rewrite ``kind``'s note with only the newest record per id; returns (lines before, records after)."""
-    target = anchor(repo, kind)
-    with file_lock(repo.memlab_dir / "notes.lock"):
-        records, _, good = decode(read_text(repo, kind))
-        if good == len(records):
-            return good, len(records)
-        ordered = [records[k] for k in sorted(records)]
-        run_git(
-            repo.root,
-            ["notes", f"--ref={DERIVED_REFS[kind]}", "add", "-f", "-F", "-", target],
-            input=encode(ordered).encode("utf-8"),
-            retries=8,
-        )
-    return good, len(records)
+    """Rewrite ``kind``'s note with only the newest record per id and no bad line.
+
+    Returns:
+        (good lines before, records after).
+    """
+    counts = (0, 0)
+    with writer_lock(repo.memlab_dir):
+
+        def step(current: str) -> str | None:
+            nonlocal counts
+            records, errors, good = decode(current)
+            counts = (good, len(records))
+            if good == len(records) and not errors:
+                return None
+            return (encode([records[k] for k in sorted(records)]) + "\n") if records else ""
+
+        rewrite(repo, kind, step, f"memlab: compact {kind}")
+    return counts

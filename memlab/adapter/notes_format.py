@@ -4,6 +4,10 @@ Splitting rule (see ``datasets/git-notes-memory-notes/SOURCE.md``): a memory **s
 exactly ``---``, is the note's first line or follows an empty line, and is followed by a line starting with
 ``type:``. Its front matter runs to the next line that is exactly ``---``; the body runs to the next memory
 start. Any other ``---`` line is body text (markdown rules, nested front matter), kept whole.
+
+Notes come from anyone who can push to the repository, so parsing is bounded: front matter longer than
+:data:`MAX_FRONT_MATTER` or using YAML anchors/aliases (a 500-byte alias bomb expands to gigabytes; memory
+writers never use them) is rejected, and readers skip notes larger than :data:`MAX_NOTE_BYTES`.
 """
 
 from __future__ import annotations
@@ -15,6 +19,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 _START_GUARD = re.compile(r"(^|\n)(\n)---(\ntype:)")
+#: Largest note blob read (git-notes-memory caps one memory at 100 KB; real notes hold up to ~400 memories).
+MAX_NOTE_BYTES = 4 * 1024 * 1024
+#: Largest front matter parsed, in characters.
+MAX_FRONT_MATTER = 64 * 1024
+#: A ``&`` or ``*`` where YAML could read an anchor or alias (checked exactly with the event stream).
+_MAYBE_ALIAS = re.compile(r"(^|[\s\[\]{},:?-])[&*][^\s,\[\]{}]")
 
 
 @dataclass(frozen=True)
@@ -77,10 +87,19 @@ def parse_chunk(chunk: str, namespace: str) -> RawMemory:
         close = lines.index("---", 1)
     except ValueError:
         raise ValueError("front matter never closed by '---'") from None
+    text = "\n".join(lines[1:close])
+    if len(text) > MAX_FRONT_MATTER:
+        raise ValueError(f"front matter longer than {MAX_FRONT_MATTER} characters")
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        front = yaml.load("\n".join(lines[1:close]), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except yaml.YAMLError as exc:
-        raise ValueError(f"front matter is not valid YAML ({str(exc).splitlines()[0]})") from None
+        if _MAYBE_ALIAS.search(text) and any(
+            isinstance(e, yaml.AliasEvent) or getattr(e, "anchor", None) for e in yaml.parse(text, Loader=loader)
+        ):
+            raise ValueError("front matter uses YAML anchors or aliases (not allowed in memories)")
+        front = yaml.load(text, Loader=loader)
+    except (yaml.YAMLError, RecursionError) as exc:
+        first = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise ValueError(f"front matter is not valid YAML ({first})") from None
     if not isinstance(front, dict):
         raise ValueError("front matter is not a mapping")
     if "timestamp" not in front:
@@ -110,8 +129,8 @@ def parse_note(text: str, namespace: str) -> tuple[list[RawMemory], list[str]]:
     for i, chunk in enumerate(split_note(text)):
         try:
             good.append(parse_chunk(chunk, namespace))
-        except (ValueError, TypeError) as exc:
-            bad.append(f"memory #{i}: {exc}")
+        except Exception as exc:
+            bad.append(f"memory #{i}: {str(exc)[:200] or type(exc).__name__}")
     return good, bad
 
 
@@ -131,6 +150,20 @@ def stripspace(text: str) -> str:
     return "\n".join(out).strip("\n")
 
 
+def _quoted(text: str) -> str:
+    """A YAML double-quoted scalar: backslash, quote, control and line-break characters escaped."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch in '\\"':
+            out.append("\\" + ch)
+        elif code < 0x20 or 0x7F <= code <= 0x9F or ch in "\u2028\u2029\ufeff":
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
 def format_memory(namespace: str, timestamp: datetime, summary: str, content: str, tags: tuple[str, ...] = ()) -> str:
     """One memory in git-notes-memory's format (front matter + body).
 
@@ -143,6 +176,11 @@ def format_memory(namespace: str, timestamp: datetime, summary: str, content: st
     if tags:
         front["tags"] = list(tags)
     head = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=10_000).rstrip("\n")
+    if "\x85" in summary or any("\x85" in t for t in tags):
+        # PyYAML folds U+0085 inside the single-quoted scalars it writes: write double-quoted scalars instead
+        head = yaml.safe_dump({"type": namespace, "timestamp": timestamp.isoformat()}, sort_keys=False).rstrip("\n")
+        head += f"\nsummary: {_quoted(summary)}"
+        head += "".join(["\ntags:", *(f"\n- {_quoted(t)}" for t in tags)]) if tags else ""
     body = content.strip()
     while _START_GUARD.search("\n" + body):
         body = _START_GUARD.sub(r"\1\2- - -\3", "\n" + body)[1:]

@@ -6,9 +6,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from memlab.adapter.gitcli import Repo, git_text, run_git
-from memlab.adapter.locking import file_lock
-from memlab.adapter.notes_format import RawMemory, format_memory, memory_id, parse_note
+from memlab.adapter.gitcli import Repo, git_text
+from memlab.adapter.locking import writer_lock
+from memlab.adapter.notes_format import MAX_NOTE_BYTES, RawMemory, format_memory, memory_id, parse_note
+from memlab.adapter.notes_write import append_note, batch
 from memlab.errors import MemlabError
 from memlab.types import Memory
 
@@ -32,24 +33,18 @@ class LoadResult:
     tips: dict[str, str] = field(default_factory=dict)
 
 
-def read_blobs(repo: Repo, shas: list[str]) -> dict[str, bytes]:
-    """Contents of many blobs through one ``git cat-file --batch`` process."""
+def read_blobs(repo: Repo, shas: list[str], limit: int = MAX_NOTE_BYTES) -> tuple[dict[str, bytes], dict[str, int]]:
+    """Contents of many blobs (two ``git cat-file`` processes), and the sizes of those over ``limit``."""
     if not shas:
-        return {}
-    proc = run_git(repo.root, ["cat-file", "--batch"], input=("\n".join(shas) + "\n").encode())
-    out: dict[str, bytes] = {}
-    data = proc.stdout
-    pos = 0
-    for sha in shas:
-        nl = data.index(b"\n", pos)
-        header = data[pos:nl].split()
-        pos = nl + 1
-        if len(header) < 3 or header[1] == b"missing":
-            continue
-        size = int(header[2])
-        out[sha] = data[pos : pos + size]
-        pos += size + 1
-    return out
+        return {}, {}
+    small: list[str] = []
+    large: dict[str, int] = {}
+    for sha, found in zip(shas, batch(repo, shas, contents=False), strict=True):
+        if found is not None and found.size > limit:
+            large[sha] = found.size
+        elif found is not None:
+            small.append(sha)
+    return {sha: found.data for sha, found in zip(small, batch(repo, small), strict=True) if found}, large
 
 
 def ref_tips(repo: Repo, prefix: str = MEM_PREFIX) -> dict[str, str]:
@@ -82,24 +77,37 @@ def collapse(raws: Iterable[tuple[RawMemory, str]]) -> list[Memory]:
     return sorted(out, key=lambda m: (m.timestamp, m.id))
 
 
-def load_memories(repo: Repo) -> LoadResult:
-    """Read every memory under ``refs/notes/mem/*``; bad notes and records are skipped and reported."""
+def load_memories(repo: Repo, *, deadline: float | None = None) -> LoadResult:
+    """Read every memory under ``refs/notes/mem/*``; bad notes and records are skipped and reported.
+
+    Each ref is read on its own: one that git cannot list (it points at a blob, say) is reported and the
+    others are read. Notes larger than :data:`MAX_NOTE_BYTES` are skipped. With ``deadline`` (a
+    ``time.monotonic()`` value) parsing stops there and what was parsed is returned (``truncated`` error).
+    """
+    import time
+
     tips = ref_tips(repo)
     raws: list[tuple[RawMemory, str]] = []
     errors: list[str] = []
+    listed: list[tuple[str, str, str]] = []
     for ref in sorted(tips):
-        namespace = ref[len(MEM_PREFIX) :]
-        pairs = note_list(repo, ref)
-        blobs = read_blobs(repo, sorted({b for b, _ in pairs}))
-        for blob, commit in pairs:
-            data = blobs.get(blob)
-            if data is None:
-                errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
-                continue
-            text = data.decode("utf-8", "replace")
-            good, bad = parse_note(text, namespace)
-            raws.extend((g, commit) for g in good)
-            errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
+        try:
+            listed += [(ref, blob, commit) for blob, commit in note_list(repo, ref)]
+        except MemlabError as exc:
+            errors.append(f"{ref}: cannot list its notes ({str(exc).rsplit(': ', 1)[-1]}); other refs read")
+    blobs, large = read_blobs(repo, sorted({blob for _, blob, _ in listed}))
+    for ref, blob, commit in listed:
+        if deadline is not None and time.monotonic() > deadline:
+            errors.append("reading stopped at the time budget (truncated)")
+            break
+        data = blobs.get(blob)
+        if data is None:
+            why = f"{large[blob]} bytes, over the {MAX_NOTE_BYTES} limit" if blob in large else "missing"
+            errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} {why}")
+            continue
+        good, bad = parse_note(data.decode("utf-8", "replace"), ref[len(MEM_PREFIX) :])
+        raws.extend((g, commit) for g in good)
+        errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
     return LoadResult(collapse(raws), len(raws), errors, tips)
 
 
@@ -115,10 +123,18 @@ def append_memory(
 ) -> str:
     """Append one memory to the note on ``target`` under ``refs/notes/mem/<namespace>``; returns its id.
 
-    Writers serialise on ``.git/memlab/notes.lock`` and retry git's own ref-lock races, so concurrent
-    captures lose nothing.
+    Writers hold ``.git/memlab/notes.lock`` and git-notes-memory's capture lock, and move the ref by
+    compare-and-swap, so neither concurrent captures nor other writers of the ref lose anything.
+
+    Raises:
+        MemlabError: A field has the wrong type or is empty, or git failed.
     """
-    if not namespace or not all(c.isalnum() or c in "-_" for c in namespace):
+    for name, value in (("namespace", namespace), ("summary", summary), ("content", content)):
+        if not isinstance(value, str):
+            raise MemlabError(f"capture {name} must be text, not {type(value).__name__}")
+    if not all(isinstance(t, str) for t in tags):
+        raise MemlabError("capture tags must be text")
+    if not namespace or len(namespace) > 64 or not all(c.isalnum() or c in "-_" for c in namespace):
         raise MemlabError(f"bad namespace '{namespace}'; use letters, digits, '-' or '_' (e.g. decisions)")
     if not summary.strip():
         raise MemlabError("a memory needs a summary (--summary)")
@@ -129,11 +145,6 @@ def append_memory(
     parsed, bad = parse_note(text, namespace)
     if bad or len(parsed) != 1:
         raise MemlabError(f"memory cannot be written in git-notes-memory's format: {'; '.join(bad) or 'split'}")
-    with file_lock(repo.memlab_dir / "notes.lock"):
-        run_git(
-            repo.root,
-            ["notes", f"--ref={MEM_PREFIX}{namespace}", "append", "-F", "-", commit],
-            input=text.encode("utf-8"),
-            retries=8,
-        )
+    with writer_lock(repo.memlab_dir, foreign=True):
+        append_note(repo, f"{MEM_PREFIX}{namespace}", commit, text, "Notes added by 'memlab hook capture'")
     return memory_id(parsed[0].summary, parsed[0].content)

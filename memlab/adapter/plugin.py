@@ -2,7 +2,10 @@
 
 Layout: ``.claude-plugin/plugin.json``, ``hooks/hooks.json`` (commands through
 ``${CLAUDE_PLUGIN_ROOT}/bin/memlab``), ``bin/memlab`` (launcher with the absolute interpreter),
-``memlab-hook.json`` (a copy of the spec) and slash commands ``commands/{recall,consolidate,status}.md``.
+``memlab-hook.json`` (a copy of the spec, model paths made absolute) and slash commands
+``commands/{recall,consolidate,status}.md`` (front matter values written as quoted YAML strings, which
+``claude plugin validate`` parses). Files are written atomically, never through links; uninstall removes
+only the files the manifest names that memlab writes.
 """
 
 from __future__ import annotations
@@ -13,9 +16,20 @@ import shutil
 from pathlib import Path
 
 from memlab.adapter.install import EVENTS, fast_prefix, launcher_prefix, memlab_root
+from memlab.adapter.safe_io import atomic_write, make_dirs, read_regular
 from memlab.errors import MemlabError
 
 MANIFEST = ".memlab-plugin.json"
+#: Every file the plugin can hold (a manifest naming anything else is not trusted for it).
+KNOWN_FILES = (
+    ".claude-plugin/plugin.json",
+    "hooks/hooks.json",
+    "bin/memlab",
+    "memlab-hook.json",
+    "commands/recall.md",
+    "commands/consolidate.md",
+    "commands/status.md",
+)
 COMMANDS = {
     "recall": (
         "Search this repository's memories (git notes), current facts only unless --mode exhaustive",
@@ -29,6 +43,23 @@ COMMANDS = {
     ),
     "status": ("Show the memory tier distribution, counts and the last consolidation", "", "status"),
 }
+
+
+def _spec_copy(spec: Path) -> str:
+    """The spec's text with model paths made absolute (resolved against the spec's own folder)."""
+    from memlab.adapter.spec import load_spec
+
+    data = json.loads(spec.read_text(encoding="utf-8"))
+    loaded = load_spec(spec)
+    for group, node in (data.get("strategies") or {}).items():
+        if isinstance(node, dict) and node.get("model_path"):
+            node["model_path"] = loaded["strategies"][group]["model_path"]
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
+
+
+def _front_matter(fields: dict[str, str]) -> str:
+    """YAML front matter with every value a double-quoted string (JSON strings are valid YAML)."""
+    return "---\n" + "".join(f"{k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in fields.items()) + "---\n"
 
 
 def _files(spec: Path) -> dict[str, str]:
@@ -57,24 +88,43 @@ def _files(spec: Path) -> dict[str, str]:
                 "name": "memlab-memory",
                 "version": "0.1.0",
                 "description": "Consolidated git-notes project memory injected at session start (memlab)",
+                "author": {"name": "memlab"},
             },
             indent=2,
         ),
         "hooks/hooks.json": json.dumps({"hooks": hooks}, indent=2),
         "bin/memlab": launcher,
-        "memlab-hook.json": spec.read_text(encoding="utf-8"),
+        "memlab-hook.json": _spec_copy(spec),
     }
     for name, (description, hint, call) in COMMANDS.items():
-        head = f"---\ndescription: {description}\n"
+        fields = {"description": description}
         if hint:
-            head += f"argument-hint: {hint}\n"
-        head += 'allowed-tools: Bash("${CLAUDE_PLUGIN_ROOT}/bin/memlab":*)\n---\n\n'
+            fields["argument-hint"] = hint
+        fields["allowed-tools"] = 'Bash("${CLAUDE_PLUGIN_ROOT}/bin/memlab":*)'
         files[f"commands/{name}.md"] = (
-            head
+            _front_matter(fields)
+            + "\n"
             + f'Run `"${{CLAUDE_PLUGIN_ROOT}}/bin/memlab" {call} --spec "${{CLAUDE_PLUGIN_ROOT}}/memlab-hook.json"`'
             " in the project directory and report its output as written.\n"
         )
     return {k: v if v.endswith("\n") else v + "\n" for k, v in files.items()}
+
+
+def _manifest(plugin_dir: Path) -> dict | None:
+    """The plugin manifest, its file list limited to the files memlab writes (never a path outside)."""
+    raw = read_regular(plugin_dir / MANIFEST)
+    if raw is None:
+        return None
+    try:
+        record = json.loads(raw)
+    except ValueError:
+        raise MemlabError(f"{plugin_dir / MANIFEST} is not valid JSON; remove the plugin folder by hand") from None
+    known = set(KNOWN_FILES)
+    files = record.get("files") if isinstance(record, dict) else None
+    return {
+        "files": [f for f in files if f in known] if isinstance(files, list) else [],
+        "created_root": bool(record.get("created_root")) if isinstance(record, dict) else False,
+    }
 
 
 def install_plugin(spec: Path, plugin_dir: Path) -> list[Path]:
@@ -82,40 +132,41 @@ def install_plugin(spec: Path, plugin_dir: Path) -> list[Path]:
     spec = spec.expanduser().resolve()
     if not spec.is_file():
         raise MemlabError(f"no spec at {spec}; run `memlab export ... --out DIR` first")
-    plugin_dir = plugin_dir.expanduser().resolve()
-    manifest = plugin_dir / MANIFEST
-    previous = set(json.loads(manifest.read_text())["files"]) if manifest.exists() else set()
+    plugin_dir = plugin_dir.expanduser().absolute()
+    if plugin_dir.is_symlink():
+        raise MemlabError(f"{plugin_dir} is a symbolic link; pick a real folder for --plugin")
+    manifest = _manifest(plugin_dir)
+    previous = set(manifest["files"]) if manifest else set()
     files = _files(spec)
     for rel in files:
-        if (plugin_dir / rel).exists() and rel not in previous:
+        present = (plugin_dir / rel).exists() or (plugin_dir / rel).is_symlink()
+        if present and rel not in previous:
             raise MemlabError(f"{plugin_dir / rel} exists and was not written by memlab; pick an empty --plugin DIR")
     created_root = not plugin_dir.exists()
     written = []
     for rel, text in files.items():
         path = plugin_dir / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        if rel.startswith("bin/"):
-            path.chmod(0o755)
+        make_dirs(path.parent, plugin_dir)
+        atomic_write(path, text.encode("utf-8"), mode=0o755 if rel.startswith("bin/") else None)
         written.append(path)
-    old = json.loads(manifest.read_text()) if manifest.exists() else {"created_root": created_root}
-    manifest.write_text(json.dumps({"files": sorted(files), "created_root": old["created_root"]}, indent=2) + "\n")
+    root_flag = manifest["created_root"] if manifest else created_root
+    record = {"files": sorted(files), "created_root": root_flag}
+    atomic_write(plugin_dir / MANIFEST, (json.dumps(record, indent=2) + "\n").encode())
     return written
 
 
 def uninstall_plugin(plugin_dir: Path) -> str:
     """Remove exactly the files :func:`install_plugin` wrote (and folders left empty)."""
-    plugin_dir = plugin_dir.expanduser().resolve()
-    manifest = plugin_dir / MANIFEST
-    if not manifest.exists():
+    plugin_dir = plugin_dir.expanduser().absolute()
+    record = _manifest(plugin_dir)
+    if record is None:
         return f"no memlab plugin in {plugin_dir}"
-    record = json.loads(manifest.read_text())
     for rel in record["files"]:
         (plugin_dir / rel).unlink(missing_ok=True)
-    manifest.unlink()
+    (plugin_dir / MANIFEST).unlink()
     for folder in sorted({(plugin_dir / rel).parent for rel in record["files"]}, key=lambda p: -len(p.parts)):
-        if folder != plugin_dir and folder.exists() and not any(folder.iterdir()):
+        if folder != plugin_dir and folder.is_dir() and not folder.is_symlink() and not any(folder.iterdir()):
             folder.rmdir()
-    if record.get("created_root") and plugin_dir.exists() and not any(plugin_dir.iterdir()):
+    if record["created_root"] and plugin_dir.is_dir() and not any(plugin_dir.iterdir()):
         shutil.rmtree(plugin_dir)
     return f"removed the memlab plugin from {plugin_dir}"

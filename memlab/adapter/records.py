@@ -17,6 +17,9 @@ from memlab.types import (
     Tier,
 )
 
+#: Fields of a ``mem-meta`` record that recall updates (consolidation keeps whatever is stored).
+ACTIVATION_FIELDS: tuple[str, ...] = ("activation_count", "last_accessed", "access_times")
+
 
 def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
@@ -38,6 +41,7 @@ def state_record(state: MemoryState) -> dict[str, Any]:
         "valid_until": _iso(state.valid_until),
         "duplicate_of": state.duplicate_of,
         "consolidated_into": state.consolidated_into,
+        "access_times": [t.isoformat() for t in state.access_times],
     }
 
 
@@ -53,7 +57,19 @@ def state_from(record: dict[str, Any]) -> MemoryState:
         valid_until=_dt(record.get("valid_until")),
         duplicate_of=record.get("duplicate_of"),
         consolidated_into=record.get("consolidated_into"),
+        access_times=tuple(datetime.fromisoformat(t) for t in record.get("access_times") or ()),
     )
+
+
+def bump_activation(record: dict[str, Any], now: datetime, keep: int) -> dict[str, Any]:
+    """A ``mem-meta`` record after one more recall at ``now`` (the last ``keep`` access times kept)."""
+    times = [*(record.get("access_times") or ()), now.isoformat()][-keep:]
+    return {
+        **{k: v for k, v in record.items() if k != "written_at"},
+        "activation_count": int(record.get("activation_count") or 0) + 1,
+        "last_accessed": now.isoformat(),
+        "access_times": times,
+    }
 
 
 def summary_record(summary: Summary) -> dict[str, Any]:

@@ -1,10 +1,14 @@
 """The SessionStart path: read the candidate cache, apply the per-source policy, select, render, print.
 
-Imports stay light (no numpy, torch, mlflow, hydra or sklearn): consolidation precomputed everything.
+Imports stay light (no numpy, torch, mlflow, hydra or sklearn): consolidation precomputed everything. When
+the cache is missing or unusable (a fresh install, a corrupt file) the block is built from the raw notes
+instead — newest memories first, within the hook's time budget — and a consolidation starts in the
+background.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from datetime import datetime
@@ -12,26 +16,74 @@ from pathlib import Path
 from typing import Any
 
 from memlab.adapter.repo import Repo
-from memlab.adapter.state import CACHE_FILE, SESSIONS_FILE, read_json, write_json_atomic
+from memlab.adapter.state import (
+    CACHE_FILE,
+    LAST_ATTEMPT_FILE,
+    SESSIONS_FILE,
+    cache_problem,
+    log_line,
+    read_json,
+    write_json_atomic,
+)
 from memlab.types import InjectionCandidate, SelectionContext, Tier
 
 SOURCES = ("startup", "resume", "clear", "compact", "fork")
 #: Sessions remembered for the resume/fork policy.
 MAX_SESSIONS = 200
+#: Recency half-life (days) of the raw-notes selection used before the first consolidation.
+RAW_HALF_LIFE_DAYS = 30.0
+
+
+def safe_python() -> list[str]:
+    """This interpreter with ``-P``: the current folder (a repository) is never put on ``sys.path``."""
+    return [sys.executable, "-P"]
+
+
+def consolidation_running(repo: Repo) -> bool:
+    """Whether another process holds the consolidation lock (one ``flock`` attempt)."""
+    import fcntl
+
+    try:
+        fd = os.open(repo.memlab_dir / "consolidate.lock", os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def recently_attempted(repo: Repo, seconds: float) -> bool:
+    """Whether a consolidation started less than ``seconds`` ago, successful or not (wall clock)."""
+    import time
+
+    last = read_json(repo.memlab_dir / LAST_ATTEMPT_FILE)
+    try:
+        return 0 <= time.time() - float(last["unix"]) < seconds
+    except (TypeError, KeyError, ValueError):
+        return False
 
 
 def spawn_consolidation(repo: Repo, spec_path: str | None, *, min_new: int = 0) -> None:
-    """Start ``memlab consolidate --if-needed`` detached (own session, no pipes), so the caller never waits."""
+    """Start ``memlab consolidate --if-needed`` detached (own session, no pipes), so the caller never waits.
+
+    The child runs with ``-P`` and ``PYTHONSAFEPATH=1`` (no module from the repository can be imported) and
+    decides under the consolidation lock whether anything is due.
+    """
     import subprocess
 
     import memlab
 
-    cmd = [sys.executable, "-m", "memlab.cli", "consolidate", "--project", str(repo.root), "--background"]
+    cmd = [*safe_python(), "-m", "memlab.cli", "consolidate", "--project", str(repo.root), "--background"]
     cmd += ["--if-needed", "--min-new", str(min_new)]
     if spec_path:
         cmd += ["--spec", spec_path]
     root = str(Path(memlab.__file__).resolve().parent.parent)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}
+    paths = (root, os.environ.get("PYTHONPATH"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p), "PYTHONSAFEPATH": "1"}
     subprocess.Popen(
         cmd,
         cwd=repo.root,
@@ -45,35 +97,50 @@ def spawn_consolidation(repo: Repo, spec_path: str | None, *, min_new: int = 0) 
 
 
 def cached_candidates(cache: dict[str, Any]) -> list[InjectionCandidate]:
-    """Candidates from the cache written by consolidation."""
-    out = []
-    for c in cache.get("candidates") or ():
-        out.append(
-            InjectionCandidate(
-                id=c["id"],
-                kind=c["kind"],
-                namespace=c["namespace"],
-                text=c["text"],
-                timestamp=datetime.fromisoformat(c["timestamp"]),
-                relevance=float(c["relevance"]),
-                recency=float(c["recency"]),
-                activation=float(c["activation"]),
-                confidence=float(c["confidence"]),
-                tier=Tier(c["tier"]),
-            )
+    """Candidates from the cache written by consolidation (checked with :func:`cache_problem`)."""
+    return [
+        InjectionCandidate(
+            id=c["id"],
+            kind=c["kind"],
+            namespace=c["namespace"],
+            text=c["text"],
+            timestamp=datetime.fromisoformat(c["timestamp"]),
+            relevance=float(c["relevance"]),
+            recency=float(c["recency"]),
+            activation=float(c["activation"]),
+            confidence=float(c["confidence"]),
+            tier=Tier(c["tier"]),
         )
+        for c in cache.get("candidates") or ()
+    ]
+
+
+def raw_candidates(repo: Repo, spec: dict[str, Any], now: datetime, deadline: float | None) -> list[InjectionCandidate]:
+    """Candidates straight from the notes (no consolidation yet): every memory recorded by ``now``."""
+    from memlab.adapter.notes_store import load_memories
+    from memlab.pipeline.inject import memory_text
+
+    limit = int(spec["hook"]["max_item_chars"])
+    out = []
+    for m in load_memories(repo, deadline=deadline).memories:
+        if m.timestamp > now:
+            continue
+        age = max(0.0, (now - m.timestamp).total_seconds() / 86400)
+        text = memory_text(m.namespace, m.timestamp, m.summary, m.content, limit)
+        recency = math.exp(-age * math.log(2) / RAW_HALF_LIFE_DAYS)
+        out.append(InjectionCandidate(m.id, "memory", m.namespace, text, m.timestamp, 0.0, recency, 0.0, 1.0, Tier.HOT))
     return out
 
 
-def build_block(cache: dict[str, Any], spec: dict[str, Any], now: datetime) -> Any:
-    """Select from the cached candidates with the spec's selector and render; cut to ``max_chars``."""
+def build_block(pool: list[InjectionCandidate], budget_tokens: int, spec: dict[str, Any], now: datetime) -> Any:
+    """Select from ``pool`` with the spec's selector and render; cut to ``max_chars``."""
     from memlab.adapter.spec import build_selector
     from memlab.pipeline.inject import overhead_tokens, render
 
     selector = build_selector(spec)
     context = SelectionContext(now=now, query=None)
-    budget = max(0, int(cache.get("budget_tokens", 2000)) - overhead_tokens(context.chars_per_token))
-    chosen = list(selector.select(cached_candidates(cache), context, budget))
+    budget = max(0, int(budget_tokens) - overhead_tokens(context.chars_per_token))
+    chosen = list(selector.select(pool, context, budget))
     block = render(chosen, now.date())
     limit = int(spec["hook"]["max_chars"])
     while chosen and len(block.text) > limit:
@@ -91,25 +158,54 @@ def decide(policy: str, source: str, session_id: str, version: str, sessions: di
     if policy != "if_changed":
         return True
     seen = sessions.get(session_id) if session_id else None
-    previous = (seen or sessions.get("_last") or {}).get("version")
+    previous = ((seen if isinstance(seen, dict) else None) or sessions.get("_last") or {}).get("version")
     return previous != version
 
 
-def session_start(payload: dict[str, Any], repo: Repo, spec: dict[str, Any], now: datetime) -> dict[str, Any]:
-    """The hook's output object for one SessionStart event (may hold only a ``systemMessage``)."""
+def _spec_budget(spec: dict[str, Any]) -> int:
+    try:
+        return int((spec.get("pipeline") or {}).get("budget_tokens", 2000))
+    except (TypeError, ValueError):
+        return 2000
+
+
+def session_start(
+    payload: dict[str, Any], repo: Repo, spec: dict[str, Any], now: datetime, deadline: float | None = None
+) -> dict[str, Any]:
+    """The hook's output object for one SessionStart event (may hold only a ``systemMessage``).
+
+    Args:
+        payload: Claude Code's SessionStart JSON.
+        repo: The repository served.
+        spec: The loaded spec.
+        now: The clock.
+        deadline: ``time.monotonic()`` by which reading raw notes must stop (first sessions only).
+    """
+    from memlab.adapter.spec import config_hash
+
     source = str(payload.get("source") or "startup")
     if source not in SOURCES:
         source = "startup"
     session_id = str(payload.get("session_id") or "")[:200]
     cache = read_json(repo.memlab_dir / CACHE_FILE)
-    if not isinstance(cache, dict) or not cache.get("candidates"):
-        spawn_consolidation(repo, spec.get("path"))
-        return {"systemMessage": "memlab: no consolidated memories yet; consolidation started in the background"}
-    from memlab.adapter.spec import config_hash
-
-    if cache.get("spec_hash") != config_hash(spec.get("strategies")):
-        spawn_consolidation(repo, spec.get("path"))  # the cache came from another spec: refresh it
-    block = build_block(cache, spec, now)
+    problem = cache_problem(cache)
+    note = ""
+    interval = float(spec["hook"]["consolidate_min_interval_seconds"])
+    if problem:
+        if not consolidation_running(repo) and not recently_attempted(repo, min(interval, 60.0)):
+            spawn_consolidation(repo, spec.get("path"))
+        pool = raw_candidates(repo, spec, now, deadline)
+        budget = _spec_budget(spec)
+        note = f" from the raw notes ({problem}; consolidation runs in the background)"
+        if not pool:
+            return {"systemMessage": f"memlab: no memory to inject yet ({problem})"}
+    else:
+        other_spec = cache.get("spec_hash") != config_hash(spec.get("strategies"))
+        if other_spec and not consolidation_running(repo) and not recently_attempted(repo, min(interval, 60.0)):
+            spawn_consolidation(repo, spec.get("path"))  # the cache came from another spec: refresh it
+        pool = cached_candidates(cache)
+        budget = int(cache.get("budget_tokens", 2000))
+    block = build_block(pool, budget, spec, now)
     if not block.text:
         return {"systemMessage": "memlab: no memory to inject"}
     sessions_path = repo.memlab_dir / SESSIONS_FILE
@@ -125,11 +221,16 @@ def session_start(payload: dict[str, Any], repo: Repo, spec: dict[str, Any], now
         sessions[session_id] = entry
     sessions["_last"] = entry
     if len(sessions) > MAX_SESSIONS:
-        keep = sorted((k for k in sessions if k != "_last"), key=lambda k: sessions[k].get("at", ""))[-MAX_SESSIONS:]
+        dated = [k for k in sessions if k != "_last" and isinstance(sessions[k], dict)]
+        keep = sorted(dated, key=lambda k: str(sessions[k].get("at", "")))[-MAX_SESSIONS:]
         sessions = {k: sessions[k] for k in [*keep, "_last"]}
-    write_json_atomic(sessions_path, sessions)
+    try:
+        write_json_atomic(sessions_path, sessions)
+    except Exception as exc:
+        log_line(repo.memlab_dir, f"session-start: sessions state not saved: {exc}")
     n = len(block.items)
     return {
         "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": block.text},
-        "systemMessage": f"memlab: injected {n} project memor{'y' if n == 1 else 'ies'} (version {block.version})",
+        "systemMessage": f"memlab: injected {n} project memor{'y' if n == 1 else 'ies'} "
+        f"(version {block.version}){note}",
     }

@@ -3,10 +3,15 @@
 A spec names each strategy by its ``_target_`` with its parameters; :mod:`memlab.build` (the one builder)
 builds it, refusing any target off the allow-list (:mod:`memlab.strategy_index`). A strategy whose
 third-party dependency is missing fails with a message naming the package to install.
+
+Model files (a strategy's ``model_path``) are resolved against the spec file's folder — never against the
+repository or the current directory — and carry the ``model_sha256`` that ``memlab export`` computed;
+:func:`check_models` refuses a model inside the repository being served or one whose bytes changed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -38,9 +43,59 @@ HOOK_DEFAULTS: dict[str, Any] = {
 }
 
 
+def resolve_model_paths(strategies: Mapping[str, Any], folder: Path) -> None:
+    """Make every ``model_path`` absolute against ``folder`` (the spec's own folder), links resolved."""
+    for node in strategies.values():
+        if isinstance(node, dict) and isinstance(node.get("model_path"), str) and node["model_path"]:
+            model = Path(node["model_path"]).expanduser()
+            node["model_path"] = str((model if model.is_absolute() else folder / model).resolve())
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def inside(path: Path, folder: Path) -> bool:
+    """Whether ``path`` (links resolved) lies in ``folder`` (links resolved)."""
+    return Path(path).resolve().is_relative_to(Path(folder).resolve())
+
+
+def check_models(spec: Mapping[str, Any], repo: Any) -> None:
+    """Refuse model files inside the repository served, missing, or not matching the spec's sha256.
+
+    Raises:
+        MemlabError: One line naming the group, the file and what to do.
+    """
+    for group, node in (spec.get("strategies") or {}).items():
+        if not isinstance(node, Mapping) or not node.get("model_path"):
+            continue
+        model = Path(str(node["model_path"]))
+        if inside(model, repo.root) or inside(model, repo.git_dir):
+            raise MemlabError(
+                f"spec {group} model {model} lies inside the repository {repo.root}; memlab never loads a model "
+                "from the repository it serves (keep models beside the spec, as `memlab export` does)"
+            )
+        if not model.is_file():
+            raise MemlabError(f"spec {group} model {model} not found; re-export the spec with `memlab export`")
+        expected = node.get("model_sha256")
+        if not isinstance(expected, str) or not expected:
+            raise MemlabError(f"spec {group} model {model} has no model_sha256; re-export the spec")
+        actual = file_sha256(model)
+        if actual != expected.lower():
+            raise MemlabError(
+                f"spec {group} model {model} has sha256 {actual[:12]}…, the spec expects {expected[:12]}…; "
+                "the file changed since export: re-export the spec"
+            )
+
+
 def load_spec(path: str | Path) -> dict[str, Any]:
-    """Read and check a spec file; fills hook defaults."""
-    path = Path(path)
+    """Read and check a spec file; fills hook defaults and resolves model paths against its folder."""
+    path = Path(path).expanduser().absolute()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -53,10 +108,13 @@ def load_spec(path: str | Path) -> dict[str, Any]:
     if not isinstance(strategies, dict) or any(g not in strategies for g in REQUIRED_GROUPS):
         raise MemlabError(f"spec {path} lacks strategies ({', '.join(REQUIRED_GROUPS)}); re-export it")
     strategies.setdefault("retriever", dict(DEFAULT_RETRIEVER))
+    if not isinstance(data.get("hook") or {}, dict) or not isinstance(data.get("pipeline") or {}, dict):
+        raise MemlabError(f"spec {path} has a malformed hook or pipeline section; re-export it")
     hook = {**HOOK_DEFAULTS, **(data.get("hook") or {})}
-    hook["policy"] = {**HOOK_DEFAULTS["policy"], **(hook.get("policy") or {})}
+    hook["policy"] = {**HOOK_DEFAULTS["policy"], **(hook.get("policy") if isinstance(hook.get("policy"), dict) else {})}
     data["hook"] = hook
     data["path"] = str(path.resolve())
+    resolve_model_paths(strategies, path.resolve().parent)
     return data
 
 
@@ -111,9 +169,18 @@ def default_spec() -> dict[str, Any]:
     return spec
 
 
-def resolve_spec(path: str | None) -> dict[str, Any]:
-    """``path``, else ``$MEMLAB_SPEC``, else the built-in default spec."""
+def resolve_spec(path: str | None, repo: Any = None) -> dict[str, Any]:
+    """``path``, else ``$MEMLAB_SPEC``, else the built-in default spec.
+
+    With ``repo`` (the hook events and background consolidation) a spec file inside that repository is
+    refused: the hook trusts its spec, and nothing inside the repository it serves.
+    """
     import os
 
     chosen = path or os.environ.get("MEMLAB_SPEC")
+    if chosen and repo is not None and (inside(Path(chosen), repo.root) or inside(Path(chosen), repo.git_dir)):
+        raise MemlabError(
+            f"hook spec {chosen} lies inside the repository {repo.root}; the hook never trusts files from the "
+            "repository it serves (keep the spec outside it)"
+        )
     return load_spec(chosen) if chosen else default_spec()

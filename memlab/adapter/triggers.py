@@ -6,21 +6,24 @@ from datetime import datetime
 from typing import Any
 
 from memlab.adapter.gitcli import Repo
-from memlab.adapter.locking import file_lock
+from memlab.adapter.session import consolidation_running, recently_attempted
 from memlab.adapter.state import LAST_RUN_FILE, read_json
 
 
 def due(repo: Repo, spec: dict[str, Any], now: datetime) -> tuple[bool, str]:
-    """``(due, reason)``: not while a consolidation runs, not before the minimum interval has passed.
+    """``(due, reason)``: not while a consolidation runs, not before the minimum interval has passed since
+    the last consolidation or the last attempt (a consolidation that keeps failing is not relaunched by
+    every Stop).
 
     Whether enough new memories exist (the seed's threshold) is checked by the background process itself
-    (``consolidate --if-needed``), which has to read the notes anyway.
+    under the consolidation lock (``consolidate --if-needed``), which has to read the notes anyway.
     """
-    with file_lock(repo.memlab_dir / "consolidate.lock", blocking=False) as free:
-        if not free:
-            return False, "a consolidation is running"
-    last = read_json(repo.memlab_dir / LAST_RUN_FILE)
+    if consolidation_running(repo):
+        return False, "a consolidation is running"
     interval = float(spec["hook"]["consolidate_min_interval_seconds"])
+    if recently_attempted(repo, interval):
+        return False, f"a consolidation started less than {interval:.0f} s ago"
+    last = read_json(repo.memlab_dir / LAST_RUN_FILE)
     if isinstance(last, dict) and last.get("at"):
         try:
             age = (now - datetime.fromisoformat(last["at"])).total_seconds()
@@ -29,8 +32,3 @@ def due(repo: Repo, spec: dict[str, Any], now: datetime) -> tuple[bool, str]:
         if age < interval:
             return False, f"last consolidation {age:.0f} s ago (minimum interval {interval:.0f} s)"
     return True, "due"
-
-
-def new_memory_count(loaded: Any) -> int:
-    """Memories never consolidated (no ``mem-meta`` record yet)."""
-    return sum(1 for mid in loaded.store.memories if mid not in loaded.meta)

@@ -14,7 +14,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_repo_arguments(parser)
     parser.add_argument("--dry-run", action="store_true", help="run every phase, write nothing")
     parser.add_argument("--full", action="store_true", help="re-judge pairs judged in earlier runs")
-    parser.add_argument("--if-needed", action="store_true", help="skip unless --min-new new memories exist")
+    parser.add_argument(
+        "--if-needed",
+        action="store_true",
+        help="skip when another consolidation runs, or unless --min-new new memories exist (or the cache is "
+        "missing, invalid or from another spec); decided under the consolidation lock",
+    )
     parser.add_argument("--min-new", type=int, default=0, help="with --if-needed: new memories required")
     parser.add_argument("--background", action="store_true", help="log failures to .git/memlab/hook.log, exit 0")
 
@@ -35,24 +40,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from memlab.adapter.consolidation import consolidate_repo, load_store
+    from memlab.adapter.consolidation import consolidate_repo
     from memlab.adapter.spec import resolve_spec
-    from memlab.adapter.state import CACHE_FILE, log_line, read_json
-    from memlab.adapter.triggers import new_memory_count
+    from memlab.adapter.state import log_line
 
     repo = open_repo(args)
-    spec = resolve_spec(args.spec)
-    if args.if_needed:
-        loaded = load_store(repo)
-        fresh = new_memory_count(loaded)
-        cache = read_json(repo.memlab_dir / CACHE_FILE)
-        from memlab.adapter.spec import config_hash
-
-        same_spec = isinstance(cache, dict) and cache.get("spec_hash") == config_hash(spec.get("strategies"))
-        if same_spec and fresh < max(1, args.min_new):
-            log_line(repo.memlab_dir, f"consolidation skipped: {fresh} new memories (< {args.min_new})")
-            return 0
-    report = consolidate_repo(repo, spec, full=args.full, dry_run=args.dry_run)
+    spec = resolve_spec(args.spec, repo=repo if args.background else None)
+    report = consolidate_repo(
+        repo, spec, full=args.full, dry_run=args.dry_run, if_needed=args.if_needed, min_new=args.min_new
+    )
+    if "not_run" in report:
+        log_line(repo.memlab_dir, f"consolidation skipped: {report['not_run']}")
+        if not args.background:
+            emit(args, report, f"consolidation skipped: {report['not_run']}")
+        return 0
     if args.background:
         log_line(
             repo.memlab_dir, f"consolidation {report['run_id']}: {report['memories']} memories, {report['seconds']} s"

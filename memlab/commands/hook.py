@@ -2,8 +2,9 @@
 
 Events: ``session-start`` (prints the SessionStart JSON), ``stop`` and ``session-end`` (start a background
 consolidation when due), ``capture`` (append a memory), ``sync-config`` (refspecs, rewriteRef, merge
-strategies). Hook events never fail a session: any error prints nothing, exits 0 and leaves one line in
-``.git/memlab/hook.log``. Stdin is parsed, never written anywhere.
+strategies), ``sync`` (fetch, merge and push every notes ref). Hook events never fail a session: any error
+prints nothing, exits 0 and leaves one line in ``.git/memlab/hook.log``; when the time budget runs out the
+process logs one line and exits 0 at once, whatever it was doing. Stdin is parsed, never written anywhere.
 """
 
 from __future__ import annotations
@@ -17,13 +18,9 @@ import time
 
 _STARTED = time.monotonic()
 
-EVENTS = ("session-start", "stop", "session-end", "capture", "sync-config")
+EVENTS = ("session-start", "stop", "session-end", "capture", "sync-config", "sync")
 #: Largest stdin accepted from Claude Code.
 MAX_STDIN = 4 * 1024 * 1024
-
-
-class _TimeGuard(Exception):
-    pass
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,7 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--summary", help="capture: one-line summary")
     parser.add_argument("--content", help="capture: body (markdown)")
     parser.add_argument("--tags", default="", help="capture: comma-separated tags")
-    parser.add_argument("--remote", default="origin", help="sync-config: remote to configure")
+    parser.add_argument("--remote", default="origin", help="sync-config, sync: the remote")
+    parser.add_argument("--no-push", action="store_true", help="sync: fetch and merge only")
 
 
 def _read_payload() -> dict:
@@ -66,21 +64,28 @@ def _guarded(args: argparse.Namespace, event: str) -> int:
     budget = args.time_budget if args.time_budget is not None else float(os.environ.get("MEMLAB_HOOK_BUDGET", 3.0))
 
     def _alarm(signum, frame):
-        raise _TimeGuard(f"time guard: gave up after {budget:.2f} s")
+        # Exit from the handler itself: an exception raised here could land in a finaliser or an
+        # ``except Exception`` and be swallowed, and the hook would go on past its budget.
+        target = _memlab_dir(payload, args.project)
+        if target is not None:
+            from memlab.adapter.state import log_line
+
+            log_line(target, f"{event} failed: time guard: gave up after {budget:.3f} s")
+        os._exit(0)
 
     old = signal.signal(signal.SIGALRM, _alarm)
     try:
-        signal.setitimer(signal.ITIMER_REAL, budget)
+        signal.setitimer(signal.ITIMER_REAL, max(budget, 1e-6))
         try:
             payload = _read_payload()
         except ValueError as exc:
             raise ValueError(f"stdin is not a hook JSON object ({type(exc).__name__})") from None
-        out = _dispatch(args, event, payload)
+        out = _dispatch(args, event, payload, budget)
         signal.setitimer(signal.ITIMER_REAL, 0)
         if out:
             sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
             sys.stdout.flush()
-    except (Exception, _TimeGuard) as exc:
+    except Exception as exc:
         signal.setitimer(signal.ITIMER_REAL, 0)
         target = _memlab_dir(payload, args.project)
         if target is not None:
@@ -93,20 +98,22 @@ def _guarded(args: argparse.Namespace, event: str) -> int:
     return 0
 
 
-def _dispatch(args: argparse.Namespace, event: str, payload: dict) -> dict | None:
+def _dispatch(args: argparse.Namespace, event: str, payload: dict, budget: float) -> dict | None:
     from memlab.adapter.repo import find_repo
     from memlab.adapter.spec import resolve_spec
     from memlab.adapter.state import clock
 
     repo = find_repo(args.project or payload.get("cwd") or os.getcwd())
-    spec = resolve_spec(args.spec)
+    spec = resolve_spec(args.spec, repo=repo)
     if args.time_budget is None and "MEMLAB_HOOK_BUDGET" not in os.environ:  # the spec's own budget
-        left = float(spec["hook"]["time_budget_seconds"]) - (time.monotonic() - _STARTED)
-        signal.setitimer(signal.ITIMER_REAL, max(0.001, left))
+        budget = float(spec["hook"]["time_budget_seconds"])
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, budget - (time.monotonic() - _STARTED)))
     if event == "session-start":
         from memlab.adapter.session import session_start
 
-        return session_start(payload, repo, spec, clock())
+        # raw notes (first session only) may use half of what is left of the budget
+        deadline = time.monotonic() + max(0.05, 0.5 * (budget - (time.monotonic() - _STARTED)))
+        return session_start(payload, repo, spec, clock(), deadline)
     from memlab.adapter.session import spawn_consolidation
     from memlab.adapter.state import log_line
     from memlab.adapter.triggers import due
@@ -131,10 +138,13 @@ def _capture(args: argparse.Namespace) -> int:
         except ValueError:
             raise MemlabError("capture reads --summary/--content or a JSON object on stdin") from None
     namespace = args.namespace or payload.get("namespace") or "progress"
-    summary = args.summary if args.summary is not None else str(payload.get("summary") or "")
-    content = args.content if args.content is not None else str(payload.get("content") or "")
-    tags = [t.strip() for t in args.tags.split(",") if t.strip()] or [str(t) for t in payload.get("tags") or []]
-    repo = find_repo(args.project or payload.get("cwd") or os.getcwd())
+    summary = args.summary if args.summary is not None else payload.get("summary") or ""
+    content = args.content if args.content is not None else payload.get("content") or ""
+    tags = [t.strip() for t in args.tags.split(",") if t.strip()] or payload.get("tags") or []
+    cwd = payload.get("cwd")
+    if not isinstance(tags, list) or not isinstance(cwd, str | None):
+        raise MemlabError("capture JSON: tags must be a list of text and cwd a path")
+    repo = find_repo(args.project or cwd or os.getcwd())
     mid = append_memory(repo, namespace, summary, content, timestamp=clock(), tags=tuple(tags))
     print(mid)
     return 0
@@ -144,11 +154,16 @@ def run(args: argparse.Namespace) -> int:
     """Dispatch one hook event."""
     if args.event == "capture":
         return _capture(args)
-    if args.event == "sync-config":
+    if args.event in ("sync-config", "sync"):
         from memlab.adapter.gitcli import find_repo
-        from memlab.adapter.sync import sync_config
+        from memlab.adapter.sync import sync, sync_config
 
-        for line in sync_config(find_repo(args.project or os.getcwd()), args.remote):
+        repo = find_repo(args.project or os.getcwd())
+        if args.event == "sync-config":
+            lines = sync_config(repo, args.remote)
+        else:
+            lines = sync(repo, args.remote, push=not args.no_push)
+        for line in lines:
             print(line)
         return 0
     return _guarded(args, args.event)

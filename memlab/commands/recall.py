@@ -36,20 +36,28 @@ def run(args: argparse.Namespace) -> int:
     from memlab.adapter import jsonl_refs, records
     from memlab.adapter.consolidation import load_store
     from memlab.adapter.reasoning import reason
-    from memlab.adapter.spec import build_components, resolve_spec
+    from memlab.adapter.spec import build_components, check_models, resolve_spec
     from memlab.adapter.state import clock
     from memlab.pipeline.recall import recall
+    from memlab.types import MAX_ACCESS_TIMES
 
     repo = open_repo(args)
     spec = resolve_spec(args.spec)
     loaded = load_store(repo)
+    check_models(spec, repo)
     components = build_components(spec)
     as_of = _date(args.as_of) if args.as_of else None
     now = clock()
     track = not args.no_track and as_of is None
-    hits = recall(loaded.store, components, args.query, now, mode=args.mode, limit=args.limit, as_of=as_of, track=track)
+    hits = recall(loaded.store, components, args.query, now, mode=args.mode, limit=args.limit, as_of=as_of, track=False)
     if track and hits:
-        jsonl_refs.append_records(repo, "meta", [records.state_record(loaded.store.state(h.memory.id)) for h in hits])
+        ids = [h.memory.id for h in hits]
+
+        def bump(current: dict) -> list[dict]:  # read under the writer lock: no concurrent write is lost
+            base = {i: current.get(i) or records.state_record(loaded.store.state(i)) for i in ids}
+            return [records.bump_activation(base[i], now, MAX_ACCESS_TIMES) for i in ids]
+
+        jsonl_refs.update_records(repo, "meta", bump)
     if args.reason:
         answer = reason(loaded.store, hits, components.temporal)
         lines = [f"answer: {answer.answer or '(no matching memory)'}"]

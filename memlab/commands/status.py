@@ -15,9 +15,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the status."""
-    from memlab.adapter.consolidation import load_store
+    from memlab.adapter.consolidation import load_store, new_memory_count
+    from memlab.adapter.notes_store import ref_tips
     from memlab.adapter.state import LAST_RUN_FILE, read_json
-    from memlab.adapter.triggers import new_memory_count
 
     repo = open_repo(args)
     loaded = load_store(repo)
@@ -25,6 +25,11 @@ def run(args: argparse.Namespace) -> int:
     tiers = Counter(s.tier.value for s in store.states.values())
     namespaces = Counter(m.namespace for m in store.memories.values())
     last = read_json(repo.memlab_dir / LAST_RUN_FILE) or {}
+    local = ref_tips(repo, "refs/notes/")
+    fetched = ref_tips(repo, "refs/notes/remotes/")
+    unmerged = sorted(
+        r for r, sha in fetched.items() if local.get("refs/notes/" + r.split("/", 4)[-1]) != sha and "/mem" in r
+    )
     data = {
         "records": loaded.load.records,
         "memories": len(store.memories),
@@ -39,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
         "runs": len(loaded.runs),
         "last_run": {k: last.get(k) for k in ("at", "run_id", "memories", "seconds")} if last else None,
         "errors": loaded.errors[:20],
+        "fetched_not_merged": unmerged,
     }
     text = [
         f"memories: {data['memories']} distinct ({data['records']} records, {data['skipped']} skipped), "
@@ -49,6 +55,10 @@ def run(args: argparse.Namespace) -> int:
         f"duplicates {data['duplicates']}, runs {data['runs']}",
         f"last consolidation: {last.get('at', 'never')} ({last.get('run_id', '-')})",
     ]
-    text += [f"skipped: {e}" for e in data["errors"][:5]]
+    if unmerged:
+        text.append(f"{len(unmerged)} fetched notes refs differ from the local ones; `memlab hook sync` merges them")
+    text += [f"problem: {e}" for e in data["errors"][:5]]
+    if len(loaded.errors) > 5:
+        text.append(f"... and {len(loaded.errors) - 5} more (memlab status --json lists 20)")
     emit(args, data, "\n".join(text))
     return 0

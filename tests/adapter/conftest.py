@@ -47,6 +47,27 @@ def cli(*args: str, cwd: Path, stdin: str | None = None, **extra: str) -> subpro
     )
 
 
+def main_in_process(*args: str) -> tuple[int, str, str]:
+    """``memlab <args>`` in this process (no interpreter start-up): exit code, stdout, stderr."""
+    import contextlib
+    import io
+
+    from memlab.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = os.environ.get("MEMLAB_NOW")
+    os.environ["MEMLAB_NOW"] = NOW
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        if saved is None:
+            os.environ.pop("MEMLAB_NOW", None)
+        else:
+            os.environ["MEMLAB_NOW"] = saved
+    return code, out.getvalue(), err.getvalue()
+
+
 def upstream_memory(ns: str, ts: str, summary: str, body: str, tags: list[str] | None = None) -> str:
     """A memory exactly as git-notes-memory writes it (unquoted timestamp, block tags)."""
     lines = ["---", f"type: {ns}", f"timestamp: {ts}", f"summary: {summary}"]
@@ -72,6 +93,13 @@ def session_payload(repo: Path, source: str = "startup", session_id: str = "s-1"
             "source": source,
         }
     )
+
+
+@pytest.fixture(autouse=True)
+def _private_user_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Install records and git-notes-memory's lock folder go to temporary folders, never the real home."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+    monkeypatch.setenv("MEMORY_PLUGIN_DATA_DIR", str(tmp_path_factory.mktemp("gnm") / "absent"))
 
 
 @pytest.fixture

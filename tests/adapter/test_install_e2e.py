@@ -30,7 +30,8 @@ def check_installed(settings: Path, project: Path, elsewhere: Path) -> None:
     assert data["hooks"]["Stop"][0]["hooks"][0]["command"] == "echo keep"
     start = [h for g in data["hooks"]["SessionStart"] for h in g["hooks"]]
     words = start[0]["command"].split()
-    assert len(start) == 1 and os.path.isabs(words[words.index("-m") - 2]) and os.path.isabs(words[-1])
+    assert len(start) == 1 and words[words.index("-m") - 2 : words.index("-m")] == ["-P", "-S"]
+    assert os.path.isabs(words[words.index("-P") - 1]) and os.path.isabs(words[-1])
     contexts = {}
     for source in SOURCES:
         proc = run_shell(start[0]["command"], session_payload(project, source, f"sess-{source}"), elsewhere)
@@ -40,6 +41,7 @@ def check_installed(settings: Path, project: Path, elsewhere: Path) -> None:
         assert out["systemMessage"].startswith("memlab:")
     block = contexts["startup"]
     assert block and block.startswith("<memory_consolidated_summaries") and len(block) < 10_000
+    assert f'generated_at="{NOW[:10]}"' in block  # the clock the command line received
     assert contexts["clear"] == contexts["compact"] == block
     assert contexts["resume"] is None or contexts["resume"] == block
     assert contexts["fork"] is None  # the fork carries the block already injected
@@ -52,10 +54,11 @@ def install_roundtrip(spec: Path, project: Path, tmp_path: Path) -> None:
     settings.parent.mkdir()
     settings.write_text(ORIGINAL)
     original = settings.read_bytes()
-    assert cli("consolidate", "--spec", str(spec), cwd=project).returncode == 0
-    for _ in range(2):  # idempotent
-        proc = cli("install", "--spec", str(spec), "--project", str(project), cwd=tmp_path)
-        assert proc.returncode == 0, proc.stderr
+    proc = cli("install", "--spec", str(spec), "--project", str(project), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr  # install runs the consolidation the first session reads
+    assert "consolidated 3 memories" in proc.stdout and "5/5 writing the SessionStart cache" in proc.stderr
+    again = cli("install", "--spec", str(spec), "--project", str(project), "--no-consolidate", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr  # idempotent
     check_installed(settings, project, tmp_path)
     assert cli("uninstall", "--project", str(project), cwd=tmp_path).returncode == 0
     assert settings.read_bytes() == original
@@ -149,7 +152,6 @@ def test_done_when_benchmark_run_export_install_session_uninstall(seeded, tmp_pa
     assert cli(
         "best", "--experiment", "quickstart", "--metric", "current_truth_at_1", "--tracking-uri", uri, cwd=ROOT
     ).stdout.startswith(outcome.run_id)
-    assert NOW
     install_roundtrip(spec_path, seeded, tmp_path)
 
 

@@ -1,0 +1,205 @@
+"""Broken refs, caches and state folders are contained: one bad ref never stops the others, a corrupt cache
+is rebuilt, a state folder that cannot be written gives one-line errors, and concurrent triggers run one
+consolidation."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+
+import pytest
+
+from memlab.adapter import jsonl_refs
+from memlab.adapter.consolidation import load_store
+from memlab.adapter.gitcli import find_repo
+from tests.adapter.conftest import PY, cli, env, git, main_in_process, session_payload
+from tests.adapter.helpers import can_mount, state_on_tmpfs
+
+MOUNT = can_mount()
+
+
+def blob(repo, text: str) -> str:
+    return git(repo, "hash-object", "-w", "--stdin", input=text).strip()
+
+
+def start(repo, **extra) -> dict:
+    proc = cli("hook", "session-start", cwd=repo, stdin=session_payload(repo), **extra)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    return json.loads(proc.stdout) if proc.stdout.strip() else {}
+
+
+def context(out: dict) -> str | None:
+    return out.get("hookSpecificOutput", {}).get("additionalContext")
+
+
+def test_a_memory_ref_pointing_at_a_blob_stops_nothing_else(consolidated):
+    git(consolidated, "update-ref", "refs/notes/mem/broken", blob(consolidated, "not a notes commit"))
+    code, out, err = main_in_process("status", "--json", "--project", str(consolidated))
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["memories"] == 3 and any("refs/notes/mem/broken" in e for e in data["errors"])
+    assert main_in_process("consolidate", "--project", str(consolidated))[0] == 0
+    capture = cli("hook", "capture", "--namespace", "broken", "--summary", "x", cwd=consolidated)
+    assert capture.returncode == 2 and "not a notes commit" in capture.stderr
+
+
+def test_a_derived_ref_pointing_at_a_blob_is_reported_and_replaced(consolidated):
+    bad = blob(consolidated, "garbage")
+    git(consolidated, "update-ref", "refs/notes/mem-meta", bad)
+    status = json.loads(main_in_process("status", "--json", "--project", str(consolidated))[1])
+    assert any("refs/notes/mem-meta points at a blob" in e for e in status["errors"])
+    code, _, err = main_in_process("consolidate", "--project", str(consolidated))
+    assert code == 0, err
+    loaded = load_store(find_repo(consolidated))
+    assert loaded.errors == [] and len(loaded.meta) == 3
+    kept = git(consolidated, "for-each-ref", "--format=%(objectname)", "refs/memlab/broken/").split()
+    assert kept == [bad]  # the replaced object is kept, not lost
+
+
+def test_a_corrupt_cache_is_bypassed_and_rebuilt(consolidated):
+    memlab_dir = find_repo(consolidated).memlab_dir
+    path = memlab_dir / "candidates.json"
+    cache = json.loads(path.read_text())
+    del cache["candidates"][0]["recency"]
+    path.write_text(json.dumps(cache))
+    (memlab_dir / "last-attempt.json").unlink(missing_ok=True)
+    out = start(consolidated)
+    assert "Use FastAPI for the API" in context(out) and "raw notes" in out["systemMessage"]
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        fresh = json.loads(path.read_text())
+        if all("recency" in c for c in fresh["candidates"]):
+            break
+        time.sleep(0.3)
+    assert all("recency" in c for c in json.loads(path.read_text())["candidates"])
+    assert "raw notes" not in start(consolidated)["systemMessage"]
+
+
+def test_a_failed_sessions_write_keeps_the_block(consolidated):
+    sessions = find_repo(consolidated).memlab_dir / "sessions.json"
+    sessions.mkdir()  # os.replace onto a folder fails
+    assert context(start(consolidated))
+
+
+def test_compaction_drops_bad_lines(repo):
+    r = find_repo(repo)
+    jsonl_refs.append_records(r, "meta", [{"id": "a", "tier": "hot"}])
+    git(repo, "notes", "--ref=refs/notes/mem-meta", "append", "-m", "{not json", jsonl_refs.anchor(r, "meta"))
+    assert jsonl_refs.read_records(r, "meta")[1]
+    assert jsonl_refs.compact(r, "meta") == (1, 1)
+    assert "{not json" not in jsonl_refs.read_text(r, "meta")
+    assert jsonl_refs.read_records(r, "meta")[1] == []
+
+
+@pytest.mark.parametrize("payload", [{"namespace": 5, "summary": "s"}, {"summary": ["x"]}, {"summary": "s", "tags": 3}])
+def test_capture_with_bad_json_types_is_one_line(repo, payload):
+    proc = cli("hook", "capture", cwd=repo, stdin=json.dumps(payload))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1
+
+
+def _unwritable(memlab_dir):
+    """The state folder made unwritable: a read-only tmpfs as root, permissions otherwise."""
+    if MOUNT:
+        return state_on_tmpfs(memlab_dir, 1024, readonly=True)
+    import contextlib
+
+    @contextlib.contextmanager
+    def chmodded():
+        memlab_dir.chmod(0o555)
+        try:
+            yield memlab_dir
+        finally:
+            memlab_dir.chmod(0o755)
+
+    return chmodded()
+
+
+@pytest.mark.skipif(os.geteuid() == 0 and not MOUNT, reason="root without mount: permissions cannot be enforced")
+def test_unwritable_state_folder_gives_one_line_errors(consolidated):
+    memlab_dir = find_repo(consolidated).memlab_dir
+    with _unwritable(memlab_dir):
+        for args in (("hook", "capture", "--summary", "x"), ("consolidate",)):
+            proc = cli(*args, cwd=consolidated)
+            assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+            assert "writable" in proc.stderr and len(proc.stderr.splitlines()) == 1
+        assert context(start(consolidated))  # reading the cache needs no write
+        assert cli("status", cwd=consolidated).returncode == 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not MOUNT, reason="needs root to mount a small tmpfs")
+def test_a_full_disk_keeps_the_old_cache_and_the_refs(consolidated):
+    memlab_dir = find_repo(consolidated).memlab_dir
+    before = (memlab_dir / "candidates.json").read_bytes()
+    old = context(start(consolidated))
+    with state_on_tmpfs(memlab_dir, 256):
+        try:
+            with open(memlab_dir / "filler", "wb") as fh:
+                while True:
+                    fh.write(b"\0" * 4096)
+                    fh.flush()
+        except OSError:
+            pass  # the disk is full
+        proc = cli("consolidate", "--full", cwd=consolidated)
+        assert proc.returncode == 2 and "No space left" in proc.stderr and "Traceback" not in proc.stderr
+        assert (memlab_dir / "candidates.json").read_bytes() == before
+        assert context(start(consolidated)) == old
+    loaded = load_store(find_repo(consolidated))
+    assert loaded.errors == [] and len(loaded.meta) == 3
+
+
+def test_concurrent_session_starts_run_one_consolidation(seeded):
+    """Eight session starts on a fresh repository: the check runs under the lock, so one consolidation."""
+    procs = [
+        subprocess.Popen(
+            [PY, "-m", "memlab.cli", "hook", "session-start"],
+            cwd=seeded,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            env=env(),
+        )
+        for i in range(8)
+    ]
+    for i, p in enumerate(procs):
+        p.communicate(session_payload(seeded, session_id=f"s{i}").encode(), timeout=60)
+    memlab_dir = find_repo(seeded).memlab_dir
+    deadline = time.time() + 300
+    time.sleep(1)
+    while time.time() < deadline and _consolidations_of(seeded):  # every spawned process has ended
+        time.sleep(0.5)
+    log = (memlab_dir / "hook.log").read_text()
+    done = [ln for ln in log.splitlines() if "memories," in ln]
+    assert len(done) == 1, log
+
+
+def _consolidations_of(repo) -> list[int]:
+    """Live processes running ``memlab.cli consolidate`` for ``repo`` (read from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                argv = fh.read().split(b"\0")
+        except OSError:
+            continue
+        if b"consolidate" in argv and str(repo).encode() in argv:
+            found.append(int(entry))
+    return found
+
+
+def test_a_permission_denied_state_folder_is_one_line(seeded, monkeypatch):
+    """EACCES on ``.git/memlab`` (whoever runs the tests: root ignores file modes, so it is injected)."""
+    real = os.open
+
+    def deny(path, *args, **kwargs):
+        if "/.git/memlab/" in str(path):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", deny)
+    for args in (("hook", "capture", "--summary", "x"), ("consolidate",)):
+        code, _, err = main_in_process(*args, "--project", str(seeded))
+        assert code == 2 and "Permission denied" in err and "writable" in err and len(err.splitlines()) == 1
