@@ -19,7 +19,7 @@ quickstart: setup
 	$(PY) -m memlab +experiment=quickstart
 
 test: setup
-	$(PY) -m pytest -q -m "not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest -q -m "not slow" -n auto $(PYTEST_ARGS)
 
 # pytest exits 5 when no test is marked slow: not a failure here.
 test-slow: setup

@@ -1,5 +1,9 @@
 import os
 
+# One OpenMP thread: on a shared 2-core machine scikit-learn's threads spin against each other and a second-long
+# training takes minutes.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")

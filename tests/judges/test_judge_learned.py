@@ -18,8 +18,8 @@ from memlab.types import Relation
 from tests.judges.helpers import mem
 
 
-def test_training_is_deterministic() -> None:
-    m1, c1 = train([1000, 1001], dataset="builtin", embedder="tfidf")
+def test_training_is_deterministic(tiny_trained) -> None:
+    m1, c1 = tiny_trained
     m2, c2 = train([1000, 1001], dataset="builtin", embedder="tfidf")
     assert c1 == c2
     assert export_hgb(m1) == export_hgb(m2)
@@ -62,8 +62,8 @@ def test_loads_by_path_and_judges(tiny_model: Path) -> None:
     assert card["train_seeds"] == [1000, 1001] and card["sha256"] == sha256_of(tiny_model)
 
 
-def test_json_trees_predict_exactly_what_scikit_learn_predicts() -> None:
-    model, _ = train([1000, 1001], dataset="builtin", embedder="tfidf")
+def test_json_trees_predict_exactly_what_scikit_learn_predicts(tiny_trained) -> None:
+    model, _ = tiny_trained
     ensemble = TreeEnsemble(json.loads(json.dumps(export_hgb(model))))
     rng = np.random.default_rng(0)
     rows = rng.normal(size=(500, len(FEATURES))) * 2
