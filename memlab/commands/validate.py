@@ -10,7 +10,9 @@ from memlab.run import check_uses
 
 
 def experiment_groups(name: str) -> list[str]:
-    """Strategy and settings groups an experiment file sets (``override /judge: x``, ``pipeline: {...}``)."""
+    """Strategy and settings groups an experiment file sets (``override /judge: x``, ``pipeline: {...}``), when it
+    also chooses its dataset (a preset that leaves the dataset open may set groups some datasets do not use).
+    """
     import yaml
 
     from memlab.build import GROUPS, SETTINGS_GROUPS
@@ -21,6 +23,8 @@ def experiment_groups(name: str) -> list[str]:
     for entry in data.get("defaults") or []:
         if isinstance(entry, dict):
             keys += [str(k).removeprefix("override ").lstrip("/") for k in entry]
+    if "dataset" not in keys:  # a policy preset, meant for any dataset: nothing to check against
+        return []
     return [k for k in dict.fromkeys(keys) if k in (*GROUPS, *SETTINGS_GROUPS)]
 
 
