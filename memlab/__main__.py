@@ -46,7 +46,7 @@ def print_outcome(outcome, *, compact: bool = False) -> None:
     if compact:
         value = outcome.metrics.get(outcome.main_metric)
         shown = f"{value:.4f}" if isinstance(value, float) else "–"
-        console.print(f"{outcome.main_metric}={shown}  run {outcome.run_id or '–'}  {outcome.output_dir}")
+        print(f"{outcome.main_metric}={shown}  run {outcome.run_id or '–'}  {outcome.output_dir}", flush=True)
         return
     table = Table(title=f"memlab — {outcome.result.card.name} (main metric: {outcome.main_metric})")
     table.add_column("metric")

@@ -44,6 +44,16 @@ GITNOTES_METRICS: tuple[str, ...] = (
     "latency_consolidate_s",
 )
 DIFFICULTY_ORDER = ("easy", "default", "hard")
+#: Target of supersession_f1 drawn in the figure.
+F1_TARGET = 0.95
+
+
+class Summary(dict):
+    """Mean supersession_f1 per (judge, difficulty, size); ``spread``: the sd over seeds of each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.spread: dict[tuple, float] = {}
 
 
 def _judge(run) -> str:
@@ -120,7 +130,7 @@ def _history_section(runs: Sequence) -> tuple[list[str], dict]:
         "",
         *header,
     ]
-    summary: dict[tuple, float] = {}
+    summary = Summary()
     shown: list = []
     extended: list[tuple] = []
     for k in order:
@@ -129,17 +139,26 @@ def _history_section(runs: Sequence) -> tuple[list[str], dict]:
             extended.append(k)
         shown += group
         lines.append(_row(k, group))
-        summary[k] = statistics.fmean(r.metrics.get("supersession_f1", 0.0) for r in group)
+        values = [r.metrics.get("supersession_f1", 0.0) for r in group]
+        summary[k] = statistics.fmean(values)
+        summary.spread[k] = statistics.stdev(values) if len(values) > 1 else 0.0
     if extended:
         lines += ["", "### On all seeds run", "", "Groups run on more seeds than the table above shares.", "", *header]
         lines += [_row(k, groups[k]) for k in extended]
         shown += [r for k in extended for r in groups[k] if r not in shown]
-    lines += ["", "### Drop from default to hard (supersession_f1)", "", "| judge | size | default | hard | drop |"]
+    lines += [
+        "",
+        "### From default to hard (supersession_f1)",
+        "",
+        "`change` = hard − default: negative when the judge drops on hard histories.",
+        "",
+        "| judge | size | default | hard | change |",
+    ]
     lines.append("|---|---|---|---|---|")
     for judge, size in sorted({(k[0], k[2]) for k in summary}):
         d, h = summary.get((judge, "default", size)), summary.get((judge, "hard", size))
         if d is not None and h is not None:
-            lines.append(f"| {judge} | {size} | {d:.3f} | {h:.3f} | {d - h:+.3f} |")
+            lines.append(f"| {judge} | {size} | {d:.3f} | {h:.3f} | {h - d:+.3f} |")
     lines += ["", "Run ids: " + ", ".join(f"`{r.run_id[:8]}`" for r in shown), ""]
     return lines, summary
 
@@ -210,43 +229,49 @@ def _scaling_section(runs: Sequence) -> list[str]:
 
 
 def _plot(summary: dict, path: Path) -> bool:
+    """supersession_f1 by difficulty, one line per judge and size, error bars = sd over seeds."""
     if not summary:
         return False
-    import matplotlib
+    from memlab.reports.common import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    for judge, size in sorted({(k[0], k[2]) for k in summary}):
+    plt = pyplot()
+    spread = getattr(summary, "spread", {})
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    keys = sorted({(k[0], k[2]) for k in summary})
+    for i, (judge, size) in enumerate(keys):
         xs = [d for d in DIFFICULTY_ORDER if (judge, d, size) in summary]
-        ax.plot(xs, [summary[(judge, d, size)] for d in xs], marker="o", label=f"{judge} (n={size})")
-    ax.set_ylabel("supersession_f1")
-    ax.set_ylim(0, 1.02)
-    ax.axhline(0.95, color="grey", linestyle=":", linewidth=1)
-    ax.legend(fontsize=7)
+        positions = [DIFFICULTY_ORDER.index(d) + (i - (len(keys) - 1) / 2) * 0.04 for d in xs]
+        ax.errorbar(
+            positions,
+            [summary[(judge, d, size)] for d in xs],
+            yerr=[spread.get((judge, d, size), 0.0) for d in xs],
+            marker="o",
+            capsize=3,
+            clip_on=False,
+            zorder=3,
+            label=f"{judge} (n={size})",
+        )
+    ax.axhline(F1_TARGET, color="grey", linestyle=":", linewidth=1, label=f"target {F1_TARGET:.2f}")
+    ax.set_xticks(range(len(DIFFICULTY_ORDER)), DIFFICULTY_ORDER)
+    ax.set_xlabel("history difficulty")
+    ax.set_ylabel("supersession F1 (mean over seeds; bars: sd)")
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_title("Supersession F1 by judge and difficulty (generated histories)")
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save(fig, path)
     return True
 
 
 def _runs(experiment: str, uri: str | None) -> list:
-    """Finished runs of ``experiment``; none when the experiment does not exist yet."""
-    from memlab.errors import MemlabError
-    from memlab.tracking.query import find_runs
+    """Finished runs of ``experiment``; none when the experiment (or the store) does not exist yet."""
+    from memlab.reports.common import finished_runs
 
-    try:
-        return find_runs(experiment, uri)
-    except MemlabError as exc:
-        if "no MLflow experiment" in str(exc):
-            return []
-        raise
+    return finished_runs(experiment, uri)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write the report; returns 0 (1 when there are no runs at all)."""
+    """Write the report from the runs that exist (none: one-line error, nothing written); returns 0."""
     parser = argparse.ArgumentParser(prog="memlab report project_history", description=__doc__.splitlines()[0])
     parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
     parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / "project_history.md"))
@@ -257,10 +282,17 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated experiments on the real notes",
     )
     parser.add_argument("--scaling-experiment", default="project_history_large")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
     args = parser.parse_args(argv)
+    from memlab.reports.common import check_output, require_runs
+
     history_runs = _runs(args.experiment, args.uri)
     gitnotes_runs = [r for name in args.gitnotes_experiment.split(",") if name for r in _runs(name, args.uri)]
+    scaling_runs = _runs(args.scaling_experiment, args.uri)
+    names = [args.experiment, *args.gitnotes_experiment.split(","), args.scaling_experiment]
+    require_runs([*history_runs, *gitnotes_runs, *scaling_runs], names, args.uri)
     out = Path(args.out)
+    check_output([out, out.with_name("project_history_f1.png")], args.force)
     lines = [
         "# Project histories: supersession judges, injected context, real notes",
         "",
@@ -274,11 +306,11 @@ def main(argv: list[str] | None = None) -> int:
     if _plot(summary, png):
         lines += [f"![supersession_f1 by difficulty]({png.name})", ""]
     lines += _gitnotes_section(gitnotes_runs)
-    lines += _scaling_section(_runs(args.scaling_experiment, args.uri))
+    lines += _scaling_section(scaling_runs)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {out} ({len(history_runs)} history runs, {len(gitnotes_runs)} gitnotes runs)")
-    return 0 if (history_runs or gitnotes_runs) else 1
+    return 0
 
 
 if __name__ == "__main__":
