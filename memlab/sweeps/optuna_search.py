@@ -87,4 +87,5 @@ class ResumableOptunaSweeper(OptunaSweeper):
                 + f"; running {impl.n_trials}",
                 flush=True,
             )
+        Path(str(impl.config.hydra.sweep.dir)).mkdir(parents=True, exist_ok=True)  # results file, even with 0 trials
         return super().sweep(arguments)

@@ -9,6 +9,8 @@ Hydra's own launchers do), shipped with Hydra's state to a Ray task, and run the
 ``hydra.launcher.address``: ``null`` starts a local Ray instance for the sweep and stops it afterwards;
 ``HOST:6379`` (or ``ray://HOST:10001``) submits to a running cluster, whose nodes need memlab installed
 and, for one store shared by all jobs, ``hydra.launcher.env.MLFLOW_TRACKING_URI=http://SERVER:5000``.
+A cluster started with ``ray start`` uses token authentication; the launcher turns it on for the driver
+when a token is at hand (:func:`token_auth`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,19 @@ def _execute(hydra_context: HydraContext, sweep_config: DictConfig, task_functio
         job_dir_key="hydra.sweep.dir",
         job_subdir_key="hydra.sweep.subdir",
     )
+
+
+def token_auth(address: str | None) -> None:
+    """Connecting to a running cluster: use Ray's token authentication when a token is at hand.
+
+    ``ray start`` clusters authenticate with a token (``~/.ray/auth_token``, ``$RAY_AUTH_TOKEN`` or
+    ``$RAY_AUTH_TOKEN_PATH``) while a driver defaults to no authentication; an explicit ``RAY_AUTH_MODE`` wins.
+    """
+    if address is None or "RAY_AUTH_MODE" in os.environ:
+        return
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or str(Path.home() / ".ray" / "auth_token")
+    if os.environ.get("RAY_AUTH_TOKEN") or Path(path).is_file():
+        os.environ["RAY_AUTH_MODE"] = "token"
 
 
 def job_env(extra: Mapping[str, Any] | None = None) -> dict[str, str]:
@@ -91,6 +106,7 @@ class RayLauncher(Launcher):
 
     def launch(self, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> Sequence[JobReturn]:
         """Submit one Ray task per job; return their results in job order."""
+        token_auth(self.address)  # before Ray is imported: it reads RAY_AUTH_MODE once
         import ray
 
         assert self.config is not None and self.hydra_context is not None and self.task_function is not None
