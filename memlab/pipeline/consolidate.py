@@ -96,7 +96,7 @@ def phase_summarize(store: MemoryStore, components: Components, clusters, run_id
     summarize = components.summarizer.summarize
     with_superseded = takes_keyword(summarize, "superseded")
     current: dict[str, object] = {}
-    for cluster in clusters:
+    for cluster in progress(clusters, desc="summarizing clusters", unit="cluster"):
         if with_superseded:
             superseded = {m.id: s for m in cluster if (s := store.state(m.id).superseded_by)}
             summary = summarize(cluster, superseded=superseded)
