@@ -19,7 +19,9 @@ import logging
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
+from math import log10
 from pathlib import Path
+from time import perf_counter
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -48,10 +50,13 @@ class Node:
         """Record one call of ``seconds``."""
         self.count += 1
         self.seconds += seconds
-        self.min = min(self.min, seconds)
-        self.max = max(self.max, seconds)
-        b = int(BINS_PER_DECADE * math.log10(seconds * 1e6)) if seconds > 1e-6 else 0
-        self.hist[b] = self.hist.get(b, 0) + 1
+        if seconds < self.min:
+            self.min = seconds
+        if seconds > self.max:
+            self.max = seconds
+        b = int(BINS_PER_DECADE * log10(seconds * 1e6)) if seconds > 1e-6 else 0
+        hist = self.hist
+        hist[b] = hist.get(b, 0) + 1
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (children in first-call order)."""
@@ -76,13 +81,18 @@ class Tracer:
         self.t0 = time.perf_counter()
         self.stack: list[Node] = [self.root]
 
-    def enter(self, name: str) -> Node:
-        """Open ``name`` under the current span."""
+    def child(self, name: str) -> Node:
+        """The current span's child ``name``, created on first use."""
         parent = self.stack[-1]
         node = parent.children.get(name)
         if node is None:
             node = parent.children[name] = Node(name)
             node.first_ns = time.time_ns()
+        return node
+
+    def enter(self, name: str) -> Node:
+        """Open ``name`` under the current span."""
+        node = self.child(name)
         self.stack.append(node)
         return node
 
@@ -150,12 +160,15 @@ def traced(name: str) -> Callable[[F], F]:
             tracer = _TRACER
             if tracer is None:
                 return fn(*args, **kwargs)
-            node = tracer.enter(name)
-            t0 = time.perf_counter()
+            stack = tracer.stack
+            node = stack[-1].children.get(name) or tracer.child(name)
+            stack.append(node)
+            t0 = perf_counter()
             try:
                 return fn(*args, **kwargs)
             finally:
-                tracer.exit(node, time.perf_counter() - t0)
+                node.add(perf_counter() - t0)
+                stack.pop()
 
         wrapper.__memlab_traced__ = True  # type: ignore[attr-defined]
         return wrapper  # type: ignore[return-value]
@@ -163,8 +176,22 @@ def traced(name: str) -> Callable[[F], F]:
     return decorate
 
 
+#: Optional strategy hooks the pipeline calls besides the protocol methods (see memlab.protocols).
+HOOKS: tuple[str, ...] = ("score_all", "observe", "rank_many")
+
+
+def strategy_methods(group: str) -> tuple[str, ...]:
+    """The methods of a group's protocol (``judge`` -> ``judge``) plus the optional :data:`HOOKS`."""
+    from memlab.protocols import GROUP_PROTOCOLS
+
+    proto = GROUP_PROTOCOLS.get(group)
+    names = [n for n, v in vars(proto).items() if callable(v) and not n.startswith("_")] if proto else []
+    return (*names, *HOOKS)
+
+
 def instrument(components: Any, groups: Sequence[str]) -> int:
-    """Wrap the public methods of each group's strategy object so its calls are spans ``group.method``.
+    """Wrap the protocol methods (and optional hooks) of each group's strategy object so that every call
+    the pipeline makes is a span ``group.method``; calls a strategy makes to its own helpers are not.
 
     Methods are wrapped on the instance (the object keeps its class, attributes and signature, so protocol
     checks and optional-keyword inspection still work); a wrapper records only while a tracer runs, and
@@ -175,9 +202,7 @@ def instrument(components: Any, groups: Sequence[str]) -> int:
         obj = getattr(components, group, None)
         if obj is None:
             continue
-        for attr in dir(type(obj)):
-            if attr.startswith("_") or not callable(getattr(type(obj), attr, None)):
-                continue
+        for attr in strategy_methods(group):
             try:
                 method = getattr(obj, attr)
             except Exception:
