@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from memlab.paths import PROJECT_ROOT
+from memlab.reports.history_figure import Summary, plot_f1
 
 HISTORY_METRICS: tuple[str, ...] = (
     "supersession_f1",
@@ -44,16 +45,6 @@ GITNOTES_METRICS: tuple[str, ...] = (
     "latency_consolidate_s",
 )
 DIFFICULTY_ORDER = ("easy", "default", "hard")
-#: Target of supersession_f1 drawn in the figure.
-F1_TARGET = 0.95
-
-
-class Summary(dict):
-    """Mean supersession_f1 per (judge, difficulty, size); ``spread``: the sd over seeds of each."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.spread: dict[tuple, float] = {}
 
 
 def _judge(run) -> str:
@@ -228,41 +219,6 @@ def _scaling_section(runs: Sequence) -> list[str]:
     return lines
 
 
-def _plot(summary: dict, path: Path) -> bool:
-    """supersession_f1 by difficulty, one line per judge and size, error bars = sd over seeds."""
-    if not summary:
-        return False
-    from memlab.reports.common import pyplot, save
-
-    plt = pyplot()
-    spread = getattr(summary, "spread", {})
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    keys = sorted({(k[0], k[2]) for k in summary})
-    for i, (judge, size) in enumerate(keys):
-        xs = [d for d in DIFFICULTY_ORDER if (judge, d, size) in summary]
-        positions = [DIFFICULTY_ORDER.index(d) + (i - (len(keys) - 1) / 2) * 0.04 for d in xs]
-        ax.errorbar(
-            positions,
-            [summary[(judge, d, size)] for d in xs],
-            yerr=[spread.get((judge, d, size), 0.0) for d in xs],
-            marker="o",
-            capsize=3,
-            clip_on=False,
-            zorder=3,
-            label=f"{judge} (n={size})",
-        )
-    ax.axhline(F1_TARGET, color="grey", linestyle=":", linewidth=1, label=f"target {F1_TARGET:.2f}")
-    ax.set_xticks(range(len(DIFFICULTY_ORDER)), DIFFICULTY_ORDER)
-    ax.set_xlabel("history difficulty")
-    ax.set_ylabel("supersession F1 (mean over seeds; bars: sd)")
-    ax.set_ylim(-0.05, 1.05)
-    ax.set_title("Supersession F1 by judge and difficulty (generated histories)")
-    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    fig.tight_layout()
-    save(fig, path)
-    return True
-
-
 def _runs(experiment: str, uri: str | None) -> list:
     """Finished runs of ``experiment``; none when the experiment (or the store) does not exist yet."""
     from memlab.reports.common import finished_runs
@@ -303,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     history_lines, summary = _history_section(history_runs)
     lines += history_lines
     png = out.with_name("project_history_f1.png")
-    if _plot(summary, png):
+    if plot_f1(summary, png):
         lines += [f"![supersession_f1 by difficulty]({png.name})", ""]
     lines += _gitnotes_section(gitnotes_runs)
     lines += _scaling_section(scaling_runs)

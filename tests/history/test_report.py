@@ -78,7 +78,7 @@ def test_no_runs_is_one_line_and_writes_nothing(tmp_path) -> None:
 
 
 def test_figure_has_title_labels_target_legend_error_bars_and_shows_none(tmp_path, monkeypatch) -> None:
-    from memlab.reports import common, project_history
+    from memlab.reports import common, history_figure, project_history
 
     runs = [_run(j, d, s, 0.0 if j == "none" else 0.8 + 0.01 * s, s) for j in ("none", "slot")
             for d in ("default", "hard") for s in (0, 1)]  # fmt: skip
@@ -86,7 +86,7 @@ def test_figure_has_title_labels_target_legend_error_bars_and_shows_none(tmp_pat
     assert "| none | 400 | 0.000 | 0.000 | +0.000 |" in "\n".join(lines)
     captured = {}
     monkeypatch.setattr(common, "save", lambda fig, path: captured.setdefault("fig", fig))
-    assert project_history._plot(summary, tmp_path / "f1.png")
+    assert history_figure.plot_f1(summary, tmp_path / "f1.png")
     ax = captured["fig"].axes[0]
     assert ax.get_title() and ax.get_xlabel() == "history difficulty" and "F1" in ax.get_ylabel()
     labels = [t.get_text() for t in ax.get_legend().get_texts()]

@@ -49,3 +49,9 @@ def test_unknown_keys_and_experiments_fail_in_one_line_with_a_fix_that_works(arg
     proc = memlab_main(*args)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert expected in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_report_helpers_are_not_listed_as_reports():
+    from memlab.commands.report import available_reports
+
+    assert available_reports() == ["locomo", "project_history", "temporal"]
