@@ -22,6 +22,12 @@ def colour(i: int, n: int) -> Any:
     return colormaps["tab10" if n <= 10 else "tab20"](i % (10 if n <= 10 else 20))
 
 
+def _size(rows: Sequence[Any]) -> tuple[float, float]:
+    """Figure size for horizontal bars labelled by configuration: room for the longest label."""
+    longest = max((len(r.label) for r in rows), default=10)
+    return 5.5 + 0.075 * longest, 1.6 + 0.42 * len(rows)
+
+
 def _err(rows: Sequence[Any]) -> list[list[float]]:
     """Asymmetric error bars from each row's CI (zero where there is none)."""
     lo = [max(0.0, r.value - r.ci[0]) if r.ci and not math.isnan(r.ci[0]) else 0.0 for r in rows]
@@ -34,7 +40,7 @@ def main_figure(experiment: str, metric: str, rows: Sequence[Any], baseline: Any
     plt = pyplot()
     from matplotlib.patches import Patch
 
-    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.45 * len(rows)))
+    fig, ax = plt.subplots(figsize=_size(rows), layout="constrained")
     ys = list(range(len(rows)))
     colours = ["#7f7f7f" if r is baseline else "#1f77b4" for r in rows]
     values = [0.0 if math.isnan(r.value) else r.value for r in rows]
@@ -48,7 +54,6 @@ def main_figure(experiment: str, metric: str, rows: Sequence[Any], baseline: Any
     if baseline is not None:
         handles.append(Patch(color="#7f7f7f", label="baseline"))
     ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
     return save(fig, path)
 
 
@@ -60,7 +65,7 @@ def tier_figure(experiment: str, rows: Sequence[Any], path: Path) -> Path | None
     if not any(v for values in fractions.values() for v in values):
         return None
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(8, 1.2 + 0.45 * len(rows)))
+    fig, ax = plt.subplots(figsize=_size(rows), layout="constrained")
     ys = list(range(len(rows)))
     left = [0.0] * len(rows)
     for tier in TIERS:
@@ -72,8 +77,7 @@ def tier_figure(experiment: str, rows: Sequence[Any], path: Path) -> Path | None
     ax.set_xlabel("fraction of memories (mean over runs)")
     ax.set_ylabel("configuration")
     ax.set_title(f"{experiment}: tier distribution at the end of the run")
-    ax.legend(ncols=4, fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.08))
-    fig.tight_layout()
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="tier")
     return save(fig, path)
 
 
@@ -135,7 +139,7 @@ def budget_figure(experiment: str, metric: str, rows: Sequence[Any], path: Path)
     if max(len(v) for v in series.values()) < 2:
         return None
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(9, 4.5))
+    fig, ax = plt.subplots(figsize=(9, 4.5), layout="constrained")
     budgets = sorted({b for points in series.values() for b, _ in points})
     for i, (name, points) in enumerate(sorted(series.items())):
         points.sort(key=lambda p: p[0])
@@ -156,7 +160,6 @@ def budget_figure(experiment: str, metric: str, rows: Sequence[Any], path: Path)
     ax.set_ylabel(f"{metric} (95% CI)")
     ax.set_title(f"{experiment}: {metric} against the token budget")
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
     return save(fig, path)
 
 
