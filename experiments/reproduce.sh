@@ -44,9 +44,9 @@ $P -m memlab --multirun dataset=locomo_synth embedder=minilm temporal=rules,patt
     experiment_name=locomo_synth
 
 step reports
-$P -m memlab.cli report project_history
-$P -m memlab.cli report locomo
-$P -m memlab.cli report temporal
+$P -m memlab.cli report project_history --force
+$P -m memlab.cli report locomo --force
+$P -m memlab.cli report temporal --force
 
 step SessionStart hook benchmark
 $P -m memlab.cli bench hook --sizes 1000,10000 --runs 20 --out reports/bench_hook.json

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 from memlab.errors import MemlabError
 
@@ -32,12 +31,23 @@ def fail(message: str, code: int = 2) -> None:
     raise SystemExit(code)
 
 
-def print_outcome(outcome) -> None:
-    """Rich table of metrics, then the run id and the UI command."""
+def print_outcome(outcome, *, compact: bool = False) -> None:
+    """Rich table of metrics, then the run id, the UI command and the run's address.
+
+    ``compact`` (a job of a sweep): one line with the main metric and the run id; the sweep ends with a
+    comparison table of all its jobs.
+    """
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
+    if outcome.skipped:
+        console.print(f"skipped: configuration already has FINISHED run {outcome.run_id} (tracking.skip_finished)")
+    if compact:
+        value = outcome.metrics.get(outcome.main_metric)
+        shown = f"{value:.4f}" if isinstance(value, float) else "–"
+        print(f"{outcome.main_metric}={shown}  run {outcome.run_id or '–'}  {outcome.output_dir}", flush=True)
+        return
     table = Table(title=f"memlab — {outcome.result.card.name} (main metric: {outcome.main_metric})")
     table.add_column("metric")
     table.add_column("value", justify="right")
@@ -49,6 +59,8 @@ def print_outcome(outcome) -> None:
         console.print(f"MLflow run id: {outcome.run_id}")
     if outcome.ui_command:
         console.print(f"MLflow UI: {outcome.ui_command}", soft_wrap=True)
+    if outcome.run_url:
+        console.print(f"run in the UI: {outcome.run_url}", soft_wrap=True)
 
 
 def main() -> None:
@@ -56,6 +68,9 @@ def main() -> None:
     for key, value in _OFFLINE.items():
         os.environ.setdefault(key, value)
     from memlab.cli import COMMANDS
+    from memlab.progress import set_quiet
+
+    sys.argv[1:] = set_quiet(sys.argv[1:])
 
     if len(sys.argv) > 1 and sys.argv[1] in COMMANDS:
         from memlab.cli import main as cli_main
@@ -74,23 +89,46 @@ def main() -> None:
 
     from memlab.conf_resolvers import register
     from memlab.paths import CONF_DIR
+    from memlab.sweeps.plugins import register as register_plugins
 
     register()
+    register_plugins()
 
     @hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")
     def _task(cfg: DictConfig) -> float:
+        import logging
+
+        from memlab.logs import configure
         from memlab.run import run
 
+        register()
+        log = logging.getLogger("memlab.run")
         try:
             container = OmegaConf.to_container(cfg, resolve=True)
+            configure(container.get("logging"))
             hc = HydraConfig.get()
             sweep_id = None
-            if hc.mode is not None and hc.mode.name == "MULTIRUN":
-                sweep_id = Path(hc.sweep.dir).name
-            outcome = run(container, hc.runtime.output_dir, sweep_id=sweep_id, overrides=list(hc.overrides.task))
+            multirun = hc.mode is not None and hc.mode.name == "MULTIRUN"
+            if multirun:
+                from memlab.sweeps import sweep_id_for
+
+                sweep_id = sweep_id_for(hc.sweep.dir)
+            overrides = list(hc.overrides.task)
+            log.info("run started", extra={"overrides": overrides, "output_dir": hc.runtime.output_dir})
+            outcome = run(container, hc.runtime.output_dir, sweep_id=sweep_id, overrides=overrides)
         except MemlabError as exc:
             fail(str(exc))
-        print_outcome(outcome)
+        log.info(
+            "run finished",
+            extra={
+                "run_id": outcome.run_id,
+                "main_metric": outcome.main_metric,
+                "value": outcome.main_value,
+                "skipped": outcome.skipped,
+                "sweep": sweep_id,
+            },
+        )
+        print_outcome(outcome, compact=multirun)
         return outcome.main_value
 
     _task()

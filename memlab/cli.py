@@ -49,6 +49,9 @@ def _load(name: str):
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` and run one subcommand; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    from memlab.progress import set_quiet
+
+    argv = set_quiet(argv)  # `memlab --quiet COMMAND`: no progress bars
     parser = argparse.ArgumentParser(prog="memlab", description="Measure memory-consolidation policies.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, help_text) in COMMANDS.items():

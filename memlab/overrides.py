@@ -22,6 +22,68 @@ def top_level_keys() -> set[str]:
     return set(available_groups()) | {k for k in data if k != "defaults"} | {"hydra"}
 
 
+def settings_tree() -> dict:
+    """``config.yaml`` without its defaults list (the keys plain overrides may set under a settings root)."""
+    data = yaml.safe_load((CONF_DIR / "config.yaml").read_text()) or {}
+    return {k: v for k, v in data.items() if k != "defaults"}
+
+
+def default_options() -> dict[str, str]:
+    """Group -> option chosen by ``config.yaml``'s defaults list."""
+    data = yaml.safe_load((CONF_DIR / "config.yaml").read_text()) or {}
+    out: dict[str, str] = {}
+    for entry in data.get("defaults") or []:
+        if isinstance(entry, dict):
+            out.update({str(k): str(v) for k, v in entry.items()})
+    return out
+
+
+def unknown_key(key: str, tree: object, where: str, prefix: str = "") -> str | None:
+    """One-line message when the dotted ``key`` does not exist in ``tree`` (``None`` when it does).
+
+    ``prefix`` is prepended to key names in the message (``judge.`` for a key inside a group's option).
+    """
+    node = tree
+    parts = key.split(".")
+    for depth, part in enumerate(parts):
+        if not isinstance(node, dict):
+            return None  # below a leaf or a list: Hydra decides
+        if part not in node:
+            parent = prefix + ".".join(parts[:depth])
+            parent = parent.rstrip(".")
+            close = difflib.get_close_matches(part, sorted(map(str, node)), n=1, cutoff=0.5)
+            hint = f" (did you mean '{parent}.{close[0]}'?)" if close else ""
+            valid = ", ".join(sorted(str(k) for k in node if not str(k).startswith("_")))
+            return (
+                f"unknown key '{prefix}{key}' ({where}){hint}; keys of {parent}: {valid}; "
+                f"add a new key with +{prefix}{key}=VALUE"
+            )
+        node = node[part]
+    return None
+
+
+def check_nested_key(key: str, args: Sequence[str], groups: set[str]) -> str | None:
+    """Message for an unknown dotted key under a settings root (``pipeline.knn``) or a group's option."""
+    root, _, rest = key.partition(".")
+    if not rest:
+        return None
+    if root not in groups:
+        tree = settings_tree()
+        return unknown_key(key, tree, "conf/config.yaml") if isinstance(tree.get(root), dict) else None
+    if any(a.lstrip("+").startswith(("experiment=", "search=")) for a in args):
+        return None  # an overlay may choose another option of the group
+    chosen = default_options().get(root)
+    for arg in args:
+        name, _, value = arg.lstrip("+").partition("=")
+        if name == root:
+            chosen = value
+    path = CONF_DIR / root / f"{chosen}.yaml"
+    if not chosen or "," in chosen or not path.is_file():
+        return None
+    option = yaml.safe_load(path.read_text()) or {}
+    return unknown_key(rest, option, f"option {root}={chosen}", prefix=f"{root}.")
+
+
 def check_overrides(args: Sequence[str]) -> None:
     """Raise :class:`MemlabError` for the first bad override in ``args`` (other arguments are skipped).
 
@@ -65,9 +127,12 @@ def check_overrides(args: Sequence[str]) -> None:
                 values = [str(v) for v in override.sweep_string_iterator()]
             else:
                 values = [override.get_value_element_as_str()]
+            prefix = arg[: len(arg) - len(arg.lstrip("+"))]
             for value in values:
                 if value not in valid:
-                    raise MemlabError(unknown_option_message(key, value, valid) + f"; choose with {key}=<option>")
+                    raise MemlabError(
+                        unknown_option_message(key, value, valid) + f"; choose with {prefix}{key}=<option>"
+                    )
             continue
         root = key.split(".")[0].split("/")[0]
         if root not in roots and not override.is_add():
@@ -77,3 +142,7 @@ def check_overrides(args: Sequence[str]) -> None:
                 f"unknown config key '{root}' in override '{arg}'{hint}; "
                 "see `python -m memlab --cfg job` for the keys, or add a new key with +key=value"
             )
+        if not override.is_add() and not override.is_delete():
+            message = check_nested_key(key, args, groups)
+            if message:
+                raise MemlabError(message)

@@ -11,16 +11,16 @@ import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from memlab import provenance
-from memlab.benchmarks.base import Benchmark, BenchmarkCard, BenchmarkResult
+from memlab import provenance, trace
+from memlab.benchmarks.base import Benchmark, BenchmarkCard, BenchmarkResult, DatasetCard
 from memlab.build import GROUPS, SETTINGS_GROUPS, build_components, build_node, config_hash
 from memlab.errors import MemlabError
+from memlab.naming import RUNTIME_KEYS, run_name_for
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ class RunOutcome:
     output_dir: Path
     ui_command: str | None
     result: BenchmarkResult
+    run_url: str | None = None
+    skipped: bool = False
 
     @property
     def main_value(self) -> float:
@@ -157,7 +159,14 @@ def run(
     tracker = build_node(cfg["tracking"], "tracking")
 
     sha, dirty = provenance.git_state()
-    chash = config_hash(cfg)
+    chash = config_hash({k: v for k, v in cfg.items() if k not in RUNTIME_KEYS})
+    done = getattr(tracker, "finished_run", lambda _: None)(chash)
+    if done is not None:  # tracking.skip_finished: this config already has a FINISHED run
+        dataset = DatasetCard(card.name, card.version, "", card.licence, "", card.main_metric)
+        result = BenchmarkResult(dict(done[1]), [], dataset, {"skipped": done[0]})
+        url = getattr(tracker, "run_url", lambda _: None)(done[0])
+        ui = tracker.ui_command()
+        return RunOutcome(done[0], result.metrics, card.main_metric, output_dir, ui, result, url, skipped=True)
     tags = {
         "memlab.config_hash": chash,
         "memlab.git_sha": sha,
@@ -170,10 +179,13 @@ def run(
         **{f"memlab.version.{k}": v for k, v in provenance.library_versions().items()},
         **{f"memlab.strategy.{g}": f"{getattr(components, g).name}@{getattr(components, g).version}" for g in used},
     }
-    run_name = f"{card.name}-{chash}-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S%f')}"
-    run_id = tracker.start(run_name, run_params(cfg, card.uses), tags, sweep_id=sweep_id)
+    run_id = tracker.start(run_name_for(card.name, overrides, cfg), run_params(cfg, card.uses), tags, sweep_id=sweep_id)
+    tracer = trace.start(cfg.get("trace"))
+    if tracer is not None:
+        trace.instrument(components, used)
     try:
-        result = benchmark.run(components, seed)
+        with trace.span("benchmark"):
+            result = benchmark.run(components, seed)
         tracker.set_tags(
             {
                 "memlab.dataset_sha256": result.card.sha256,
@@ -182,10 +194,14 @@ def run(
         )
         write_outputs(output_dir, cfg, result)
         copy_strategy_artifacts(components, output_dir, used)
+        trace.finish(output_dir, tracker, cfg.get("trace"), run_id)
         tracker.log_metrics(result.metrics)
         tracker.log_artifacts(output_dir)
     except BaseException:
+        trace.stop()
         tracker.finish("FAILED")
         raise
     tracker.finish("FINISHED")
-    return RunOutcome(run_id, dict(result.metrics), card.main_metric, output_dir, tracker.ui_command(), result)
+    url = getattr(tracker, "run_url", lambda _: None)(run_id)
+    metrics = dict(result.metrics)
+    return RunOutcome(run_id, metrics, card.main_metric, output_dir, tracker.ui_command(), result, url)

@@ -141,5 +141,8 @@ class EpisodeBenchmark:
 
         data = self.load(seed)
         answer = self.answerer(components, data)
-        outcomes = [run_episode(episode, components, answer) for episode in data.episodes]
+        from memlab.progress import progress
+
+        episodes = progress(data.episodes, desc="episodes", unit="episode")
+        outcomes = [run_episode(episode, components, answer) for episode in episodes]
         return self.score(data, outcomes, components, seed)

@@ -1,29 +1,74 @@
-"""``memlab best --experiment NAME --metric M [--minimize]``: the best FINISHED run."""
+"""``memlab best --experiment NAME [--metric M] [--split heldout] [--minimize]``: the best FINISHED run.
+
+Without ``--metric`` the runs' own main metric (the benchmark card's, tagged on every run) is used;
+``--split S`` ranks on ``<metric>_S`` (for example LoCoMo's ``_heldout`` conversations, which no setting
+was chosen on). Ties are broken deterministically (newest start time, then smallest run id) and reported.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 
+from memlab.errors import MemlabError
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``memlab best``."""
     parser.add_argument("--experiment", required=True, help="MLflow experiment name")
-    parser.add_argument("--metric", required=True, help="metric to rank by")
+    parser.add_argument("--metric", default=None, help="metric to rank by (default: the runs' main metric)")
+    parser.add_argument("--split", default=None, help="rank on METRIC_SPLIT, e.g. --split heldout")
     parser.add_argument("--minimize", action="store_true", help="lower is better")
     parser.add_argument("--tracking-uri", default=None, help="MLflow URI (default: $MLFLOW_TRACKING_URI or mlruns.db)")
+    parser.add_argument("--list-metrics", action="store_true", help="list the metrics the runs logged and exit")
     parser.add_argument("--json", action="store_true", help="print the run as JSON")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Print the best run's id, metric and strategies."""
-    from memlab.tracking.query import best_run
+def main_metric(runs) -> str:
+    """The main metric the runs declare (``memlab.main_metric`` tag); one-line error when they disagree."""
+    names = sorted({r.tags["memlab.main_metric"] for r in runs if r.tags.get("memlab.main_metric")})
+    if len(names) != 1:
+        found = ", ".join(names) or "none"
+        raise MemlabError(f"the runs declare main metrics {found}; choose one with --metric")
+    return names[0]
 
-    record = best_run(args.experiment, args.metric, args.tracking_uri, minimize=args.minimize)
+
+def run(args: argparse.Namespace) -> int:
+    """Print the best run's id, metric, strategies, and any tie it broke."""
+    from memlab.tracking.query import find_runs, rank_runs
+
+    if args.list_metrics or args.metric is None:
+        runs = find_runs(args.experiment, args.tracking_uri)
+        if not runs:
+            raise MemlabError(f"no FINISHED run in experiment '{args.experiment}'; run it first")
+        if args.list_metrics:
+            print("\n".join(sorted({m for r in runs for m in r.metrics})))
+            return 0
+        args.metric = main_metric(runs)
+    metric = f"{args.metric}_{args.split}" if args.split else args.metric
+    ranking = rank_runs(args.experiment, metric, args.tracking_uri, minimize=args.minimize)
+    record = ranking.best
     if args.json:
-        print(json.dumps({"run_id": record.run_id, "metrics": record.metrics, "tags": record.tags}, indent=2))
+        data = {
+            "run_id": record.run_id,
+            "metric": metric,
+            "value": record.metrics[metric],
+            "ties": [r.run_id for r in ranking.ties],
+            "tie_rule": ranking.rule,
+            "metrics": record.metrics,
+            "tags": record.tags,
+        }
+        print(json.dumps(data, indent=2))
         return 0
-    print(f"{record.run_id}  {args.metric}={record.metrics[args.metric]:.6g}  ({record.experiment})")
+    name = record.tags.get("mlflow.runName", "")
+    print(f"{record.run_id}  {metric}={record.metrics[metric]:.6g}  ({record.experiment}; {name})")
+    print(f"  best of {ranking.considered} FINISHED runs ({'lowest' if args.minimize else 'highest'} {metric})")
+    if ranking.ties:
+        others = ", ".join(r.run_id for r in ranking.ties)
+        print(
+            f"  tie: {len(ranking.ties) + 1} runs have {metric}={record.metrics[metric]:.6g}; chose by {ranking.rule}"
+        )
+        print(f"  tied with: {others}")
     for key in sorted(k for k in record.tags if k.startswith("memlab.strategy.")):
         print(f"  {key[len('memlab.strategy.') :]}: {record.tags[key]}")
     return 0

@@ -3,25 +3,50 @@
 from __future__ import annotations
 
 import argparse
+import re
+import textwrap
 
 from memlab.build import available_groups, available_options, unknown_option_message
 from memlab.errors import MemlabError
 from memlab.paths import CONF_DIR
 
+#: A sentence ends at . ? or ! followed by a space and a capital, a backtick or a parenthesis (not after e.g./i.e.).
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<=[.?!])\s+(?=[A-Z`(])")
+_SELECT = re.compile(r"^select with `[^`]*`(?:\s*\((?P<note>[^)]*(?:\([^)]*\)[^)]*)*)\))?[.:]?\s*")
+
+
+def header_text(group: str, option: str) -> str:
+    """The option file's header comment as one paragraph (path prefix and ``@package`` line removed)."""
+    lines = (CONF_DIR / group / f"{option}.yaml").read_text(encoding="utf-8").splitlines()
+    comments = []
+    for line in lines:
+        if not line.startswith("#"):
+            break
+        text = line.lstrip("#").strip()
+        if text and not text.startswith("@package"):
+            comments.append(text)
+    text = " ".join(comments)
+    if "—" in text.split(" ", 1)[0] + " " or text.startswith(f"conf/{group}/"):
+        text = text.split("—", 1)[1].strip() if "—" in text else ""
+    return text
+
 
 def describe(group: str, option: str) -> str:
-    """The option's one-line description from its header comment (without the ``select with`` part)."""
-    lines = (CONF_DIR / group / f"{option}.yaml").read_text(encoding="utf-8").splitlines()
-    comments = [line.lstrip("#").strip() for line in lines if line.startswith("#") and "@package" not in line]
-    texts = []
-    for text in comments[:2]:
-        if "select with" in text:
-            text = text.split("`", 2)[-1].lstrip(".").strip() if text.count("`") >= 2 else ""
-        elif "—" in text:
-            text = text.split("—", 1)[1].strip()
-        if text:
-            texts.append(text)
-    return texts[0] if texts else ""
+    """The option's description: the first whole sentence of its header comment after the ``select with``
+    clause, then the clause's note in brackets (``[clusterer.mode=gap for sessions]``). Never cut mid-sentence.
+    """
+    text = header_text(group, option)
+    note = ""
+    match = _SELECT.match(text)
+    if match:
+        note = (match.group("note") or "").strip()
+        text = text[match.end() :].strip()
+    first = _SENTENCE_END.split(text, maxsplit=1)[0].strip() if text else ""
+    if first.startswith("Run:"):
+        first = ""
+    if note:
+        first = f"{first} [{note}]".strip()
+    return first
 
 
 def dataset_card(option: str):
@@ -38,6 +63,11 @@ def dataset_card(option: str):
         return getattr(resolve_target(match.group(1), "dataset"), "card", None)
     except MemlabError:
         return None
+
+
+def wrap(line: str, width: int = 118) -> str:
+    """``line`` indented by two, wrapped at word boundaries with continuation lines under the text column."""
+    return textwrap.fill(line, width=width, initial_indent="  ", subsequent_indent=" " * 25, break_on_hyphens=False)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{group}:")
         for option in available_options(group):
             card = dataset_card(option) if group == "dataset" else None
-            print(f"  {option:<22} {card.description if card and card.description else describe(group, option)}")
+            text = card.description if card and card.description else describe(group, option)
+            print(wrap(f"{option:<22} {text}"))
             if card is not None:
-                print(f"  {'':<22} main metric: {card.main_metric}; uses: {', '.join(card.uses)}")
+                print(wrap(f"{'':<22} main metric: {card.main_metric}; uses: {', '.join(card.uses)}"))
     return 0

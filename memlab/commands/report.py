@@ -1,4 +1,8 @@
-"""``memlab report NAME [args]``: run ``memlab.reports.NAME.main(args)`` (reports read MLflow runs)."""
+"""``memlab report --experiment NAME [--baseline K=V] [--force]``: any experiment's configurations compared
+(:mod:`memlab.reports.experiment`); ``memlab report NAME [args]``: a study's own report
+(``memlab.reports.NAME.main(args)``: locomo, project_history, temporal). Reports read MLflow runs, refuse to
+write without runs and never overwrite an existing file without ``--force``.
+"""
 
 from __future__ import annotations
 
@@ -10,24 +14,48 @@ import memlab.reports
 from memlab.build import unknown_option_message
 from memlab.errors import MemlabError
 
+#: Modules of memlab.reports that are helpers, not reports.
+HELPERS = frozenset({"common", "stats", "items", "configs", "experiment", "experiment_figures", "history_figure"})
+
 
 def available_reports() -> list[str]:
     """Report modules in :mod:`memlab.reports` (those with a ``main``)."""
     names = []
     for info in pkgutil.iter_modules(memlab.reports.__path__):
-        if not info.name.startswith("_") and info.name != "common":
+        if not info.name.startswith("_") and info.name not in HELPERS:
             names.append(info.name)
     return sorted(names)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``memlab report``."""
-    parser.add_argument("name", help="report to generate")
-    parser.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the report (see its --help)")
+    parser.add_argument(
+        "name", nargs="?", help=f"a study's report ({', '.join(available_reports())}); omit with --experiment"
+    )
+    generic = parser.add_argument_group("the generic report (memlab report --experiment NAME)")
+    generic.add_argument("--experiment", help="MLflow experiment to report on")
+    generic.add_argument("--baseline", help="baseline configuration for paired tests, e.g. 'judge=none'")
+    generic.add_argument("--metric", help="metric (default: the runs' declared main metric)")
+    generic.add_argument("--uri", "--tracking-uri", dest="uri", help="MLflow tracking URI")
+    generic.add_argument("--out", help="markdown file (default: reports/NAME.md)")
+    generic.add_argument("--force", action="store_true", help="overwrite an existing report")
+    parser.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for a study's report (see its --help)")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Dispatch to the report module."""
+    """Dispatch to the generic experiment report or to a study's report module."""
+    if args.name is None:
+        from memlab.reports.experiment import main
+
+        if not args.experiment:
+            raise MemlabError(
+                f"say which report: memlab report --experiment NAME, or memlab report {'|'.join(available_reports())}"
+            )
+        argv = ["--experiment", args.experiment]
+        for key in ("baseline", "metric", "uri", "out"):
+            if getattr(args, key):
+                argv += [f"--{key}", getattr(args, key)]
+        return int(main([*argv, *(["--force"] if args.force else [])]) or 0)
     names = available_reports()
     if args.name not in names:
         raise MemlabError(unknown_option_message("report", args.name, names))

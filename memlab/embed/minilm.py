@@ -83,6 +83,8 @@ class MiniLMEmbedder:
         found = self.cache_.get_many(self.model_id, texts) if self.cache_ else {}
         todo = list(dict.fromkeys(t for t in texts if t not in found))
         if todo:
+            from memlab.progress import quiet
+
             vecs = (
                 self._model()
                 .encode(
@@ -90,7 +92,7 @@ class MiniLMEmbedder:
                     batch_size=self.batch_size,
                     normalize_embeddings=True,
                     convert_to_numpy=True,
-                    show_progress_bar=False,
+                    show_progress_bar=len(todo) > 50 * self.batch_size and not quiet(),  # ~seconds of work
                 )
                 .astype(np.float32)
             )

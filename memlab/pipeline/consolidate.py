@@ -26,6 +26,8 @@ import numpy as np
 from memlab.components import Components
 from memlab.embed.knn import knn_pairs, knn_pairs_within, merge_pairs
 from memlab.pipeline.store import MemoryStore
+from memlab.progress import progress
+from memlab.trace import traced
 from memlab.types import (
     RELATION_EDGE,
     TIER_ORDER,
@@ -41,6 +43,7 @@ from memlab.types import (
 PHASES: tuple[str, ...] = ("scan", "cluster", "supersession", "summarize", "tier", "persist")
 
 
+@traced("embed")
 def embed_missing(store: MemoryStore, components: Components, memories: Sequence[Memory]) -> np.ndarray:
     """Embed memories whose vectors the store lacks; return the matrix for ``memories`` in order."""
     missing = [m for m in memories if m.id not in store.embeddings]
@@ -57,6 +60,7 @@ def embed_missing(store: MemoryStore, components: Components, memories: Sequence
     return np.stack([store.embeddings[m.id] for m in memories])
 
 
+@traced("cluster")
 def phase_cluster(store: MemoryStore, components: Components, memories: Sequence[Memory], matrix: np.ndarray):
     """Cluster memories; returns lists of member memories (label order, members in time order)."""
     if len(memories) == 0:
@@ -80,6 +84,7 @@ def takes_keyword(method: object, name: str) -> bool:
         return False
 
 
+@traced("summarize")
 def phase_summarize(store: MemoryStore, components: Components, clusters, run_id: str, now: datetime) -> int:
     """Summarise each cluster; stores summaries and CONSOLIDATES edges; returns summaries created.
 
@@ -91,7 +96,7 @@ def phase_summarize(store: MemoryStore, components: Components, clusters, run_id
     summarize = components.summarizer.summarize
     with_superseded = takes_keyword(summarize, "superseded")
     current: dict[str, object] = {}
-    for cluster in clusters:
+    for cluster in progress(clusters, desc="summarizing clusters", unit="cluster"):
         if with_superseded:
             superseded = {m.id: s for m in cluster if (s := store.state(m.id).superseded_by)}
             summary = summarize(cluster, superseded=superseded)
@@ -181,6 +186,7 @@ def phase_exact_dedup(store: MemoryStore, memories: Sequence[Memory], run_id: st
     return keep, added
 
 
+@traced("supersession")
 def phase_supersession(
     store: MemoryStore,
     components: Components,
@@ -230,7 +236,7 @@ def phase_supersession(
         older, newer = (a, b) if (a.timestamp, a.id) <= (b.timestamp, b.id) else (b, a)
         ordered.append((newer.timestamp, newer.id, older.timestamp, older.id, older, newer, sim))
     ordered.sort(key=lambda t: t[:4])
-    for *_, older, newer, sim in ordered:
+    for *_, older, newer, sim in progress(ordered, desc="judging pairs", unit="pair"):
         key = (older.id, newer.id)
         if key in store.judged and not full:
             continue
@@ -271,6 +277,7 @@ def references_of(store: MemoryStore) -> dict[str, list[str]]:
     return out
 
 
+@traced("tier")
 def phase_tier(store: MemoryStore, components: Components, memories: Sequence[Memory], now: datetime):
     """Score every memory with the retention function and assign its tier; returns transitions."""
     transitions: list[TierTransition] = []
@@ -297,6 +304,7 @@ def run_id_for(store: MemoryStore, now: datetime, memories: Sequence[Memory]) ->
     return "run_" + digest.hexdigest()[:12]
 
 
+@traced("consolidate")
 def consolidate(
     store: MemoryStore, components: Components, now: datetime, *, full: bool = False
 ) -> ConsolidationResult:

@@ -36,6 +36,7 @@ from memlab.pipeline.inject import InjectedBlock, build_block
 from memlab.pipeline.online import process_arrival
 from memlab.pipeline.recall import recall_many
 from memlab.pipeline.store import MemoryStore
+from memlab.trace import span
 from memlab.types import ConsolidationResult, Memory
 
 #: Phases timed by the runner besides the consolidation phases.
@@ -164,7 +165,8 @@ class _Runner:
             if schedule == "session" and self.pending and session_of(memory) != session_of(self.pending[-1]):
                 self.consolidate()
             t0 = time.perf_counter()
-            self.store.add([memory])
+            with span("ingest"):
+                self.store.add([memory])
             self.seconds["ingest"] += time.perf_counter() - t0
             if self.settings.mode == "online":  # judged as it arrives (pipeline/online.py)
                 t0 = time.perf_counter()
@@ -181,24 +183,27 @@ class _Runner:
         """Queries of one moment and one recall setting: one recall batch, then selection and answers."""
         first = group[0]
         t0 = time.perf_counter()
-        hits = recall_many(
-            self.store,
-            self.components,
-            [q.text for q in group],
-            first.at,
-            mode=first.mode,
-            limit=first.limit,
-            as_of=first.as_of,
-            track=self.settings.track_recall,
-        )
+        with span("recall"):
+            hits = recall_many(
+                self.store,
+                self.components,
+                [q.text for q in group],
+                first.at,
+                mode=first.mode,
+                limit=first.limit,
+                as_of=first.as_of,
+                track=self.settings.track_recall,
+            )
         self.seconds["recall"] += time.perf_counter() - t0
         out = []
         for query, query_hits in zip(group, hits, strict=True):
             t0 = time.perf_counter()
-            context = select_context(self.store, self.components, query_hits, query.at, query.text)
+            with span("select"):
+                context = select_context(self.store, self.components, query_hits, query.at, query.text)
             self.seconds["select"] += time.perf_counter() - t0
             t0 = time.perf_counter()
-            record = self.answer(query, context, self.store) if self.answer else {}
+            with span("answer"):
+                record = self.answer(query, context, self.store) if self.answer else {}
             self.seconds["answer"] += time.perf_counter() - t0
             out.append(QueryOutcome(query, context, record))
         return out
@@ -229,7 +234,8 @@ class _Runner:
         times = [t for t in (last, *(q.at for q in self.episode.queries)) if t is not None]
         end = self.episode.end or (max(times) if times else None)
         t0 = time.perf_counter()
-        block = build_block(self.store, self.components, end, self.episode.block_query) if end else None
+        with span("inject"):
+            block = build_block(self.store, self.components, end, self.episode.block_query) if end else None
         self.seconds["inject"] += time.perf_counter() - t0
         if block is None:
             from memlab.pipeline.inject import render

@@ -12,7 +12,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from memlab.tracking.query import RunRecord, find_runs
+from memlab.tracking.query import RunRecord
 
 CATS = ((4, "single-hop"), (1, "multi-hop"), (2, "temporal"), (3, "open-domain"))
 #: LoCoMo paper (ACL 2024), dialog-turn RAG recall@k (%), earlier 50-conversation release; order: cat 4, 1, 2, 3, all.
@@ -238,25 +238,25 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
 
 
 def _plot(sweep: Sequence[RunRecord], path: Path) -> None:
-    import matplotlib
+    """Date accuracy per resolver × retrieval mode: dev file and held-out conversations side by side."""
+    from memlab.reports.common import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    labels = [f"{_resolver(r)}\n{_mode(r)}" for r in sweep]
+    plt = pyplot()
+    labels = [f"{_resolver(r)} / {_mode(r)}" for r in sweep]
     values = [100 * r.metrics.get("temporal_date_acc_datelike", 0.0) for r in sweep]
     held = [100 * r.metrics.get("temporal_date_acc_datelike_heldout", 0.0) for r in sweep]
-    fig, ax = plt.subplots(figsize=(max(6, len(sweep) * 0.8), 4))
+    fig, ax = plt.subplots(figsize=(max(7, len(sweep) * 0.9), 4.8))
     xs = range(len(sweep))
     ax.bar([x - 0.2 for x in xs], values, 0.4, label="dev file")
     ax.bar([x + 0.2 for x in xs], held, 0.4, label="held-out conversations")
-    ax.set_xticks(list(xs), labels, fontsize=7)
-    ax.set_ylabel("temporal date accuracy, date-like gold (%)")
-    ax.axhline(60, color="grey", linestyle="--", linewidth=0.8)
+    ax.set_xticks(list(xs), labels, fontsize=8, rotation=30, ha="right", rotation_mode="anchor")
+    ax.set_xlabel("temporal resolver / retriever")
+    ax.set_ylabel("date accuracy, date-like gold (%)")
+    ax.set_title("LoCoMo temporal date accuracy per resolver and retriever")
+    ax.axhline(60, color="grey", linestyle="--", linewidth=0.8, label="target 60%")
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save(fig, path)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -265,10 +265,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--experiment", default="locomo_temporal")
     parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
     parser.add_argument("--out", default="reports/locomo.md")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
     args = parser.parse_args(list(argv) if argv is not None else None)
-    runs = find_runs(args.experiment, args.uri)
-    text, _, sweep = render(runs, args.experiment)
+    from memlab.reports.common import check_output, finished_runs, require_runs
+
+    runs = finished_runs(args.experiment, args.uri)
+    require_runs(runs, [args.experiment], args.uri)
     out = Path(args.out)
+    check_output([out, out.with_name(out.stem + "_sweep.png")], args.force)
+    text, _, sweep = render(runs, args.experiment)
     out.parent.mkdir(parents=True, exist_ok=True)
     if sweep:
         png = out.with_name(out.stem + "_sweep.png")

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from memlab.paths import PROJECT_ROOT
+from memlab.reports.history_figure import Summary, plot_f1
 
 HISTORY_METRICS: tuple[str, ...] = (
     "supersession_f1",
@@ -120,7 +121,7 @@ def _history_section(runs: Sequence) -> tuple[list[str], dict]:
         "",
         *header,
     ]
-    summary: dict[tuple, float] = {}
+    summary = Summary()
     shown: list = []
     extended: list[tuple] = []
     for k in order:
@@ -129,17 +130,26 @@ def _history_section(runs: Sequence) -> tuple[list[str], dict]:
             extended.append(k)
         shown += group
         lines.append(_row(k, group))
-        summary[k] = statistics.fmean(r.metrics.get("supersession_f1", 0.0) for r in group)
+        values = [r.metrics.get("supersession_f1", 0.0) for r in group]
+        summary[k] = statistics.fmean(values)
+        summary.spread[k] = statistics.stdev(values) if len(values) > 1 else 0.0
     if extended:
         lines += ["", "### On all seeds run", "", "Groups run on more seeds than the table above shares.", "", *header]
         lines += [_row(k, groups[k]) for k in extended]
         shown += [r for k in extended for r in groups[k] if r not in shown]
-    lines += ["", "### Drop from default to hard (supersession_f1)", "", "| judge | size | default | hard | drop |"]
+    lines += [
+        "",
+        "### From default to hard (supersession_f1)",
+        "",
+        "`change` = hard − default: negative when the judge drops on hard histories.",
+        "",
+        "| judge | size | default | hard | change |",
+    ]
     lines.append("|---|---|---|---|---|")
     for judge, size in sorted({(k[0], k[2]) for k in summary}):
         d, h = summary.get((judge, "default", size)), summary.get((judge, "hard", size))
         if d is not None and h is not None:
-            lines.append(f"| {judge} | {size} | {d:.3f} | {h:.3f} | {d - h:+.3f} |")
+            lines.append(f"| {judge} | {size} | {d:.3f} | {h:.3f} | {h - d:+.3f} |")
     lines += ["", "Run ids: " + ", ".join(f"`{r.run_id[:8]}`" for r in shown), ""]
     return lines, summary
 
@@ -209,44 +219,15 @@ def _scaling_section(runs: Sequence) -> list[str]:
     return lines
 
 
-def _plot(summary: dict, path: Path) -> bool:
-    if not summary:
-        return False
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    for judge, size in sorted({(k[0], k[2]) for k in summary}):
-        xs = [d for d in DIFFICULTY_ORDER if (judge, d, size) in summary]
-        ax.plot(xs, [summary[(judge, d, size)] for d in xs], marker="o", label=f"{judge} (n={size})")
-    ax.set_ylabel("supersession_f1")
-    ax.set_ylim(0, 1.02)
-    ax.axhline(0.95, color="grey", linestyle=":", linewidth=1)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return True
-
-
 def _runs(experiment: str, uri: str | None) -> list:
-    """Finished runs of ``experiment``; none when the experiment does not exist yet."""
-    from memlab.errors import MemlabError
-    from memlab.tracking.query import find_runs
+    """Finished runs of ``experiment``; none when the experiment (or the store) does not exist yet."""
+    from memlab.reports.common import finished_runs
 
-    try:
-        return find_runs(experiment, uri)
-    except MemlabError as exc:
-        if "no MLflow experiment" in str(exc):
-            return []
-        raise
+    return finished_runs(experiment, uri)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Write the report; returns 0 (1 when there are no runs at all)."""
+    """Write the report from the runs that exist (none: one-line error, nothing written); returns 0."""
     parser = argparse.ArgumentParser(prog="memlab report project_history", description=__doc__.splitlines()[0])
     parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
     parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / "project_history.md"))
@@ -257,10 +238,17 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated experiments on the real notes",
     )
     parser.add_argument("--scaling-experiment", default="project_history_large")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
     args = parser.parse_args(argv)
+    from memlab.reports.common import check_output, require_runs
+
     history_runs = _runs(args.experiment, args.uri)
     gitnotes_runs = [r for name in args.gitnotes_experiment.split(",") if name for r in _runs(name, args.uri)]
+    scaling_runs = _runs(args.scaling_experiment, args.uri)
+    names = [args.experiment, *args.gitnotes_experiment.split(","), args.scaling_experiment]
+    require_runs([*history_runs, *gitnotes_runs, *scaling_runs], names, args.uri)
     out = Path(args.out)
+    check_output([out, out.with_name("project_history_f1.png")], args.force)
     lines = [
         "# Project histories: supersession judges, injected context, real notes",
         "",
@@ -271,14 +259,14 @@ def main(argv: list[str] | None = None) -> int:
     history_lines, summary = _history_section(history_runs)
     lines += history_lines
     png = out.with_name("project_history_f1.png")
-    if _plot(summary, png):
+    if plot_f1(summary, png):
         lines += [f"![supersession_f1 by difficulty]({png.name})", ""]
     lines += _gitnotes_section(gitnotes_runs)
-    lines += _scaling_section(_runs(args.scaling_experiment, args.uri))
+    lines += _scaling_section(scaling_runs)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {out} ({len(history_runs)} history runs, {len(gitnotes_runs)} gitnotes runs)")
-    return 0 if (history_runs or gitnotes_runs) else 1
+    return 0
 
 
 if __name__ == "__main__":

@@ -291,10 +291,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / "temporal.md"))
     parser.add_argument("--norm-experiment", default="temporal_norm")
     parser.add_argument("--synth-experiment", default="locomo_synth")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
     args = parser.parse_args(argv)
+    from memlab.reports.common import check_output, require_runs
+
     norm = [r for r in _runs(args.norm_experiment, args.uri) if "temporal_norm" in r.tags.get("memlab.dataset", "")]
     synth = [r for r in _runs(args.synth_experiment, args.uri) if "locomo_synth" in r.tags.get("memlab.dataset", "")]
+    require_runs([*norm, *synth], [args.norm_experiment, args.synth_experiment], args.uri)
     out = Path(args.out)
+    check_output([out], args.force)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(render(norm, synth) + "\n", encoding="utf-8")
     print(f"wrote {out} ({len(norm)} temporal_norm runs, {len(synth)} locomo_synth runs)")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 import os
+import shlex
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-
-from memlab.errors import MemlabError
 
 # MLflow's UI/server otherwise tries to fetch LiteLLM's model cost map at start-up (hangs offline).
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -21,13 +21,19 @@ class MlflowTracker:
     Args:
         uri: Tracking URI (``sqlite:////abs/path.db`` or ``http://127.0.0.1:5000``).
         experiment: Experiment name.
+        skip_finished: When a FINISHED run of the experiment has the same config hash, do not run again
+            (:meth:`finished_run` returns it).
+        ui_port: Port of the local UI the printed command starts (file stores).
     """
 
-    def __init__(self, uri: str, experiment: str = "default") -> None:
+    def __init__(self, uri: str, experiment: str = "default", skip_finished: bool = False, ui_port: int = 5000) -> None:
         self.uri = uri
         self.experiment = experiment
+        self.skip_finished = skip_finished
+        self.ui_port = ui_port
         self.client_: Any = None
         self.run_id_: str | None = None
+        self.experiment_id_: str | None = None
 
     def start(
         self, run_name: str, params: Mapping[str, Any], tags: Mapping[str, str], sweep_id: str | None = None
@@ -39,23 +45,13 @@ class MlflowTracker:
         """
         from mlflow.tracking import MlflowClient
 
-        artifact_location = None
-        if self.uri.startswith("sqlite:///"):
-            db = Path(self.uri[len("sqlite:///") :])
-            if not db.is_absolute():
-                raise MemlabError(
-                    f"tracking.uri must be an absolute sqlite path (sqlite:////abs/file.db), got {self.uri}"
-                )
+        from memlab.tracking.store import ensure_experiment, sqlite_path
+
+        db = sqlite_path(self.uri)
+        if db is not None:
             db.parent.mkdir(parents=True, exist_ok=True)
-            # Artifacts beside the database, never relative to the working directory.
-            artifact_location = (db.parent / f"{db.stem}-artifacts" / self.experiment).as_uri()
         self.client_ = MlflowClient(tracking_uri=self.uri)
-        exp = self.client_.get_experiment_by_name(self.experiment)
-        exp_id = (
-            exp.experiment_id
-            if exp
-            else self.client_.create_experiment(self.experiment, artifact_location=artifact_location)
-        )
+        exp_id = self.experiment_id_ = ensure_experiment(self.client_, self.uri, self.experiment)
         tags = dict(tags)
         if sweep_id:
             tags["memlab.sweep"] = sweep_id
@@ -97,6 +93,30 @@ class MlflowTracker:
         for key, value in sorted(tags.items()):
             self.client_.set_tag(self.run_id_, key, str(value))
 
+    def log_trace(self, tree: Mapping[str, Any]) -> str | None:
+        """Record a span tree (:mod:`memlab.trace`) as an MLflow trace linked to the open run; its id."""
+        if self.run_id_ is None or self.experiment_id_ is None:
+            return None
+        os.environ.setdefault("MLFLOW_ENABLE_ASYNC_TRACE_LOGGING", "false")  # written before the run closes
+        import mlflow
+
+        from memlab.trace import attributes, layout
+
+        mlflow.set_tracking_uri(self.uri)
+        spans: dict[int, Any] = {}
+        placed = layout(tree)
+        for index, parent, node, start_ns, _ in placed:
+            where = {"experiment_id": self.experiment_id_} if parent is None else {"parent_span": spans[parent]}
+            spans[index] = mlflow.start_span_no_context(
+                str(node["name"]), attributes=attributes(node), start_time_ns=start_ns, **where
+            )
+        for index, _, _, _, end_ns in reversed(placed):
+            spans[index].end(end_time_ns=end_ns)
+        trace_id = spans[0].trace_id
+        self.client_.link_traces_to_run([trace_id], self.run_id_)
+        self.client_.set_tag(self.run_id_, "memlab.trace_id", trace_id)
+        return trace_id
+
     def log_artifacts(self, folder: Path) -> None:
         """Upload every file of ``folder``."""
         self.client_.log_artifacts(self.run_id_, str(folder))
@@ -106,8 +126,34 @@ class MlflowTracker:
         if self.client_ is not None and self.run_id_ is not None:
             self.client_.set_terminated(self.run_id_, status=status)
 
+    def finished_run(self, config_hash: str) -> tuple[str, dict[str, float]] | None:
+        """With ``skip_finished``: the newest FINISHED run with ``config_hash`` (id, metrics); else ``None``."""
+        if not self.skip_finished:
+            return None
+        from memlab.tracking.store import finished_run
+
+        found = finished_run(self.uri, self.experiment, config_hash)
+        if found is None:
+            return None
+        self.experiment_id_ = found.experiment_id
+        return found.run_id, found.metrics
+
     def ui_command(self) -> str | None:
-        """The exact command that opens the MLflow UI on this store."""
+        """A command that opens the MLflow UI on this store, working as printed (no activated venv needed)."""
         if self.uri.startswith(("http://", "https://")):
-            return f"open {self.uri}"
-        return f"LITELLM_LOCAL_MODEL_COST_MAP=True mlflow ui --backend-store-uri {self.uri} --workers 1"
+            return None
+        python = shlex.quote(sys.executable)
+        return (
+            f"LITELLM_LOCAL_MODEL_COST_MAP=True {python} -m mlflow ui --backend-store-uri {shlex.quote(self.uri)} "
+            f"--host 127.0.0.1 --port {self.ui_port} --workers 1"
+        )
+
+    def run_url(self, run_id: str | None = None) -> str | None:
+        """The UI address of the run (on the server, or on the local UI :meth:`ui_command` starts)."""
+        run_id = run_id or self.run_id_
+        if run_id is None or self.experiment_id_ is None:
+            return None
+        base = (
+            self.uri.rstrip("/") if self.uri.startswith(("http://", "https://")) else f"http://127.0.0.1:{self.ui_port}"
+        )
+        return f"{base}/#/experiments/{self.experiment_id_}/runs/{run_id}"

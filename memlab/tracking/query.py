@@ -12,6 +12,7 @@ from memlab.paths import default_tracking_uri
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")  # offline: no usage pings, no consumer thread
+os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")  # reports download many small files
 
 
 @dataclass(frozen=True)
@@ -100,16 +101,56 @@ def get_run(run_id: str, uri: str | None = None) -> RunRecord:
     )
 
 
-def best_run(experiment: str, metric: str, uri: str | None = None, *, minimize: bool = False) -> RunRecord:
-    """The FINISHED run of ``experiment`` with the highest (or lowest) ``metric``; ties → newest."""
-    runs = [r for r in find_runs(experiment, uri) if metric in r.metrics]
+@dataclass(frozen=True)
+class Ranking:
+    """The best run by a metric and the runs it tied with.
+
+    Attributes:
+        best: The chosen run.
+        metric: The metric ranked on.
+        ties: Other runs with exactly the best value (the tie-break chose ``best`` among them).
+        rule: How ties are broken.
+        considered: Runs that logged the metric.
+    """
+
+    best: RunRecord
+    metric: str
+    ties: tuple[RunRecord, ...]
+    rule: str
+    considered: int
+
+
+#: How :func:`rank_runs` breaks ties.
+TIE_RULE = "newest start time, then smallest run id"
+
+
+def rank_runs(experiment: str, metric: str, uri: str | None = None, *, minimize: bool = False) -> Ranking:
+    """The FINISHED run of ``experiment`` with the highest (lowest) ``metric``; ties by :data:`TIE_RULE`.
+
+    Raises:
+        MemlabError: No FINISHED run logged ``metric`` (the message lists the metrics runs did log that
+            share its stem, e.g. the ``_heldout`` split).
+    """
+    finished = find_runs(experiment, uri)
+    runs = [r for r in finished if metric in r.metrics]
     if not runs:
+        stem = metric.rsplit("_", 1)[0]
+        near = sorted({m for r in finished for m in r.metrics if m.startswith(stem)})[:12]
+        hint = f"; metrics with that stem: {', '.join(near)}" if near else ""
         raise MemlabError(
-            f"no FINISHED run of '{experiment}' logged metric '{metric}'; check the name with "
-            "`memlab best --list-metrics` or run the experiment"
+            f"no FINISHED run of '{experiment}' logged metric '{metric}'{hint}; check the name with "
+            "`memlab best --experiment NAME --list-metrics` or run the experiment"
         )
     sign = 1.0 if minimize else -1.0
-    return min(runs, key=lambda r: (sign * r.metrics[metric], -r.start_time, r.run_id))
+    ordered = sorted(runs, key=lambda r: (sign * r.metrics[metric], -r.start_time, r.run_id))
+    best = ordered[0]
+    ties = tuple(r for r in ordered[1:] if r.metrics[metric] == best.metrics[metric])
+    return Ranking(best, metric, ties, TIE_RULE, len(runs))
+
+
+def best_run(experiment: str, metric: str, uri: str | None = None, *, minimize: bool = False) -> RunRecord:
+    """The FINISHED run of ``experiment`` with the highest (or lowest) ``metric``; ties → newest, then run id."""
+    return rank_runs(experiment, metric, uri, minimize=minimize).best
 
 
 def download_artifact(run_id: str, path: str, dest: str | Path, uri: str | None = None) -> Path:

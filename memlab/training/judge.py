@@ -182,7 +182,9 @@ def train(
     rows: list[list[float]] = []
     labels: list[str] = []
     groups: list[int] = []
-    for seed in seeds:
+    from memlab.progress import progress
+
+    for seed in progress(seeds, desc="training histories", unit="history"):
         history = make_history(dataset, seed, size)
         r, lab = history_pairs(history, emb, k=k, min_similarity=min_similarity, k_namespace=k_namespace)
         rows += r

@@ -62,5 +62,35 @@ def test_main_table_uses_the_seeds_all_groups_share_and_lists_further_seeds_apar
     assert "| learned | default | 400 | 0,1 | 0.850 ± 0.071 |" in text
     assert "### On all seeds run" in text
     assert "| learned | default | 400 | 0,1,2,10 | 0.725 ± 0.150 |" in text  # seeds in numeric order
-    assert "| learned | 400 | 0.850 | 0.900 | -0.050 |" in text  # the drop uses the shared seeds
+    assert "| learned | 400 | 0.850 | 0.900 | +0.050 |" in text  # hard − default, on the shared seeds
     assert text.count("`ld2t0012`") == 1 and "`ld0t0000`" not in text  # listed once; the replaced run not
+
+
+def test_no_runs_is_one_line_and_writes_nothing(tmp_path) -> None:
+    from memlab.errors import MemlabError
+    from memlab.reports.project_history import main
+
+    out = tmp_path / "project_history.md"
+    out.write_text("committed\n")
+    with pytest.raises(MemlabError, match="no FINISHED runs of experiment project_history") as err:
+        main(["--uri", f"sqlite:///{tmp_path / 'empty.db'}", "--out", str(out), "--force"])
+    assert "\n" not in str(err.value) and out.read_text() == "committed\n"
+
+
+def test_figure_has_title_labels_target_legend_error_bars_and_shows_none(tmp_path, monkeypatch) -> None:
+    from memlab.reports import common, history_figure, project_history
+
+    runs = [_run(j, d, s, 0.0 if j == "none" else 0.8 + 0.01 * s, s) for j in ("none", "slot")
+            for d in ("default", "hard") for s in (0, 1)]  # fmt: skip
+    lines, summary = project_history._history_section(runs)
+    assert "| none | 400 | 0.000 | 0.000 | +0.000 |" in "\n".join(lines)
+    captured = {}
+    monkeypatch.setattr(common, "save", lambda fig, path: captured.setdefault("fig", fig))
+    assert history_figure.plot_f1(summary, tmp_path / "f1.png")
+    ax = captured["fig"].axes[0]
+    assert ax.get_title() and ax.get_xlabel() == "history difficulty" and "F1" in ax.get_ylabel()
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "target 0.95" in labels and "none (n=400)" in labels
+    assert ax.get_ylim()[0] < 0  # a line at 0 is not hidden by the axis
+    bars = [c for c in ax.containers if type(c).__name__ == "ErrorbarContainer"]
+    assert len(bars) == 2 and any(seg.get_segments() for c in bars for seg in c.lines[2])

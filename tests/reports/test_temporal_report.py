@@ -59,9 +59,13 @@ def test_report_lists_every_set_resolver_and_the_speed_ratio(tmp_path):
     assert "No `temporal_norm` runs" not in text
 
 
-def test_missing_experiments_are_named_not_fatal(tmp_path):
+def test_no_runs_at_all_is_a_one_line_error_and_writes_nothing(tmp_path):
+    import pytest
+
+    from memlab.errors import MemlabError
+
     uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
     out = tmp_path / "temporal.md"
-    assert main(["--uri", uri, "--out", str(out)]) == 0
-    text = out.read_text()
-    assert "No `temporal_norm` runs found" in text and "No `locomo_synth` runs found" in text
+    with pytest.raises(MemlabError, match="no FINISHED runs of experiment temporal_norm, locomo_synth"):
+        main(["--uri", uri, "--out", str(out)])
+    assert not out.exists()

@@ -143,7 +143,7 @@ class BuiltinHistoryBenchmark(_HistoryBenchmark):
         "generated (MIT)",
         "current_truth_at_1",
         POLICY,  # no question asks for a date a note mentions: the temporal resolver is never read
-        "a small hand-written project history (58 memories, four months) with exact gold; the quickstart",
+        "a small hand-written project history (58 memories, four months) with exact gold (the quickstart's data)",
     )
 
     def __init__(self, seed: int = 0) -> None:

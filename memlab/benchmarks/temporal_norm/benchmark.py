@@ -138,7 +138,9 @@ class TemporalNormBenchmark:
             resolver.resolve(records[0].text, records[0].reference_time)  # warm-up (lazy imports)
         rows: list[dict[str, Any]] = []
         total_ns = 0
-        for r in records:
+        from memlab.progress import progress
+
+        for r in progress(records, desc="resolving expressions", unit="expr"):
             t0 = time.thread_time_ns()
             try:
                 refs = resolver.resolve(r.text, r.reference_time)

@@ -1,0 +1,251 @@
+"""``memlab report --experiment NAME``: any experiment's configurations, compared, from MLflow.
+
+Writes ``reports/NAME.md`` and PNG figures beside it: one row per configuration (see
+:mod:`memlab.reports.configs`) with the main metric and its 95% bootstrap interval over the per-item
+results in ``predictions.jsonl`` (all seeds pooled), the paired difference from a named baseline with a
+paired permutation test, the tier distribution, time per phase (totals from the run metrics, call
+durations from each run's span tree) and, when runs differ in ``pipeline.budget_tokens``, the main metric
+against the token budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memlab.errors import MemlabError
+from memlab.paths import PROJECT_ROOT
+from memlab.reports import configs as cf
+from memlab.reports.stats import PairedResult, bootstrap_ci, histogram_quantile, paired_test, ratio
+
+#: Phases whose latency the report shows (metric ``latency_<phase>_s``, span ``<phase>``).
+PHASES: tuple[str, ...] = (
+    "ingest",
+    "embed",
+    "cluster",
+    "supersession",
+    "summarize",
+    "tier",
+    "recall",
+    "select",
+    "answer",
+    "inject",
+)
+TIERS: tuple[str, ...] = ("hot", "warm", "cold", "archived")
+BUDGET = "pipeline.budget_tokens"
+
+
+@dataclass
+class Row:
+    """One configuration's line of the table."""
+
+    label: str
+    runs: list[cf.RunData]
+    value: float
+    ci: tuple[float, float] | None
+    n_items: int
+    sd: float | None
+    paired: PairedResult | None = None
+
+    @property
+    def seeds(self) -> str:
+        """Seeds of the runs, comma-separated."""
+        return ",".join(r.seed for r in self.runs)
+
+
+def summarize(label: str, runs: list[cf.RunData], metric: str) -> Row:
+    """Main metric of a configuration: pooled per-item value with a bootstrap CI, else the mean over runs."""
+    items = cf.pooled_items(runs)
+    values = [r.record.metrics[metric] for r in runs if metric in r.record.metrics]
+    sd = statistics.stdev(values) if len(values) > 1 else None
+    if items:
+        v = [vw[0] for vw in items.values()]
+        w = [vw[1] for vw in items.values()]
+        import numpy as np
+
+        return Row(label, runs, ratio(np.array(v), np.array(w)), bootstrap_ci(v, w), len(items), sd)
+    return Row(label, runs, statistics.fmean(values) if values else math.nan, None, 0, sd)
+
+
+def find_baseline(rows: Sequence[Row], wanted: str | None) -> Row | None:
+    """The row whose label contains every ``key=value`` of ``wanted`` (one-line error when none or several)."""
+    if not wanted:
+        return None
+    parts = wanted.replace(",", " ").split()
+    matches = [r for r in rows if all(p in r.label.split() for p in parts)]
+    if len(matches) != 1:
+        labels = "; ".join(r.label for r in rows)
+        what = "no configuration" if not matches else f"{len(matches)} configurations"
+        raise MemlabError(f"--baseline '{wanted}' matches {what}; configurations: {labels}")
+    return matches[0]
+
+
+def fmt(value: float | None, digits: int = 3) -> str:
+    """A number for a table cell (``–`` for missing)."""
+    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
+
+
+def main_table(rows: Sequence[Row], metric: str, baseline: Row | None) -> list[str]:
+    """The per-configuration table in markdown."""
+    head = f"| configuration | seeds | items | {metric} | 95% CI | sd across seeds |"
+    rule = "|---|---|---|---|---|---|"
+    if baseline is not None:
+        head += " Δ vs baseline | 95% CI of Δ | p (paired) |"
+        rule += "---|---|---|"
+    lines = [head, rule]
+    for row in rows:
+        ci = f"[{fmt(row.ci[0])}, {fmt(row.ci[1])}]" if row.ci else "no per-item values"
+        name = f"**{row.label}** (baseline)" if row is baseline else row.label
+        cells = [name, row.seeds, str(row.n_items or "–"), fmt(row.value), ci, fmt(row.sd)]
+        if baseline is not None:
+            p = row.paired
+            if row is baseline:
+                cells += ["–", "–", "–"]
+            elif p is None:
+                cells += ["no shared items", "–", "–"]
+            else:
+                cells += [f"{p.diff:+.3f}", f"[{p.ci_low:+.3f}, {p.ci_high:+.3f}]", f"{p.p_value:.4f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def mean_metric(runs: Sequence[cf.RunData], name: str) -> float | None:
+    """Mean of a metric over the runs that logged it."""
+    values = [r.record.metrics[name] for r in runs if name in r.record.metrics]
+    return statistics.fmean(values) if values else None
+
+
+def latency_table(rows: Sequence[Row]) -> list[str]:
+    """Seconds per phase (mean over runs of the run totals) and per-call p50/p95 from the span trees."""
+    phases = [p for p in PHASES if any(mean_metric(r.runs, f"latency_{p}_s") is not None for r in rows)]
+    spans = [p for p in PHASES if any(cf.phase_histograms(r.runs, [p]) for r in rows)]
+    lines = []
+    if phases:
+        lines += [
+            "Wall seconds per phase, mean over a configuration's runs (this shared machine; compare within one "
+            "report only):",
+            "",
+            "| configuration | " + " | ".join(phases) + " |",
+            "|---|" + "---|" * len(phases),
+        ]
+        for row in rows:
+            lines.append(
+                f"| {row.label} | " + " | ".join(fmt(mean_metric(row.runs, f"latency_{p}_s")) for p in phases) + " |"
+            )
+    if spans:
+        lines += [
+            "",
+            "Per call (span tree of each run, `trace.json`): median and 95th percentile in milliseconds, calls.",
+            "",
+            "| configuration | " + " | ".join(spans) + " |",
+            "|---|" + "---|" * len(spans),
+        ]
+        for row in rows:
+            hists = cf.phase_histograms(row.runs, spans)
+            cells = []
+            for p in spans:
+                h = hists.get(p)
+                cells.append(
+                    "–"
+                    if not h
+                    else f"{1e3 * histogram_quantile(h, 0.5):.2g} / {1e3 * histogram_quantile(h, 0.95):.2g} "
+                    f"({sum(h.values())})"
+                )
+            lines.append(f"| {row.label} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def build(runs: Sequence[cf.RunData], metric: str, baseline_label: str | None) -> tuple[list[Row], Row | None]:
+    """Rows (one per configuration) and the baseline, with paired tests filled in."""
+    records = [r.record for r in runs]
+    keys = cf.varying(records)
+    by_id = {r.record.run_id: r for r in runs}
+    rows = []
+    for label, group in cf.group_runs(records, keys).items():
+        chosen = [by_id[r.run_id] for r in cf.newest_per_seed(group)]
+        rows.append(summarize(label, chosen, metric))
+    baseline = find_baseline(rows, baseline_label)
+    if baseline is not None:
+        base_items = cf.pooled_items(baseline.runs)
+        for row in rows:
+            if row is not baseline and base_items:
+                row.paired = paired_test(base_items, cf.pooled_items(row.runs))
+    return rows, baseline
+
+
+def render(experiment: str, uri: str, metric: str, rows: Sequence[Row], baseline: Row | None, figures: dict) -> str:
+    """The report's markdown."""
+    n_runs = sum(len(r.runs) for r in rows)
+    out = [
+        f"# Experiment `{experiment}`: configurations compared",
+        "",
+        f"Generated by `memlab report --experiment {experiment}` from {n_runs} FINISHED runs in `{uri}` "
+        "(newest run per configuration and seed). Do not edit by hand.",
+        "",
+        f"Main metric: `{metric}` (the benchmark card's). A configuration is what differs between runs apart "
+        "from the seed. **95% CI**: percentile bootstrap (2,000 resamples) over the per-item results in each "
+        "run's `predictions.jsonl`, seeds pooled; where the items do not reproduce the logged metric (a pair-level "
+        "F1, say) the table says so and only the spread across seeds is shown.",
+    ]
+    if baseline is not None:
+        out += [
+            "",
+            f"**Paired comparison** with the baseline `{baseline.label}` on the items both have (same seed and item):"
+            " Δ = configuration − baseline, its paired-bootstrap 95% CI, and the two-sided p-value of a paired "
+            "permutation test (10,000 sign flips); p-values are not corrected for the number of configurations.",
+        ]
+    out += ["", "## Configurations", "", *main_table(rows, metric, baseline), ""]
+    titles = {
+        "main": "main metric",
+        "tiers": "tier distribution",
+        "latency": "latency per phase",
+        "budget": "main metric against token budget",
+    }
+    for key, name in titles.items():
+        path = figures.get(key)
+        if key == "latency" and (path or latency_table(rows)):
+            out += ["## Latency per phase", "", *latency_table(rows), ""]
+        if key == "tiers" and path:
+            out += ["## Tier distribution", "", "Fraction of memories per tier at the end of each run (mean).", ""]
+        if key == "budget" and path:
+            out += ["## Main metric against the token budget (`pipeline.budget_tokens`)", ""]
+        if path:
+            out += [f"![{name}]({Path(path).name})", ""]
+    out += ["Run ids: " + ", ".join(f"`{r.record.run_id[:8]}`" for row in rows for r in row.runs), ""]
+    return "\n".join(out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write ``reports/NAME.md`` and its figures."""
+    from memlab.reports import common
+    from memlab.reports.experiment_figures import draw_all
+    from memlab.tracking.query import resolve_uri
+
+    parser = argparse.ArgumentParser(prog="memlab report --experiment", description=__doc__.splitlines()[0])
+    parser.add_argument("--experiment", required=True, help="MLflow experiment name")
+    parser.add_argument("--uri", "--tracking-uri", default=None, help="MLflow tracking URI")
+    parser.add_argument("--metric", default=None, help="metric (default: the runs' declared main metric)")
+    parser.add_argument("--baseline", default=None, help="baseline configuration, e.g. 'judge=none'")
+    parser.add_argument("--out", default=None, help="markdown file (default: reports/NAME.md)")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    runs = common.finished_runs(args.experiment, args.uri)
+    common.require_runs(runs, [args.experiment], args.uri)
+    if args.metric is None:
+        from memlab.commands.best import main_metric
+
+        args.metric = main_metric(runs)
+    out = Path(args.out) if args.out else PROJECT_ROOT / "reports" / f"{args.experiment}.md"
+    names = {k: out.with_name(f"{out.stem}_{k}.png") for k in ("main", "tiers", "latency", "budget")}
+    common.check_output([out, *names.values()], args.force)
+    data = cf.load(runs, args.metric, args.uri)
+    rows, baseline = build(data, args.metric, args.baseline)
+    figures = draw_all(args.experiment, args.metric, rows, baseline, names)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(render(args.experiment, resolve_uri(args.uri), args.metric, rows, baseline, figures), "utf-8")
+    print(f"wrote {out} ({len(rows)} configurations, {len(runs)} runs; figures: {', '.join(figures) or 'none'})")
+    return 0

@@ -1,0 +1,180 @@
+"""The MLflow store of a sweep: created and migrated once, the sweep's parent run, finished runs by hash.
+
+Parallel jobs (joblib, Ray) that open a fresh sqlite store at the same moment race on MLflow's schema
+migration ("Online migration expected to match one row ..."); :func:`prepare_store` creates and migrates the
+store once, in the process that launches the jobs, and switches sqlite to write-ahead logging so that
+readers never wait for a writer. :func:`open_parent` and :func:`close_parent` bracket a sweep with one
+parent run; :func:`finished_run` finds a FINISHED run with a given config hash (``tracking.skip_finished``).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memlab.errors import MemlabError
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
+
+
+def sqlite_path(uri: str) -> Path | None:
+    """The database file of a ``sqlite:///`` URI (``None`` for other stores)."""
+    if not uri.startswith("sqlite:///"):
+        return None
+    path = Path(uri[len("sqlite:///") :].split("?", 1)[0])
+    if not path.is_absolute():
+        raise MemlabError(f"tracking.uri must be an absolute sqlite path (sqlite:////abs/file.db), got {uri}")
+    return path
+
+
+def artifact_location(uri: str, experiment: str) -> str | None:
+    """Artifacts beside a sqlite database (never relative to the working directory); server: its default."""
+    db = sqlite_path(uri)
+    return (db.parent / f"{db.stem}-artifacts" / experiment).as_uri() if db else None
+
+
+def prepare_store(uri: str, experiment: str | None = None) -> str | None:
+    """Create and migrate the store at ``uri`` (once, before parallel jobs) and the experiment.
+
+    A sqlite database is switched to write-ahead logging (a persistent setting of the file). Safe to call
+    on an existing store. Returns the experiment id when ``experiment`` is given.
+    """
+    import logging
+
+    from mlflow.tracking import MlflowClient
+
+    db = sqlite_path(uri)
+    if db is not None:
+        db.parent.mkdir(parents=True, exist_ok=True)
+    quiet = [logging.getLogger(name) for name in ("alembic", "mlflow.store.db.utils")]
+    levels = [log.level for log in quiet]
+    for log in quiet:
+        log.setLevel(logging.WARNING)
+    try:
+        client = MlflowClient(tracking_uri=uri)
+        client.search_experiments(max_results=1)  # creates and migrates the schema
+    finally:
+        for log, level in zip(quiet, levels, strict=True):
+            log.setLevel(level)
+    if db is not None:
+        with sqlite3.connect(db, timeout=30) as con:
+            con.execute("PRAGMA journal_mode=WAL")
+    if experiment is None:
+        return None
+    return ensure_experiment(client, uri, experiment)
+
+
+def ensure_experiment(client: Any, uri: str, experiment: str) -> str:
+    """Id of ``experiment``, created if missing (a concurrent creator wins; its id is returned)."""
+    exp = client.get_experiment_by_name(experiment)
+    if exp is not None:
+        return exp.experiment_id
+    try:
+        return client.create_experiment(experiment, artifact_location=artifact_location(uri, experiment))
+    except Exception:  # another job created it between the lookup and the insert
+        exp = client.get_experiment_by_name(experiment)
+        if exp is None:
+            raise
+        return exp.experiment_id
+
+
+def open_parent(uri: str, experiment: str, sweep_id: str, tags: Mapping[str, str] | None = None) -> str:
+    """Create the parent run of sweep ``sweep_id`` (status RUNNING until :func:`close_parent`)."""
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(tracking_uri=uri)
+    exp_id = ensure_experiment(client, uri, experiment)
+    all_tags = {"memlab.sweep_parent": sweep_id, "memlab.sweep": sweep_id, **dict(tags or {})}
+    return client.create_run(exp_id, run_name=f"sweep {sweep_id}", tags=all_tags).info.run_id
+
+
+@dataclass(frozen=True)
+class ChildRun:
+    """One job of a sweep as the comparison table shows it."""
+
+    run_id: str
+    name: str
+    status: str
+    main_metric: str
+    value: float | None
+
+
+def children(uri: str, parent_id: str) -> list[ChildRun]:
+    """The runs whose parent is ``parent_id``, in start order."""
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(tracking_uri=uri)
+    parent = client.get_run(parent_id)
+    runs = client.search_runs(
+        [parent.info.experiment_id],
+        filter_string=f"tags.`mlflow.parentRunId` = '{parent_id}'",
+        max_results=50000,
+        order_by=["attributes.start_time ASC"],
+    )
+    out = []
+    for r in runs:
+        metric = r.data.tags.get("memlab.main_metric", "")
+        out.append(ChildRun(r.info.run_id, r.info.run_name or "", r.info.status, metric, r.data.metrics.get(metric)))
+    return out
+
+
+def close_parent(uri: str, parent_id: str, table: str) -> None:
+    """Attach the comparison table, record the best child's main metric and finish the parent run."""
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(tracking_uri=uri)
+    runs = children(uri, parent_id)
+    scored = [c for c in runs if c.value is not None]
+    client.set_tag(parent_id, "memlab.sweep_jobs", str(len(runs)))
+    if scored:
+        best = max(scored, key=lambda c: (c.value, c.run_id))
+        client.log_metric(parent_id, f"best_{best.main_metric}", float(best.value))
+        client.set_tag(parent_id, "memlab.sweep_best_run", best.run_id)
+    client.log_text(parent_id, table, "comparison.md")
+    failed = any(c.status == "FAILED" for c in runs)
+    client.set_terminated(parent_id, status="FAILED" if failed or not runs else "FINISHED")
+
+
+@dataclass(frozen=True)
+class FinishedRun:
+    """A FINISHED run found by config hash."""
+
+    run_id: str
+    experiment_id: str
+    metrics: dict[str, float]
+
+
+def finished_run(uri: str, experiment: str, config_hash: str) -> FinishedRun | None:
+    """The newest FINISHED run of ``experiment`` tagged with ``config_hash``, if any."""
+    from mlflow.tracking import MlflowClient
+
+    db = sqlite_path(uri)
+    if db is not None and not db.exists():
+        return None
+    client = MlflowClient(tracking_uri=uri)
+    exp = client.get_experiment_by_name(experiment)
+    if exp is None:
+        return None
+    found = client.search_runs(
+        [exp.experiment_id],
+        filter_string=f"tags.`memlab.config_hash` = '{config_hash}' and attributes.status = 'FINISHED'",
+        max_results=1,
+        order_by=["attributes.start_time DESC"],
+    )
+    if not found:
+        return None
+    return FinishedRun(found[0].info.run_id, exp.experiment_id, dict(found[0].data.metrics))
+
+
+def run_url(uri: str, run_id: str, host: str = "http://127.0.0.1:5000") -> str:
+    """The UI address of one run (the server at ``uri`` itself, or ``host`` for a local UI on a file store)."""
+    from mlflow.tracking import MlflowClient
+
+    exp_id = MlflowClient(tracking_uri=uri).get_run(run_id).info.experiment_id
+    base = uri.rstrip("/") if uri.startswith(("http://", "https://")) else host
+    return f"{base}/#/experiments/{exp_id}/runs/{run_id}"

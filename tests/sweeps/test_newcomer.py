@@ -1,0 +1,57 @@
+"""What a newcomer hit on a fresh clone: each fixed, each checked here."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from memlab.build import available_groups, available_options
+from memlab.commands.catalog import dataset_card, describe, header_text
+from tests.test_cli_errors import memlab_main
+
+#: Words a description cut mid-sentence would end with.
+DANGLING = {"the", "a", "an", "and", "or", "of", "to", "by", "with", "on", "in", "for", "at", "least", "redundant"}
+
+
+def options():
+    return [(g, o) for g in available_groups() if g != "hydra" for o in available_options(g)]
+
+
+@pytest.mark.parametrize(("group", "option"), options())
+def test_memlab_list_never_cuts_a_description_mid_sentence(group, option):
+    card = dataset_card(option) if group == "dataset" else None
+    text = card.description if card is not None and card.description else describe(group, option)
+    assert text, f"{group}/{option} has no description"
+    last = re.sub(r"[^\w]+$", "", text).rsplit(" ", 1)[-1].lower()
+    assert last not in DANGLING and not text.rstrip().endswith((",", ";", ":", "—")), text
+    if card is None:
+        body = header_text(group, option)
+        core = re.sub(r"\s*\[[^\]]*\]$", "", text).rstrip(".?!")
+        # the description is a whole sentence of the header: it ends where a sentence of the header ends
+        assert core == "" or re.search(re.escape(core) + r"[.?!)]*(\s|$)", body), (text, body)
+
+
+def test_time_window_is_described_by_its_sentence_not_its_selection_note():
+    text = describe("clusterer", "time_window")
+    assert text.startswith("Ablation: clusters by time only") and text.endswith("[`clusterer.mode=gap` for sessions]")
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["pipeline.knn=5"], "unknown key 'pipeline.knn' (conf/config.yaml) (did you mean 'pipeline.knn_k'?)"),
+        (["judge=slot", "judge.min_similarty=0.3"], "(did you mean 'judge.min_similarity'?)"),
+        (["+experiment=quickstrat"], "(did you mean 'quickstart'?); choose with +experiment=<option>"),
+    ],
+)
+def test_unknown_keys_and_experiments_fail_in_one_line_with_a_fix_that_works(args, expected):
+    proc = memlab_main(*args)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert expected in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_report_helpers_are_not_listed_as_reports():
+    from memlab.commands.report import available_reports
+
+    assert available_reports() == ["locomo", "project_history", "temporal"]
