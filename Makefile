@@ -16,7 +16,7 @@ $(VENV)/.installed: pyproject.toml requirements/constraints.txt
 	touch $@
 
 quickstart: setup
-	$(PY) -m memlab +experiment=quickstart
+	$(PY) -m memlab --multirun +experiment=seed_git_notes_memory_nollm,tuned
 
 test: setup
 	$(PY) -m pytest -q -m "not slow" -n auto $(PYTEST_ARGS)

@@ -175,6 +175,7 @@ def run(
         "memlab.dataset": f"{card.name}@{card.version}",
         "memlab.uses": ",".join(card.uses),
         "memlab.main_metric": card.main_metric,
+        "memlab.headline": ",".join(m for m in card.headline if m != card.main_metric),
         "memlab.tags": ",".join(map(str, cfg.get("tags") or [])),
         **{f"memlab.version.{k}": v for k, v in provenance.library_versions().items()},
         **{f"memlab.strategy.{g}": f"{getattr(components, g).name}@{getattr(components, g).version}" for g in used},

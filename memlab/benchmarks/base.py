@@ -42,6 +42,7 @@ class BenchmarkCard:
         main_metric: The metric a sweep optimises and reports lead with.
         uses: The strategy groups (and ``pipeline``) it exercises; the run builds only these.
         description: One sentence: what it measures.
+        headline: Further metrics a comparison shows beside the main one (a sweep's table, the quickstart).
     """
 
     name: str
@@ -50,6 +51,7 @@ class BenchmarkCard:
     main_metric: str
     uses: tuple[str, ...]
     description: str = ""
+    headline: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

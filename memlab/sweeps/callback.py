@@ -34,10 +34,14 @@ def tracking_of(config: DictConfig) -> dict[str, Any] | None:
 def comparison_table(rows: list[Any]) -> str:
     """Markdown table of a sweep's jobs, best main metric first (ties: run id), unscored jobs last."""
     ordered = sorted(rows, key=lambda c: (c.value is None, -(c.value or 0.0), c.run_id))
-    lines = ["| rank | run | main metric | value | status | run id |", "|---|---|---|---|---|---|"]
+    extra = list(dict.fromkeys(n for c in ordered for n, _ in c.headline))
+    head = "| rank | run | main metric | value | " + "".join(f"{n} | " for n in extra) + "status | run id |"
+    lines = [head, "|" + "---|" * (6 + len(extra))]
+    fmt = lambda v: "–" if v is None else f"{v:.4f}"  # noqa: E731
     for rank, c in enumerate(ordered, 1):
-        value = "–" if c.value is None else f"{c.value:.4f}"
-        lines.append(f"| {rank} | {c.name} | {c.main_metric} | {value} | {c.status} | `{c.run_id}` |")
+        values = dict(c.headline)
+        cells = "".join(f"{fmt(values.get(n))} | " for n in extra)
+        lines.append(f"| {rank} | {c.name} | {c.main_metric} | {fmt(c.value)} | {cells}{c.status} | `{c.run_id}` |")
     return "\n".join(lines) + "\n"
 
 
@@ -86,18 +90,36 @@ class SweepCallback(Callback):
 
 
 def print_comparison(rows: list[Any]) -> None:
-    """The comparison table on the console."""
+    """The comparison table on the console: a few runs side by side (one column each, the main metric and
+    the benchmark's headline metrics as rows), more runs ranked by the main metric (one row each).
+    """
     from rich.console import Console
     from rich.table import Table
 
     ordered = sorted(rows, key=lambda c: (c.value is None, -(c.value or 0.0), c.run_id))
     metric = next((c.main_metric for c in ordered if c.main_metric), "main metric")
-    table = Table(title=f"sweep comparison ({metric}, best first)")
-    for name, justify in (("#", "right"), ("run", "left"), (metric, "right"), ("status", "left"), ("run id", "left")):
-        table.add_column(name, justify=justify, no_wrap=name != "run")
-    for rank, c in enumerate(ordered, 1):
-        table.add_row(str(rank), c.name, "–" if c.value is None else f"{c.value:.4f}", c.status, c.run_id)
+    extra = list(dict.fromkeys(n for c in ordered for n, _ in c.headline))
+    fmt = lambda v: "–" if v is None else f"{v:.4f}"  # noqa: E731
     console = Console()
     if not console.is_terminal:
         console = Console(width=160)
+    if 0 < len(ordered) <= 6:
+        table = Table(title=f"sweep comparison (main metric: {metric})")
+        table.add_column("metric", no_wrap=True)
+        for c in ordered:
+            table.add_column(c.name or c.run_id[:8], justify="right")
+        table.add_row(metric, *(fmt(c.value) for c in ordered))
+        for name in extra:
+            table.add_row(name, *(fmt(dict(c.headline).get(name)) for c in ordered))
+        table.add_row("run id", *(c.run_id[:12] for c in ordered))
+        console.print(table)
+        return
+    table = Table(title=f"sweep comparison ({metric}, best first)")
+    columns = [("#", "right"), ("run", "left"), (metric, "right"), *((n, "right") for n in extra)]
+    for name, justify in (*columns, ("status", "left"), ("run id", "left")):
+        table.add_column(name, justify=justify, no_wrap=name != "run", min_width=12 if name == "run" else None)
+    for rank, c in enumerate(ordered, 1):
+        values = dict(c.headline)
+        cells = [fmt(values.get(n)) for n in extra]
+        table.add_row(str(rank), c.name, fmt(c.value), *cells, c.status, c.run_id)
     console.print(table)

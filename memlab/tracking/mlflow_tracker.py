@@ -66,8 +66,13 @@ class MlflowTracker:
         return self.run_id_
 
     def _parent(self, exp_id: str, sweep_id: str) -> str:
+        """The sweep's parent run: the one the sweep opened (in any experiment: a sweep over presets files its
+        jobs under their own experiments), else a new one here.
+        """
+        from memlab.tracking.store import experiment_ids
+
         found = self.client_.search_runs(
-            [exp_id], filter_string=f"tags.`memlab.sweep_parent` = '{sweep_id}'", max_results=1
+            experiment_ids(self.client_), filter_string=f"tags.`memlab.sweep_parent` = '{sweep_id}'", max_results=1
         )
         if found:
             return found[0].info.run_id

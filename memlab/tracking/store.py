@@ -102,16 +102,21 @@ class ChildRun:
     status: str
     main_metric: str
     value: float | None
+    headline: tuple[tuple[str, float | None], ...] = ()
+
+
+def experiment_ids(client: Any) -> list[str]:
+    """Ids of every experiment in the store (a sweep over presets files its jobs under several)."""
+    return [e.experiment_id for e in client.search_experiments(max_results=50000)]
 
 
 def children(uri: str, parent_id: str) -> list[ChildRun]:
-    """The runs whose parent is ``parent_id``, in start order."""
+    """The runs whose parent is ``parent_id`` (in any experiment), in start order."""
     from mlflow.tracking import MlflowClient
 
     client = MlflowClient(tracking_uri=uri)
-    parent = client.get_run(parent_id)
     runs = client.search_runs(
-        [parent.info.experiment_id],
+        experiment_ids(client),
         filter_string=f"tags.`mlflow.parentRunId` = '{parent_id}'",
         max_results=50000,
         order_by=["attributes.start_time ASC"],
@@ -119,7 +124,10 @@ def children(uri: str, parent_id: str) -> list[ChildRun]:
     out = []
     for r in runs:
         metric = r.data.tags.get("memlab.main_metric", "")
-        out.append(ChildRun(r.info.run_id, r.info.run_name or "", r.info.status, metric, r.data.metrics.get(metric)))
+        names = [n for n in r.data.tags.get("memlab.headline", "").split(",") if n]
+        headline = tuple((n, r.data.metrics.get(n)) for n in names)
+        value = r.data.metrics.get(metric)
+        out.append(ChildRun(r.info.run_id, r.info.run_name or "", r.info.status, metric, value, headline))
     return out
 
 

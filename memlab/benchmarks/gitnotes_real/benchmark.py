@@ -66,6 +66,7 @@ class GitNotesRealBenchmark(EpisodeBenchmark):
         "dup_collapsed_exact",
         tuple(g for g in POLICY if g != "retriever"),  # no queries: only the SessionStart block is built
         "a real project's 6,299 git-notes memories: duplicates collapsed, compression, consolidation time",
+        headline=("compression_ratio", "near_dup_clusters", "latency_consolidate_s"),
     )
 
     def __init__(self, path: str = "", limit: int | None = None) -> None:

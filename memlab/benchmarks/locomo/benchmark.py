@@ -120,6 +120,13 @@ class LocomoBenchmark(EpisodeBenchmark):
         "temporal_date_acc_datelike",
         USES,
         "LoCoMo conversations through the policy: evidence in the selected context, temporal answers from it",
+        headline=(
+            "evidence_recall_at_budget",
+            "temporal_date_acc",
+            "temporal_f1",
+            "recall_at_10_turn",
+            "context_tokens",
+        ),
     )
 
     def __init__(

@@ -21,6 +21,14 @@ from memlab.components import Components
 from memlab.errors import MemlabError
 
 MAIN_METRIC = "supersession_f1"
+#: What a comparison of history runs shows beside the main metric.
+HEADLINE: tuple[str, ...] = (
+    "supersession_f1",
+    "stale_rate_injected",
+    "current_coverage_injected",
+    "current_truth_at_1",
+    "injected_tokens",
+)
 #: History benchmarks run the whole policy; ``temporal`` reads the dates ``when`` questions mention.
 USES: tuple[str, ...] = (*POLICY, "temporal")
 
@@ -68,6 +76,7 @@ class ProjectHistoryBenchmark(_HistoryBenchmark):
         USES,
         "generated project histories with exact gold: supersession, duplicates, current/as-of/when/history "
         "questions, the SessionStart block",
+        headline=HEADLINE,
     )
 
     def __init__(self, seed: int = 0, size: int = 400, difficulty: str | float = "default", noise_ratio: float = 0.3):
@@ -106,6 +115,7 @@ class ProjectHistoryFileBenchmark(_HistoryBenchmark):
         MAIN_METRIC,
         USES,
         "a project history you bring, in the memlab.project_history/1 format",
+        headline=HEADLINE,
     )
 
     def __init__(self, path: str = "") -> None:
@@ -144,6 +154,7 @@ class BuiltinHistoryBenchmark(_HistoryBenchmark):
         "current_truth_at_1",
         POLICY,  # no question asks for a date a note mentions: the temporal resolver is never read
         "a small hand-written project history (58 memories, four months) with exact gold (the quickstart's data)",
+        headline=HEADLINE,
     )
 
     def __init__(self, seed: int = 0) -> None:
