@@ -1,27 +1,46 @@
-"""Temporal answers without an LLM (category 2): retrieve, resolve, choose, render in LoCoMo's style.
+"""Temporal answers without an LLM (category 2): find the turn that narrates the event, date it, write it.
 
-For each of the ``top_n`` retrieved turns, the configured resolver finds temporal expressions in the turn's
-own text and resolves them against *that turn's* timestamp (its session time); point expressions become
-candidates, and a turn without one offers its session day. A candidate scores ``1/(rank+1)``, times
-``1 + expression_bonus·confidence`` when it comes from an expression (expressions below
-``min_confidence``, such as "recently", are ignored), times ``1 + month_bonus`` when the question names a
-month the candidate overlaps ("When did Melanie go camping in June?"); the best is rendered the way
-LoCoMo's gold answers are written ("7 May 2023", "The week before 9 June 2023", "The Friday before 15 July
-2023", "June 2023", "2022"). Questions asking "which year" / "which month" get that grain.
+The answerer reads only the query's selected context (units in retrieval order) and works in three steps.
+
+1. **Which unit tells the event.** Each of the first ``top_n`` units gets an *event score*: the share of the
+   question's event terms (:mod:`memlab.benchmarks.locomo.question`) its text contains, each term weighted
+   by its rarity among those units (``log(1 + n/df)``: a speaker's name in every turn weighs little), plus
+   ``rank_weight / (rank + 1)`` for the retriever's opinion.
+2. **Which time in it.** The unit's text is split into sentences; the sentence holding the most event terms
+   is the event's sentence. A time expression there — resolved by the configured resolver against the
+   unit's *own* time (its session), nearest the event's words first — dates the event; without one, the
+   event is dated by the unit's own day (LoCoMo's "I just …" turns). A present-perfect sentence with a
+   length ("I've had them for 3 years") dates the start: the year or month that length back. Expressions
+   below ``min_confidence`` ("recently") are ignored. A candidate dated by an expression gets
+   ``expression_bonus × confidence`` on top of its unit's score. A cluster summary is dated only through its
+   lead line (it quotes the newest source, whose time the summary carries); its other lines are undated.
+3. **What the question allows.** Candidates outside a period the question names ("… in June?") and, for
+   questions about plans ("When is Ann going to …"), candidates before the turn's own day are dropped unless
+   nothing else is left. The best remaining candidate (ties: retrieval rank) is written in LoCoMo's style
+   (:mod:`memlab.benchmarks.locomo.render`); "which year" / "which month" questions get that grain.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from memlab.benchmarks.locomo.dates import MONTHS, WEEKDAYS, fmt_day, weekend_ending_by
+from memlab.benchmarks.locomo.question import QuestionCues, analyse, same_word, text_keys, within_named
+from memlab.benchmarks.locomo.render import at_grain, render
+from memlab.pipeline.recall import is_summary
 from memlab.protocols import TemporalResolver
 from memlab.types import Memory, TemporalRef
 
-_NUMBER_WORDS = {2: "Two", 3: "Three", 4: "Four"}
+__all__ = ["AnswerConfig", "TemporalAnswer", "answer_temporal", "render", "segments"]
+
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+_PERFECT = re.compile(
+    r"\b(?:have|has|i've|we've|you've|they've|he's|she's|'ve)\s+(?:been|had|known|lived|worked)\b|\bnow\b"
+)
+_SPAN_NOTE = re.compile(r"\s*\(\d+ related memories?, [^)]*\)\s*$")
 
 
 @dataclass(frozen=True)
@@ -29,9 +48,11 @@ class AnswerConfig:
     """Hyperparameters of :func:`answer_temporal` (``dataset.answer.*``)."""
 
     top_n: int = 5
-    expression_bonus: float = 2.0
-    min_confidence: float = 0.0
-    month_bonus: float = 0.0
+    rank_weight: float = 0.25
+    expression_bonus: float = 0.5
+    min_confidence: float = 0.5
+    sentence_window: int = 1
+    sentence_decay: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -46,111 +67,153 @@ class TemporalAnswer:
     end: date
 
 
-def _season(d: date) -> str:
-    return {
-        12: "winter",
-        1: "winter",
-        2: "winter",
-        3: "spring",
-        4: "spring",
-        5: "spring",
-        6: "summer",
-        7: "summer",
-        8: "summer",
-    }.get(d.month, "autumn")
+@dataclass(frozen=True)
+class Segment:
+    """Text of a unit with the time its expressions are resolved against (``None``: cannot be dated)."""
+
+    text: str
+    anchor: datetime | None
 
 
-def render(ref: TemporalRef, anchor: datetime) -> str:
-    """Render a resolved expression in LoCoMo's answer style, relative to ``anchor`` where LoCoMo is."""
-    start, end, x = ref.start.date(), ref.end.date(), anchor.date()
-    days = (end - start).days
-    low = ref.text.lower()
-    if days <= 1:
-        for i, name in enumerate(WEEKDAYS):
-            if re.search(rf"\b{name}\b", low) and start < x and start == x - timedelta(days=(x.weekday() - i) % 7 or 7):
-                return f"The {name.capitalize()} before {fmt_day(x)}"
-        return fmt_day(start)
-    if days <= 3 and start.weekday() in (4, 5) and "weekend" in low:
-        sat = start if start.weekday() == 5 else start + timedelta(days=1)
-        if end <= x:
-            last = weekend_ending_by(x)
-            for n in range(1, 5):
-                if last - timedelta(days=7 * (n - 1)) == sat:
-                    word = "The weekend" if n == 1 else f"{_NUMBER_WORDS[n]} weekends"
-                    return f"{word} before {fmt_day(x)}"
-            return f"The weekend of {fmt_day(sat)}"
-        return f"The weekend after {fmt_day(x)}" if start > x else f"The weekend of {fmt_day(x)}"
-    if days <= 9:
-        if end <= x:
-            n = (x - end).days // 7 + 1
-            return (
-                f"{_NUMBER_WORDS[n]} weeks before {fmt_day(x)}"
-                if n in _NUMBER_WORDS
-                else (f"The week before {fmt_day(x)}" if n == 1 else f"The week of {fmt_day(start)}")
-            )
-        return f"The week after {fmt_day(x)}" if start > x else f"The week of {fmt_day(x)}"
-    if ref.grain == "season" or 80 <= days <= 95:
-        return f"{_season(start)} {start.year}"
-    if days <= 31:
-        return f"{MONTHS[start.month - 1].capitalize()} {start.year}"
-    if days <= 366:
-        return str(start.year)
-    return f"{start.year // 10 * 10}s"
+def segments(unit: Memory) -> list[Segment]:
+    """A turn is one dated segment; a summary's lead line is dated by the summary, its other lines are not."""
+    if is_summary(unit):
+        lead = _SPAN_NOTE.sub("", unit.summary)
+        rest = [line for line in unit.content.splitlines() if line.strip() and line.strip() != lead.strip()]
+        return [Segment(lead, unit.timestamp), *(Segment(line, None) for line in rest)]
+    return [Segment(unit.text, unit.timestamp)]
 
 
-def _grain_hint(question: str, start: date, text: str) -> str:
-    q = question.lower()
-    if re.search(r"\b(what|which|in what) year\b", q):
-        return str(start.year)
-    if re.search(r"\b(what|which|in what) month\b", q):
-        return f"{MONTHS[start.month - 1].capitalize()} {start.year}"
+def _day_ref(anchor: datetime, text: str = "(session date)") -> TemporalRef:
+    day = anchor.replace(hour=0, minute=0, second=0, microsecond=0)
+    return TemporalRef(text, (0, 0), day, day + timedelta(days=1), "day", 0.0)
+
+
+def _start_ref(ref: TemporalRef) -> TemporalRef | None:
+    """The year or month a length reaches back to ("for 3 years" said in 2022 -> 2019)."""
+    s = ref.start.replace(hour=0, minute=0, second=0, microsecond=0)
+    if ref.grain == "year":
+        first = s.replace(month=1, day=1)
+        return TemporalRef(ref.text, ref.span, first, first.replace(year=first.year + 1), "year", ref.confidence)
+    if ref.grain == "month":
+        first = s.replace(day=1)
+        nxt = first.replace(year=first.year + 1, month=1) if first.month == 12 else first.replace(month=first.month + 1)
+        return TemporalRef(ref.text, ref.span, first, nxt, "month", ref.confidence)
+    return None
+
+
+def _resolve(resolver: TemporalResolver, text: str, anchor: datetime, config: AnswerConfig) -> list[TemporalRef]:
+    try:
+        found = list(resolver.resolve(text, anchor))
+    except Exception:  # a resolver must not break the benchmark; count as no expression
+        return []
+    out: list[TemporalRef] = []
+    for ref in found:
+        if ref.confidence < config.min_confidence or not ref.start < ref.end:
+            continue
+        if ref.kind == "point":
+            out.append(ref)
+        elif ref.kind == "duration" and _PERFECT.search(_sentence_at(text, ref.span[0])):
+            start = _start_ref(ref)
+            if start is not None:
+                out.append(start)
+    return out
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _SENTENCE.finditer(text)] or [(0, len(text))]
+
+
+def _sentence_at(text: str, pos: int) -> str:
+    for a, b in _sentences(text):
+        if a <= pos < b:
+            return text[a:b]
     return text
 
 
-def question_months(question: str) -> set[int]:
-    """Months a question names ("When did Melanie go camping in June?" -> {6})."""
-    words = re.findall(r"[a-z]+", question.lower())
-    return {MONTHS.index(w) + 1 for w in words if w in MONTHS and w != "may"} | (
-        {5} if re.search(r"\bin may\b", question.lower()) else set()
-    )
+def _weights(cues: QuestionCues, texts: Sequence[list[tuple[str, int]]]) -> dict[str, float]:
+    """Each event term's weight: ``log(1 + n/df)`` over the units (unseen terms count as the rarest)."""
+    n = max(1, len(texts))
+    out = {}
+    for term in cues.terms:
+        df = sum(1 for keys in texts if any(same_word(term, k) for k, _ in keys))
+        out[term] = math.log(1 + n / max(df, 0.5))
+    return out
 
 
-def _overlaps_month(ref: TemporalRef, months: set[int]) -> bool:
-    d = ref.start.date()
-    while d < ref.end.date():
-        if d.month in months:
-            return True
-        d = (d.replace(day=1) + timedelta(days=32)).replace(day=1)
-    return False
+def _options(
+    unit: Memory,
+    keys: list[tuple[str, int]],
+    weights: dict[str, float],
+    resolver: TemporalResolver,
+    config: AnswerConfig,
+) -> tuple[float, list[tuple[float, TemporalRef, datetime]]]:
+    """The unit's event score and its datings ``(bonus, ref, anchor)`` in order of preference.
+
+    Preference: expressions of the event's sentence (nearest the event's words first), then those of the
+    sentences within ``sentence_window`` of it (nearer sentences first), then the unit's own day.
+    """
+    total = sum(weights.values()) or 1.0
+    matched = [(t, pos) for t in weights for k, pos in keys if same_word(t, k)]
+    event = sum(weights[t] for t in {t for t, _ in matched}) / total
+    sentences = []  # (hits, segment, segment offset, sentence start, sentence end)
+    offset = 0
+    for seg in segments(unit):
+        for a, b in _sentences(seg.text):
+            inside = {t for t, p in matched if offset + a <= p < offset + b}
+            sentences.append((sum(weights[t] for t in inside), seg, offset, a, b))
+        offset += len(seg.text) + 1
+    top = max(h for h, *_ in sentences)
+    events = [i for i, (hits, seg, *_) in enumerate(sentences) if hits == top and seg.anchor is not None]
+    ranked: list[tuple[int, float, float, TemporalRef, datetime]] = []  # distance, nearness, bonus, ref, anchor
+    resolved: dict[int, list[TemporalRef]] = {}
+    for i, (_, seg, off, a, b) in enumerate(sentences):
+        distance = min((abs(i - j) for j in events), default=config.sentence_window + 1)
+        if seg.anchor is None or distance > config.sentence_window:
+            continue
+        if off not in resolved:
+            resolved[off] = _resolve(resolver, seg.text, seg.anchor, config)
+        refs = [r for r in resolved[off] if a <= r.span[0] < b]
+        near = [p - off for _, p in matched if off + a <= p < off + b] or [a]
+        weight = config.expression_bonus * config.sentence_decay**distance
+        for r in refs:
+            nearness = min(abs(r.span[0] - p) for p in near) - r.confidence / 2
+            ranked.append((distance, nearness, weight * r.confidence, r, seg.anchor))
+        if distance == 0 and not refs:
+            ranked.append((config.sentence_window + 1, 0.0, 0.0, _day_ref(seg.anchor), seg.anchor))
+    ranked.sort(key=lambda o: (o[0], o[1], o[3].span))
+    return event, [(bonus, ref, anchor) for _, _, bonus, ref, anchor in ranked]
 
 
-def _session_ref(memory: Memory) -> TemporalRef:
-    day = memory.timestamp.replace(hour=0, minute=0, second=0, microsecond=0)
-    return TemporalRef("(session date)", (0, 0), day, day + timedelta(days=1), "day", 0.0)
+def _allowed(cues: QuestionCues, ref: TemporalRef, anchor: datetime, level: int) -> bool:
+    """Level 2: the question's named periods and plan direction both hold; 1: the periods; 0: anything."""
+    if level >= 1 and not within_named(cues, ref.start.date(), ref.end.date()):
+        return False
+    return not (level >= 2 and cues.future and ref.end.date() <= anchor.date())
 
 
 def answer_temporal(
-    question: str, ranked: Sequence[Memory], resolver: TemporalResolver, config: AnswerConfig
+    question: str, units: Sequence[Memory], resolver: TemporalResolver, config: AnswerConfig
 ) -> TemporalAnswer | None:
-    """Answer a "when" question from the ranked memories (``None`` when nothing was retrieved)."""
-    best: tuple[float, int, TemporalRef, Memory] | None = None
-    months = question_months(question) if config.month_bonus else set()
-    for rank, memory in enumerate(ranked[: config.top_n]):
-        text = str(memory.meta.get("text", memory.text))
-        try:
-            refs = [r for r in resolver.resolve(text, memory.timestamp) if r.kind == "point"]
-        except Exception:  # a resolver must not break the benchmark; count as no expression
-            refs = []
-        refs = [r for r in refs if r.confidence >= config.min_confidence and r.start < r.end]
-        candidates = [(1.0 + config.expression_bonus * r.confidence, r) for r in refs] or [(1.0, _session_ref(memory))]
-        for weight, ref in candidates:
-            score = weight / (rank + 1)
-            if months and _overlaps_month(ref, months):
-                score *= 1.0 + config.month_bonus
-            if best is None or score > best[0]:
-                best = (score, rank, ref, memory)
-    if best is None:
-        return None
-    _, rank, ref, memory = best
-    text = _grain_hint(question, ref.start.date(), render(ref, memory.timestamp))
-    return TemporalAnswer(text, memory.id, ref.text, rank, ref.start.date(), ref.end.date())
+    """Answer a "when" question from the context units in retrieval order (``None`` for an empty context)."""
+    cues = analyse(question)
+    considered = list(units[: config.top_n])
+    keyed = [text_keys("\n".join(s.text for s in segments(u))) for u in considered]
+    weights = _weights(cues, keyed)
+    scored = []
+    for rank, (unit, keys) in enumerate(zip(considered, keyed, strict=True)):
+        event, options = _options(unit, keys, weights, resolver, config)
+        scored.append((event + config.rank_weight / (rank + 1), rank, unit, options))
+    for level in (2, 1, 0):
+        best: tuple[float, int, TemporalRef, Memory, datetime] | None = None
+        for base, rank, unit, options in scored:
+            for bonus, ref, anchor in options:
+                if _allowed(cues, ref, anchor, level):
+                    if best is None or base + bonus > best[0]:
+                        best = (base + bonus, rank, ref, unit, anchor)
+                    break
+        if best is not None:
+            _, rank, ref, unit, anchor = best
+            text = at_grain(render(ref, anchor), ref.start.date(), cues.grain)
+            return TemporalAnswer(text, unit.id, ref.text, rank, ref.start.date(), ref.end.date())
+    return None

@@ -20,6 +20,7 @@ conversation's last session and answered from the context its selector chose und
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,7 @@ from typing import Any, ClassVar
 from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
 from memlab.benchmarks.locomo.aggregate import all_metrics
 from memlab.benchmarks.locomo.answerer import AnswerConfig, answer_temporal
+from memlab.benchmarks.locomo.contexts import context_dia_ids, context_units, unit_record
 from memlab.benchmarks.locomo.dates import date_correct, parse_answer
 from memlab.benchmarks.locomo.errata import load_errata
 from memlab.benchmarks.locomo.ingest import ingest
@@ -82,21 +84,6 @@ class LocomoRunData:
         return {q.qid: q for c in self.conversations for q in c.conversation.questions}
 
 
-def context_units(context: QueryContext) -> list[Memory]:
-    """The selected units in retrieval order (what the answerers read)."""
-    return [item.unit for item in context.items]
-
-
-def context_dia_ids(context: QueryContext, store: MemoryStore) -> list[str]:
-    """Dialogue ids of the turns the context holds (a summary holds its sources), first occurrence order."""
-    out: dict[str, None] = {}
-    for mid in context.memory_ids():
-        memory = store.memories.get(mid)
-        if memory is not None and "dia_id" in memory.meta:
-            out.setdefault(str(memory.meta["dia_id"]), None)
-    return list(out)
-
-
 class LocomoBenchmark(EpisodeBenchmark):
     """LoCoMo evidence retrieval and temporal answering on any LoCoMo-format file.
 
@@ -111,6 +98,8 @@ class LocomoBenchmark(EpisodeBenchmark):
         llm_answer: Also answer every question with the DSPy answerer from its context (needs an ``llm``).
         llm_context: Context units given to the LLM answerer.
         max_llm_questions: Cap on LLM-answered questions (``None`` = all).
+        cv_grid: ``AnswerConfig`` field -> candidate values: leave-one-conversation-out choice of the
+            answerer's settings on the cached contexts (:mod:`memlab.benchmarks.locomo.cv`), logged as ``cv_*``.
     """
 
     card: ClassVar[BenchmarkCard] = BenchmarkCard(
@@ -139,6 +128,7 @@ class LocomoBenchmark(EpisodeBenchmark):
         llm_answer: bool = False,
         llm_context: int = 10,
         max_llm_questions: int | None = None,
+        cv_grid: dict[str, Any] | None = None,
     ) -> None:
         self.path = path
         self.errata = errata
@@ -148,6 +138,7 @@ class LocomoBenchmark(EpisodeBenchmark):
         self.llm_answer = llm_answer
         self.llm_context = llm_context
         self.max_llm_questions = max_llm_questions
+        self.cv_grid = dict(cv_grid or {})
 
     def _answer_cfg(self) -> AnswerConfig:
         unknown = sorted(set(self.answer) - set(AnswerConfig.__dataclass_fields__))
@@ -165,6 +156,10 @@ class LocomoBenchmark(EpisodeBenchmark):
                 "or pass dataset.path=/abs/file.json"
             )
         self._answer_cfg()
+        if self.cv_grid:
+            from memlab.benchmarks.locomo.cv import check_grid
+
+            check_grid(self.cv_grid)
 
     def load(self, seed: int) -> LocomoRunData:
         """Parse the file and select the conversations."""
@@ -201,6 +196,7 @@ class LocomoBenchmark(EpisodeBenchmark):
                     f1=token_f1(pred, q.answer),
                     date_correct=date_correct(pred, q.answer),
                     gold_datelike=parse_answer(q.answer) is not None,
+                    context_units=[unit_record(u) for u in units],
                 )
             if llm is not None and (self.max_llm_questions is None or counter["llm"] < self.max_llm_questions):
                 reply, malformed = llm.answer(q.question, units[: self.llm_context], query.at)
@@ -261,6 +257,13 @@ class LocomoBenchmark(EpisodeBenchmark):
                 metrics.update({f"{k}_heldout": v for k, v in all_metrics(held, seed).items()})
             if tune:
                 metrics.update({f"{k}_tune": v for k, v in all_metrics(tune, seed).items()})
+        artifacts: dict[str, bytes] = {}
+        if self.cv_grid and len({r["conversation"] for r in kept}) > 1:
+            from memlab.benchmarks.locomo.cv import locomo_cv
+
+            cv_metrics, report = locomo_cv(kept, components.temporal, self.cv_grid, self.answer, seed)
+            metrics.update(cv_metrics)
+            artifacts["loocv.json"] = (json.dumps(report, indent=1) + "\n").encode()
         metrics.update({f"quirk_{k}": float(v) for k, v in data.data.quirks.items()})
         metrics["n_consolidations"] = float(sum(len(o.runs) for o in outcomes))
         for phase in outcomes[0].seconds if outcomes else ():
@@ -288,9 +291,10 @@ class LocomoBenchmark(EpisodeBenchmark):
                 "excluded_questions": len(rows) - len(kept),
             },
             "answer": self._answer_cfg().__dict__,
+            "cv_grid": self.cv_grid,
             "clock": "each question is asked at the time of its conversation's last session",
             "recall_definition": "fraction of evidence ids in the top k; no resolvable evidence counts as 1",
             "evidence_recall_at_budget": "fraction of evidence turns in the selected context (summaries hold "
             "their source turns); no resolvable evidence counts as 1",
         }
-        return BenchmarkResult(metrics, rows, card, info, tier_counts=tiers)
+        return BenchmarkResult(metrics, rows, card, info, tier_counts=tiers, artifacts=artifacts)
