@@ -18,6 +18,7 @@ def test_experiment_composes_with_rules_and_heldout() -> None:
     bench = build(cfg["dataset"], "dataset")
     assert cfg["retriever"]["_target_"].endswith("HybridRetriever") and cfg["retriever"]["bm25_window"] == 1
     assert bench.card.uses == (*POLICY, "temporal")
+    assert bench.cv_grid["top_n"] == [5, 10] and "rank_weight" in bench.cv_grid  # the reported figure is the LOOCV one
 
 
 def _run(run_id: str, resolver: str, mode: str, start: int, tags: str = "locomo", errata: str = "None") -> RunRecord:
@@ -61,6 +62,23 @@ def test_report_renders_sections_from_runs() -> None:
     assert "| memlab (turns) | 10 | – | 50.0 | – | – | 75.0 |" in text
     assert "85 flagged questions excluded" in text and "| integer_answers | 6 |" in text
     assert "Mem0g (Mem0 paper) | 51.55 | 58.13" in text
+
+
+def test_report_leads_with_the_cross_validated_estimate() -> None:
+    run = _run("cv", "rules", "hybrid", 1)
+    run.metrics.update(
+        {
+            "cv_temporal_date_acc_datelike": 0.774,
+            "cv_temporal_date_acc_datelike_ci_low": 0.699,
+            "cv_temporal_date_acc_datelike_ci_high": 0.842,
+            "cv_n_settings": 36.0,
+            "cv_heldout_conv-26": 0.848,
+            "cv_heldout_conv-30": 0.84,
+        }
+    )
+    text, _, _ = render([run], "locomo_temporal")
+    assert "**Cross-validated `temporal_date_acc_datelike`: 77.4 % [69.9, 84.2]** (36 answer settings" in text
+    assert "| held-out conversation | conv-26 | conv-30 |" in text and "| 84.8 | 84.0 |" in text
 
 
 def test_report_without_runs() -> None:
