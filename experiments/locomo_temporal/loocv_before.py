@@ -40,11 +40,38 @@ def old_answerer(commit: str) -> types.ModuleType:
     return module
 
 
+def error_classes(rows: list[dict], answer, top_n: int) -> dict[str, dict[str, int]]:
+    """Per conversation, misses on date-like gold by class: the evidence turn is not among the units read
+    (``not_read``), another unit was chosen (``wrong_unit``), the evidence turn was chosen but dated or written
+    wrong (``wrong_date``); ``correct`` otherwise.
+    """
+    out: dict[str, dict[str, int]] = {}
+    for r in rows:
+        if not r["gold_datelike"]:
+            continue
+        units = units_from_records(r["context_units"])
+        read = {u.meta.get("dia_id") for u in units[:top_n]}
+        ans = answer(r["question"], units)
+        by_id = {u.id: u.meta.get("dia_id") for u in units}
+        if ans is not None and date_correct(ans.text, r["gold"]):
+            kind = "correct"
+        elif not read & set(r["evidence"]):
+            kind = "not_read"
+        elif ans is None or by_id.get(ans.source) not in r["evidence"]:
+            kind = "wrong_unit"
+        else:
+            kind = "wrong_date"
+        counts = out.setdefault(r["conversation"], {"correct": 0, "not_read": 0, "wrong_unit": 0, "wrong_date": 0})
+        counts[kind] += 1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the old answerer's plain figure at its experiment's setting and its LOOCV estimate."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rows", type=Path, help="cached prediction rows (JSON lines) of a locomo_temporal run")
     parser.add_argument("--commit", default="b231ae8")
+    parser.add_argument("--classes", action="store_true", help="also print the error classes, old and current")
     args = parser.parse_args(argv)
     old = old_answerer(args.commit)
     rows = [json.loads(line) for line in args.rows.read_text().splitlines()]
@@ -75,7 +102,37 @@ def main(argv: list[str] | None = None) -> int:
     print(f"LOOCV over its grid ({len(points)} settings): {sum(pooled.values()) / len(pooled):.3f} "
           f"(95% CI {low:.3f}–{high:.3f})")  # fmt: skip
     print("  per fold: " + ", ".join(f"{f.heldout} {f.heldout_score:.3f} ({points[f.chosen]})" for f in folds))
+    if args.classes:
+        from memlab.benchmarks.locomo.answerer import AnswerConfig, answer_temporal
+
+        now, then = AnswerConfig(), config_at(old, points[shipped])
+        answerers = {
+            f"before ({args.commit})": (lambda q, u: old.answer_temporal(q, u, resolver, then), then.top_n),
+            "after (defaults)": (lambda q, u: answer_temporal(q, u, resolver, now), now.top_n),
+        }
+        header = [
+            "answerer",
+            "conversation",
+            "correct",
+            "evidence not read",
+            "other unit chosen",
+            "evidence unit, date wrong",
+        ]
+        print("\n| " + " | ".join(header) + " |")
+        print("|---|---|---|---|---|---|")
+        for label, (answer, top_n) in answerers.items():
+            classes = error_classes(rows, answer, top_n)
+            total = {k: sum(c[k] for c in classes.values()) for k in next(iter(classes.values()))}
+            for conv, c in [*sorted(classes.items()), ("all", total)]:
+                print(
+                    f"| {label} | {conv} | {c['correct']} | {c['not_read']} | {c['wrong_unit']} | {c['wrong_date']} |"
+                )
     return 0
+
+
+def config_at(module: types.ModuleType, point: dict):
+    """The old module's ``AnswerConfig`` at ``point``."""
+    return module.AnswerConfig(**point)
 
 
 if __name__ == "__main__":
