@@ -31,11 +31,10 @@ $P -m memlab +experiment=project_history_large dataset.size=10000
 
 step temporal resolvers on Duckling phrases
 $P -m memlab --multirun +experiment=temporal_norm temporal=rules,pattern_table,dateparser,none
-step LoCoMo: leave-one-conversation-out estimate, headline, resolvers x retrievers, errata, plain baseline
+step LoCoMo: leave-one-conversation-out estimate, headline, resolvers, errata, plain baseline
 PYTHONPATH=$PWD $P experiments/locomo_temporal/loocv.py
 $P -m memlab +experiment=locomo_temporal
-$P -m memlab --multirun +experiment=locomo_temporal temporal=none,pattern_table,rules,dateparser \
-    retriever=bm25,dense,hybrid
+$P -m memlab --multirun +experiment=locomo_temporal temporal=none,pattern_table,rules,dateparser
 $P -m memlab +experiment=locomo_temporal "dataset.errata=\${paths.data_dir}/locomo/locomo_dev_audit_errors.json" \
     'tags=[locomo,temporal,errata]'
 $P -m memlab dataset=locomo embedder=minilm temporal=rules experiment_name=locomo_temporal \
