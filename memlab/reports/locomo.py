@@ -221,7 +221,7 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
     if base:
         out += [
             "",
-            "## Plain baseline (BM25 + MiniLM RRF, no context tricks) vs tuned retrieval",
+            "## Baseline: `dataset=locomo` with the conf defaults (dense retrieval, standard recall) vs the experiment",
             "",
             "| run | resolver | recall@10 turn | multi-hop | temporal | date acc. date-like | held-out date acc. |",
             "|---|---|---|---|---|---|---|",
