@@ -50,6 +50,11 @@ ANCHOR_JUNE9 = datetime(2023, 6, 9, 10, 0, tzinfo=UTC)  # a Friday
         (_ref("this weekend", (2023, 6, 10), (2023, 6, 12), "weekend"), ANCHOR_JUNE9, "The weekend of 9 June 2023"),
         (_ref("last Fri", (2023, 6, 2), (2023, 6, 3), "day"), ANCHOR_JUNE9, "The Friday before 9 June 2023"),
         (_ref("this week", (2023, 6, 5), (2023, 6, 12), "week"), ANCHOR_JUNE9, "The week of 9 June 2023"),
+        (
+            _ref("the week before 23 May", (2023, 5, 16), (2023, 5, 23), "week"),
+            ANCHOR_JUNE9,
+            "The week before 23 May 2023",
+        ),
     ],
 )
 def test_render_in_locomo_style(ref, anchor, text) -> None:

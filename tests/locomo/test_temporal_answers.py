@@ -108,3 +108,29 @@ def test_anchor_is_the_units_own_time(turns) -> None:
     )
     ans = answer_temporal("When did Eli go hiking?", [moved], RulesResolver(), AnswerConfig())
     assert ans is not None and ans.text == "19 June 2023"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Eli: I have lived in Oslo for 3 years.", "2020"),
+        ("Eli: I’ve kept bees for four months now.", "February 2023"),
+        ("Eli: We stayed in Oslo for 3 years and then moved.", "5 June 2023"),  # not perfect: the turn's own day
+    ],
+)
+def test_a_present_perfect_length_dates_the_start(turns, text, expected) -> None:
+    unit = type(turns["D1:4"])(id="x", namespace="dialogue", timestamp=turns["D1:4"].timestamp, summary=text)
+    ans = answer_temporal("When did Eli start living in Oslo or keeping bees?", [unit], RulesResolver(), AnswerConfig())
+    assert ans is not None and ans.text == expected
+
+
+def test_only_short_replies_of_the_same_speaker_date_a_turn(turns) -> None:
+    q = "When did Dana visit the glass museum?"
+    off = answer_temporal(q, [turns["D3:1"], turns["D3:3"]], RulesResolver(), AnswerConfig(turn_window=0))
+    assert off is not None and off.text == "1 September 2023"
+    # a turn that tells its own story is no reply, even within the window
+    story = answer_temporal(q, [turns["D3:1"], turns["D3:4"]], RulesResolver(), AnswerConfig(turn_window=3))
+    assert story is not None and story.text == "1 September 2023"
+    # the other speaker's question in between is no dating either
+    asked = answer_temporal(q, [turns["D3:1"], turns["D3:2"]], RulesResolver(), AnswerConfig())
+    assert asked is not None and asked.text == "1 September 2023"

@@ -1,7 +1,7 @@
 """A hand-written LoCoMo-format conversation for the temporal answerer (no LoCoMo text is copied).
 
-Session 1 is Monday 5 June 2023, session 2 Monday 14 August 2023. ``EXPECTED`` holds each question, the
-dialogue ids of the context in retrieval order, and the exact answer.
+Session 1 is Monday 5 June 2023, session 2 Monday 14 August 2023, session 3 Friday 1 September 2023.
+``EXPECTED`` holds each question, the dialogue ids of the context in retrieval order, and the exact answer.
 """
 
 from __future__ import annotations
@@ -42,6 +42,14 @@ CONVERSATION: dict[str, Any] = {
             _turn("Dana", "D2:4", "My bakery opened its doors! People queued around the block."),
             _turn("Eli", "D2:5", "I repainted the shed yesterday."),
         ],
+        "session_3_date_time": "9:00 am on 1 September, 2023",
+        "session_3": [
+            _turn("Dana", "D3:1", "I finally visited the glass museum downtown."),
+            _turn("Eli", "D3:2", "Oh nice, when was that?"),
+            _turn("Dana", "D3:3", "It was two weeks ago."),
+            _turn("Dana", "D3:4", "Three days ago I repaired my old bicycle and rode it to the lake."),
+            _turn("Dana", "D3:5", "I painted the harbour the week before 20 August; it hangs in the hall."),
+        ],
     },
     "qa": [
         _qa("When did Dana finish her first triathlon?", "The Friday before 5 June 2023", "D1:1", 2),
@@ -53,6 +61,8 @@ CONVERSATION: dict[str, Any] = {
         _qa("When did Eli hike a mountain trail with his cousin?", "The week before 14 August 2023", "D2:3", 2),
         _qa("When is Eli painting the fence?", "The weekend of 14 August 2023", "D2:2", 2),
         _qa("When did Dana's bakery open?", "14 August 2023", "D2:4", 2),
+        _qa("When did Dana visit the glass museum?", "Two weeks before 1 September 2023", "D3:1", 2),
+        _qa("When did Dana paint the harbour?", "The week before 20 August 2023", "D3:5", 2),
         _qa("What does Eli play?", "the cello", "D1:4", 4),
     ],
 }
@@ -75,6 +85,10 @@ EXPECTED: dict[str, tuple[tuple[str, ...], str]] = {
     "When is Eli painting the fence?": (("D2:2",), "The weekend of 14 August 2023"),
     # the turn that tells the event beats a better-ranked turn that merely holds time expressions
     "When did Dana's bakery open?": (("D1:2", "D2:4"), "14 August 2023"),
+    # the event's turn has no time; the same speaker's short reply two turns on dates it
+    "When did Dana visit the glass museum?": (("D3:1", "D3:3"), "Two weeks before 1 September 2023"),
+    # an expression with its own date is written against that date, not the session's
+    "When did Dana paint the harbour?": (("D3:5",), "The week before 20 August 2023"),
 }
 
 

@@ -9,11 +9,14 @@ The answerer reads only the query's selected context (units in retrieval order) 
 2. **Which time in it.** The unit's text is split into sentences; the sentence holding the most event terms
    is the event's sentence. A time expression there — resolved by the configured resolver against the
    unit's *own* time (its session), nearest the event's words first — dates the event; without one, the
-   event is dated by the unit's own day (LoCoMo's "I just …" turns). A present-perfect sentence with a
-   length ("I've had them for 3 years") dates the start: the year or month that length back. Expressions
-   below ``min_confidence`` ("recently") are ignored. A candidate dated by an expression gets
-   ``expression_bonus × confidence`` on top of its unit's score. A cluster summary is dated only through its
-   lead line (it quotes the newest source, whose time the summary carries); its other lines are undated.
+   event is dated by an expression within ``sentence_window`` sentences (discounted by ``sentence_decay`` per
+   sentence), then by a short reply of the same speaker within ``turn_window`` turns that says little but a
+   time ("When was that?" — "It was two weeks ago."), then by the unit's own day (LoCoMo's "I just …" turns).
+   A present-perfect sentence with a length ("I've had them for 3 years") dates the start: the year or month
+   that length back. Expressions below ``min_confidence`` ("recently") are ignored. A candidate dated by an
+   expression gets ``expression_bonus × confidence`` on top of its unit's score. A cluster summary is dated
+   only through its lead line (it quotes the newest source, whose time the summary carries); its other lines
+   are undated.
 3. **What the question allows.** Candidates outside a period the question names ("… in June?") and, for
    questions about plans ("When is Ann going to …"), candidates before the turn's own day are dropped unless
    nothing else is left. The best remaining candidate (ties: retrieval rank) is written in LoCoMo's style
@@ -28,19 +31,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from memlab.benchmarks.locomo.question import QuestionCues, analyse, same_word, text_keys, within_named
+from memlab.benchmarks.locomo.question import (
+    QuestionCues,
+    analyse,
+    is_time_word,
+    match_key,
+    same_word,
+    text_keys,
+    within_named,
+)
 from memlab.benchmarks.locomo.render import at_grain, render
 from memlab.pipeline.recall import is_summary
 from memlab.protocols import TemporalResolver
+from memlab.text.lexical import stem
 from memlab.types import Memory, TemporalRef
 
 __all__ = ["AnswerConfig", "TemporalAnswer", "answer_temporal", "render", "segments"]
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
-_PERFECT = re.compile(
-    r"\b(?:have|has|i've|we've|you've|they've|he's|she's|'ve)\s+(?:been|had|known|lived|worked)\b|\bnow\b"
-)
+#: A present-perfect clause ("I've had", "she has lived", "we have been") or "now": a length then ends at the anchor.
+_PERFECT = re.compile(r"(?:\bhave|\bhas|['’]ve)\s+(?:been|had|known|done|\w+ed)\b|\bnow\b", re.IGNORECASE)
 _SPAN_NOTE = re.compile(r"\s*\(\d+ related memories?, [^)]*\)\s*$")
+_DIA = re.compile(r"^D(\d+):(\d+)$")
+#: A reply that is all time expression ("It was two weeks ago.", "Next month, if all goes to plan.") has at most
+#: this many content words outside its expressions.
+_REPLY_MAX_WORDS = 3
 
 
 @dataclass(frozen=True)
@@ -53,6 +68,7 @@ class AnswerConfig:
     min_confidence: float = 0.5
     sentence_window: int = 1
     sentence_decay: float = 0.5
+    turn_window: int = 2
 
 
 @dataclass(frozen=True)
@@ -185,6 +201,48 @@ def _options(
     return event, [(bonus, ref, anchor) for _, _, bonus, ref, anchor in ranked]
 
 
+def _position(unit: Memory) -> tuple[object, object, int, int] | None:
+    """(conversation, speaker, session, turn) of a dialogue turn from its ``dia_id`` (``None`` otherwise)."""
+    m = _DIA.match(str(unit.meta.get("dia_id", "")))
+    if m is None or is_summary(unit):
+        return None
+    return unit.meta.get("sample_id"), unit.meta.get("speaker"), int(m.group(1)), int(m.group(2))
+
+
+def _reply_refs(unit: Memory, resolver: TemporalResolver, config: AnswerConfig) -> list[TemporalRef]:
+    """The expressions of a turn that says little else than them, or ``[]``."""
+    refs = _resolve(resolver, unit.text, unit.timestamp, config)
+    if not refs:
+        return []
+    speaker = {match_key(stem(w)) for w in re.findall(r"[a-z]+", str(unit.meta.get("speaker", "")).lower())}
+    words = [
+        k
+        for k, pos in text_keys(unit.text)
+        if not any(r.span[0] <= pos < r.span[1] for r in refs) and not is_time_word(k) and not k.isdigit()
+    ]
+    return refs if len([w for w in words if w not in speaker]) <= _REPLY_MAX_WORDS else []
+
+
+def _replies(
+    unit: Memory, context: Sequence[Memory], resolver: TemporalResolver, config: AnswerConfig
+) -> list[tuple[float, TemporalRef, datetime]]:
+    """Datings from the same speaker's short replies within ``turn_window`` turns ("When was that?" — "It was
+    two weeks ago."), nearest turn first.
+    """
+    here = _position(unit)
+    if here is None or config.turn_window <= 0:
+        return []
+    found = []
+    for other in context:
+        there = _position(other)
+        if there is None or there[:3] != here[:3] or not 0 < abs(there[3] - here[3]) <= config.turn_window:
+            continue
+        for ref in _reply_refs(other, resolver, config):
+            found.append((abs(there[3] - here[3]), ref.span, ref, other.timestamp))
+    weight = config.expression_bonus * config.sentence_decay ** (config.sentence_window + 1)
+    return [(weight * ref.confidence, ref, anchor) for _, _, ref, anchor in sorted(found, key=lambda f: f[:2])]
+
+
 def _allowed(cues: QuestionCues, ref: TemporalRef, anchor: datetime, level: int) -> bool:
     """Level 2: the question's named periods and plan direction both hold; 1: the periods; 0: anything."""
     if level >= 1 and not within_named(cues, ref.start.date(), ref.end.date()):
@@ -203,6 +261,8 @@ def answer_temporal(
     scored = []
     for rank, (unit, keys) in enumerate(zip(considered, keyed, strict=True)):
         event, options = _options(unit, keys, weights, resolver, config)
+        if event > 0 and options and options[0][1].confidence == 0.0:  # only the turn's own day so far
+            options = [*_replies(unit, units, resolver, config), *options]
         scored.append((event + config.rank_weight / (rank + 1), rank, unit, options))
     for level in (2, 1, 0):
         best: tuple[float, int, TemporalRef, Memory, datetime] | None = None

@@ -74,6 +74,11 @@ class QuestionCues:
     years: frozenset[int] = frozenset()
 
 
+def is_time_word(key: str) -> bool:
+    """Whether a match key names a time unit, month, season or weekday (or "ago", "next", "last", "this")."""
+    return key in _TIME_WORDS or key in _TIME_KEYS
+
+
 def event_terms(question: str) -> tuple[str, ...]:
     """Stemmed content words of the question that name its event (no question or time words)."""
     skip = {stem(w) for w in QUESTION_WORDS} | _TIME_WORDS | _LIGHT
@@ -91,6 +96,13 @@ def match_key(token: str) -> str:
     if token.endswith("y") and len(token) > 3:
         return token[:-1] + "i"
     return token
+
+
+_TIME_KEYS = frozenset(
+    [match_key(stem(w)) for w in (*MONTHS, *SEASONS, "year", "month", "week", "weekend", "day", "ago", "next", "last")]
+    + [match_key(stem(w)) for w in ("yesterday", "today", "tomorrow", "tonight", "morning", "evening", "afternoon")]
+    + [match_key(stem(w)) for w in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")]
+)
 
 
 def text_keys(text: str) -> list[tuple[str, int]]:

@@ -3,7 +3,8 @@
 LoCoMo's annotators restate a relative expression against the date of the session it was said in: "last
 Friday" said on 15 July 2023 is "The Friday before 15 July 2023", "last week" is "The week before …",
 "two weekends ago" is "Two weekends before …", "this weekend" / "this week" are "The weekend of …" / "The week
-of …", "next week" is "The week after …"; a day is "7 May 2023", a month "June 2023", a season "summer 2022",
+of …", "next week" is "The week after …" — but "the week before 23 February" stays "The week before 23 February
+2023"; a day is "7 May 2023", a month "June 2023", a season "summer 2022",
 a year "2022".
 """
 
@@ -17,6 +18,8 @@ from memlab.types import TemporalRef
 
 _NUMBER_WORDS = {2: "Two", 3: "Three", 4: "Four"}
 _WEEKS_AGO = re.compile(r"\b(a|one|two|three|four|[1-4])\s+weeks?\s+ago\b")
+#: An expression that names its own date ("the week before 23 February", "the week before May 4th").
+_OWN_DATE = re.compile(r"\d|\b(?:" + "|".join(MONTHS) + r")\b")
 _COUNT = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
 _SEASON_OF_MONTH = {12: "winter", 1: "winter", 2: "winter", 3: "spring", 4: "spring", 5: "spring"}
 _SEASON_OF_MONTH.update({6: "summer", 7: "summer", 8: "summer"})
@@ -55,7 +58,9 @@ def _weekend(start: date, end: date, x: date) -> str:
     return f"The weekend after {fmt_day(x)}"
 
 
-def _week(start: date, end: date, x: date) -> str:
+def _week(start: date, end: date, x: date, own_date: bool) -> str:
+    if own_date and end <= x and (end - start).days == 7:  # "the week before 23 February": its own anchor
+        return f"The week before {fmt_day(end)}"
     if end <= x:
         n = (x - end).days // 7 + 1
         if n == 1:
@@ -80,7 +85,7 @@ def render(ref: TemporalRef, anchor: datetime) -> str:
     if days <= 3 and start.weekday() in (4, 5) and "weekend" in low:
         return _weekend(start, end, x)
     if days <= 9:
-        return _week(start, end, x)
+        return _week(start, end, x, bool(_OWN_DATE.search(low)))
     if ref.grain == "season" or 80 <= days <= 95:
         return f"{season_name(start)} {start.year}"
     if days <= 31:
