@@ -33,20 +33,12 @@ from memlab.build import build_node, config_hash  # noqa: E402
 from memlab.run import run  # noqa: E402
 from tests.support.compose import compose_cfg  # noqa: E402
 
-#: Retriever variants: the experiment's tuned retriever, the same without the one-turn BM25 window, and the
-#: hybrid retriever's own defaults (conf/retriever/hybrid.yaml).
+#: Retriever variants: the experiment's tuned retriever (retriever=hybrid_locomo), the same without the one-turn
+#: BM25 window, and the hybrid retriever as shipped (conf/retriever/hybrid.yaml).
 DEFAULT_VARIANTS: dict[str, list[str]] = {
     "tuned": [],
     "no_window": ["retriever.bm25_window=0"],
-    "hybrid_defaults": [
-        "retriever.context=speaker",
-        "retriever.bm25_weight=1.0",
-        "retriever.neighbour_weight=0.0",
-        "retriever.speaker_weight=0.0",
-        "retriever.drop_names=false",
-        "retriever.bm25_window=0",
-        "retriever.bm25_b=0.75",
-    ],
+    "hybrid_defaults": ["retriever=hybrid"],
 }
 
 
