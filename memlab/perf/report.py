@@ -66,7 +66,8 @@ def episode_lines(section: dict[str, Any]) -> list[str]:
     if cached:
         phases = list(cached[0]["phases"])
         lines += ["", "Per phase (wall s, cached embeddings):", ""]
-        lines += ["| phase | " + " | ".join(f"{p['size']:,}" for p in cached) + " | exponent (all) | exponent (last two) |"]
+        sizes = " | ".join(f"{p['size']:,}" for p in cached)
+        lines += [f"| phase | {sizes} | exponent (all) | exponent (last two) |"]
         lines += ["|---" * (len(cached) + 3) + "|"]
         exps = section.get("exponents", {})
         for phase in ["episode_cpu", "episode_wall", *phases]:
@@ -80,7 +81,10 @@ def episode_lines(section: dict[str, Any]) -> list[str]:
     deltas = [p for p in cached if "delta_wall_s" in p]
     if deltas:
         lines += ["", "Incremental consolidation (the newest memories added to a consolidated store):", ""]
-        lines += ["| size | new memories | wall s | CPU s | pairs judged (delta) | pairs judged (base) |", "|---|---|---|---|---|---|"]
+        lines += [
+            "| size | new memories | wall s | CPU s | pairs judged (delta) | pairs judged (base) |",
+            "|---|---|---|---|---|---|",
+        ]
         for p in deltas:
             lines.append(
                 f"| {p['size']:,} | {p['delta_memories']:.0f} | {_f(p['delta_wall_s'])} | {_f(p['delta_cpu_s'])} | "
@@ -164,13 +168,13 @@ def write_report(data: dict[str, Any], out_md: Path, out_png: Path) -> Path:
         env = data["environment"]
         lines += [f"Machine: {env.get('cpus')} CPUs; python {env.get('python')}; git {env.get('git_sha')}.", ""]
     if "episode" in data:
-        lines += episode_lines(data["episode"]) + [""]
+        lines += [*episode_lines(data["episode"]), ""]
         if write_png(data["episode"], out_png):
             lines += [f"![phases against size, log-log]({out_png.name})", ""]
     if "temporal" in data:
-        lines += temporal_lines(data["temporal"]) + [""]
+        lines += [*temporal_lines(data["temporal"]), ""]
     if "hook" in data:
-        lines += hook_lines(data["hook"]) + [""]
+        lines += [*hook_lines(data["hook"]), ""]
     for note in data.get("notes", []):
         lines.append(note)
     out_md.parent.mkdir(parents=True, exist_ok=True)

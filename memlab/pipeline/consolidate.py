@@ -214,6 +214,11 @@ def phase_supersession(
         namespaces = [m.namespace for m in memories]
         within = knn_pairs_within(matrix, namespaces, settings.knn_k_namespace, settings.min_pair_similarity)
         pairs = merge_pairs(pairs, within)
+    if settings.knn_k_subject > 0:
+        from memlab.pipeline.subject_candidates import subject_pairs
+
+        subject = subject_pairs(memories, matrix, settings.knn_k_subject, settings.min_pair_similarity)
+        pairs = merge_pairs(pairs, subject)
     slot_only: set[tuple[str, str]] = set()
     if settings.knn_k_slot > 0:
         from memlab.pipeline.slot_candidates import slot_pairs

@@ -1,0 +1,41 @@
+"""Candidate pairs by subject: each memory's nearest neighbours among the memories about the same subject.
+
+A fixed number of nearest neighbours over the whole store reaches fewer of the pairs that matter as the
+store grows: every new topic instance ("the message queue of the billing service", "... of the search
+service") crowds the neighbourhoods of the others. On generated histories (seed 0, TF-IDF, cosine >= 0.2)
+the gold SUPERSEDE pairs among each memory's 8 nearest neighbours fall from 43 % at 1,000 memories to 19 %
+at 10,000; among its 8 nearest neighbours that name the same subject they stay at 66 % (20: 86 %) at both
+sizes. A memory's block is the first (sorted) subject phrase it names
+(:func:`memlab.text.slot_parse.parse`: ``billing service``); memories naming none are blocked by namespace.
+
+Blocks keep the search exact and its cost ``O(Σ block²)``: linear in the store while the subjects grow
+with it (6 subjects at 1,000 generated memories, 51 at 10,000).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from memlab.embed.knn import knn_pairs_within
+from memlab.types import Memory
+
+
+def subject_block(memory: Memory) -> str:
+    """The memory's block: ``s:<first subject>``, or ``n:<namespace>`` when it names no subject."""
+    from memlab.text.slot_parse import parse
+
+    subjects = parse(memory).subjects
+    return f"s:{min(subjects)}" if subjects else f"n:{memory.namespace}"
+
+
+def subject_pairs(
+    memories: Sequence[Memory], matrix: np.ndarray, k: int, min_similarity: float
+) -> list[tuple[int, int, float]]:
+    """Pairs ``(i, j, cosine)`` with ``i < j`` where ``j`` is among ``i``'s ``k`` nearest neighbours in its block
+    (or the reverse), cosine at least ``min_similarity``; sorted by ``(i, j)``.
+    """
+    if k <= 0 or len(memories) < 2:
+        return []
+    return knn_pairs_within(matrix, [subject_block(m) for m in memories], k, min_similarity)
