@@ -150,7 +150,9 @@ def _changes_unfiltered(text: str) -> list[tuple]:
     for name, pat in slot_parse.CHANGE_PATTERNS:
         for m in pat.finditer(text):
             g = m.groupdict()
-            out.append((name, slot_parse._value_tokens(g.get("old") or ""), slot_parse._value_tokens(g.get("new") or "")))
+            out.append(
+                (name, slot_parse._value_tokens(g.get("old") or ""), slot_parse._value_tokens(g.get("new") or ""))
+            )
     return out
 
 
