@@ -35,6 +35,9 @@ class PipelineSettings:
         knn_k_subject: Further candidate pairs from each memory's ``knn_k_subject`` nearest neighbours among
             the memories naming the same subject (memlab/pipeline/subject_candidates.py; 0: none): a
             candidate source whose reach does not fall as the store grows.
+        incremental: Keep the subject candidates' neighbour lists on the store between runs and search only
+            the memories new since the last run (memlab/embed/knn_blocks.py): a run over a consolidated store
+            costs what its new memories cost. The other candidate sources still search every memory.
         knn_k_slot: Further candidate pairs from each memory's ``knn_k_slot`` best memories by slot score:
             attribute phrases that mean the same thing, one subject (memlab/pipeline/slot_candidates.py;
             0: none). Not filtered by ``min_pair_similarity``.
@@ -86,6 +89,7 @@ class PipelineSettings:
     knn_k: int = 8
     knn_k_namespace: int = 0
     knn_k_subject: int = 0
+    incremental: bool = False
     knn_k_slot: int = 0
     knn_slot_review: bool = True
     knn_slot_min_confidence: float = 0.0

@@ -179,3 +179,77 @@ def test_every_change_pattern_has_its_words():
     assert len(slot_parse._CHANGE_KEYS) == len(slot_parse.CHANGE_PATTERNS)
     for (_, pat), keys in zip(slot_parse.CHANGE_PATTERNS, slot_parse._CHANGE_KEYS, strict=True):
         assert any(re.search(re.escape(k), pat.pattern, re.IGNORECASE) for k in keys), pat.pattern
+
+
+def _blocked_reference(mat, groups, k, threshold):
+    from memlab.embed.knn import knn_pairs_within
+
+    return {(i, j) for i, j, _ in knn_pairs_within(mat, groups, k, threshold)}
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    n=st.integers(2, 40),
+    k=st.integers(1, 6),
+    blocks=st.integers(1, 4),
+    cuts=st.lists(st.integers(1, 39), max_size=4),
+    seed=st.integers(0, 2**16),
+)
+def test_blocked_knn_added_in_steps_finds_the_pairs_of_each_full_search(n, k, blocks, cuts, seed):
+    from memlab.embed.knn_blocks import BlockedKnn
+
+    rng = np.random.default_rng(seed)
+    mat = rng.normal(size=(n, 5)).astype(np.float32)  # continuous: no exact ties
+    mat /= np.linalg.norm(mat, axis=1, keepdims=True)
+    groups = [int(g) for g in rng.integers(0, blocks, size=n)]
+    keys = [f"k{i:02d}" for i in range(n)]
+    rows = {key: i for i, key in enumerate(keys)}
+    index = BlockedKnn(k, 0.0)
+    found: set[tuple[int, int]] = set()
+    start = 0
+    for stop in [*sorted({c for c in cuts if c < n}), n]:
+        if stop <= start:
+            continue
+        step = index.add(keys[start:stop], groups[start:stop], mat, rows)
+        pairs = {tuple(sorted((rows[a], rows[b]))) for a, b, _ in step}
+        full_now = _blocked_reference(mat[:stop], groups[:stop], k, 0.0)
+        assert pairs <= full_now  # every pair a step reports is a pair of the full search at that point
+        assert not pairs & found  # and is reported once
+        found |= pairs
+        assert full_now <= found  # every pair of the full search has been reported by now
+        start = stop
+
+
+def test_incremental_consolidation_judges_only_the_new_pairs():
+    from memlab.benchmarks.project_history.generator import generate
+    from memlab.build import build_components
+    from memlab.pipeline.consolidate import consolidate
+    from tests.support.compose import compose_cfg
+
+    cfg = compose_cfg(["+experiment=project_history_large", "dataset.size=300", "pipeline.incremental=true"])
+    components = build_components(cfg, groups=("embedder", "judge", "retention", "clusterer", "summarizer"))
+    memories = sorted(generate(0, 300).memories, key=lambda m: (m.timestamp, m.id))
+    store = MemoryStore(memories[:290])
+    consolidate(store, components, memories[289].timestamp)
+    before = set(store.judged)
+    store.add(memories[290:])
+    consolidate(store, components, memories[-1].timestamp)
+    new_pairs = set(store.judged) - before
+    new_ids = {m.id for m in memories[290:]}
+    assert new_pairs and all(a in new_ids or b in new_ids for a, b in new_pairs)
+    assert len(new_pairs) < 0.1 * len(before)
+
+
+def test_learned_judge_many_equals_judge_of_each_pair():
+    from memlab.benchmarks.project_history.generator import generate
+    from memlab.embed.knn import knn_pairs
+    from memlab.embed.tfidf import TfidfEmbedder
+    from memlab.strategies.judge.learned import LearnedJudge
+
+    memories = sorted(generate(3, 200).memories, key=lambda m: (m.timestamp, m.id))
+    mat = TfidfEmbedder().encode([m.text for m in memories])
+    pairs = [(memories[i], memories[j], s) for i, j, s in knn_pairs(mat, 5, 0.2)][:300]
+    judge = LearnedJudge(supersede_threshold=0.2)
+    judge.observe(memories)
+    assert judge.judge_many(pairs) == [judge.judge(o, n, s) for o, n, s in pairs]
+    assert judge.judge_many([]) == []

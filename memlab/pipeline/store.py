@@ -177,10 +177,7 @@ class MemoryStore:
         whose ``superseded_by`` is the current one (the earliest such, by timestamp then id, when several
         point at it).
         """
-        predecessors: dict[str, list[str]] = {}
-        for sid, state in self.states.items():
-            if state.superseded_by:
-                predecessors.setdefault(state.superseded_by, []).append(sid)
+        predecessors = self._predecessors()
         back: list[str] = []
         seen = {memory_id}
         cur = memory_id
@@ -198,6 +195,20 @@ class MemoryStore:
             seen.add(nxt)
             cur = nxt
         return [*reversed(back), memory_id, *forward]
+
+    def _predecessors(self) -> dict[str, list[str]]:
+        """Memory id -> ids whose ``superseded_by`` it is; kept until the states change."""
+        version = getattr(self.states, "version", None)
+        cached = self.cache.get("predecessors")
+        if version is not None and cached is not None and cached[0] == version:
+            return cached[1]
+        predecessors: dict[str, list[str]] = {}
+        for sid, state in self.states.items():
+            if state.superseded_by:
+                predecessors.setdefault(state.superseded_by, []).append(sid)
+        if version is not None:
+            self.cache["predecessors"] = (version, predecessors)
+        return predecessors
 
     def current_of(self, memory_id: str) -> str:
         """The last member of the chain through ``memory_id`` (the memory that is true now)."""

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from memlab.embed.knn import knn_pairs_within
+from memlab.pipeline.store import MemoryStore
 from memlab.types import Memory
 
 
@@ -39,3 +40,38 @@ def subject_pairs(
     if k <= 0 or len(memories) < 2:
         return []
     return knn_pairs_within(matrix, [subject_block(m) for m in memories], k, min_similarity)
+
+
+def incremental_subject_pairs(
+    store: MemoryStore,
+    memories: Sequence[Memory],
+    matrix: np.ndarray,
+    k: int,
+    min_similarity: float,
+    model_id: str = "",
+) -> list[tuple[int, int, float]]:
+    """:func:`subject_pairs` for only the memories new since the last call on this store.
+
+    The neighbour lists live in ``store.cache["subject_knn"]`` (:class:`~memlab.embed.knn_blocks.BlockedKnn`),
+    rebuilt when ``k``, ``min_similarity`` or the embedder change. A memory seen before creates no pair
+    unless a new memory enters its ``k`` nearest; pairs of two earlier memories were candidates in the run
+    that added the later of them (and judged then: ``store.judged``). Indices refer to ``memories``.
+    """
+    from memlab.embed.knn_blocks import BlockedKnn
+
+    if k <= 0 or len(memories) < 2:
+        return []
+    setting = (k, float(min_similarity), model_id, int(matrix.shape[1]))
+    cached = store.cache.get("subject_knn")
+    if cached is None or cached[0] != setting:
+        cached = store.cache["subject_knn"] = (setting, BlockedKnn(k, min_similarity))
+    index: BlockedKnn = cached[1]
+    rows = {m.id: i for i, m in enumerate(memories)}
+    new = [m for m in memories if m.id not in index]
+    found = index.add([m.id for m in new], [subject_block(m) for m in new], matrix, rows)
+    out = []
+    for a, b, s in found:
+        if a in rows and b in rows:  # a neighbour from an earlier run that is no longer judged (a duplicate)
+            i, j = rows[a], rows[b]
+            out.append((i, j, s) if i < j else (j, i, s))
+    return sorted(out)

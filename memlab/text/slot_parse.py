@@ -222,6 +222,9 @@ def _value_tokens(phrase: str) -> frozenset[str]:
     return frozenset(t for t in content_tokens(phrase) if t not in CUE_WORDS)
 
 
+_SYMBOLS = frozenset("0123456789+#./_")
+
+
 def salient_tokens(text: str) -> frozenset[str]:
     """Capitalised words not starting a sentence, acronyms, words with digits or symbols (values, mostly)."""
     out: set[str] = set()
@@ -231,8 +234,9 @@ def salient_tokens(text: str) -> frozenset[str]:
             low = tok.lower()
             if low in STOPWORDS or low in CUE_WORDS:
                 continue
-            has_sym = any(c.isdigit() or c in "+#./_" for c in tok)
-            inner_cap = any(c.isupper() for c in tok[1:])
+            has_sym = not _SYMBOLS.isdisjoint(tok)  # tokens are ASCII (_TOKEN): digits and +#./_ only
+            rest = tok[1:]
+            inner_cap = rest != rest.lower()
             if has_sym or inner_cap or (tok[0].isupper() and i > 0):
                 out.add(low)
     return frozenset(out)
