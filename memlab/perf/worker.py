@@ -25,7 +25,13 @@ import tempfile
 import time
 from typing import Any
 
-QUALITY: tuple[str, ...] = ("supersession_f1", "stale_rate_injected", "current_coverage_injected")
+QUALITY: tuple[str, ...] = (
+    "supersession_f1",
+    "supersession_precision",
+    "supersession_recall",
+    "stale_rate_injected",
+    "current_coverage_injected",
+)
 
 
 def compose(experiment: str, size: int, seed: int, overrides: list[str]) -> dict[str, Any]:

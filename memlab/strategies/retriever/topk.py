@@ -40,19 +40,22 @@ class VectorBank:
 
     def lookup(self, texts: Sequence[str], embedder: Embedder) -> np.ndarray:
         """Row of each text, embedding (through ``embedder``) the texts not yet in the bank."""
+        try:
+            return np.fromiter(map(self.rows.__getitem__, texts), dtype=np.int64, count=len(texts))
+        except KeyError:
+            pass
         todo = sorted({t for t in texts if t not in self.rows})
-        if todo:
-            vecs = np.asarray(embedder.encode(todo), dtype=np.float32)
-            n = len(self.rows)
-            if self.matrix.shape[0] < n + len(todo) or self.matrix.shape[1] != vecs.shape[1]:
-                grown = np.zeros((max(2 * self.matrix.shape[0], n + len(todo)), vecs.shape[1]), dtype=np.float32)
-                if n:
-                    grown[:n] = self.matrix[:n]
-                self.matrix = grown
-            self.matrix[n : n + len(todo)] = vecs
-            for i, t in enumerate(todo):
-                self.rows[t] = n + i
-        return np.fromiter((self.rows[t] for t in texts), dtype=np.int64, count=len(texts))
+        vecs = np.asarray(embedder.encode(todo), dtype=np.float32)
+        n = len(self.rows)
+        if self.matrix.shape[0] < n + len(todo) or self.matrix.shape[1] != vecs.shape[1]:
+            grown = np.zeros((max(2 * self.matrix.shape[0], n + len(todo)), vecs.shape[1]), dtype=np.float32)
+            if n:
+                grown[:n] = self.matrix[:n]
+            self.matrix = grown
+        self.matrix[n : n + len(todo)] = vecs
+        for i, t in enumerate(todo):
+            self.rows[t] = n + i
+        return np.fromiter(map(self.rows.__getitem__, texts), dtype=np.int64, count=len(texts))
 
     def scores(self, queries: np.ndarray) -> np.ndarray:
         """Cosine of every bank row with each query vector: ``(rows, queries)``."""
