@@ -253,3 +253,22 @@ def test_learned_judge_many_equals_judge_of_each_pair():
     judge.observe(memories)
     assert judge.judge_many(pairs) == [judge.judge(o, n, s) for o, n, s in pairs]
     assert judge.judge_many([]) == []
+
+
+@pytest.mark.parametrize(
+    ("target", "kwargs"),
+    [
+        ("memlab.strategies.clusterer.agglomerative.AgglomerativeClusterer", {"max_items": 5}),
+        ("memlab.strategies.clusterer.hdbscan.HdbscanClusterer", {"max_items": 5}),
+    ],
+)
+def test_a_clusterer_asked_for_too_many_items_names_the_scalable_option(target, kwargs):
+    import importlib
+
+    from memlab.errors import MemlabError
+
+    module, name = target.rsplit(".", 1)
+    clusterer = getattr(importlib.import_module(module), name)(**kwargs)
+    vectors = np.eye(6, dtype=np.float32)
+    with pytest.raises(MemlabError, match=r"exceeds max_items=5.*clusterer=knn_graph"):
+        clusterer.fit_predict(vectors, [T0 + timedelta(hours=i) for i in range(6)])

@@ -42,6 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cold-sizes", default="", help="episode: sizes also run with an empty embedding cache")
     parser.add_argument("--delta", type=float, default=0.01, help="episode: fraction added to a consolidated store")
     parser.add_argument("--override", action="append", default=[], help="episode: a Hydra override (repeatable)")
+    parser.add_argument("--section", default="episode", help="episode: the results section (episode, episode_*)")
     parser.add_argument("--results", default="reports/perf.json", help="results file (sections are replaced)")
     parser.add_argument("--report-dir", default="reports", help="where perf.md and perf.png go")
     parser.add_argument("--no-notes", action="store_true", help="hook: skip the 6,299 real notes")
@@ -142,9 +143,12 @@ def run(args: argparse.Namespace) -> int:
     results = Path(args.results)
     targets = {"all": ("episode", "temporal", "hook")}.get(args.target, (args.target,))
     runners = {"episode": bench_episode, "temporal": bench_temporal, "hook": bench_hook}
+    if args.target == "episode" and not (args.section == "episode" or args.section.startswith("episode_")):
+        raise MemlabError(f"--section must be 'episode' or start with 'episode_', got '{args.section}'")
     for target in targets:
         if target in runners:
-            save_section(results, target, runners[target](args))
+            name = args.section if target == "episode" else target
+            save_section(results, name, runners[target](args))
             save_section(results, "environment", environment())
     data = load(results)
     if not data:

@@ -167,10 +167,11 @@ def write_report(data: dict[str, Any], out_md: Path, out_png: Path) -> Path:
     if "environment" in data:
         env = data["environment"]
         lines += [f"Machine: {env.get('cpus')} CPUs; python {env.get('python')}; git {env.get('git_sha')}.", ""]
-    if "episode" in data:
-        lines += [*episode_lines(data["episode"]), ""]
-        if write_png(data["episode"], out_png):
-            lines += [f"![phases against size, log-log]({out_png.name})", ""]
+    for name in sorted(k for k in data if k == "episode" or k.startswith("episode_")):
+        lines += [*episode_lines(data[name]), ""]
+        png = out_png if name == "episode" else out_png.with_name(f"perf_{name}.png")
+        if write_png(data[name], png):
+            lines += [f"![phases against size, log-log]({png.name})", ""]
     if "temporal" in data:
         lines += [*temporal_lines(data["temporal"]), ""]
     if "hook" in data:
