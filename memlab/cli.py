@@ -30,7 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "status": ("status", "tier distribution, last run and counts of a repository's memories"),
     "tiers": ("tiers", "memories per tier of a repository"),
     "edges": ("edges", "edges of one memory"),
-    "bench": ("bench", "benchmarks of the production hook (`memlab bench hook`)"),
+    "bench": ("bench", "performance: `memlab bench episode|temporal|hook|all|report`"),
     "train": ("train", "fit a learned strategy and write its model file and card (`memlab train judge`)"),
     "eval": ("evaluate", "score one strategy alone (`memlab eval judge --judge learned --seeds 1020-1029`)"),
 }

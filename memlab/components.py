@@ -32,6 +32,12 @@ class PipelineSettings:
             (never all pairs).
         knn_k_namespace: Further candidate pairs from each memory's ``knn_k_namespace`` nearest neighbours
             within its own namespace (0: none).
+        knn_k_subject: Further candidate pairs from each memory's ``knn_k_subject`` nearest neighbours among
+            the memories naming the same subject (memlab/pipeline/subject_candidates.py; 0: none): a
+            candidate source whose reach does not fall as the store grows.
+        incremental: Keep the subject candidates' neighbour lists on the store between runs and search only
+            the memories new since the last run (memlab/embed/knn_blocks.py): a run over a consolidated store
+            costs what its new memories cost. The other candidate sources still search every memory.
         knn_k_slot: Further candidate pairs from each memory's ``knn_k_slot`` best memories by slot score:
             attribute phrases that mean the same thing, one subject (memlab/pipeline/slot_candidates.py;
             0: none). Not filtered by ``min_pair_similarity``.
@@ -82,6 +88,8 @@ class PipelineSettings:
 
     knn_k: int = 8
     knn_k_namespace: int = 0
+    knn_k_subject: int = 0
+    incremental: bool = False
     knn_k_slot: int = 0
     knn_slot_review: bool = True
     knn_slot_min_confidence: float = 0.0

@@ -99,6 +99,9 @@ class SupersessionJudge(Protocol):
     has it) is a hint, not a requirement. Optional: a judge that learns from the store it judges (the
     learned judge's slot profiles) defines ``observe(memories: Sequence[Memory]) -> None``; the pipeline
     calls it with every memory the consolidation run sees (none recorded after its clock) before judging.
+    Optional: ``judge_many(pairs: Sequence[tuple[older, newer, similarity]]) -> list[Verdict]`` judges a
+    run's pairs at once (the learned judge's classifier runs once per batch); it must equal ``judge`` of
+    each pair, in order.
     """
 
     name: ClassVar[str]

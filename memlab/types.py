@@ -13,6 +13,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 #: The ten git-notes-memory namespaces, in the plugin's order.
@@ -102,9 +103,9 @@ class Memory:
     tags: tuple[str, ...] = ()
     meta: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
-    @property
+    @cached_property
     def text(self) -> str:
-        """Summary and content joined, the text strategies embed and judge."""
+        """Summary and content joined, the text strategies embed and judge (computed once per memory)."""
         if self.content and self.content != self.summary:
             return f"{self.summary}\n{self.content}" if self.summary else self.content
         return self.summary or self.content

@@ -169,6 +169,21 @@ def cold_session_starts(repo: Path, spec: str | None, runs: int, realtime: bool 
     }
 
 
+def interpreter_floor(repo: Path, runs: int) -> dict[str, Any]:
+    """The interpreter's own start (``python -S -c pass``) timed like the hook: the floor of any hook."""
+    times, cpu = [], []
+    for _ in range(runs):
+        wall, _peak, used, _out = _one_run([sys.executable, "-S", "-c", "pass"], repo, b"")
+        times.append(wall)
+        cpu.append(used)
+    return {
+        "runs": runs,
+        "p50_ms": round(statistics.median(times), 1),
+        "p95_ms": round(percentile(times, 95), 1),
+        "cpu_p50_ms": round(statistics.median(cpu), 1),
+    }
+
+
 def concurrency_check(repo: Path, writers: int = 8, per_writer: int = 10) -> dict[str, Any]:
     """``writers`` processes each capture ``per_writer`` memories and meta records at once; count losses."""
     from memlab.adapter import jsonl_refs
@@ -222,6 +237,7 @@ def run_bench(
         "spec": spec_path or "built-in default",
         "realtime": realtime,
         "datasets": [],
+        "floor": interpreter_floor(workdir, runs),
     }
     plans: list[tuple[str, Any]] = [(f"synthetic-{n}", n) for n in sizes]
     if include_notes:

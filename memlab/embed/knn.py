@@ -12,34 +12,42 @@ def knn_pairs(matrix: np.ndarray, k: int, min_similarity: float, block: int = 20
     (or the reverse) and the cosine similarity is at least ``min_similarity``.
 
     Rows must be L2-normalised. Work is blocked so memory stays ``O(block · n)``; ties are broken by the
-    lower index, so the result is deterministic. Sorted by ``(i, j)``.
+    lower index, so the result is deterministic. Sorted by ``(i, j)``; a pair both rows found carries the
+    cosine computed for the later row. Exact search: time ``O(n²)``; for large stores block the candidates
+    (``pipeline.knn_k_subject``, ``knn_k_namespace``) instead of raising ``knn_k``.
     """
     n = matrix.shape[0]
     if n < 2 or k <= 0:
         return []
     k_eff = min(k, n - 1)
     mat = np.asarray(matrix, dtype=np.float32)
-    found: dict[tuple[int, int], float] = {}
+    found_a, found_b, found_s, found_row = [], [], [], []
     for lo in range(0, n, block):
         hi = min(n, lo + block)
         sims = mat[lo:hi] @ mat.T
         rows = np.arange(hi - lo)
         sims[rows, rows + lo] = -np.inf
-        # stable: sort by (-sim, index) via lexsort on the k_eff+? candidates
         part = (
             np.argpartition(-sims, k_eff - 1, axis=1)[:, :k_eff]
             if k_eff < n - 1
             else np.argsort(-sims, axis=1, kind="stable")[:, :k_eff]
         )
-        for r, cols in enumerate(part):
-            i = lo + r
-            for j in cols:
-                s = float(sims[r, j])
-                if s < min_similarity:
-                    continue
-                key = (i, int(j)) if i < j else (int(j), i)
-                found[key] = s
-    return [(i, j, s) for (i, j), s in sorted(found.items())]
+        values = np.take_along_axis(sims, part, axis=1).astype(np.float64)
+        row = np.broadcast_to((rows + lo)[:, None], part.shape)
+        keep = values >= min_similarity
+        found_a.append(np.minimum(row, part)[keep])
+        found_b.append(np.maximum(row, part)[keep])
+        found_s.append(values[keep])
+        found_row.append(row[keep])
+    a, b = np.concatenate(found_a), np.concatenate(found_b)
+    s, row = np.concatenate(found_s), np.concatenate(found_row)
+    if not len(a):
+        return []
+    order = np.lexsort((row, b, a))  # by (i, j), the later row last
+    a, b, s = a[order], b[order], s[order]
+    last = np.ones(len(a), dtype=bool)
+    last[:-1] = (a[1:] != a[:-1]) | (b[1:] != b[:-1])
+    return list(zip(a[last].tolist(), b[last].tolist(), s[last].tolist(), strict=True))
 
 
 def knn_pairs_within(

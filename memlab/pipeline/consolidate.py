@@ -24,7 +24,7 @@ from datetime import datetime
 import numpy as np
 
 from memlab.components import Components
-from memlab.embed.knn import knn_pairs, knn_pairs_within, merge_pairs
+from memlab.pipeline.candidates import candidate_pairs, time_ranks
 from memlab.pipeline.store import MemoryStore
 from memlab.progress import progress
 from memlab.trace import traced
@@ -215,33 +215,30 @@ def phase_supersession(
             counts[EdgeType.DUPLICATES.value] += added
         memories = [memories[i] for i in keep]
         matrix = matrix[keep]
-    pairs = knn_pairs(matrix, settings.knn_k, settings.min_pair_similarity)
-    if settings.knn_k_namespace > 0:
-        namespaces = [m.namespace for m in memories]
-        within = knn_pairs_within(matrix, namespaces, settings.knn_k_namespace, settings.min_pair_similarity)
-        pairs = merge_pairs(pairs, within)
-    slot_only: set[tuple[str, str]] = set()
-    if settings.knn_k_slot > 0:
-        from memlab.pipeline.slot_candidates import slot_pairs
-
-        slot = slot_pairs(memories, matrix, components.embedder, settings.knn_k_slot)
-        if settings.knn_slot_review:
-            known = {(i, j) for i, j, _ in pairs}
-            slot_only = {(memories[i].id, memories[j].id) for i, j, _ in slot if (i, j) not in known}
-            slot_only |= {(b, a) for a, b in slot_only}
-        pairs = merge_pairs(pairs, slot)
+    pairs, slot_only = candidate_pairs(store, components, memories, matrix, full=full)
+    rank = time_ranks(memories)
     ordered = []
     for i, j, sim in pairs:
-        a, b = memories[i], memories[j]
-        older, newer = (a, b) if (a.timestamp, a.id) <= (b.timestamp, b.id) else (b, a)
-        ordered.append((newer.timestamp, newer.id, older.timestamp, older.id, older, newer, sim))
-    ordered.sort(key=lambda t: t[:4])
-    for *_, older, newer, sim in progress(ordered, desc="judging pairs", unit="pair"):
+        a, b = (i, j) if rank[i] <= rank[j] else (j, i)
+        ordered.append((rank[b], rank[a], memories[a], memories[b], sim))
+    ordered.sort(key=lambda t: t[:2])  # by the newer memory's time, then the older's (ids break ties)
+    todo = []
+    for _, _, older, newer, sim in ordered:
         key = (older.id, newer.id)
         if key in store.judged and not full:
             continue
         store.judged.add(key)
-        verdict = components.judge.judge(older, newer, similarity=float(sim))
+        todo.append((older, newer, float(sim)))
+    judge_many = getattr(components.judge, "judge_many", None)  # optional batch form (SupersessionJudge)
+    if callable(judge_many):
+        verdicts = list(judge_many(todo))
+    else:
+        verdicts = [
+            components.judge.judge(older, newer, similarity=sim)
+            for older, newer, sim in progress(todo, desc="judging pairs", unit="pair")
+        ]
+    for (older, newer, _), verdict in zip(todo, verdicts, strict=True):
+        key = (older.id, newer.id)
         if key in slot_only and verdict.confidence < settings.knn_slot_min_confidence:
             continue
         if verdict.relation is not Relation.COEXIST and (

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
 from memlab.components import Components
 from memlab.errors import MemlabError
+from memlab.pipeline.consolidate import takes_keyword
 from memlab.pipeline.store import MemoryStore
 from memlab.types import MAX_ACCESS_TIMES, Memory, Summary, Tier
 
@@ -69,6 +70,68 @@ def summary_unit(summary: Summary) -> Memory:
     )
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_US = timedelta(microseconds=1)
+_NEVER = np.iinfo(np.int64).max
+_TIER_CODE = {tier: i for i, tier in enumerate(Tier)}
+
+
+def _micros(when: datetime) -> int:
+    """Microseconds since the epoch (exact; a naive datetime raises TypeError)."""
+    return (when - _EPOCH) // _US
+
+
+def _arrays(store: MemoryStore) -> tuple | None:
+    """The store's memories in time order with their times, validity ends, tier codes and duplicate flags as
+    arrays, computed once per version of the memories and states; ``None`` when the store's dicts are not
+    versioned or its times are naive.
+    """
+    key = (getattr(store.memories, "version", None), getattr(store.states, "version", None))
+    if None in key:
+        return None
+    cached = store.cache.get("recall")
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    order = store.ordered()
+    states = [store.states[m.id] for m in order]
+    try:
+        stamps = np.fromiter((_micros(m.timestamp) for m in order), dtype=np.int64, count=len(order))
+        ends = np.fromiter(
+            (_NEVER if s.valid_until is None else _micros(s.valid_until) for s in states),
+            dtype=np.int64,
+            count=len(order),
+        )
+    except TypeError:  # naive datetimes
+        arrays = None
+    else:
+        tiers = np.fromiter((_TIER_CODE[s.tier] for s in states), dtype=np.int64, count=len(order))
+        dups = np.fromiter(
+            (bool(s.duplicate_of) and s.duplicate_of in store.memories for s in states), dtype=bool, count=len(order)
+        )
+        arrays = (order, stamps, ends, tiers, dups)
+    store.cache["recall"] = (key, arrays)
+    return arrays
+
+
+def _eligible_vectorised(store: MemoryStore, mode: str, now: datetime, as_of: datetime | None) -> list[Memory] | None:
+    """:func:`eligible` over the cached arrays (the same memories in the same order); ``None``: not possible."""
+    arrays = _arrays(store)
+    if arrays is None:
+        return None
+    order, stamps, ends, tiers, dups = arrays
+    try:
+        t = _micros(as_of if as_of is not None else now)
+    except TypeError:
+        return None
+    if as_of is not None:
+        mask = (stamps <= t) & (t < ends)
+    else:
+        mask = (stamps <= t) & np.isin(tiers, [_TIER_CODE[x] for x in MODE_TIERS[mode]])
+        if mode != "exhaustive":
+            mask &= (t < ends) & ~dups
+    return [order[i] for i in np.flatnonzero(mask).tolist()]
+
+
 def eligible(store: MemoryStore, mode: str, now: datetime, as_of: datetime | None = None) -> list[Memory]:
     """Memories a recall in ``mode`` may return at ``now`` (or as of ``as_of``), in time order.
 
@@ -78,6 +141,9 @@ def eligible(store: MemoryStore, mode: str, now: datetime, as_of: datetime | Non
     """
     if mode not in MODE_TIERS:
         raise MemlabError(f"unknown recall mode '{mode}'; valid: {', '.join(MODE_TIERS)}")
+    fast = _eligible_vectorised(store, mode, now, as_of)
+    if fast is not None:
+        return fast
     if as_of is not None:
         return [m for m in store.ordered(until=as_of) if store.valid_at(m.id, as_of)]
     tiers = MODE_TIERS[mode]
@@ -165,7 +231,9 @@ def recall_many(
     retriever = components.retriever
     embedder = StoreEmbedder(store, components.embedder)
     rank_many = getattr(retriever, "rank_many", None)
-    if callable(rank_many):
+    if callable(rank_many) and takes_keyword(rank_many, "limit"):  # optional: only the best `limit`, partially sorted
+        rankings = rank_many(list(queries), pool, now, embedder, limit=limit)
+    elif callable(rank_many):
         rankings = rank_many(list(queries), pool, now, embedder)
     else:
         rankings = [retriever.rank(q, pool, now, embedder) for q in queries]

@@ -7,15 +7,63 @@ to notes refs.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from datetime import datetime
+from itertools import count
 from typing import TYPE_CHECKING, Any
 
 from memlab.types import ConsolidationResult, Edge, EdgeType, Memory, MemoryState, Summary
 
 if TYPE_CHECKING:
     import numpy as np
+
+
+_VERSIONS = count()
+
+
+class Versioned(dict):
+    """A dict whose ``version`` changes with every write, so that caches derived from it know when they are
+    stale; versions come from one process-wide counter, so no two states of any two dicts share one.
+    """
+
+    __slots__ = ("version",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.version = next(_VERSIONS)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self.version = next(_VERSIONS)
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: Any) -> None:
+        self.version = next(_VERSIONS)
+        super().__delitem__(key)
+
+    def pop(self, *args: Any) -> Any:  # noqa: D102 - dict's
+        self.version = next(_VERSIONS)
+        return super().pop(*args)
+
+    def popitem(self) -> Any:  # noqa: D102 - dict's
+        self.version = next(_VERSIONS)
+        return super().popitem()
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:  # noqa: D102 - dict's
+        self.version = next(_VERSIONS)
+        return super().setdefault(key, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:  # noqa: D102 - dict's
+        self.version = next(_VERSIONS)
+        super().update(*args, **kwargs)
+
+    def clear(self) -> None:  # noqa: D102 - dict's
+        self.version = next(_VERSIONS)
+        super().clear()
+
+    def __reduce__(self) -> tuple:
+        return (type(self), (dict(self),))
 
 
 class MemoryStore:
@@ -26,8 +74,8 @@ class MemoryStore:
     """
 
     def __init__(self, memories: Iterable[Memory] = ()) -> None:
-        self.memories: dict[str, Memory] = {}
-        self.states: dict[str, MemoryState] = {}
+        self.memories: dict[str, Memory] = Versioned()
+        self.states: dict[str, MemoryState] = Versioned()
         self.summaries: dict[str, Summary] = {}
         self.edges: dict[tuple[str, str, EdgeType], Edge] = {}
         self.judged: set[tuple[str, str]] = set()
@@ -41,6 +89,10 @@ class MemoryStore:
         self.insights: dict[str, Any] | None = None
         #: The identity anchor and its drift log when the policy keeps one (memlab/pipeline/anchor.py).
         self.anchor: Any = None
+        self._order: tuple[int, list[Memory], list[datetime]] = (-1, [], [])
+        #: Derived data kept between calls by the modules that compute it (recall's eligibility arrays), each
+        #: stored with the ``version`` of :attr:`memories` and :attr:`states` it was computed from.
+        self.cache: dict[str, Any] = {}
         self.add(memories)
 
     # -- memories and states -------------------------------------------------------------------
@@ -63,10 +115,14 @@ class MemoryStore:
 
     def ordered(self, until: datetime | None = None) -> list[Memory]:
         """Memories in time order (ties by id), optionally only those recorded at or before ``until``."""
-        items = self.memories.values()
-        if until is not None:
-            items = [m for m in items if m.timestamp <= until]
-        return sorted(items, key=lambda m: (m.timestamp, m.id))
+        version = getattr(self.memories, "version", None)
+        if version is None or self._order[0] != version:  # sorted once per change of the memories
+            order = sorted(self.memories.values(), key=lambda m: (m.timestamp, m.id))
+            self._order = (-1 if version is None else version, order, [m.timestamp for m in order])
+        _, order, stamps = self._order
+        if until is None:
+            return list(order)
+        return order[: bisect_right(stamps, until)]
 
     def state(self, memory_id: str) -> MemoryState:
         """State of a memory."""
@@ -121,10 +177,7 @@ class MemoryStore:
         whose ``superseded_by`` is the current one (the earliest such, by timestamp then id, when several
         point at it).
         """
-        predecessors: dict[str, list[str]] = {}
-        for sid, state in self.states.items():
-            if state.superseded_by:
-                predecessors.setdefault(state.superseded_by, []).append(sid)
+        predecessors = self._predecessors()
         back: list[str] = []
         seen = {memory_id}
         cur = memory_id
@@ -142,6 +195,20 @@ class MemoryStore:
             seen.add(nxt)
             cur = nxt
         return [*reversed(back), memory_id, *forward]
+
+    def _predecessors(self) -> dict[str, list[str]]:
+        """Memory id -> ids whose ``superseded_by`` it is; kept until the states change."""
+        version = getattr(self.states, "version", None)
+        cached = self.cache.get("predecessors")
+        if version is not None and cached is not None and cached[0] == version:
+            return cached[1]
+        predecessors: dict[str, list[str]] = {}
+        for sid, state in self.states.items():
+            if state.superseded_by:
+                predecessors.setdefault(state.superseded_by, []).append(sid)
+        if version is not None:
+            self.cache["predecessors"] = (version, predecessors)
+        return predecessors
 
     def current_of(self, memory_id: str) -> str:
         """The last member of the chain through ``memory_id`` (the memory that is true now)."""

@@ -97,6 +97,32 @@ CHANGE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 
+#: For each of :data:`CHANGE_PATTERNS`, words one of which an ASCII text must contain (lower-cased) for the
+#: pattern to match: a pattern none of whose words occur is not run (the result is the same, found faster).
+_CHANGE_KEYS: tuple[tuple[str, ...], ...] = (
+    ("revert",),
+    ("back",),
+    ("from",),
+    ("replac",),
+    ("replace",),
+    ("instead",),
+    ("longer",),
+    ("longer",),
+    ("anymore",),
+    ("dropped", "deprecated", "retired", "removed", "abandoned", "stopped", "moved", "migrated", "got", "ditched"),
+    ("over",),
+    ("switch", "mov", "migrat", "chang", "transition", "upgraded"),
+    ("now",),
+    ("forward",),
+    ("becomes", "became", "is now"),
+    ("favo",),
+    ("return",),
+    ("again",),
+    ("now",),
+    ("resolved", "fixed", "unblocked", "blocked", "outage", "blocker", "again", "resumed"),
+)
+assert len(_CHANGE_KEYS) == len(CHANGE_PATTERNS)
+
 #: Scope phrases (regex) → canonical scope. ``production`` is the default scope and maps to ``None``.
 SCOPE_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = tuple(
     (re.compile(pat, re.IGNORECASE), scope)
@@ -196,6 +222,9 @@ def _value_tokens(phrase: str) -> frozenset[str]:
     return frozenset(t for t in content_tokens(phrase) if t not in CUE_WORDS)
 
 
+_SYMBOLS = frozenset("0123456789+#./_")
+
+
 def salient_tokens(text: str) -> frozenset[str]:
     """Capitalised words not starting a sentence, acronyms, words with digits or symbols (values, mostly)."""
     out: set[str] = set()
@@ -205,11 +234,31 @@ def salient_tokens(text: str) -> frozenset[str]:
             low = tok.lower()
             if low in STOPWORDS or low in CUE_WORDS:
                 continue
-            has_sym = any(c.isdigit() or c in "+#./_" for c in tok)
-            inner_cap = any(c.isupper() for c in tok[1:])
+            has_sym = not _SYMBOLS.isdisjoint(tok)  # tokens are ASCII (_TOKEN): digits and +#./_ only
+            rest = tok[1:]
+            inner_cap = rest != rest.lower()
             if has_sym or inner_cap or (tok[0].isupper() and i > 0):
                 out.add(low)
     return frozenset(out)
+
+
+#: For each of :data:`SCOPE_PATTERNS`, words one of which an ASCII text must contain (lower-cased) to match.
+_SCOPE_KEYS: tuple[tuple[str, ...], ...] = (
+    ("test",),
+    ("stag",),
+    ("staging",),
+    ("local",),
+    ("ci", "continuous"),
+    ("dev",),
+    ("prototype", "poc", "proof"),
+    ("preview", "beta"),
+    ("doc",),
+    ("for",),
+    ("for",),
+    ("for",),
+    ("prod",),
+)
+assert len(_SCOPE_KEYS) == len(SCOPE_PATTERNS)
 
 
 def _possessive_s(words: list[str], j: int) -> bool:
@@ -258,8 +307,11 @@ def subjects(text: str) -> frozenset[str]:
 def scopes(text: str) -> frozenset[str]:
     """Canonical non-default scopes mentioned in ``text`` (``production`` is the default and not listed)."""
     found: set[str] = set()
-    for pat, scope in SCOPE_PATTERNS:
-        if scope is not None and pat.search(text):
+    low = text.lower() if text.isascii() else None  # non-ASCII: every pattern runs (Unicode case folding)
+    for (pat, scope), keys in zip(SCOPE_PATTERNS, _SCOPE_KEYS, strict=True):
+        if scope is None or (low is not None and not any(k in low for k in keys)):
+            continue
+        if pat.search(text):
             found.add(scope)
     return frozenset(found)
 
@@ -267,7 +319,10 @@ def scopes(text: str) -> frozenset[str]:
 def changes(text: str, ignore: frozenset[str] = frozenset()) -> tuple[Change, ...]:
     """Change statements in ``text`` (``ignore``: tokens left out of the values, e.g. the subject's)."""
     out: list[Change] = []
-    for name, pat in CHANGE_PATTERNS:
+    low = text.lower() if text.isascii() else None  # non-ASCII: every pattern runs (Unicode case folding)
+    for (name, pat), keys in zip(CHANGE_PATTERNS, _CHANGE_KEYS, strict=True):
+        if low is not None and not any(k in low for k in keys):
+            continue
         for m in pat.finditer(text):
             groups = m.groupdict()
             old = _value_tokens(groups.get("old") or "") - ignore
@@ -281,7 +336,7 @@ def parse(memory: Memory) -> Parsed:
     return _parse_text((memory.summary or "")[:MAX_CHARS], (memory.text or "")[:MAX_CHARS])
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1 << 17)  # a 100,000-memory store's distinct texts (a smaller cache thrashes)
 def _parse_text(summary: str, text: str) -> Parsed:
     toks = content_tokens(text)
     subj = subjects(text)

@@ -58,6 +58,7 @@ class AgglomerativeClusterer:
         if len(timestamps) > self.max_items:
             raise MemlabError(
                 f"agglomerative clustering of {len(timestamps)} items exceeds max_items={self.max_items} "
-                "(a dense n² matrix); use clusterer=none or raise clusterer.max_items"
+                "(a dense n² matrix); use clusterer=knn_graph (k-NN graph, no n² matrix) or clusterer=none, "
+                "or raise clusterer.max_items"
             )
         return order_independent(self._fit, embeddings, timestamps, self.min_cluster_size, self.max_cluster_size)

@@ -143,6 +143,33 @@ class LearnedJudge:
         except Exception as exc:  # the contract: a failure on one pair is COEXIST
             return Verdict(Relation.COEXIST, 0.0, f"learned judge failed: {type(exc).__name__}")
 
+    def judge_many(self, pairs: Sequence[tuple[Memory, Memory, float | None]]) -> list[Verdict]:
+        """:meth:`judge` of each ``(older, newer, similarity)``, the classifier run once on all their rows.
+
+        A pair whose features fail gets COEXIST (confidence 0), as in :meth:`judge`; if the batch prediction
+        fails, each pair is judged alone.
+        """
+        if not pairs:
+            return []
+        model, _ = self.load()
+        from memlab.strategies.judge.pair_features import pair_features
+
+        rows, ok, out = [], [], []
+        for older, newer, similarity in pairs:
+            try:
+                rows.append(pair_features(older, newer, similarity, self.profiles_))
+                ok.append(True)
+            except Exception as exc:  # the contract: a failure on one pair is COEXIST
+                ok.append(False)
+                out.append(Verdict(Relation.COEXIST, 0.0, f"learned judge failed: {type(exc).__name__}"))
+        try:
+            proba = model.predict_proba(rows) if rows else []
+        except Exception:
+            return [self.judge(o, n, s) for o, n, s in pairs]
+        verdicts = iter(verdict_from_proba(p, model.classes_, self.supersede_threshold) for p in proba)
+        failed = iter(out)
+        return [next(verdicts) if good else next(failed) for good in ok]
+
 
 def verdict_from_proba(
     proba: Sequence[float], classes: Sequence[Any], supersede_threshold: float | None = None

@@ -36,6 +36,7 @@ import numpy as np
 
 from memlab.errors import MemlabError
 from memlab.protocols import Embedder
+from memlab.strategies.retriever.topk import BANK_MIN_UNITS, VectorBank, top_order
 from memlab.text.lexical import rewrite_query, tokens
 from memlab.types import Memory
 
@@ -84,6 +85,20 @@ class RetrieverConfig:
             raise MemlabError(f"unknown retriever mode {self.mode!r}; valid: {', '.join(MODES)}")
         if self.context not in CONTEXTS:
             raise MemlabError(f"unknown retriever.context {self.context!r}; valid: {', '.join(CONTEXTS)}")
+
+
+def single_list(cfg: RetrieverConfig) -> bool:
+    """Whether the final score is the rank fusion of one score list alone (``dense`` or ``bm25`` without the
+    session, speaker, neighbour and feedback terms): then the order is that list's and the fused score of the
+    unit at rank ``r`` is ``1 / (rrf_k + r)``, so the best few need no full sort.
+    """
+    return (
+        cfg.mode in ("dense", "bm25")
+        and cfg.session_weight <= 0
+        and cfg.speaker_weight <= 0
+        and cfg.neighbour_weight <= 0
+        and not (cfg.prf_docs > 0 and cfg.prf_weight > 0)
+    )
 
 
 def session_key(memory: Memory) -> str:
@@ -168,6 +183,37 @@ class TurnRetriever:
             return None
         return np.asarray(self.embedder.encode(list(queries)), dtype=np.float32)
 
+    @property
+    def single_list(self) -> bool:
+        """:func:`single_list` of this engine's config."""
+        return single_list(self.config)
+
+    def top(self, questions: Sequence[str], limit: int) -> list[tuple[np.ndarray, np.ndarray]]:
+        """For each question, the best ``limit`` indices and their final scores; the same as the first ``limit``
+        of :meth:`scores_all` in order, without sorting every unit when :attr:`single_list` holds.
+        """
+        cfg = self.config
+        queries = [rewrite_query(q) if cfg.rewrite else q for q in questions]
+        if not self.single_list:
+            out = []
+            for scores in self.scores_all(questions):
+                order = top_order(scores, limit)
+                out.append((order, scores[order]))
+            return out
+        qvecs = self._encode(queries)
+        out = []
+        for j, query in enumerate(queries):
+            if self.bm25_ is not None:
+                qtokens = tokens(query)
+                if cfg.drop_names:
+                    qtokens = [t for t in qtokens if t not in self.names_]
+                raw = np.asarray(self.bm25_.get_scores(qtokens or ["_"]), dtype=np.float64)
+            else:
+                raw = self.vectors_ @ qvecs[j]
+            order = top_order(raw, limit)
+            out.append((order, 1.0 / (cfg.rrf_k + np.arange(1, len(order) + 1, dtype=np.float64))))
+        return out
+
     def _fused(self, queries: Sequence[str]) -> list[np.ndarray]:
         """First-pass fused scores for each query (dense queries encoded in one batch)."""
         cfg = self.config
@@ -250,17 +296,60 @@ class EngineRetriever:
         return self.engine_
 
     def rank_many(
-        self, queries: Sequence[str], candidates: Sequence[Memory], now: datetime, embedder: Embedder | None = None
+        self,
+        queries: Sequence[str],
+        candidates: Sequence[Memory],
+        now: datetime,
+        embedder: Embedder | None = None,
+        limit: int | None = None,
     ) -> list[list[tuple[str, float]]]:
-        """For each query, every candidate's ``(id, score)``, best first (ties: the candidates' order)."""
+        """For each query, every candidate's ``(id, score)``, best first (ties: the candidates' order); with
+        ``limit``, only the first ``limit`` of that list (found with a partial sort).
+        """
         if not candidates:
             return [[] for _ in queries]
+        if limit is not None and embedder is not None and len(candidates) >= BANK_MIN_UNITS:
+            config = self.config()
+            if config.mode == "dense" and single_list(config):
+                return self._rank_bank(queries, candidates, embedder, limit, config)
         engine = self._engine(candidates, embedder)
+        if limit is not None:
+            return [
+                [(candidates[i].id, s) for i, s in zip(order.tolist(), scores.tolist(), strict=True)]
+                for order, scores in engine.top(list(queries), limit)
+            ]
         n = len(candidates)
         out = []
         for scores in engine.scores_all(list(queries)):
             order = np.lexsort((np.arange(n), -scores))
             out.append([(candidates[int(i)].id, float(scores[int(i)])) for i in order])
+        return out
+
+    def _rank_bank(
+        self,
+        queries: Sequence[str],
+        candidates: Sequence[Memory],
+        embedder: Embedder,
+        limit: int,
+        config: RetrieverConfig,
+    ) -> list[list[tuple[str, float]]]:
+        """:meth:`rank_many` of a large dense pool through the vector bank (see :data:`BANK_MIN_UNITS`)."""
+        model_id = getattr(embedder, "model_id", None)
+        bank = getattr(self, "bank_", None)
+        if bank is None or bank.model_id != model_id:
+            bank = self.bank_ = VectorBank(model_id)
+        if config.context == "speaker":  # index_text's "speaker" text, without a call per unit
+            texts_in = [m.text for m in candidates]
+        else:
+            texts_in = [index_text(m, config.context) for m in candidates]
+        rows = bank.lookup(texts_in, embedder)
+        texts = [rewrite_query(q) if config.rewrite else q for q in queries]
+        scores = bank.scores(np.asarray(embedder.encode(texts), dtype=np.float32))
+        out = []
+        for j in range(len(texts)):
+            order = top_order(scores[rows, j], limit)
+            fused = 1.0 / (config.rrf_k + np.arange(1, len(order) + 1, dtype=np.float64))
+            out.append([(candidates[i].id, f) for i, f in zip(order.tolist(), fused.tolist(), strict=True)])
         return out
 
     def rank(

@@ -1,0 +1,68 @@
+"""Candidate pairs for the supersession judge: the union of the configured nearest-neighbour sources.
+
+Sources (``pipeline.*``): ``knn_k`` nearest neighbours over all memories, ``knn_k_namespace`` within each
+namespace, ``knn_k_subject`` within each subject block (memlab/pipeline/subject_candidates.py; with
+``incremental`` only the memories new since the last run are searched) and ``knn_k_slot`` by slot score
+(memlab/pipeline/slot_candidates.py). Never all pairs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from memlab.components import Components
+from memlab.embed.knn import knn_pairs, knn_pairs_within, merge_pairs
+from memlab.pipeline.store import MemoryStore
+from memlab.types import Memory
+
+
+def candidate_pairs(
+    store: MemoryStore, components: Components, memories: Sequence[Memory], matrix: np.ndarray, *, full: bool = False
+) -> tuple[list[tuple[int, int, float]], set[tuple[str, str]]]:
+    """Pairs ``(i, j, cosine)`` (``i < j``, sorted) of ``memories`` to judge, and the id pairs (both orders)
+    that only the slot source found (``knn_slot_review``).
+    """
+    settings = components.settings
+    pairs = knn_pairs(matrix, settings.knn_k, settings.min_pair_similarity)
+    if settings.knn_k_namespace > 0:
+        namespaces = [m.namespace for m in memories]
+        within = knn_pairs_within(matrix, namespaces, settings.knn_k_namespace, settings.min_pair_similarity)
+        pairs = merge_pairs(pairs, within)
+    if settings.knn_k_subject > 0:
+        from memlab.pipeline.subject_candidates import incremental_subject_pairs, subject_pairs
+
+        if settings.incremental and not full:  # only the memories new since the last run are searched
+            model_id = str(getattr(components.embedder, "model_id", ""))
+            subject = incremental_subject_pairs(
+                store, memories, matrix, settings.knn_k_subject, settings.min_pair_similarity, model_id
+            )
+        else:
+            subject = subject_pairs(memories, matrix, settings.knn_k_subject, settings.min_pair_similarity)
+        pairs = merge_pairs(pairs, subject)
+    slot_only: set[tuple[str, str]] = set()
+    if settings.knn_k_slot > 0:
+        from memlab.pipeline.slot_candidates import slot_pairs
+
+        slot = slot_pairs(memories, matrix, components.embedder, settings.knn_k_slot)
+        if settings.knn_slot_review:
+            known = {(i, j) for i, j, _ in pairs}
+            slot_only = {(memories[i].id, memories[j].id) for i, j, _ in slot if (i, j) not in known}
+            slot_only |= {(b, a) for a, b in slot_only}
+        pairs = merge_pairs(pairs, slot)
+    return pairs, slot_only
+
+
+def time_ranks(memories: Sequence[Memory]) -> list[int]:
+    """Each memory's position in time order (ties by id); the identity when ``memories`` is in that order."""
+    if all(
+        (memories[i].timestamp, memories[i].id) < (memories[i + 1].timestamp, memories[i + 1].id)
+        for i in range(len(memories) - 1)
+    ):
+        return list(range(len(memories)))
+    order = sorted(range(len(memories)), key=lambda i: (memories[i].timestamp, memories[i].id))
+    rank = [0] * len(memories)
+    for position, i in enumerate(order):
+        rank[i] = position
+    return rank
