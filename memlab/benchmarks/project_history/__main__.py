@@ -19,6 +19,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=500, help="number of memories (default 500)")
     parser.add_argument("--difficulty", default="default", help="easy, default, hard or a number in [0, 1]")
     parser.add_argument("--noise-ratio", type=float, default=0.3, help="fraction of noise memories (default 0.3)")
+    parser.add_argument("--style", default="classic", help="phrasing family or families joined by '+'")
+    parser.add_argument("--hard-negatives", type=float, default=0.0, help="share of hard-negative events")
     parser.add_argument("--out", required=True, help="output JSON file")
     args = parser.parse_args(argv)
     from memlab.benchmarks.project_history.generator import generate
@@ -27,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
         difficulty = args.difficulty
         with contextlib.suppress(ValueError):
             difficulty = float(difficulty)
-        history = generate(args.seed, args.size, difficulty, args.noise_ratio)
+        history = generate(args.seed, args.size, difficulty, args.noise_ratio, args.style, args.hard_negatives)
         path = history.write(args.out)
     except MemlabError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -66,6 +66,8 @@ class ProjectHistoryBenchmark(_HistoryBenchmark):
         size: Number of memories (100 to 100,000).
         difficulty: ``easy``, ``default``, ``hard`` or a number in [0, 1].
         noise_ratio: Fraction of memories that are unrelated noise or distractors.
+        style: Phrasing family or families joined by ``+`` (:mod:`~.generator_families`; ``classic``).
+        hard_negatives: Share of events that are plans, mentions in passing or recaps (0 by default).
     """
 
     card: ClassVar[BenchmarkCard] = BenchmarkCard(
@@ -79,22 +81,41 @@ class ProjectHistoryBenchmark(_HistoryBenchmark):
         headline=HEADLINE,
     )
 
-    def __init__(self, seed: int = 0, size: int = 400, difficulty: str | float = "default", noise_ratio: float = 0.3):
+    def __init__(
+        self,
+        seed: int = 0,
+        size: int = 400,
+        difficulty: str | float = "default",
+        noise_ratio: float = 0.3,
+        style: str = "classic",
+        hard_negatives: float = 0.0,
+    ):
         self.seed = seed
         self.size = size
         self.difficulty = difficulty
         self.noise_ratio = noise_ratio
+        self.style = style
+        self.hard_negatives = hard_negatives
 
     def load(self, seed: int) -> HistoryData:
         """Generate the history."""
-        history = generate(int(self.seed), int(self.size), self.difficulty, float(self.noise_ratio))
+        history = generate(
+            int(self.seed),
+            int(self.size),
+            self.difficulty,
+            float(self.noise_ratio),
+            str(self.style),
+            float(self.hard_negatives),
+        )
+        extra = "" if str(self.style) == "classic" else f", style={self.style!r}"
+        extra += f", hard_negatives={self.hard_negatives}" if self.hard_negatives else ""
         card = DatasetCard(
             "project_history",
             self.card.version,
             history.sha256(),
             self.card.licence,
             f"generate(seed={self.seed}, size={self.size}, difficulty={self.difficulty!r}, "
-            f"noise_ratio={self.noise_ratio})",
+            f"noise_ratio={self.noise_ratio}{extra})",
             MAIN_METRIC,
         )
         return HistoryData(history, card)

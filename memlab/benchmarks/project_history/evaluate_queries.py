@@ -8,8 +8,9 @@ memory, speaks through its newest source, the line it quotes first):
 * ``current``: standard recall (current-only); correct when the answer memory is evidence.
   ``stale_rate_top5`` counts the context's first five memories that gold says were superseded by then.
 * ``as_of``: recall restricted to the memories the policy considers valid at ``as_of``.
-* ``when``: exhaustive recall; the answer is the memory's recorded date, or (``answer_source=mentioned``)
-  the start date of the first temporal expression the ``temporal`` strategy resolves in its text.
+* ``when``: exhaustive recall; the answer is the recorded date of the context item that records the event,
+  or (``answer_source=mentioned``) the start date of the first temporal expression the ``temporal`` strategy
+  resolves in the first item that mentions a date (:mod:`when_answer`: which item, still from the context).
 * ``history``: exhaustive recall, then the chain of the answer memory as the store stands at the query's
   time (oldest first); correct when the chain is exactly the evidence list.
 """
@@ -23,6 +24,7 @@ from typing import Any
 from memlab.benchmarks import metrics
 from memlab.benchmarks.project_history.history_metrics import stale_rate
 from memlab.benchmarks.project_history.schema import GoldQuery, ProjectHistory
+from memlab.benchmarks.project_history.when_answer import when_memory
 from memlab.components import Components
 from memlab.pipeline.context import QueryContext
 from memlab.pipeline.episode import Query
@@ -63,7 +65,10 @@ def make_answerer(history: ProjectHistory, components: Components, stale_since: 
 
     def answer(query: Query, context: QueryContext, store: MemoryStore) -> dict[str, Any]:
         q = gold[query.id]
-        memory = answer_memory(store, context)
+        if q.kind == "when":
+            memory = when_memory(store, context, q.answer_source, components.temporal)
+        else:
+            memory = answer_memory(store, context)
         ids = context.memory_ids()
         record: dict[str, Any] = {
             "query_id": q.id,

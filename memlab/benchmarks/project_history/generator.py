@@ -4,10 +4,15 @@ A history is a set of topic *instances* (a topic such as the web framework, abou
 billing service; see :mod:`generator_topics`), each a timeline of events with their gold relations (see
 :mod:`generator_events`), plus noise (unrelated progress notes and, more often at harder difficulties,
 distractors that mention topic values without changing anything). Queries of the four kinds follow from
-the timelines. Everything depends only on ``(seed, size, difficulty, noise_ratio)``; the work is linear in
-``size`` (100,000 memories take a few seconds).
+the timelines. Everything depends only on ``(seed, size, difficulty, noise_ratio, style, hard_negatives)``; the
+work is linear in ``size`` (100,000 memories take a few seconds).
 
-Stable API: :func:`generate` (``seed``, ``size``, ``difficulty``, ``noise_ratio``) → :class:`ProjectHistory`.
+``style`` names the phrasing family or families (:mod:`generator_families`; ``classic``, the default, gives
+the histories of the generator before families existed, byte for byte); ``hard_negatives`` is the share of
+events replaced by hard negatives (plans, mentions in passing, recaps; 0 by default).
+
+Stable API: :func:`generate` (``seed``, ``size``, ``difficulty``, ``noise_ratio``, ``style``,
+``hard_negatives``) → :class:`ProjectHistory`.
 """
 
 from __future__ import annotations
@@ -18,8 +23,9 @@ from datetime import UTC, datetime, timedelta
 
 from memlab.benchmarks.project_history import generator_templates as tpl
 from memlab.benchmarks.project_history.generator_events import Draft, Event, InstanceBuilder, Style
+from memlab.benchmarks.project_history.generator_families import FamilyDraw, parse_style
 from memlab.benchmarks.project_history.generator_queries import make_queries
-from memlab.benchmarks.project_history.generator_topics import TOPICS, subject_name
+from memlab.benchmarks.project_history.generator_topics import TOPICS
 from memlab.benchmarks.project_history.schema import GoldRelation, GoldTemporal, ProjectHistory
 from memlab.errors import MemlabError
 from memlab.types import Memory, Relation
@@ -46,22 +52,37 @@ def difficulty_level(difficulty: str | float) -> float:
     return level
 
 
-def generate(seed: int, size: int, difficulty: str | float = "default", noise_ratio: float = 0.3) -> ProjectHistory:
+def generate(
+    seed: int,
+    size: int,
+    difficulty: str | float = "default",
+    noise_ratio: float = 0.3,
+    style: str = "classic",
+    hard_negatives: float = 0.0,
+) -> ProjectHistory:
     """A history of ``size`` memories with exact gold; deterministic for its arguments."""
-    return generate_with_log(seed, size, difficulty, noise_ratio)[0]
+    return generate_with_log(seed, size, difficulty, noise_ratio, style, hard_negatives)[0]
 
 
 def generate_with_log(
-    seed: int, size: int, difficulty: str | float = "default", noise_ratio: float = 0.3
+    seed: int,
+    size: int,
+    difficulty: str | float = "default",
+    noise_ratio: float = 0.3,
+    style: str = "classic",
+    hard_negatives: float = 0.0,
 ) -> tuple[ProjectHistory, list[Event]]:
     """Like :func:`generate`, also returning the event log (memory ids are the final ones)."""
     if not MIN_SIZE <= int(size) <= MAX_SIZE:
         raise MemlabError(f"size {size} is outside [{MIN_SIZE}, {MAX_SIZE}]")
     if not 0.0 <= noise_ratio < 1.0:
         raise MemlabError(f"noise_ratio {noise_ratio} is outside [0, 1)")
+    if not 0.0 <= hard_negatives < 1.0:
+        raise MemlabError(f"hard_negatives {hard_negatives} is outside [0, 1)")
     level = difficulty_level(difficulty)
+    fams = parse_style(style)
     rng = random.Random(f"project_history|{seed}|{size}|{level}|{noise_ratio}")
-    style = Style(rng, level)
+    draw = FamilyDraw(fams, f"{seed}|{size}|{level}|{noise_ratio}|{hard_negatives}")
     size = int(size)
     n_noise = round(size * noise_ratio)
     n_topic = size - n_noise
@@ -78,14 +99,18 @@ def generate_with_log(
     builders: list[InstanceBuilder] = []
     for i, budget in enumerate(budgets):
         topic = TOPICS[order[i % len(TOPICS)]]
-        builder = InstanceBuilder(rng, style, topic, subject_name(i // len(TOPICS)), f"i{i}", budget)
+        family = draw.draw()
+        forms = family.subject(i // len(TOPICS))
+        builder = InstanceBuilder(
+            rng, Style(rng, level, family), topic, forms["subj"], f"i{i}", budget, forms, hard_negatives
+        )
         start = START + timedelta(days=rng.uniform(0, span_days * 0.35), minutes=rng.randint(0, 600))
         builder.build(start, end)
         drafts.extend(builder.drafts)
         events.extend(builder.events)
         relations.extend(builder.relations)
         builders.append(builder)
-    drafts.extend(_noise(rng, level, n_noise, span_days, events))
+    drafts.extend(_noise(rng, level, n_noise, span_days, events, draw))
 
     drafts.sort(key=lambda d: (d.timestamp, d.key))
     ids = {d.key: f"m{n:06d}" for n, d in enumerate(drafts)}
@@ -107,10 +132,14 @@ def generate_with_log(
         "difficulty": difficulty if isinstance(difficulty, str) else level,
         "difficulty_level": level,
         "noise_ratio": noise_ratio,
+        **({"style": "+".join(f.name for f in fams)} if fams[0].name != "classic" or len(fams) > 1 else {}),
+        **({"hard_negatives": hard_negatives} if hard_negatives else {}),
         "instances": n_inst,
         "events": dict(sorted(Counter(e.kind for e in events).items())),
     }
     name = f"ph-seed{seed}-n{size}-{meta['difficulty']}"
+    if "style" in meta or hard_negatives:
+        name += f"-{meta.get('style', 'classic')}" + (f"-hn{hard_negatives:g}" if hard_negatives else "")
     return ProjectHistory(name, memories, gold, temporal, tuple(queries), meta), events
 
 
@@ -127,22 +156,25 @@ def _identical(memories: tuple[Memory, ...], related: set[tuple[str, str]]) -> l
     return out
 
 
-def _noise(rng: random.Random, level: float, n: int, span_days: int, events: list[Event]) -> list[Draft]:
-    """Unrelated progress notes and distractors (share ``0.05 + 0.4·level``)."""
+def _noise(
+    rng: random.Random, level: float, n: int, span_days: int, events: list[Event], draw: FamilyDraw
+) -> list[Draft]:
+    """Unrelated progress notes and distractors (share ``0.05 + 0.4·level``), each in a drawn family."""
     out: list[Draft] = []
     p_distract = 0.05 + 0.4 * level
     for k in range(n):
         ts = START + timedelta(days=rng.uniform(0, span_days), minutes=rng.randint(0, 59))
         key = f"noise.{k}"
+        family = draw.draw()
         if rng.random() < p_distract:
             topic = rng.choice(TOPICS)
             v, w = rng.sample(topic.values, 2)
-            ns, summary, content = rng.choice(tpl.DISTRACTOR)
-            kw = {"v": v, "w": w, "attr": topic.attr}
+            ns, summary, content = rng.choice(family.distractor)
+            kw = {"v": v, "w": w, "attr": family.attribute_names(topic)[0]}
             out.append(Draft(key, ns, ts, summary.format(**kw), content.format(**kw), (topic.key, "distractor")))
             events.append(Event("distractor", key, "noise", topic.key, "", w))
             continue
-        ns, summary, content = rng.choice(tpl.NOISE)
+        ns, summary, content = rng.choice(family.noise)
         kw = {
             "mod": rng.choice(tpl.NOISE_MODULES),
             "lib": rng.choice(tpl.NOISE_LIBS),

@@ -6,6 +6,11 @@ back to the previous value), restatement (DUPLICATE of every live memory), added
 live memory), scoped variant (COEXIST: a value that holds only in a scope, e.g. "in tests"), and a blocker
 raised and later resolved (the resolution SUPERSEDEs the blocker; the blocker's text holds a relative time
 expression with a gold interval). *Live* memories are those that state the instance's current value.
+
+Hard negatives (``hard_negatives`` > 0, off by default): a change considered but not made (``plan``: relates
+to nothing), a note about something else naming the current value in passing (``passing``: relates to
+nothing), and a retelling of the last change (``recap``: DUPLICATE of the live memories, not a new change).
+The wording comes from the instance's phrasing family (:mod:`generator_families`).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from memlab.benchmarks.project_history import generator_templates as tpl
+from memlab.benchmarks.project_history.generator_families import CLASSIC, Family, Pool
 from memlab.benchmarks.project_history.generator_topics import TopicSpec
 
 #: Event kinds and the gold relation of the event's memory to the earlier memories it relates to.
@@ -29,7 +35,12 @@ EVENT_RELATION: dict[str, str | None] = {
     "resolved": "SUPERSEDE",
     "noise": None,
     "distractor": None,
+    "plan": None,
+    "passing": None,
+    "recap": "DUPLICATE",
 }
+#: Hard-negative event kinds (drawn only with ``hard_negatives`` > 0).
+HARD_NEGATIVES: tuple[str, ...] = ("plan", "passing", "recap")
 
 
 @dataclass
@@ -87,32 +98,42 @@ def relative_interval(expr: str, anchor: datetime) -> tuple[datetime, datetime]:
 
 
 class Style:
-    """Wording choices driven by the difficulty level ``d`` in [0, 1]."""
+    """Wording choices driven by the difficulty level ``d`` in [0, 1], in one phrasing ``family``."""
 
-    def __init__(self, rng: random.Random, level: float) -> None:
+    def __init__(self, rng: random.Random, level: float, family: Family = CLASSIC) -> None:
         self.rng = rng
         self.p_subtle = 0.6 * level
         self.p_synonym = 0.8 * level
+        self.family = family
 
     def pick(self, plain: tuple[tpl.Template, ...], subtle: tuple[tpl.Template, ...]) -> tpl.Template:
         """A template: subtle with probability ``p_subtle``."""
         pool = subtle if subtle and self.rng.random() < self.p_subtle else plain
         return self.rng.choice(pool)
 
+    def pick_pool(self, pool: Pool) -> tpl.Template:
+        """A template of a family pool ``(plain, subtle)``."""
+        return self.pick(pool[0], pool[1])
+
     def attr(self, topic: TopicSpec) -> str:
-        """The attribute name or one of its synonyms."""
-        if topic.synonyms and self.rng.random() < self.p_synonym:
-            return self.rng.choice(topic.synonyms)
-        return topic.attr
+        """The attribute name or one of its synonyms (the family's names)."""
+        canonical, synonyms = self.family.attribute_names(topic)
+        if synonyms and self.rng.random() < self.p_synonym:
+            return self.rng.choice(synonyms)
+        return canonical
 
 
 def fill(template: tpl.Template, **kw: str) -> tuple[str, str]:
     """Format a ``(summary, content)`` template; adds capitalised variants of subject/attr/value/scope."""
+    cap = {k: kw.get(k, "")[:1].upper() + kw.get(k, "")[1:] for k in ("subj", "attr", "new", "scope", "reason")}
     extra = {
-        "Subj": kw.get("subj", "")[:1].upper() + kw.get("subj", "")[1:],
-        "attr_cap": kw.get("attr", "")[:1].upper() + kw.get("attr", "")[1:],
-        "New": kw.get("new", "")[:1].upper() + kw.get("new", "")[1:],
-        "scope_cap": kw.get("scope", "")[:1].upper() + kw.get("scope", "")[1:],
+        "Subj": cap["subj"],
+        "attr_cap": cap["attr"],
+        "Attr": cap["attr"],
+        "New": cap["new"],
+        "scope_cap": cap["scope"],
+        "Scope": cap["scope"],
+        "Reason": cap["reason"],
     }
     values = {**kw, **extra}
     summary, content = template
@@ -123,12 +144,23 @@ class InstanceBuilder:
     """Builds the events and drafts of one topic instance (see the module docstring)."""
 
     def __init__(
-        self, rng: random.Random, style: Style, topic: TopicSpec, subject: str, name: str, budget: int
+        self,
+        rng: random.Random,
+        style: Style,
+        topic: TopicSpec,
+        subject: str,
+        name: str,
+        budget: int,
+        forms: dict[str, str] | None = None,
+        hard_negatives: float = 0.0,
     ) -> None:
         self.rng = rng
         self.style = style
+        self.family = style.family
         self.topic = topic
         self.subject = subject
+        self.forms = forms or {"subj": subject, "at": "", "of": ""}
+        self.hard_negatives = hard_negatives
         self.name = name
         self.budget = budget
         self.pool = list(topic.values)
@@ -148,18 +180,23 @@ class InstanceBuilder:
         live = {k for k, _ in self.epochs[-1].live} if self.epochs else set()
         if twin is not None and not ("restatement" in tags and twin in live):
             # Word-for-word repeats are duplicates by definition; keep other events distinguishable.
-            content = f"{content} (Noted on {ts:%B} {ts.day}.)"
+            content = content + self.family.twin.format(month=f"{ts:%B}", day=ts.day)
         self.texts.setdefault((summary, content), key)
         self.drafts.append(Draft(key, ns, ts, summary, content, (self.topic.key, *tags)))
         return key
 
     def _kw(self, **kw: str) -> dict[str, str]:
         base = {
-            "subj": self.subject,
+            **self.forms,
             "attr": self.style.attr(self.topic),
             "reason": self.rng.choice(self.topic.reasons),
         }
-        return {**base, **kw}
+        out = {**base, **kw}
+        if self.family.lower_values > 0:
+            for key in ("v", "old", "new", "main"):
+                if key in out and self.rng.random() < self.family.lower_values:
+                    out[key] = out[key].lower()
+        return out
 
     @property
     def value(self) -> str:
@@ -175,9 +212,7 @@ class InstanceBuilder:
     def decision(self, ts: datetime) -> None:
         """The first decision of the instance."""
         v = self.pool[0]
-        key = self._draft(
-            "decisions", ts, fill(self.style.pick(tpl.DECIDE_PLAIN, tpl.DECIDE_SUBTLE), **self._kw(v=v)), ()
-        )
+        key = self._draft("decisions", ts, fill(self.style.pick_pool(self.family.decide), **self._kw(v=v)), ())
         self.epochs.append(Epoch(v, key, ts, [(key, ts)]))
         self.events.append(Event("decision", key, self.name, self.topic.key, self.subject, v))
 
@@ -187,18 +222,18 @@ class InstanceBuilder:
             if len(self.epochs) < 2 or self.epochs[-2].value == self.value:
                 return False
             new = self.epochs[-2].value
-            template = self.style.pick(tpl.REVERT_PLAIN, tpl.REVERT_SUBTLE)
+            template = self.style.pick_pool(self.family.revert)
         else:
             new = self._unused()
             if new is None:
                 return False
-            template = self.style.pick(tpl.CHANGE_PLAIN, tpl.CHANGE_SUBTLE)
+            template = self.style.pick_pool(self.family.change)
         old = self.value
         summary, content = fill(template, **self._kw(old=old, new=new))
         temporal = None
         if self.rng.random() < 0.25:
             expr = self.rng.choice(("yesterday", "last week", "last Tuesday", "last Friday"))
-            content += f" Prompted by {expr}'s incident review."
+            content += self.family.incident.format(when=expr)
             temporal = (expr, *relative_interval(expr, ts))
         key = self._draft("decisions", ts, (summary, content), ("revert",) if revert else ())
         targets = [k for k, _ in self.epochs[-1].live]
@@ -211,14 +246,14 @@ class InstanceBuilder:
     def restatement(self, ts: datetime) -> None:
         """The current value said again in other words."""
         ns = self.rng.choice(("patterns", "learnings", "retrospective", "reviews", "decisions"))
-        text = fill(self.style.pick(tpl.RESTATE_PLAIN, tpl.RESTATE_SUBTLE), **self._kw(v=self.value))
+        text = fill(self.style.pick_pool(self.family.restate), **self._kw(v=self.value))
         self._related("restatement", "DUPLICATE", ns, ts, text)
 
     def detail(self, ts: datetime) -> None:
         """More detail about the current value (both stay true)."""
         ns = self.rng.choice(("decisions", "learnings", "research", "patterns"))
         detail = self.rng.choice(self.topic.details).format(v=self.value)
-        text = fill(self.style.pick(tpl.DETAIL_PLAIN, tpl.DETAIL_SUBTLE), **self._kw(v=self.value, detail=detail))
+        text = fill(self.style.pick_pool(self.family.detail), **self._kw(v=self.value, detail=detail))
         self._related("detail", "MERGE", ns, ts, text)
 
     def _related(self, kind: str, relation: str, ns: str, ts: datetime, text: tuple[str, str]) -> None:
@@ -235,7 +270,8 @@ class InstanceBuilder:
         self.scoped_done = True
         scope = self.rng.choice(self.topic.scopes)
         v = self.rng.choice(self.topic.scoped_values)
-        text = fill(self.style.pick(tpl.SCOPED_PLAIN, tpl.SCOPED_SUBTLE), **self._kw(v=v, scope=scope, main=self.value))
+        said = self.family.say_scope(scope)
+        text = fill(self.style.pick_pool(self.family.scoped), **self._kw(v=v, scope=said, main=self.value))
         key = self._draft(self.rng.choice(("decisions", "patterns")), ts, text, ("scoped",))
         targets = [k for k, _ in self.epochs[-1].live]
         self.relations.extend((t, key, "COEXIST") for t in targets)
@@ -244,7 +280,7 @@ class InstanceBuilder:
 
     def blocker(self, ts: datetime, resolved_at: datetime) -> None:
         """A blocker with a relative time expression, and its resolution."""
-        template = self.rng.choice(tpl.BLOCKER_RAISE)
+        template = self.rng.choice(self.family.blocker_raise)
         options = ("yesterday", "last week", "last Tuesday", "last Friday")
         expr = self.rng.choice(options if "{when}'s" in template[1] else tpl.RELATIVE)
         text = fill(template, **self._kw(v=self.value, when=expr))
@@ -260,12 +296,31 @@ class InstanceBuilder:
                 temporal=(expr, *relative_interval(expr, ts)),
             )
         )
-        text = fill(self.rng.choice(tpl.BLOCKER_RESOLVE), **self._kw(v=self.value))
+        text = fill(self.rng.choice(self.family.blocker_resolve), **self._kw(v=self.value))
         key = self._draft(self.rng.choice(("blockers", "progress")), resolved_at, text, ("blocker", "resolved"))
         self.relations.append((raise_key, key, "SUPERSEDE"))
         self.events.append(
             Event("resolved", key, self.name, self.topic.key, self.subject, self.value, targets=[raise_key])
         )
+
+    def hard_negative(self, ts: datetime, kind: str) -> None:
+        """A plan, a mention in passing or a recap (a mention in passing when the others cannot happen)."""
+        if kind == "recap" and len(self.epochs) >= 2:
+            old = self.epochs[-2].value
+            text = fill(self.rng.choice(self.family.recap), **self._kw(old=old, new=self.value))
+            ns = self.rng.choice(("retrospective", "decisions", "reviews"))
+            self._related("recap", "DUPLICATE", ns, ts, text)
+            return
+        new = self._unused()
+        if kind == "plan" and new is not None:
+            text = fill(self.rng.choice(self.family.plan), **self._kw(old=self.value, new=new))
+            key = self._draft(self.rng.choice(("research", "decisions", "elicitation")), ts, text, ("plan",))
+            self.events.append(Event("plan", key, self.name, self.topic.key, self.subject, new, self.value))
+            return
+        extra = {"mod": self.rng.choice(tpl.NOISE_MODULES), "lib": self.rng.choice(tpl.NOISE_LIBS)}
+        text = fill(self.rng.choice(self.family.passing), **self._kw(v=self.value, **extra))
+        key = self._draft(self.rng.choice(("progress", "learnings", "reviews")), ts, text, ("passing",))
+        self.events.append(Event("passing", key, self.name, self.topic.key, self.subject, self.value))
 
     # -- driver -------------------------------------------------------------------------------------
     def build(self, start: datetime, end: datetime) -> None:
@@ -281,6 +336,9 @@ class InstanceBuilder:
             tries += 1
             ts = ts + timedelta(seconds=self.rng.uniform(0.3, 1.7) * gap)
             kind = self.rng.choices(kinds, weights)[0]
+            if self.hard_negatives > 0 and self.rng.random() < self.hard_negatives:
+                self.hard_negative(ts, self.rng.choice(HARD_NEGATIVES))
+                continue
             if kind == "change" and not self.change(ts):
                 kind = "restatement"
             if kind == "revert" and not self.change(ts, revert=True):

@@ -57,11 +57,12 @@ def make_queries(
         out.append(GoldQuery(f"q{len(out):05d}", kind, question, as_of, answer, tuple(evidence), topic, **kw))
 
     for b in chosen:
-        kw = {"subj": b.subject, "attr": b.topic.attr}
+        kw = {**b.forms, "attr": b.family.attribute_names(b.topic)[0]}
+        words = b.family.queries
         last = b.epochs[-1]
         add(
             "current",
-            rng.choice(CURRENT_Q).format(**kw),
+            rng.choice(words["current"]).format(**kw),
             query_time,
             last.value,
             [ids[k] for k, _ in last.live],
@@ -72,13 +73,13 @@ def make_queries(
         stop = b.epochs[idx + 1].start if idx + 1 < len(b.epochs) else query_time
         if (stop - epoch.start) > timedelta(hours=2):
             t = epoch.start + timedelta(seconds=rng.uniform(3600, (stop - epoch.start).total_seconds() - 3600))
-            question = rng.choice(AS_OF_Q).format(date=t.strftime("%Y-%m-%d %H:%M UTC"), **kw)
+            question = rng.choice(words["as_of"]).format(date=t.strftime("%Y-%m-%d %H:%M UTC"), **kw)
             evidence = [ids[k] for k, ts in epoch.live if ts <= t]
             add("as_of", question, t, epoch.value, evidence, b.name)
         changes = [e for e in by_instance.get(b.name, []) if e.kind in ("change", "revert")]
         if changes:
             e = rng.choice(changes)
-            templates = REVERT_Q if e.kind == "revert" else WHEN_Q
+            templates = words["revert"] if e.kind == "revert" else words["when"]
             stamp = next(ep.start for ep in b.epochs if ids[ep.head] == e.memory)
             add(
                 "when",
@@ -93,7 +94,7 @@ def make_queries(
             e = rng.choice(blockers)
             add(
                 "when",
-                rng.choice(BLOCKER_Q).format(v=e.value, **kw),
+                rng.choice(words["blocker"]).format(v=e.value, **kw),
                 query_time,
                 e.temporal[1].date().isoformat(),
                 [e.memory],
@@ -103,7 +104,7 @@ def make_queries(
         if len(b.epochs) >= 2:
             add(
                 "history",
-                rng.choice(HISTORY_Q).format(**kw),
+                rng.choice(words["history"]).format(**kw),
                 query_time,
                 " -> ".join(ep.value for ep in b.epochs),
                 [ids[ep.head] for ep in b.epochs],

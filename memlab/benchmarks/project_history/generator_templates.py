@@ -90,6 +90,27 @@ BLOCKER_RESOLVE: tuple[Template, ...] = (
     ("{Subj} {v} outage over", "Root cause of the {v} outage in {subj} fixed; blocker closed."),
 )
 
+#: Hard negatives (``hard_negatives`` > 0). A change considered, not made: relates to nothing.
+PLAN: tuple[Template, ...] = (
+    ("Considering {new} as {subj}'s {attr}", "We might move {subj} to {new} later; {old} stays for now."),
+    ("Proposal: {new} for {subj}", "Proposed evaluating {new} as the {attr} of {subj}; no decision yet."),
+    ("Spike planned on {new}", "Next sprint we will try {new} for {subj}'s {attr} before deciding anything."),
+)
+#: A note about something else that names the instance's value in passing: relates to nothing.
+PASSING: tuple[Template, ...] = (
+    ("Fixed a flaky test in {mod}", "The flaky test in {mod} was a timeout against {v}; {subj} is unaffected."),
+    ("Upgraded {lib} in {subj}", "Bumped {lib}; checked that it still works with {v}."),
+    ("Onboarding notes for {subj}", "New joiners need access to {v} and the wiki page for {subj}."),
+)
+#: A later retelling of the last change: a DUPLICATE of the live memories, not a new change.
+RECAP: tuple[Template, ...] = (
+    (
+        "Recap: {subj} moved from {old} to {new}",
+        "Summary for the quarterly report: the {attr} of {subj} changed from {old} to {new} and is still {new}.",
+    ),
+    ("History of {subj}'s {attr}", "For new joiners: {subj} used {old} before; {new} has been the {attr} since."),
+)
+
 #: Noise: unrelated progress and chatter. ``{mod}`` a module, ``{lib}`` a library, ``{n}`` a number.
 NOISE: tuple[tuple[str, str, str], ...] = (
     ("progress", "Fixed flaky test in {mod}", "The test of {mod} relied on dict ordering; it is deterministic now."),
