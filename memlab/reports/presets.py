@@ -186,8 +186,9 @@ def render(runs: Sequence[Any], uri: str | None, out: Path) -> str:
         "```",
         "",
         "`tuned` was chosen on development data only (generator seeds 1020-1022, LoCoMo conv-26/30); these are",
-        "evaluation seeds 0-4 and the whole LoCoMo dev file (its conv-26/30 included: see `_heldout` in the runs",
-        "for conv-41/42/43 alone). What each preset renders, and what it could not: experiments/presets/README.md.",
+        "evaluation seeds 0-4 and the whole LoCoMo dev file, conv-26/30 included (the held-out LoCoMo estimate is the",
+        "leave-one-conversation-out figure of experiments/locomo_temporal). What each preset renders, and what it",
+        "could not: experiments/presets/README.md.",
         "",
     ]
     points: dict[str, dict[str, tuple[float, float, float]]] = {}
