@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Re-run every study whose figures the README and reports cite, into one MLflow store, then regenerate the
-# reports from it. About 30 minutes on a 2-core machine (warm MiniLM cache; the first run embeds), plus about
-# 15 minutes for each learned-judge model not yet in .cache/judge_learned (the quickstart's and the
-# project_history experiment's default models train on 150 generated histories on first use: 13 and 15 min here).
+# reports from it. Several hours on a 2-core machine (the presets on LoCoMo and the 100k scale points are the
+# longest steps); nothing trains: the learned judge loads its shipped model (memlab/models/judge/).
 # Usage: bash experiments/reproduce.sh [sqlite:////abs/path/mlruns.db]   (default: the checkout's mlruns.db)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,14 +13,20 @@ step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
 step quickstart and its judge ablation
 $P -m memlab --multirun +experiment=quickstart judge=similarity,slot,learned,none
 
-step project histories: judges x difficulties, seeds 0-2
+step project histories: judges x difficulties, seeds 0-2 \(one consolidation of the whole history\)
 $P -m memlab --multirun +experiment=project_history judge=learned,slot,similarity,none \
-    dataset.difficulty=easy,default,hard seed=0,1,2
-step the learned judge on seven more evaluation seeds at the default difficulty
-$P -m memlab --multirun +experiment=project_history judge=learned dataset.difficulty=default seed=3,4,5,6,7,8,9
-step the learned judge on ten further evaluation seeds at the default difficulty
-$P -m memlab --multirun +experiment=project_history judge=learned dataset.difficulty=default \
-    seed=10,11,12,13,14,15,16,17,18,19
+    dataset.difficulty=easy,default,hard seed=0,1,2 pipeline.schedule=end
+step the learned judge on seventeen more evaluation seeds at the default difficulty
+$P -m memlab --multirun +experiment=project_history judge=learned dataset.difficulty=default pipeline.schedule=end \
+    seed=3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19
+step the production schedule against one consolidation, seeds 0-4
+$P -m memlab --multirun +experiment=project_history pipeline.schedule=session,end seed=0,1,2,3,4
+
+step the four source designs against tuned
+PRESETS=seed_git_notes_memory_nollm,mycelic_nollm,squidbot_nollm,astra_nollm,tuned
+$P -m memlab --multirun +experiment=$PRESETS dataset=builtin_history
+$P -m memlab --multirun +experiment=$PRESETS dataset=project_history seed=0,1,2,3,4
+$P -m memlab --multirun +experiment=$PRESETS dataset=locomo
 step real git-notes memories, both embedders
 $P -m memlab --multirun +experiment=gitnotes_real embedder=minilm,tfidf
 step real git-notes memories with a cold MiniLM cache: everything embedded inside the timed run
@@ -29,7 +34,7 @@ $P -m memlab +experiment=gitnotes_real "embedder.cache_dir=$(mktemp -d)" experim
 step scaling to 10,000 memories
 $P -m memlab +experiment=project_history_large dataset.size=10000
 
-step temporal resolvers on Duckling phrases
+step temporal resolvers on every temporal set
 $P -m memlab --multirun +experiment=temporal_norm temporal=rules,pattern_table,dateparser,none
 step LoCoMo: leave-one-conversation-out estimate, headline, resolvers, errata, plain baseline
 PYTHONPATH=$PWD $P experiments/locomo_temporal/loocv.py
@@ -47,6 +52,9 @@ step reports
 $P -m memlab.cli report project_history --force
 $P -m memlab.cli report locomo --force
 $P -m memlab.cli report temporal --force
+$P -m memlab.cli report presets --force
 
-step SessionStart hook benchmark
+step performance: episodes at 1k/10k/100k, temporal resolvers, the SessionStart hook \(reports/perf.md\)
+$P -m memlab.cli bench episode --sizes 1000,10000,100000 --repeats 2 --cold-sizes 1000
+$P -m memlab.cli bench temporal --repeats 2
 $P -m memlab.cli bench hook --sizes 1000,10000 --runs 20 --out reports/bench_hook.json
