@@ -51,6 +51,14 @@ def test_aggregate_takes_medians_and_the_largest_rss(tmp_path):
     assert "| 10,000 | cached |" in text and "| scan |" in text and (tmp_path / "perf.png").is_file()
 
 
+def test_aggregate_keeps_the_incremental_step_timed_in_the_first_repeat_only():
+    records = [_record(1000, 1.0, r) for r in range(2)]
+    records[0].update(delta_memories=10.0, delta_wall_s=0.5, delta_cpu_s=0.4, delta_pairs_judged=7.0)
+    point = aggregate(records)
+    assert point["delta_wall_s"] == {"median": 0.5, "min": 0.5, "max": 0.5, "n": 1.0}
+    assert point["delta_cpu_s"]["median"] == 0.4 and point["delta_pairs_judged"] == 7.0
+
+
 def test_bench_episode_command_writes_results_and_report(tmp_path, capsys):
     parser = argparse.ArgumentParser()
     bench.add_arguments(parser)

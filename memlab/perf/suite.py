@@ -74,9 +74,13 @@ def aggregate(records: list[dict[str, Any]]) -> dict[str, Any]:
         "episode_cpu_s": spread([r["episode_cpu_s"] for r in records]),
         "phases": {p: spread([r["phases"].get(p, 0.0) for r in records]) for p in first["phases"]},
     }
-    for key in ("recall_p50_ms", "recall_p95_ms", "delta_wall_s", "delta_cpu_s", "generate_s", "prewarm_s"):
+    for key in ("recall_p50_ms", "recall_p95_ms", "generate_s", "prewarm_s"):
         if all(key in r for r in records):
             out[key] = spread([r[key] for r in records])
+    for key in ("delta_wall_s", "delta_cpu_s", "delta_base_wall_s", "delta_base_cpu_s"):
+        timed = [r[key] for r in records if key in r]  # the incremental step runs in the first repeat only
+        if timed:
+            out[key] = spread(timed)
     for key in ("delta_memories", "delta_pairs_judged", "base_pairs_judged"):
         if key in first:
             out[key] = first[key]
