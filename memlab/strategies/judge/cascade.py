@@ -92,6 +92,10 @@ class CascadeJudge:
         self.store_ = ids
         self._parts()[0].observe(memories)
 
+    def load(self) -> tuple[Any, dict[str, Any]]:
+        """The learned judge's model and card (:meth:`~.learned.LearnedJudge.load`)."""
+        return self._parts()[0].load()
+
     @property
     def artifact_path(self) -> str | None:
         """The learned judge's model file (after the first judgement)."""
