@@ -48,6 +48,7 @@ TARGETS: dict[str, frozenset[str]] = {
     ),
     "judge": frozenset(
         {
+            "memlab.strategies.judge.cascade.CascadeJudge",
             "memlab.strategies.judge.dspy_judge.DSPyJudge",
             "memlab.strategies.judge.learned.LearnedJudge",
             "memlab.strategies.judge.none.NoJudge",

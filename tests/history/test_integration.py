@@ -154,5 +154,7 @@ def test_project_history_experiment_judges_the_candidate_pairs_its_shipped_model
 
     cfg = compose_cfg(["+experiment=project_history"])
     assert (cfg["pipeline"]["knn_k"], cfg["pipeline"]["min_pair_similarity"]) == (20, 0.2)
-    _, card = build_node(cfg["judge"], "judge").load()
+    judge = build_node(cfg["judge"], "judge")
+    assert judge.name == "cascade"  # the learned judge inside it reads the shipped model
+    _, card = judge.load()
     assert (card["knn_k"], card["min_pair_similarity"]) == (20, 0.2)

@@ -32,13 +32,13 @@ ODD_TEXTS = [
 
 
 def test_every_judge_option_is_covered() -> None:
-    assert set(available_options("judge")) >= {"none", "similarity", "slot", "learned", "dspy"}
+    assert set(available_options("judge")) >= {"none", "similarity", "slot", "learned", "cascade", "dspy"}
 
 
-@pytest.mark.parametrize("option", [*OFFLINE, "learned", "dspy"])
+@pytest.mark.parametrize("option", [*OFFLINE, "learned", "cascade", "dspy"])
 def test_option_composes_builds_and_satisfies_protocol(option: str, tiny_model: Path) -> None:
     overrides = [f"judge={option}", "embedder=tfidf"]
-    if option == "learned":
+    if option in ("learned", "cascade"):
         overrides.append(f"judge.model_path={tiny_model}")
     cfg = compose_cfg(overrides)
     judge = build(cfg["judge"], "judge")
@@ -84,8 +84,9 @@ def test_offline_judges_on_odd_texts(option: str, odd: str) -> None:
     _check(judge.judge(mem(odd, odd), mem(odd, "", day=1), similarity=None))
 
 
-def test_learned_never_raises_on_odd_texts(tiny_model: Path) -> None:
-    judge = build(compose_cfg(["judge=learned", f"judge.model_path={tiny_model}"])["judge"], "judge")
+@pytest.mark.parametrize("option", ["learned", "cascade"])
+def test_model_judges_never_raise_on_odd_texts(option: str, tiny_model: Path) -> None:
+    judge = build(compose_cfg([f"judge={option}", f"judge.model_path={tiny_model}"])["judge"], "judge")
     for odd in ODD_TEXTS:
         _check(judge.judge(mem("Use Flask"), mem(odd, odd, day=1), similarity=0.9))
         _check(judge.judge(mem(odd, odd), mem(odd, "", day=1), similarity=float("nan")))

@@ -1,0 +1,78 @@
+"""The cascade judge: learned verdicts while they agree with the slot judge's surest ones, slot verdicts else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memlab.build import build
+from memlab.strategies.judge.cascade import CascadeJudge
+from memlab.types import Relation, Verdict
+from tests.judges.helpers import mem
+from tests.support.compose import compose_cfg
+
+
+class Fixed:
+    """A judge that answers one verdict and records what it saw."""
+
+    def __init__(self, relation: Relation, confidence: float) -> None:
+        self.verdict = Verdict(relation, confidence, "fixed")
+        self.observed: list = []
+
+    def observe(self, memories) -> None:
+        self.observed.append(list(memories))
+
+    def judge(self, older, newer, similarity=None) -> Verdict:
+        return self.verdict
+
+
+def _cascade(learned: Fixed, slot: Fixed, **kwargs) -> CascadeJudge:
+    cascade = CascadeJudge(**kwargs)
+    cascade.learned_, cascade.slot_ = learned, slot
+    return cascade
+
+
+A, B = mem("Use Flask for the API"), mem("Replaced Flask with FastAPI for the API", day=1)
+
+
+def test_a_learned_judge_that_contradicts_the_surest_rules_is_distrusted() -> None:
+    cascade = _cascade(Fixed(Relation.COEXIST, 1.0), Fixed(Relation.SUPERSEDE, 0.9), min_evidence=3)
+    relations = [cascade.judge(A, B, 0.8).relation for _ in range(4)]
+    assert relations == [Relation.COEXIST, Relation.COEXIST, Relation.SUPERSEDE, Relation.SUPERSEDE]
+    assert not cascade.trusted and "distrusted" in cascade.judge(A, B).reason
+
+
+def test_an_agreeing_learned_judge_keeps_answering() -> None:
+    learned = Fixed(Relation.SUPERSEDE, 0.3)  # a tentative SUPERSEDE passes a check
+    cascade = _cascade(learned, Fixed(Relation.SUPERSEDE, 0.9), min_evidence=1)
+    for _ in range(5):
+        assert cascade.judge(A, B).reason == "fixed"
+    assert cascade.trusted and cascade.checks_ == cascade.passed_ == 5
+
+
+def test_unsure_slot_verdicts_are_no_checks_and_min_confidence_falls_back() -> None:
+    cascade = _cascade(Fixed(Relation.COEXIST, 0.6), Fixed(Relation.SUPERSEDE, 0.6), min_evidence=1)
+    assert cascade.judge(A, B).relation is Relation.COEXIST and cascade.checks_ == 0
+    cascade.min_confidence = 0.7
+    verdict = cascade.judge(A, B)
+    assert verdict.relation is Relation.SUPERSEDE and "unsure" in verdict.reason
+
+
+def test_a_new_store_starts_a_new_tally_and_reaches_the_learned_judge() -> None:
+    learned = Fixed(Relation.COEXIST, 1.0)
+    cascade = _cascade(learned, Fixed(Relation.SUPERSEDE, 0.9), min_evidence=1)
+    cascade.observe([A])
+    cascade.judge(A, B)
+    cascade.observe([A, B])  # the same store, grown: the tally stays
+    assert cascade.checks_ == 1 and not cascade.trusted
+    cascade.observe([B])  # another store
+    assert cascade.checks_ == 0 and cascade.trusted
+    assert learned.observed == [[A], [A, B], [B]]
+
+
+def test_config_builds_with_the_learned_and_slot_settings(tiny_model: Path) -> None:
+    cfg = compose_cfg(["judge=cascade", f"judge.model_path={tiny_model}", "judge.slot.dup_jaccard=0.5"])
+    judge = build(cfg["judge"], "judge")
+    assert isinstance(judge, CascadeJudge)
+    verdict = judge.judge(A, B, 0.8)
+    assert verdict.relation in set(Relation)
+    assert judge.slot_.dup_jaccard == 0.5 and judge.artifact_path == str(tiny_model)
