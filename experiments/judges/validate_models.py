@@ -35,19 +35,19 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from memlab.benchmarks.base import DatasetCard  # noqa: E402
-from memlab.strategies.judge.learned import verdict_from_proba  # noqa: E402
-from memlab.benchmarks.project_history.evaluate import evaluate_history  # noqa: E402
-from memlab.benchmarks.project_history.generator import generate  # noqa: E402
-from memlab.training.judge import (  # noqa: E402
+from memlab.benchmarks.base import DatasetCard
+from memlab.benchmarks.project_history.evaluate import evaluate_history
+from memlab.benchmarks.project_history.generator import generate
+from memlab.strategies.judge.learned import verdict_from_proba
+from memlab.strategies.judge.pair_features import FEATURES, pair_features
+from memlab.strategies.judge.slot_profiles import SlotProfiles
+from memlab.training.judge import (
     build_model,
     candidate_pairs,
     make_embedder,
     parse_seeds,
 )
-from memlab.strategies.judge.pair_features import FEATURES, pair_features  # noqa: E402
-from memlab.strategies.judge.slot_profiles import SlotProfiles  # noqa: E402
-from memlab.types import Verdict  # noqa: E402
+from memlab.types import Verdict
 
 N_NO_ALT = FEATURES.index("profile_alt_max")  # the 43 columns of model v4
 N_V5 = FEATURES.index("profile_attr_sim2")  # the 47 columns of model v5
@@ -68,8 +68,14 @@ VARIANTS = {
     "v5": (build_model, N_V5),
     "v6": (build_model, len(FEATURES)),
 }
-KEYS = ("supersession_f1", "supersession_precision", "supersession_recall", "stale_rate_injected",
-        "current_coverage_injected", "current_truth_at_1")
+KEYS = (
+    "supersession_f1",
+    "supersession_precision",
+    "supersession_recall",
+    "stale_rate_injected",
+    "current_coverage_injected",
+    "current_truth_at_1",
+)
 
 
 def training_rows(seed: int, cache: Path, embedder) -> tuple[np.ndarray, np.ndarray]:

@@ -4,32 +4,40 @@ Usage (from the worktree root): PYTHONPATH=$PWD python experiments/locomo_tempor
 Prints (tune-half recall, held-out recall, tune-half recall per category). Only the tune half
 (conv-26, conv-30) was used to choose settings. Reads the dev file in place (never copied).
 """
+
 import json
 import os
 import sys
 import time
-from memlab.benchmarks.locomo.loader import load
+
 from memlab.benchmarks.locomo.ingest import ingest
-from memlab.strategies.retriever.engine import RetrieverConfig, TurnRetriever
+from memlab.benchmarks.locomo.loader import load
 from memlab.benchmarks.locomo.recall import recall_row
 from memlab.embed.minilm import MiniLMEmbedder
-d = load(os.path.join(os.environ.get('MEMLAB_DATA_DIR', '../shared/datasets'), 'locomo', 'locomo_dev.json'))
-e = MiniLMEmbedder(cache_dir='.cache')
-TUNE = {'conv-26', 'conv-30'}
+from memlab.strategies.retriever.engine import RetrieverConfig, TurnRetriever
+
+d = load(os.path.join(os.environ.get("MEMLAB_DATA_DIR", "../shared/datasets"), "locomo", "locomo_dev.json"))
+e = MiniLMEmbedder(cache_dir=".cache")
+TUNE = {"conv-26", "conv-30"}
+
+
 def evaluate(cfg):
-    res = {'tune': [], 'held': []}
+    res = {"tune": [], "held": []}
     cats = {}
     for c in d.conversations:
         mem = ingest(c)
         r = TurnRetriever(mem, e, cfg)
-        qs = [q for q in c.questions if q.category in (1,2,3,4)]
+        qs = [q for q in c.questions if q.category in (1, 2, 3, 4)]
         for q, order in zip(qs, r.rank_all([q.question for q in qs])):
-            rec = recall_row([mem[i].meta['dia_id'] for i in order], q.evidence)['recall_at_10_turn']
-            res['tune' if c.sample_id in TUNE else 'held'].append(rec)
-            if c.sample_id in TUNE: cats.setdefault(q.category, []).append(rec)
-    m = lambda v: round(sum(v)/len(v), 4)
-    return m(res['tune']), m(res['held']), {k: m(v) for k, v in sorted(cats.items())}
+            rec = recall_row([mem[i].meta["dia_id"] for i in order], q.evidence)["recall_at_10_turn"]
+            res["tune" if c.sample_id in TUNE else "held"].append(rec)
+            if c.sample_id in TUNE:
+                cats.setdefault(q.category, []).append(rec)
+    m = lambda v: round(sum(v) / len(v), 4)
+    return m(res["tune"]), m(res["held"]), {k: m(v) for k, v in sorted(cats.items())}
+
+
 for spec in sys.argv[1:]:
     cfg = RetrieverConfig(**json.loads(spec))
     t = time.time()
-    print(spec, evaluate(cfg), round(time.time()-t, 1), flush=True)
+    print(spec, evaluate(cfg), round(time.time() - t, 1), flush=True)

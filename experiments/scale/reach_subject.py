@@ -1,13 +1,18 @@
 """Subject blocks by size (count, largest, gold pairs inside a block) and the share of gold SUPERSEDE pairs
 reached by k nearest neighbours within a block at 100,000. Run from the checkout: python experiments/scale/reach_subject.py
 """
-import sys; sys.path.insert(0, ".")
+
+import sys
+
+sys.path.insert(0, ".")
 import collections
+
 from memlab.benchmarks.project_history.generator import generate
-from memlab.embed.tfidf import TfidfEmbedder
 from memlab.embed.knn import knn_pairs_within
+from memlab.embed.tfidf import TfidfEmbedder
 from memlab.pipeline.subject_candidates import subject_block
 from memlab.types import Relation
+
 for n in (1000, 10000, 100000):
     h = generate(0, n)
     ms = sorted(h.memories, key=lambda m: (m.timestamp, m.id))
@@ -16,10 +21,21 @@ for n in (1000, 10000, 100000):
     blocks = [subject_block(m) for m in ms]
     c = collections.Counter(blocks)
     gb = sum(blocks[i] == blocks[j] for i, j in gold)
-    print(n, "blocks", len(c), "largest", c.most_common(3), "gold sup", len(gold), "gold within a block", round(gb/len(gold),3), flush=True)
+    print(
+        n,
+        "blocks",
+        len(c),
+        "largest",
+        c.most_common(3),
+        "gold sup",
+        len(gold),
+        "gold within a block",
+        round(gb / len(gold), 3),
+        flush=True,
+    )
     if n < 100000:
         continue
     X = TfidfEmbedder().encode([m.text for m in ms])
     for k in (8, 20):
         s = {(i, j) for i, j, _ in knn_pairs_within(X, blocks, k, 0.2)}
-        print(n, k, "pairs", len(s), "reach", round(len(gold & s)/len(gold), 3), flush=True)
+        print(n, k, "pairs", len(s), "reach", round(len(gold & s) / len(gold), 3), flush=True)

@@ -61,8 +61,6 @@ def when_memory(store: MemoryStore, context: QueryContext, answer_source: str, t
     if changed:
         return changed[0]
     plain = [
-        m
-        for m in memories
-        if not ahead[m.id] and not retrospective(m.text) and store.state(m.id).duplicate_of is None
+        m for m in memories if not ahead[m.id] and not retrospective(m.text) and store.state(m.id).duplicate_of is None
     ]
     return plain[0] if plain else memories[0]
