@@ -1,4 +1,4 @@
-"""Validation of learned-judge model variants on the run's pipeline, with cached pair features.
+r"""Validation of learned-judge model variants on the run's pipeline, with cached pair features.
 
 Every variant is trained on the pairs of the default training seeds (1000-1019, 1030-1059, 1070-1169; the pairs
 the default model trains on: ``learned_train.candidate_pairs`` at k = 20 / 0.2) and scored on validation seeds
@@ -6,7 +6,7 @@ the default model trains on: ``learned_train.candidate_pairs`` at k = 20 / 0.2) 
 ``python -m memlab +experiment=project_history``. Pair features are computed once per seed and cached, so
 variants that differ only in the classifier or in which feature columns they use cost one fit each.
 
-    PYTHONPATH=$PWD python experiments/judges/validate_models.py --variants v5,v6 \\
+    PYTHONPATH=$PWD python experiments/judges/validate_models.py --variants v5,v6 \
         --seeds 1020-1029,1060-1069 --cache /tmp/memlab-validate
 
 The pipeline settings, the selector and the tentative-SUPERSEDE threshold are those of
@@ -79,6 +79,7 @@ KEYS = (
 
 
 def training_rows(seed: int, cache: Path, embedder) -> tuple[np.ndarray, np.ndarray]:
+    """Pair features and labels of one training seed's candidate pairs, cached under ``cache``."""
     path = cache / f"train_{seed}.pkl"
     if path.exists():
         return pickle.loads(path.read_bytes())
@@ -106,9 +107,11 @@ class TableJudge:
         self.proba = dict(zip(keys, probs, strict=True))
 
     def observe(self, memories) -> None:
+        """Rebuild the slot profiles from the memories seen so far."""
         self.profiles = SlotProfiles.from_memories(memories)
 
     def judge(self, older, newer, similarity=None) -> Verdict:
+        """The verdict on a pair, from its cached class probabilities (computed and cached if new)."""
         key = (older.id, newer.id)
         if key not in self.proba:
             self.rows[key] = pair_features(older, newer, similarity, self.profiles)
@@ -132,6 +135,7 @@ def components() -> tuple:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Fit each variant on the training seeds, score it on the validation seeds and print the results."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", default="v5,v6")
     parser.add_argument("--seeds", default="1020-1029,1060-1069")

@@ -1,9 +1,11 @@
 """Temporal-answerer tuning helper: date accuracy on date-like gold per AnswerConfig, tune vs held-out half.
 
-Usage: PYTHONPATH=$PWD python experiments/locomo_temporal/tune_answer.py rules '<retriever json>' '<answer json>' ... [-v]
+Usage:
+PYTHONPATH=$PWD python experiments/locomo_temporal/tune_answer.py rules '<retriever json>' '<answer json>' ... [-v]
 (-v prints the tune-half failures). Only the tune half (conv-26, conv-30) was used to choose settings.
 """
 
+import importlib
 import json
 import os
 import sys
@@ -19,8 +21,6 @@ d = load(os.path.join(os.environ.get("MEMLAB_DATA_DIR", "../shared/datasets"), "
 e = MiniLMEmbedder(cache_dir=".cache")
 TUNE = {"conv-26", "conv-30"}
 resolver_name = sys.argv[1]
-import importlib
-
 mod, cls = {
     "pattern_table": ("memlab.strategies.temporal.pattern_table", "PatternTableResolver"),
     "rules": ("memlab.strategies.temporal.rules", "RulesResolver"),
@@ -41,7 +41,7 @@ for spec in sys.argv[3:]:
     acfg = AnswerConfig(**json.loads(spec))
     out = {"tune": [], "held": []}
     for sid, (qs, ranked) in cache.items():
-        for q, rk in zip(qs, ranked):
+        for q, rk in zip(qs, ranked, strict=True):
             if parse_answer(q.answer) is None:
                 continue
             a = answer_temporal(q.question, rk, res, acfg)
@@ -50,7 +50,12 @@ for spec in sys.argv[3:]:
             if verbose and not ok and sid in TUNE:
                 gold_rank = [m.meta["dia_id"] for m in rk].index(q.evidence[0]) if q.evidence else -1
                 print(
-                    f"{q.question} | gold={q.answer} | pred={a.text} | expr={a.expression} r={a.rank} goldrank={gold_rank}"
+                    f"{q.question} | gold={q.answer} | pred={a.text} | "
+                    f"expr={a.expression} r={a.rank} goldrank={gold_rank}"
                 )
-    m = lambda v: round(sum(v) / len(v), 4)
+
+    def m(v):
+        """Mean of ``v``, rounded to 4 places."""
+        return round(sum(v) / len(v), 4)
+
     print(spec, "tune", m(out["tune"]), len(out["tune"]), "held", m(out["held"]), len(out["held"]), flush=True)

@@ -1,6 +1,7 @@
 """Retrieval tuning helper for locomo_temporal: recall@10 (turn, categories 1–4) per RetrieverConfig.
 
-Usage (from the worktree root): PYTHONPATH=$PWD python experiments/locomo_temporal/tune_retrieval.py '{"mode":"bm25"}' ...
+Usage (from the worktree root):
+PYTHONPATH=$PWD python experiments/locomo_temporal/tune_retrieval.py '{"mode":"bm25"}' ...
 Prints (tune-half recall, held-out recall, tune-half recall per category). Only the tune half
 (conv-26, conv-30) was used to choose settings. Reads the dev file in place (never copied).
 """
@@ -22,18 +23,22 @@ TUNE = {"conv-26", "conv-30"}
 
 
 def evaluate(cfg):
+    """Recall@10 of one RetrieverConfig: tune half, held-out half and tune half per category."""
     res = {"tune": [], "held": []}
     cats = {}
     for c in d.conversations:
         mem = ingest(c)
         r = TurnRetriever(mem, e, cfg)
         qs = [q for q in c.questions if q.category in (1, 2, 3, 4)]
-        for q, order in zip(qs, r.rank_all([q.question for q in qs])):
+        for q, order in zip(qs, r.rank_all([q.question for q in qs]), strict=True):
             rec = recall_row([mem[i].meta["dia_id"] for i in order], q.evidence)["recall_at_10_turn"]
             res["tune" if c.sample_id in TUNE else "held"].append(rec)
             if c.sample_id in TUNE:
                 cats.setdefault(q.category, []).append(rec)
-    m = lambda v: round(sum(v) / len(v), 4)
+
+    def m(v):
+        return round(sum(v) / len(v), 4)
+
     return m(res["tune"]), m(res["held"]), {k: m(v) for k, v in sorted(cats.items())}
 
 

@@ -24,6 +24,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):  # o
 
 
 def main() -> int:
+    """Time whole runs with tracing on and off and print the median CPU seconds and the overhead."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("overrides", nargs="*", help="Hydra overrides (after --)")
@@ -46,7 +47,8 @@ def main() -> int:
     on, off = statistics.median(times[True]), statistics.median(times[False])
     print(f"overrides: {' '.join(args.overrides)}")
     print(
-        f"median CPU s over {args.repeats} runs: trace on {on:.3f}, off {off:.3f}; overhead {100 * (on - off) / off:+.1f}%"
+        f"median CPU s over {args.repeats} runs: trace on {on:.3f}, off {off:.3f}; "
+        f"overhead {100 * (on - off) / off:+.1f}%"
     )
     print("all runs (on): " + ", ".join(f"{t:.3f}" for t in times[True]))
     print("all runs (off): " + ", ".join(f"{t:.3f}" for t in times[False]))

@@ -1,6 +1,8 @@
-"""Global k-nearest-neighbour candidates at one size: exact (memlab.embed.knn) against hnswlib (HNSW) and
-faiss-cpu (IVF-Flat): CPU seconds and the share of the exact pairs each finds. Needs `pip install hnswlib faiss-cpu`
-(not project dependencies). Run from the checkout: python experiments/scale/ann_choice.py 30000
+"""Global k-nearest-neighbour candidates at one size: exact (memlab.embed.knn) against two ANN libraries.
+
+Compares hnswlib (HNSW) and faiss-cpu (IVF-Flat) with the exact pairs: CPU seconds and the share of the exact
+pairs each finds. Needs `pip install hnswlib faiss-cpu` (not project dependencies).
+Run from the checkout: python experiments/scale/ann_choice.py 30000
 """
 
 import sys
@@ -8,6 +10,8 @@ import sys
 sys.path.insert(0, ".")
 import time
 
+import faiss
+import hnswlib
 import numpy as np
 
 from memlab.benchmarks.project_history.generator import generate
@@ -22,6 +26,7 @@ X = np.ascontiguousarray(X, dtype=np.float32)
 
 
 def pairset(p):
+    """The (i, j) index pairs of k-nearest-neighbour triples ``(i, j, similarity)``."""
     return {(i, j) for i, j, _ in p}
 
 
@@ -30,7 +35,6 @@ w = time.perf_counter()
 exact = knn_pairs(X, k, 0.2)
 print("exact", n, "cpu", round(time.process_time() - c, 1), "wall", round(time.perf_counter() - w, 1), flush=True)
 E = pairset(exact)
-import hnswlib
 
 c = time.process_time()
 w = time.perf_counter()
@@ -42,7 +46,7 @@ idx.set_ef(64)
 lab, dist = idx.knn_query(X, k=k + 1)
 P = set()
 for i in range(n):
-    for j, d in zip(lab[i], dist[i]):
+    for j, d in zip(lab[i], dist[i], strict=True):
         j = int(j)
         if j != i and 1 - d >= 0.2:
             P.add((min(i, j), max(i, j)))
@@ -56,7 +60,6 @@ print(
     round(len(P & E) / len(E), 3),
     flush=True,
 )
-import faiss
 
 faiss.omp_set_num_threads(1)
 c = time.process_time()
@@ -70,7 +73,7 @@ ivf.nprobe = 8
 D, L = ivf.search(X, k + 1)
 P = set()
 for i in range(n):
-    for j, d in zip(L[i], D[i]):
+    for j, d in zip(L[i], D[i], strict=True):
         j = int(j)
         if j >= 0 and j != i and d >= 0.2:
             P.add((min(i, j), max(i, j)))

@@ -1,4 +1,5 @@
 """Share of the gold SUPERSEDE pairs among global k-nearest-neighbour candidates (TF-IDF), by size.
+
 Run from the checkout: python experiments/scale/reach_global.py
 """
 

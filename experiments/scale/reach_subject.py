@@ -1,11 +1,13 @@
-"""Subject blocks by size (count, largest, gold pairs inside a block) and the share of gold SUPERSEDE pairs
-reached by k nearest neighbours within a block at 100,000. Run from the checkout: python experiments/scale/reach_subject.py
+"""Subject blocks by size (count, largest, gold pairs inside a block) and k-nearest-neighbour reach within them.
+
+The reach is the share of gold SUPERSEDE pairs found by k nearest neighbours within a block, at 100,000.
+Run from the checkout: python experiments/scale/reach_subject.py
 """
 
+import collections
 import sys
 
 sys.path.insert(0, ".")
-import collections
 
 from memlab.benchmarks.project_history.generator import generate
 from memlab.embed.knn import knn_pairs_within
