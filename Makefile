@@ -29,8 +29,8 @@ test-all: setup
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 lint: setup
-	$(VENV)/bin/ruff check memlab tests
-	$(VENV)/bin/ruff format --check memlab tests
+	$(VENV)/bin/ruff check memlab tests experiments
+	$(VENV)/bin/ruff format --check memlab tests experiments
 
 clean:
 	rm -rf outputs multirun .pytest_cache .hypothesis
