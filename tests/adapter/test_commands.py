@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -73,3 +74,44 @@ def test_merge_then_strip_is_identity(data):
     merged = merge(data, __import__("pathlib").Path("/abs/spec.json"), prefix)
     assert merge(merged, __import__("pathlib").Path("/abs/spec.json"), prefix) == merged  # idempotent
     assert strip_ours(merged) == data
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["session-start"],
+        ["session-start", "--spec", "/abs/spec.json"],
+        ["stop", "--project", "/p", "--spec", "/s.json", "--time-budget", "2.5"],
+        ["session-end", "--time-budget", "1"],
+    ],
+)
+def test_event_hooks_parse_without_argparse_as_argparse_does(argv):
+    """The hook events' fast parser gives the namespace the full parser gives."""
+    import argparse
+
+    from memlab.commands import hook
+
+    parser = argparse.ArgumentParser()
+    hook.add_arguments(parser)
+    assert vars(hook.fast_args(argv)) == vars(parser.parse_args(argv))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["capture", "--summary", "x"],
+        ["session-start", "--spec"],
+        ["session-start", "--spec=/s.json"],
+        ["session-start", "--spec", "/a", "--spec", "/b"],
+        ["session-start", "--sp", "/s.json"],
+        ["session-start", "--help", "x"],
+        ["session-start", "--time-budget", "soon"],
+        ["session-start", "--project", "--spec"],
+    ],
+)
+def test_other_hook_arguments_go_to_argparse(argv):
+    from memlab.commands import hook
+
+    assert hook.fast_args(argv) is None
+
