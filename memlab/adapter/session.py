@@ -71,11 +71,14 @@ def spawn_consolidation(repo: Repo, spec_path: str | None, *, min_new: int = 0) 
     """Start ``memlab consolidate --if-needed`` detached (own session, no pipes), so the caller never waits.
 
     The child runs with ``-P`` and ``PYTHONSAFEPATH=1`` (no module from the repository can be imported) and
-    decides under the consolidation lock whether anything is due.
+    decides under the consolidation lock whether anything is due. It does not inherit the hook's bytecode
+    folder (``PYTHONPYCACHEPREFIX``, :func:`memlab.adapter.install.pycache_dir`), which holds no
+    site-packages bytecode: there it would compile every scientific module from source.
     """
     import subprocess
 
     import memlab
+    from memlab.adapter.install import pycache_dir
 
     cmd = [*safe_python(), "-m", "memlab.cli", "consolidate", "--project", str(repo.root), "--background"]
     cmd += ["--if-needed", "--min-new", str(min_new)]
@@ -84,6 +87,8 @@ def spawn_consolidation(repo: Repo, spec_path: str | None, *, min_new: int = 0) 
     root = str(Path(memlab.__file__).resolve().parent.parent)
     paths = (root, os.environ.get("PYTHONPATH"))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p), "PYTHONSAFEPATH": "1"}
+    if env.get("PYTHONPYCACHEPREFIX") == str(pycache_dir()):
+        del env["PYTHONPYCACHEPREFIX"]
     subprocess.Popen(
         cmd,
         cwd=repo.root,

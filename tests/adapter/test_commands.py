@@ -115,3 +115,37 @@ def test_other_hook_arguments_go_to_argparse(argv):
 
     assert hook.fast_args(argv) is None
 
+
+def test_hook_commands_read_precompiled_bytecode(consolidated, tmp_path):
+    """``memlab install`` compiles the hook's modules into memlab's state folder (never the project); the
+    installed command reads them even with ``PYTHONDONTWRITEBYTECODE`` set, and gives the same output."""
+    from tests.adapter.conftest import session_payload
+    from tests.adapter.test_install_e2e import run_shell
+    from tests.adapter.test_security import write_spec
+
+    state = tmp_path / "state"
+    spec = write_spec(tmp_path / "spec")
+    install = cli(
+        "install",
+        "--spec",
+        str(spec),
+        "--project",
+        str(consolidated),
+        "--no-consolidate",
+        cwd=tmp_path,
+        XDG_STATE_HOME=str(state),
+    )
+    assert install.returncode == 0, install.stderr
+    pycache = state / "memlab" / "pycache"
+    assert f"into {pycache}" in install.stdout
+    compiled = {p.name for p in pycache.rglob("*.pyc")}
+    assert {n for n in compiled if n.startswith(("session.", "inject.", "seed_weighted.", "json", "dataclasses."))}
+    assert not list(consolidated.rglob("*.pyc"))
+    start = json.loads((consolidated / ".claude" / "settings.json").read_text())["hooks"]["SessionStart"][0]
+    command = start["hooks"][0]["command"]
+    assert f"PYTHONPYCACHEPREFIX={pycache}" in command
+    with_cache = run_shell(command, session_payload(consolidated), consolidated, PYTHONDONTWRITEBYTECODE="1")
+    bare = command.replace(f"PYTHONPYCACHEPREFIX={pycache}", f"PYTHONPYCACHEPREFIX={tmp_path / 'empty'}")
+    without = run_shell(bare, session_payload(consolidated), consolidated, PYTHONDONTWRITEBYTECODE="1")
+    assert json.loads(with_cache.stdout)["hookSpecificOutput"] == json.loads(without.stdout)["hookSpecificOutput"]
+    assert not (tmp_path / "empty").exists()
