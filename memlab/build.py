@@ -17,13 +17,13 @@ its selector here on every session start); the protocols, :mod:`difflib` and the
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 from collections.abc import Collection, Mapping
 from typing import Any
 
 from memlab.errors import MemlabError
+from memlab.sha import sha256
 
 #: The strategy groups of a policy, in build order (every Components field, every spec's strategies).
 GROUPS: tuple[str, ...] = (
@@ -53,7 +53,7 @@ PACKAGES: dict[str, str] = {
 
 def config_hash(data: Any) -> str:
     """First 12 hex digits of the SHA-256 of the canonical JSON of ``data`` (configs, specs, strategies)."""
-    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
+    return sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
 def available_options(group: str) -> list[str]:
