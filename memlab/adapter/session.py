@@ -25,7 +25,7 @@ from memlab.adapter.state import (
     read_json,
     write_json_atomic,
 )
-from memlab.types import InjectionCandidate, SelectionContext, Tier
+from memlab.selection_types import InjectionCandidate, SelectionContext, Tier
 
 SOURCES = ("startup", "resume", "clear", "compact", "fork")
 #: Sessions remembered for the resume/fork policy.

@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
+from memlab.selection_types import InjectionCandidate, SelectionContext, Tier
 from memlab.sha import sha256
-from memlab.types import InjectionCandidate, Memory, SelectionContext, Summary, Tier
 
 if TYPE_CHECKING:
     from memlab.components import Components
     from memlab.pipeline.store import MemoryStore
+    from memlab.types import Memory, Summary
 
 TAG = "memory_consolidated_summaries"
 #: A ``<`` that could open or close a tag or a special token (``<tag``, ``</tag``, ``<|``, ``<!``, ``<<``).
