@@ -10,20 +10,20 @@ lists the valid options and the nearest match.
 :func:`build_components` builds only the groups a benchmark's card declares; the others are
 :class:`Unused` stand-ins that raise on any use, so a benchmark cannot silently depend on a group it does
 not declare (and a sweep over a group it ignores is refused before it starts, by :mod:`memlab.run`).
+
+The module imports only the standard library's cheapest parts at load time (the SessionStart hook builds
+its selector here on every session start); the protocols, :mod:`difflib` and the conf folder load when used.
 """
 
 from __future__ import annotations
 
-import difflib
-import hashlib
 import importlib
 import json
 from collections.abc import Collection, Mapping
 from typing import Any
 
 from memlab.errors import MemlabError
-from memlab.paths import CONF_DIR
-from memlab.protocols import GROUP_PROTOCOLS
+from memlab.sha import sha256
 
 #: The strategy groups of a policy, in build order (every Components field, every spec's strategies).
 GROUPS: tuple[str, ...] = (
@@ -53,11 +53,13 @@ PACKAGES: dict[str, str] = {
 
 def config_hash(data: Any) -> str:
     """First 12 hex digits of the SHA-256 of the canonical JSON of ``data`` (configs, specs, strategies)."""
-    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
+    return sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
 def available_options(group: str) -> list[str]:
     """Sorted option names of a conf group (the ``*.yaml`` stems in ``conf/<group>/``)."""
+    from memlab.paths import CONF_DIR
+
     folder = CONF_DIR / group
     if not folder.is_dir():
         return []
@@ -66,11 +68,15 @@ def available_options(group: str) -> list[str]:
 
 def available_groups() -> list[str]:
     """Sorted conf group names."""
+    from memlab.paths import CONF_DIR
+
     return sorted(p.name for p in CONF_DIR.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
 
 
 def unknown_option_message(group: str, name: str, valid: list[str] | None = None) -> str:
     """One line naming an unknown option, the valid ones and the nearest match."""
+    import difflib
+
     valid = available_options(group) if valid is None else valid
     close = difflib.get_close_matches(name, valid, n=1, cutoff=0.5)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
@@ -141,6 +147,8 @@ def build_node(node: Mapping[str, Any], group: str, *, where: str = "config") ->
     except (TypeError, ValueError) as exc:
         fix = "re-export the spec" if where == "spec" else f"check its parameters in conf/{group}/"
         raise MemlabError(f"cannot build {group} '{target}': {exc}; {fix}") from None
+    from memlab.protocols import GROUP_PROTOCOLS
+
     protocol = GROUP_PROTOCOLS.get(group)
     if protocol is not None and not isinstance(obj, protocol):
         raise MemlabError(f"{group} '{target}' does not implement {protocol.__name__}; fix the class or the {where}")

@@ -3,13 +3,14 @@
 Each subcommand lives in its own module ``memlab.commands.<module>`` exposing
 ``add_arguments(parser: argparse.ArgumentParser) -> None`` and ``run(args: argparse.Namespace) -> int``.
 Modules are imported only when their command runs, so ``memlab hook session-start`` pays for nothing
-else. A :class:`~memlab.errors.MemlabError` becomes one line on stderr and exit code 2.
+else; the Claude Code event hooks (``memlab hook session-start|stop|session-end`` with ``--spec``,
+``--project`` or ``--time-budget``) skip :mod:`argparse` too (:func:`memlab.commands.hook.fast_args`), and
+any other form of them goes through the full parser. A :class:`~memlab.errors.MemlabError` becomes one line
+on stderr and exit code 2.
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 import sys
 
@@ -37,6 +38,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def _load(name: str):
+    import importlib
+
     module, _ = COMMANDS[name]
     try:
         return importlib.import_module(f"memlab.commands.{module}")
@@ -49,9 +52,18 @@ def _load(name: str):
 def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` and run one subcommand; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    from memlab.progress import set_quiet
+    if argv[:1] == ["hook"]:
+        from memlab.commands import hook
 
-    argv = set_quiet(argv)  # `memlab --quiet COMMAND`: no progress bars
+        fast = hook.fast_args(argv[1:])
+        if fast is not None:  # an event hook: no argparse, nothing else imported
+            return hook.run(fast)
+    if "--quiet" in argv or "-q" in argv:
+        from memlab.progress import set_quiet
+
+        argv = set_quiet(argv)  # `memlab --quiet COMMAND`: no progress bars
+    import argparse
+
     parser = argparse.ArgumentParser(prog="memlab", description="Measure memory-consolidation policies.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, help_text) in COMMANDS.items():

@@ -11,19 +11,19 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
-from memlab.types import (
-    InjectionCandidate,
-    Memory,
-    MemoryState,
-    RetentionScore,
-    SelectionContext,
-    Summary,
-    TemporalRef,
-    Verdict,
-)
-
 if TYPE_CHECKING:
     import numpy as np
+
+    from memlab.types import (
+        InjectionCandidate,
+        Memory,
+        MemoryState,
+        RetentionScore,
+        SelectionContext,
+        Summary,
+        TemporalRef,
+        Verdict,
+    )
 
 
 @runtime_checkable

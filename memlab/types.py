@@ -16,6 +16,12 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
+# Defined in a small module of their own so that the SessionStart hook loads only them; part of this API.
+from memlab.selection_types import TIER_ORDER as TIER_ORDER
+from memlab.selection_types import InjectionCandidate as InjectionCandidate
+from memlab.selection_types import SelectionContext as SelectionContext
+from memlab.selection_types import Tier as Tier
+
 #: The ten git-notes-memory namespaces, in the plugin's order.
 NAMESPACES: tuple[str, ...] = (
     "inception",
@@ -29,22 +35,6 @@ NAMESPACES: tuple[str, ...] = (
     "retrospective",
     "patterns",
 )
-
-
-class Tier(enum.StrEnum):
-    """Retrieval tier of a memory, from a retention score.
-
-    HOT and WARM are searched by default, COLD only in deep recall, ARCHIVED only in exhaustive recall.
-    """
-
-    HOT = "hot"
-    WARM = "warm"
-    COLD = "cold"
-    ARCHIVED = "archived"
-
-
-#: Tiers in order from most to least retrievable.
-TIER_ORDER: tuple[Tier, ...] = (Tier.HOT, Tier.WARM, Tier.COLD, Tier.ARCHIVED)
 
 
 class Relation(enum.StrEnum):
@@ -322,47 +312,3 @@ class TemporalRef:
     grain: str
     confidence: float = 1.0
     kind: str = "point"
-
-
-@dataclass(frozen=True)
-class InjectionCandidate:
-    """Something the SessionStart selector may put into the injected block.
-
-    Attributes:
-        id: Memory or summary id.
-        kind: ``summary`` or ``memory``.
-        namespace: Namespace (summaries: the dominant one).
-        text: The text that would be rendered.
-        timestamp: Latest time the item speaks for.
-        relevance: Similarity to the session context in [0, 1].
-        recency: Recency factor in [0, 1].
-        activation: Activation factor in [0, 1].
-        confidence: Confidence in [0, 1].
-        tier: The item's tier.
-    """
-
-    id: str
-    kind: str
-    namespace: str
-    text: str
-    timestamp: datetime
-    relevance: float = 0.0
-    recency: float = 0.0
-    activation: float = 0.0
-    confidence: float = 1.0
-    tier: Tier = Tier.WARM
-
-
-@dataclass(frozen=True)
-class SelectionContext:
-    """What the selector knows about the session it selects for.
-
-    Attributes:
-        now: The session's time (benchmark clock).
-        query: Optional text describing the session (project name, branch, recent files).
-        chars_per_token: Token estimate divisor (the seed uses 4).
-    """
-
-    now: datetime
-    query: str | None = None
-    chars_per_token: int = 4

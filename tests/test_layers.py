@@ -33,11 +33,12 @@ def memlab_imports(path: Path) -> set[str]:
 
 #: package -> the memlab modules (prefixes) its files may import
 ALLOWED: dict[str, tuple[str, ...]] = {
-    "text": ("memlab.text", "memlab.types", "memlab.errors"),
+    "text": ("memlab.text", "memlab.types", "memlab.selection_types", "memlab.errors"),
     "models": ("memlab.models", "memlab.errors"),
     "strategies": (
         "memlab.strategies",
         "memlab.types",
+        "memlab.selection_types",
         "memlab.protocols",
         "memlab.text",
         "memlab.embed",

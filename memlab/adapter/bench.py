@@ -134,17 +134,21 @@ def _one_run(cmd: list[str], repo: Path, payload: bytes) -> tuple[float, float, 
     return wall, rss, cpu, proc.stdout
 
 
-def cold_session_starts(repo: Path, spec: str | None, runs: int, realtime: bool = False) -> dict[str, Any]:
+def cold_session_starts(
+    repo: Path, spec: str | None, runs: int, realtime: bool = False, pycache: Path | None = None
+) -> dict[str, Any]:
     """Run session-start ``runs`` times in fresh processes, as the installed command line does (``-P -S``).
 
     ``realtime`` runs each process under ``chrt -f 10`` (needs root): on a shared, loaded machine this
-    measures the hook's own latency rather than the wait for a CPU.
+    measures the hook's own latency rather than the wait for a CPU. ``pycache`` is the bytecode folder
+    (``PYTHONPYCACHEPREFIX``) that ``memlab install`` fills with :func:`~memlab.adapter.install.precompile`.
     """
     import memlab
 
     root = str(Path(memlab.__file__).resolve().parent.parent)
     cmd = ["chrt", "-f", "10"] if realtime else []
-    cmd += ["env", f"PYTHONPATH={root}", sys.executable, "-P", "-S", "-m", "memlab.cli", "hook", "session-start"]
+    cmd += ["env", f"PYTHONPATH={root}"] + ([f"PYTHONPYCACHEPREFIX={pycache}"] if pycache else [])
+    cmd += [sys.executable, "-P", "-S", "-m", "memlab.cli", "hook", "session-start"]
     cmd += ["--spec", spec] if spec else []
     times, rss, cpu = [], [], []
     last_out = b""
@@ -222,6 +226,7 @@ def run_bench(
     """The whole benchmark; returns a JSON-able report."""
     from memlab.adapter.consolidation import consolidate_repo
     from memlab.adapter.gitcli import find_repo
+    from memlab.adapter.install import precompile
     from memlab.adapter.notes_store import load_memories
     from memlab.adapter.spec import resolve_spec
 
@@ -231,6 +236,8 @@ def run_bench(
         spec_path = str(workdir / "memlab-hook.json")
         Path(spec_path).write_text(json.dumps(default, indent=2), encoding="utf-8")
     spec = resolve_spec(spec_path)
+    pycache = workdir / "pycache"  # the hook's bytecode, compiled as `memlab install` does
+    precompile(pycache)
     records = read_notes_jsonl(notes_path)
     report: dict[str, Any] = {
         "python": sys.version.split()[0],
@@ -264,7 +271,7 @@ def run_bench(
             "read_s": round(t_read, 2),
             "consolidate_s": round(t_cons, 2),
             "tiers": consolidation["tier_counts"],
-            "session_start": cold_session_starts(repo, spec.get("path"), runs, realtime),
+            "session_start": cold_session_starts(repo, spec.get("path"), runs, realtime, pycache),
         }
         report["datasets"].append(entry)
         print(json.dumps(entry), file=sys.stderr, flush=True)

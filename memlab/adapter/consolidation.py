@@ -18,9 +18,11 @@ from memlab.adapter.spec import check_models, config_hash, missing_package_error
 from memlab.adapter.state import (
     CACHE_FILE,
     CACHE_FORMAT,
+    CANDIDATE_COLUMNS,
     LAST_ATTEMPT_FILE,
     LAST_RUN_FILE,
     cache_problem,
+    cache_rows,
     clock,
     read_json,
     write_json_atomic,
@@ -224,7 +226,8 @@ def consolidate_repo(
             "budget_tokens": components.settings.budget_tokens,
             "memories": len(store.memories),
             "tips": loaded.load.tips,
-            "candidates": cands,
+            "fields": list(CANDIDATE_COLUMNS),
+            "rows": cache_rows(cands),
         }
         write_json_atomic(repo.memlab_dir / CACHE_FILE, cache)
         report["candidates"] = len(cands)

@@ -78,15 +78,94 @@ def launcher_prefix() -> str:
     return prefix
 
 
+def pycache_dir() -> Path:
+    """The bytecode folder of the hook commands: ``<state dir>/pycache`` (memlab's own, never a project's)."""
+    return state_dir() / "pycache"
+
+
+def fast_command() -> str:
+    """``<python> -P -S -m memlab.cli``: the interpreter part of :func:`fast_prefix`."""
+    return f"{shlex.quote(sys.executable)} -P -S -m memlab.cli"
+
+
 def fast_prefix() -> str:
-    """``PYTHONPATH=<root> <python> -P -S -m memlab.cli`` for the hook events.
+    """``PYTHONPATH=<root> PYTHONPYCACHEPREFIX=<pycache> <python> -P -S -m memlab.cli`` for the hook events.
 
     ``-P`` keeps the current folder (the repository) off ``sys.path``, so no ``memlab/`` or ``json.py``
     there is ever imported. ``-S`` skips site-packages processing (tens of milliseconds in a large
     environment); the event hooks need only the standard library and memlab itself, which PYTHONPATH
-    provides. Consolidation started in the background runs with the full environment (and ``-P``).
+    provides. ``PYTHONPYCACHEPREFIX`` points at :func:`pycache_dir`, which :func:`precompile` fills at
+    install, so the hook reads bytecode even where ``PYTHONDONTWRITEBYTECODE`` is set (otherwise every
+    session start would compile memlab's modules again). Consolidation started in the background runs
+    with the full environment (and ``-P``) and without this bytecode folder.
     """
-    return f"PYTHONPATH={shlex.quote(str(memlab_root()))} {shlex.quote(sys.executable)} -P -S -m memlab.cli"
+    env = f"PYTHONPATH={shlex.quote(str(memlab_root()))} PYTHONPYCACHEPREFIX={shlex.quote(str(pycache_dir()))}"
+    return f"{env} {fast_command()}"
+
+
+#: Modules an event hook may import, compiled into :func:`pycache_dir` by :func:`precompile` together with
+#: every standard-library module they import (memlab's own package is compiled whole).
+HOOK_MODULES: tuple[str, ...] = (
+    "memlab.cli",
+    "memlab.commands.hook",
+    "memlab.adapter.session",
+    "memlab.adapter.spec",
+    "memlab.adapter.state",
+    "memlab.adapter.triggers",
+    "memlab.adapter.notes_store",
+    "memlab.adapter.safe_io",
+    "memlab.pipeline.inject",
+    "memlab.build",
+    "memlab.protocols",
+    "fcntl",
+    "subprocess",
+)
+
+_PRECOMPILE = """
+import compileall, importlib, sys
+from memlab.strategy_index import TARGETS
+ok = compileall.compile_dir(sys.argv[1], quiet=2, workers=1)
+names = sys.argv[2:] + sorted({t.rpartition(".")[0] for t in TARGETS["selector"]})
+for name in names:
+    try:
+        importlib.import_module(name)
+    except Exception:
+        pass
+sys.exit(0 if ok else 1)
+"""
+
+
+def precompile(folder: Path | None = None) -> str:
+    """Compile memlab's package and the standard-library modules the event hooks import into ``folder``.
+
+    Runs the hook's interpreter as the hook does (``-P -S``, PYTHONPATH = memlab's root) with
+    ``PYTHONPYCACHEPREFIX=folder`` and bytecode writing on, from ``/``: it compiles the ``memlab`` package
+    (:mod:`compileall`) and imports :data:`HOOK_MODULES` and the allow-listed selectors, which writes the
+    bytecode of every module they load. Nothing is run from a project. Python checks each ``.pyc``
+    against its source, so a stale file is recompiled rather than used.
+
+    Args:
+        folder: The bytecode folder (default :func:`pycache_dir`).
+
+    Returns:
+        One line saying what was done (a failure is reported, never raised: the hooks work without it).
+    """
+    folder = folder or pycache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        return f"hook bytecode not compiled: cannot create {folder}: {exc.strerror or exc}"
+    root = memlab_root()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
+    env.update(PYTHONPATH=str(root), PYTHONPYCACHEPREFIX=str(folder), PYTHONSAFEPATH="1")
+    cmd = [sys.executable, "-P", "-S", "-c", _PRECOMPILE, str(root / "memlab"), *HOOK_MODULES]
+    try:
+        proc = subprocess.run(cmd, env=env, cwd="/", capture_output=True, timeout=300)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"hook bytecode not compiled: {exc}"
+    if proc.returncode != 0:
+        return f"hook bytecode partly compiled into {folder} (some modules failed to compile)"
+    return f"compiled the hook's bytecode into {folder}"
 
 
 def hook_command(prefix: str, event: str, spec: Path) -> str:

@@ -15,7 +15,7 @@ import shlex
 import shutil
 from pathlib import Path
 
-from memlab.adapter.install import EVENTS, fast_prefix, launcher_prefix, memlab_root
+from memlab.adapter.install import EVENTS, fast_command, launcher_prefix, memlab_root, pycache_dir
 from memlab.adapter.safe_io import atomic_write, make_dirs, read_regular
 from memlab.errors import MemlabError
 
@@ -64,7 +64,8 @@ def _front_matter(fields: dict[str, str]) -> str:
 
 def _files(spec: Path) -> dict[str, str]:
     prefix = launcher_prefix()
-    fast = fast_prefix().split(" ", 1)[1]
+    pycache = f"PYTHONPYCACHEPREFIX={shlex.quote(str(pycache_dir()))}; export PYTHONPYCACHEPREFIX;"
+    fast = f"{pycache} exec {fast_command()}"
     setup = f"PYTHONPATH={shlex.quote(str(memlab_root()))}\nexport PYTHONPATH\n"
     if prefix.startswith("PYTHONPATH="):
         prefix = prefix.split(" ", 1)[1]
@@ -72,7 +73,7 @@ def _files(spec: Path) -> dict[str, str]:
         "#!/bin/sh\n# memlab launcher written by `memlab install --plugin`; remove with `memlab uninstall --plugin`.\n"
         f"{setup}"
         'case "$1 $2" in\n'
-        f'  "hook session-start"|"hook stop"|"hook session-end") exec {fast} "$@" ;;\n'
+        f'  "hook session-start"|"hook stop"|"hook session-end") {fast} "$@" ;;\n'
         "esac\n"
         f'exec {prefix} "$@"\n'
     )

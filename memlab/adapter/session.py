@@ -20,12 +20,12 @@ from memlab.adapter.state import (
     CACHE_FILE,
     LAST_ATTEMPT_FILE,
     SESSIONS_FILE,
-    cache_problem,
+    candidate_rows,
     log_line,
     read_json,
     write_json_atomic,
 )
-from memlab.types import InjectionCandidate, SelectionContext, Tier
+from memlab.selection_types import InjectionCandidate, SelectionContext, Tier
 
 SOURCES = ("startup", "resume", "clear", "compact", "fork")
 #: Sessions remembered for the resume/fork policy.
@@ -71,11 +71,14 @@ def spawn_consolidation(repo: Repo, spec_path: str | None, *, min_new: int = 0) 
     """Start ``memlab consolidate --if-needed`` detached (own session, no pipes), so the caller never waits.
 
     The child runs with ``-P`` and ``PYTHONSAFEPATH=1`` (no module from the repository can be imported) and
-    decides under the consolidation lock whether anything is due.
+    decides under the consolidation lock whether anything is due. It does not inherit the hook's bytecode
+    folder (``PYTHONPYCACHEPREFIX``, :func:`memlab.adapter.install.pycache_dir`), which holds no
+    site-packages bytecode: there it would compile every scientific module from source.
     """
     import subprocess
 
     import memlab
+    from memlab.adapter.install import pycache_dir
 
     cmd = [*safe_python(), "-m", "memlab.cli", "consolidate", "--project", str(repo.root), "--background"]
     cmd += ["--if-needed", "--min-new", str(min_new)]
@@ -84,6 +87,8 @@ def spawn_consolidation(repo: Repo, spec_path: str | None, *, min_new: int = 0) 
     root = str(Path(memlab.__file__).resolve().parent.parent)
     paths = (root, os.environ.get("PYTHONPATH"))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p), "PYTHONSAFEPATH": "1"}
+    if env.get("PYTHONPYCACHEPREFIX") == str(pycache_dir()):
+        del env["PYTHONPYCACHEPREFIX"]
     subprocess.Popen(
         cmd,
         cwd=repo.root,
@@ -96,23 +101,10 @@ def spawn_consolidation(repo: Repo, spec_path: str | None, *, min_new: int = 0) 
     )
 
 
-def cached_candidates(cache: dict[str, Any]) -> list[InjectionCandidate]:
-    """Candidates from the cache written by consolidation (checked with :func:`cache_problem`)."""
-    return [
-        InjectionCandidate(
-            id=c["id"],
-            kind=c["kind"],
-            namespace=c["namespace"],
-            text=c["text"],
-            timestamp=datetime.fromisoformat(c["timestamp"]),
-            relevance=float(c["relevance"]),
-            recency=float(c["recency"]),
-            activation=float(c["activation"]),
-            confidence=float(c["confidence"]),
-            tier=Tier(c["tier"]),
-        )
-        for c in cache.get("candidates") or ()
-    ]
+def cached_candidates(rows: list[tuple[Any, ...]]) -> list[InjectionCandidate]:
+    """Candidates from the checked rows of the cache written by consolidation (:func:`candidate_rows`)."""
+    tiers = {t.value: t for t in Tier}
+    return [InjectionCandidate(a, b, c, d, e, f, g, h, i, tiers[t]) for a, b, c, d, e, f, g, h, i, t in rows]
 
 
 def raw_candidates(repo: Repo, spec: dict[str, Any], now: datetime, deadline: float | None) -> list[InjectionCandidate]:
@@ -188,7 +180,7 @@ def session_start(
         source = "startup"
     session_id = str(payload.get("session_id") or "")[:200]
     cache = read_json(repo.memlab_dir / CACHE_FILE)
-    problem = cache_problem(cache)
+    rows, problem = candidate_rows(cache)
     note = ""
     interval = float(spec["hook"]["consolidate_min_interval_seconds"])
     if problem:
@@ -203,7 +195,7 @@ def session_start(
         other_spec = cache.get("spec_hash") != config_hash(spec.get("strategies"))
         if other_spec and not consolidation_running(repo) and not recently_attempted(repo, min(interval, 60.0)):
             spawn_consolidation(repo, spec.get("path"))  # the cache came from another spec: refresh it
-        pool = cached_candidates(cache)
+        pool = cached_candidates(rows)
         budget = int(cache.get("budget_tokens", 2000))
     block = build_block(pool, budget, spec, now)
     if not block.text:

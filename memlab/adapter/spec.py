@@ -11,7 +11,6 @@ repository or the current directory — and carry the ``model_sha256`` that ``me
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -53,6 +52,8 @@ def resolve_model_paths(strategies: Mapping[str, Any], folder: Path) -> None:
 
 def file_sha256(path: Path) -> str:
     """SHA-256 of a file's bytes."""
+    import hashlib
+
     digest = hashlib.sha256()
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):

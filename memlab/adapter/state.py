@@ -16,8 +16,9 @@ SESSIONS_FILE = "sessions.json"
 LAST_RUN_FILE = "last-consolidation.json"
 LAST_ATTEMPT_FILE = "last-attempt.json"
 LOG_FILE = "hook.log"
-#: Version of the candidate cache layout.
-CACHE_FORMAT = 1
+#: Version of the candidate cache layout: ``fields`` (:data:`CANDIDATE_COLUMNS`) and one ``rows`` list per
+#: candidate, which JSON parses and checks about twice as fast as one object per candidate (format 1).
+CACHE_FORMAT = 2
 TIERS = ("hot", "warm", "cold", "archived")
 #: Candidate field -> accepted JSON types.
 CANDIDATE_FIELDS: dict[str, tuple[type, ...]] = {
@@ -32,6 +33,9 @@ CANDIDATE_FIELDS: dict[str, tuple[type, ...]] = {
     "confidence": (int, float),
     "tier": (str,),
 }
+#: The cache's columns, in :class:`memlab.types.InjectionCandidate` field order.
+CANDIDATE_COLUMNS: tuple[str, ...] = tuple(CANDIDATE_FIELDS)
+_NUMBER = (int, float)
 
 
 def clock() -> datetime:
@@ -60,36 +64,78 @@ def write_json_atomic(path: Path, data: Any) -> None:
     atomic_write(path, text.encode("utf-8"), mode=0o644, fsync=False)
 
 
+def cache_rows(candidates: list[dict[str, Any]]) -> list[list[Any]]:
+    """Candidate objects (:data:`CANDIDATE_FIELDS` keys) as the cache's rows, in :data:`CANDIDATE_COLUMNS` order."""
+    return [[c[name] for name in CANDIDATE_COLUMNS] for c in candidates]
+
+
+def _bad_field(row: list[Any]) -> str | None:
+    """The first column of ``row`` whose value has the wrong JSON type (``None`` when all are right)."""
+    for name, value in zip(CANDIDATE_COLUMNS, row, strict=True):
+        if not isinstance(value, CANDIDATE_FIELDS[name]) or isinstance(value, bool):
+            return name
+    return None
+
+
+def candidate_rows(cache: Any) -> tuple[list[tuple[Any, ...]], str | None]:
+    """Check a candidate cache and convert its rows in one pass.
+
+    Args:
+        cache: The parsed cache file (anything JSON gives).
+
+    Returns:
+        ``(rows, None)`` with one ``(id, kind, namespace, text, timestamp, relevance, recency, activation,
+        confidence, tier)`` tuple per candidate (timestamp a ``datetime``, scores floats, tier text), or
+        ``([], problem)`` naming why the cache cannot be used: missing, other format, bad fields.
+    """
+    if cache is None:
+        return [], "no candidate cache"
+    if not isinstance(cache, dict) or cache.get("format") != CACHE_FORMAT:
+        return [], "the candidate cache has another format"
+    rows = cache.get("rows")
+    if cache.get("fields") != list(CANDIDATE_COLUMNS):
+        return [], "the candidate cache has other columns"
+    if not isinstance(rows, list) or not isinstance(cache.get("budget_tokens", 0), int):
+        return [], "the candidate cache has no candidate list"
+    out = []
+    parse = datetime.fromisoformat
+    width = len(CANDIDATE_COLUMNS)
+    for i, row in enumerate(rows):
+        if not isinstance(row, list) or len(row) != width:
+            return [], f"candidate {i} is not a row of {width} values"
+        cid, kind, ns, text, ts, relevance, recency, activation, confidence, tier = row
+        # exact types first (what JSON gives); anything else gets the field-by-field check
+        if not (type(cid) is type(kind) is type(ns) is type(text) is type(ts) is type(tier) is str) or not (
+            type(relevance) in _NUMBER
+            and type(recency) in _NUMBER
+            and type(activation) in _NUMBER
+            and type(confidence) in _NUMBER
+        ):
+            bad = _bad_field(row)
+            if bad:
+                return [], f"candidate {i} has no valid {bad}"
+        if tier not in TIERS:
+            return [], f"candidate {i} has an unknown tier"
+        try:
+            when = parse(ts)
+        except ValueError:
+            return [], f"candidate {i} has a bad timestamp"
+        out.append(
+            (cid, kind, ns, text, when, float(relevance), float(recency), float(activation), float(confidence), tier)
+        )
+    return out, None
+
+
 def cache_problem(cache: Any) -> str | None:
     """Why a candidate cache cannot be used (``None`` when it can): missing, other format, bad fields."""
-    if cache is None:
-        return "no candidate cache"
-    if not isinstance(cache, dict) or cache.get("format") != CACHE_FORMAT:
-        return "the candidate cache has another format"
-    cands = cache.get("candidates")
-    if not isinstance(cands, list) or not isinstance(cache.get("budget_tokens", 0), int):
-        return "the candidate cache has no candidate list"
-    for i, c in enumerate(cands):
-        if not isinstance(c, dict):
-            return f"candidate {i} is not an object"
-        for name, types in CANDIDATE_FIELDS.items():
-            value = c.get(name)
-            if not isinstance(value, types) or isinstance(value, bool):
-                return f"candidate {i} has no valid {name}"
-        if c["tier"] not in TIERS:
-            return f"candidate {i} has an unknown tier"
-        try:
-            datetime.fromisoformat(c["timestamp"])
-        except ValueError:
-            return f"candidate {i} has a bad timestamp"
-    return None
+    return candidate_rows(cache)[1]
 
 
 def read_json(path: Path, default: Any = None) -> Any:
     """Parsed JSON of ``path``, or ``default`` when missing or unreadable."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
+        with open(path, "rb") as fh:
+            return json.loads(fh.read())
     except (OSError, ValueError):
         return default
 

@@ -9,12 +9,15 @@ process logs one line and exits 0 at once, whatever it was doing. Stdin is parse
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import signal
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 _STARTED = time.monotonic()
 
@@ -35,6 +38,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tags", default="", help="capture: comma-separated tags")
     parser.add_argument("--remote", default="origin", help="sync-config, sync: the remote")
     parser.add_argument("--no-push", action="store_true", help="sync: fetch and merge only")
+
+
+#: Events :func:`fast_args` parses (the Claude Code hooks, run on every session start and stop).
+FAST_EVENTS = ("session-start", "stop", "session-end")
+#: Options :func:`fast_args` accepts, each with one value: option -> attribute.
+FAST_OPTIONS = {"--spec": "spec", "--project": "project", "--time-budget": "time_budget"}
+
+
+def fast_args(argv: list[str]) -> argparse.Namespace | None:
+    """``memlab hook`` arguments of an event hook parsed without :mod:`argparse`, or ``None``.
+
+    Accepts exactly ``EVENT [--spec S] [--project P] [--time-budget T]`` (each option at most once, as
+    ``--opt value``) with ``EVENT`` in :data:`FAST_EVENTS`; anything else (``--opt=value``, ``--help``, an
+    unknown option, a missing value, a bad number) returns ``None`` so that the full parser handles it
+    and reports errors as usual.
+
+    Args:
+        argv: The arguments after ``hook``.
+
+    Returns:
+        A namespace with every attribute :func:`add_arguments` defines, or ``None``.
+    """
+    from types import SimpleNamespace
+
+    if not argv or argv[0] not in FAST_EVENTS or len(argv) % 2 == 0:
+        return None
+    values: dict[str, object] = {}
+    for option, value in zip(argv[1::2], argv[2::2], strict=True):
+        name = FAST_OPTIONS.get(option)
+        if name is None or name in values or value.startswith("-"):
+            return None
+        values[name] = value
+    if "time_budget" in values:
+        try:
+            values["time_budget"] = float(str(values["time_budget"]))
+        except ValueError:
+            return None
+    ns = SimpleNamespace(event=argv[0], spec=None, project=None, time_budget=None, namespace=None, summary=None)
+    ns.__dict__.update(content=None, tags="", remote="origin", no_push=False, **values)
+    return ns  # type: ignore[return-value]
 
 
 def _read_payload() -> dict:

@@ -69,12 +69,15 @@ def run(args: argparse.Namespace) -> int:
     spec = Path(args.spec)
     if not spec.is_file():
         raise MemlabError(f"no spec at {spec}; run `memlab export ... --out DIR` first")
+    from memlab.adapter.install import precompile
+
     if args.plugin:
         from memlab.adapter.plugin import install_plugin
 
         for path in install_plugin(spec, Path(args.plugin)):
             print(f"wrote {path}")
         print(f"load it with: claude --plugin-dir {Path(args.plugin).resolve()}")
+        print(precompile())
         if args.project and not args.no_consolidate:
             print(first_consolidation(spec, Path(args.project)))
         return 0
@@ -83,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     project = Path(args.project or ".")
     path = install_settings(spec, project, args.scope)
     print(f"installed memlab hooks (SessionStart, Stop, SessionEnd) into {path}")
+    print(precompile())
     if not args.no_consolidate and (args.scope != "user" or args.project):
         print(first_consolidation(spec, project))
     return 0

@@ -14,7 +14,6 @@ text is escaped so that it can never open or close the block or any other tag (`
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from collections.abc import Sequence
@@ -22,11 +21,13 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
-from memlab.types import InjectionCandidate, Memory, SelectionContext, Summary, Tier
+from memlab.selection_types import InjectionCandidate, SelectionContext, Tier
+from memlab.sha import sha256
 
 if TYPE_CHECKING:
     from memlab.components import Components
     from memlab.pipeline.store import MemoryStore
+    from memlab.types import Memory, Summary
 
 TAG = "memory_consolidated_summaries"
 #: A ``<`` that could open or close a tag or a special token (``<tag``, ``</tag``, ``<|``, ``<!``, ``<<``).
@@ -208,7 +209,7 @@ def render(items: Sequence[InjectionCandidate], generated_at: date) -> InjectedB
     if not items:
         return InjectedBlock("", "", ())
     body = "\n".join([*HEADER_LINES, *(escape(item_line(c)) for c in items)])
-    version = hashlib.sha256(body.encode("utf-8")).hexdigest()[:12]
+    version = sha256(body.encode("utf-8")).hexdigest()[:12]
     text = f"{header(version, generated_at)}\n{body}\n</{TAG}>"
     return InjectedBlock(text, version, tuple(items))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -73,3 +74,78 @@ def test_merge_then_strip_is_identity(data):
     merged = merge(data, __import__("pathlib").Path("/abs/spec.json"), prefix)
     assert merge(merged, __import__("pathlib").Path("/abs/spec.json"), prefix) == merged  # idempotent
     assert strip_ours(merged) == data
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["session-start"],
+        ["session-start", "--spec", "/abs/spec.json"],
+        ["stop", "--project", "/p", "--spec", "/s.json", "--time-budget", "2.5"],
+        ["session-end", "--time-budget", "1"],
+    ],
+)
+def test_event_hooks_parse_without_argparse_as_argparse_does(argv):
+    """The hook events' fast parser gives the namespace the full parser gives."""
+    import argparse
+
+    from memlab.commands import hook
+
+    parser = argparse.ArgumentParser()
+    hook.add_arguments(parser)
+    assert vars(hook.fast_args(argv)) == vars(parser.parse_args(argv))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["capture", "--summary", "x"],
+        ["session-start", "--spec"],
+        ["session-start", "--spec=/s.json"],
+        ["session-start", "--spec", "/a", "--spec", "/b"],
+        ["session-start", "--sp", "/s.json"],
+        ["session-start", "--help", "x"],
+        ["session-start", "--time-budget", "soon"],
+        ["session-start", "--project", "--spec"],
+    ],
+)
+def test_other_hook_arguments_go_to_argparse(argv):
+    from memlab.commands import hook
+
+    assert hook.fast_args(argv) is None
+
+
+def test_hook_commands_read_precompiled_bytecode(consolidated, tmp_path):
+    """``memlab install`` compiles the hook's modules into memlab's state folder (never the project); the
+    installed command reads them even with ``PYTHONDONTWRITEBYTECODE`` set, and gives the same output."""
+    from tests.adapter.conftest import session_payload
+    from tests.adapter.test_install_e2e import run_shell
+    from tests.adapter.test_security import write_spec
+
+    state = tmp_path / "state"
+    spec = write_spec(tmp_path / "spec")
+    install = cli(
+        "install",
+        "--spec",
+        str(spec),
+        "--project",
+        str(consolidated),
+        "--no-consolidate",
+        cwd=tmp_path,
+        XDG_STATE_HOME=str(state),
+    )
+    assert install.returncode == 0, install.stderr
+    pycache = state / "memlab" / "pycache"
+    assert f"into {pycache}" in install.stdout
+    compiled = {p.name for p in pycache.rglob("*.pyc")}
+    assert {n for n in compiled if n.startswith(("session.", "inject.", "seed_weighted.", "json", "dataclasses."))}
+    assert not list(consolidated.rglob("*.pyc"))
+    start = json.loads((consolidated / ".claude" / "settings.json").read_text())["hooks"]["SessionStart"][0]
+    command = start["hooks"][0]["command"]
+    assert f"PYTHONPYCACHEPREFIX={pycache}" in command
+    with_cache = run_shell(command, session_payload(consolidated), consolidated, PYTHONDONTWRITEBYTECODE="1")
+    bare = command.replace(f"PYTHONPYCACHEPREFIX={pycache}", f"PYTHONPYCACHEPREFIX={tmp_path / 'empty'}")
+    without = run_shell(bare, session_payload(consolidated), consolidated, PYTHONDONTWRITEBYTECODE="1")
+    assert json.loads(with_cache.stdout)["hookSpecificOutput"] == json.loads(without.stdout)["hookSpecificOutput"]
+    assert not (tmp_path / "empty").exists()

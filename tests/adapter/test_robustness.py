@@ -14,6 +14,7 @@ import pytest
 from memlab.adapter import jsonl_refs
 from memlab.adapter.consolidation import load_store
 from memlab.adapter.gitcli import find_repo
+from memlab.adapter.state import CACHE_FORMAT, CANDIDATE_COLUMNS, cache_problem, cache_rows, candidate_rows
 from tests.adapter.conftest import PY, cli, env, git, main_in_process, session_payload
 from tests.adapter.helpers import can_mount, state_on_tmpfs
 
@@ -62,18 +63,18 @@ def test_a_corrupt_cache_is_bypassed_and_rebuilt(consolidated):
     memlab_dir = find_repo(consolidated).memlab_dir
     path = memlab_dir / "candidates.json"
     cache = json.loads(path.read_text())
-    del cache["candidates"][0]["recency"]
+    cache["rows"][0][CANDIDATE_COLUMNS.index("recency")] = None
     path.write_text(json.dumps(cache))
     (memlab_dir / "last-attempt.json").unlink(missing_ok=True)
     out = start(consolidated)
     assert "Use FastAPI for the API" in context(out) and "raw notes" in out["systemMessage"]
+    assert "candidate 0 has no valid recency" in out["systemMessage"]
     deadline = time.time() + 120
     while time.time() < deadline:
-        fresh = json.loads(path.read_text())
-        if all("recency" in c for c in fresh["candidates"]):
+        if cache_problem(json.loads(path.read_text())) is None:
             break
         time.sleep(0.3)
-    assert all("recency" in c for c in json.loads(path.read_text())["candidates"])
+    assert cache_problem(json.loads(path.read_text())) is None
     assert "raw notes" not in start(consolidated)["systemMessage"]
 
 
@@ -203,3 +204,36 @@ def test_a_permission_denied_state_folder_is_one_line(seeded, monkeypatch):
     for args in (("hook", "capture", "--summary", "x"), ("consolidate",)):
         code, _, err = main_in_process(*args, "--project", str(seeded))
         assert code == 2 and "Permission denied" in err and "writable" in err and len(err.splitlines()) == 1
+
+
+def test_cache_rows_are_checked_and_converted_in_one_pass():
+    record = {
+        "id": "m1",
+        "kind": "memory",
+        "namespace": "decisions",
+        "text": "Use FastAPI",
+        "timestamp": "2025-12-20T10:00:00+00:00",
+        "relevance": 0,
+        "recency": 0.5,
+        "activation": 0.25,
+        "confidence": 1.0,
+        "tier": "hot",
+    }
+    cache = {"format": CACHE_FORMAT, "budget_tokens": 2000, "fields": list(CANDIDATE_COLUMNS)}
+    rows, problem = candidate_rows({**cache, "rows": cache_rows([record])})
+    assert problem is None and rows[0][:4] == ("m1", "memory", "decisions", "Use FastAPI")
+    assert rows[0][4].isoformat() == record["timestamp"] and rows[0][5:] == (0.0, 0.5, 0.25, 1.0, "hot")
+    assert type(rows[0][5]) is float
+
+    def problem_of(**change):
+        return cache_problem({**cache, "rows": cache_rows([{**record, **change}])})
+
+    assert problem_of(recency=True) == "candidate 0 has no valid recency"
+    assert problem_of(id=3) == "candidate 0 has no valid id"
+    assert problem_of(tier="lukewarm") == "candidate 0 has an unknown tier"
+    assert problem_of(timestamp="yesterday") == "candidate 0 has a bad timestamp"
+    assert cache_problem({**cache, "rows": [["m1"]]}) == "candidate 0 is not a row of 10 values"
+    assert cache_problem({**cache, "rows": [record]}) == "candidate 0 is not a row of 10 values"
+    assert cache_problem({**cache, "format": 1, "candidates": [record]}) == "the candidate cache has another format"
+    assert cache_problem({**cache, "fields": ["id"], "rows": []}) == "the candidate cache has other columns"
+    assert cache_problem(None) == "no candidate cache"

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
+from memlab.selection_types import InjectionCandidate, SelectionContext
 from memlab.text.tokens import item_tokens
-from memlab.types import InjectionCandidate, SelectionContext
 
 #: Default namespace priority: facts that stay true first, chatter last.
 DEFAULT_PRIORITY: tuple[str, ...] = (

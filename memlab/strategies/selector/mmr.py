@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from memlab.errors import MemlabError
+from memlab.selection_types import InjectionCandidate, SelectionContext
 from memlab.strategies.selector.packing import unique
 from memlab.strategies.selector.seed_weighted import SEED_WEIGHTS
 from memlab.text.tokens import item_tokens
-from memlab.types import InjectionCandidate, SelectionContext
 
 _PREFIX = re.compile(r"^- \[[^\]]*\]\s*")
 

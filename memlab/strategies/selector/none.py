@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from memlab.types import InjectionCandidate, SelectionContext
+from memlab.selection_types import InjectionCandidate, SelectionContext
 
 
 class NoSelector:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from memlab.errors import MemlabError
+from memlab.selection_types import InjectionCandidate
 from memlab.text.tokens import item_tokens
-from memlab.types import InjectionCandidate
 
 OVERFLOW: tuple[str, ...] = ("skip", "stop")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from memlab.selection_types import InjectionCandidate, SelectionContext
 from memlab.strategies.selector.packing import pack, unique
 from memlab.text.tokens import item_tokens
-from memlab.types import InjectionCandidate, SelectionContext
 
 
 class RecencySelector:

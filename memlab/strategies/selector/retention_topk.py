@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from memlab.selection_types import TIER_ORDER, InjectionCandidate, SelectionContext
 from memlab.strategies.selector.packing import pack, unique
-from memlab.types import TIER_ORDER, InjectionCandidate, SelectionContext
 
 _TIER_RANK = {tier: i for i, tier in enumerate(TIER_ORDER)}
 

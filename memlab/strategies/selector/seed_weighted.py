@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from memlab.errors import MemlabError
+from memlab.selection_types import InjectionCandidate, SelectionContext
 from memlab.text.tokens import item_tokens
-from memlab.types import InjectionCandidate, SelectionContext
 
 #: prioritize_by -> (relevance, recency, activation) weights, as in the seed.
 SEED_WEIGHTS: Mapping[str, tuple[float, float, float]] = {
