@@ -15,7 +15,7 @@ from memlab.pipeline.recall import MODE_TIERS, eligible
 from memlab.pipeline.store import MemoryStore
 from memlab.strategies.retriever.topk import VectorBank, top_order
 from memlab.text import slot_parse
-from memlab.types import Memory, Tier
+from memlab.types import Edge, EdgeType, Memory, Tier
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -143,6 +143,55 @@ def test_store_caches_follow_every_write():
     store.states["b"] = store.states["b"].__class__(memory_id="b", tier=Tier.ARCHIVED)  # a direct write
     assert [m.id for m in eligible(store, "standard", T0 + timedelta(days=1))] == ["a"]
     assert [m.id for m in store.ordered(until=T0 + timedelta(hours=1))] == ["a"]
+
+
+def edges_of_reference(store: MemoryStore, node_id: str) -> list[Edge]:
+    """The scan over every edge that ``MemoryStore.edges_of`` did before it kept an index by node."""
+    found = [e for e in store.edges.values() if node_id in (e.source, e.target)]
+    return sorted(found, key=lambda e: (e.type.value, e.source, e.target))
+
+
+def superseders_reference(store: MemoryStore, memory_id: str) -> list[str]:
+    """The scan over every edge that ``MemoryStore.superseders`` did before the index by node."""
+    return sorted(e.source for e in store.edges.values() if e.type is EdgeType.SUPERSEDES and e.target == memory_id)
+
+
+_NODES = ["a", "b", "c", "d", "s"]
+_EDGE_OPS = st.one_of(
+    st.tuples(st.just("add"), st.sampled_from(_NODES), st.sampled_from(_NODES), st.sampled_from(list(EdgeType))),
+    st.tuples(st.just("write"), st.sampled_from(_NODES), st.sampled_from(_NODES), st.sampled_from(list(EdgeType))),
+    st.tuples(st.just("delete"), st.integers(0, 30)),
+    st.tuples(st.just("retire"), st.sampled_from(_NODES)),
+    st.tuples(st.just("copy")),
+    st.tuples(st.just("look")),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ops=st.lists(_EDGE_OPS, max_size=30))
+def test_edges_of_and_superseders_match_the_scan_after_every_write(ops):
+    import copy
+
+    store = MemoryStore(Memory(n, "decisions", T0, n) for n in _NODES)
+    for op in ops:
+        if op[0] == "add":
+            store.add_edge(Edge(op[1], op[2], op[3], reason=f"{len(store.edges)}"))
+        elif op[0] == "write":  # a direct write, past add_edge
+            store.edges[(op[1], op[2], op[3])] = Edge(op[1], op[2], op[3], reason="direct")
+        elif op[0] == "delete" and store.edges:
+            del store.edges[list(store.edges)[op[1] % len(store.edges)]]
+        elif op[0] == "retire":
+            store.retire_summary(op[1])
+        elif op[0] == "copy":
+            store = copy.deepcopy(store)
+        for node in _NODES:
+            assert store.edges_of(node) == edges_of_reference(store, node)
+            assert store.superseders(node) == superseders_reference(store, node)
+    store.edges = dict(store.edges)  # a plain dict put in from outside: no version, no cached index
+    store.add_edge(Edge("a", "b", EdgeType.SUPERSEDES, reason="plain"))
+    for node in _NODES:
+        assert store.edges_of(node) == edges_of_reference(store, node)
+        assert store.superseders(node) == superseders_reference(store, node)
 
 
 def _changes_unfiltered(text: str) -> list[tuple]:
