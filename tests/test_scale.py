@@ -269,6 +269,19 @@ def test_blocked_knn_added_in_steps_finds_the_pairs_of_each_full_search(n, k, bl
         start = stop
 
 
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), rows=st.integers(0, 6), cols=st.integers(1, 25))
+def test_top_columns_is_the_prefix_of_the_stable_argsort(data, rows, cols):
+    from memlab.embed.knn_blocks import top_columns
+
+    values = st.sampled_from([-np.inf, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0])
+    sims = np.array(data.draw(st.lists(values, min_size=rows * cols, max_size=rows * cols)), dtype=np.float32)
+    sims = sims.reshape(rows, cols)
+    k = data.draw(st.integers(1, cols))
+    expected = np.argsort(-sims, axis=1, kind="stable")[:, :k]
+    assert top_columns(sims, k).tolist() == expected.tolist()
+
+
 def test_incremental_consolidation_judges_only_the_new_pairs():
     from memlab.benchmarks.project_history.generator import generate
     from memlab.build import build_components
