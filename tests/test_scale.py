@@ -97,6 +97,39 @@ def test_vector_bank_embeds_each_text_once_and_scores_every_row():
     assert bank.scores(np.asarray([[1.0, 0.0]])).ravel().tolist() == [1.0, 2.0, 3.0]
 
 
+def test_recall_of_a_pool_with_positions_equals_recall_of_the_plain_list(monkeypatch):
+    from memlab.benchmarks.project_history.generator import generate
+    from memlab.build import build_components
+    from memlab.pipeline import recall as recall_module
+    from memlab.strategies.retriever import engine
+    from tests.support.compose import compose_cfg
+
+    monkeypatch.setattr(engine, "BANK_MIN_UNITS", 5)  # the vector bank for every pool
+    cfg = compose_cfg(["+experiment=project_history_large", "dataset.size=300"])
+    history = generate(0, 300)
+    memories = sorted(history.memories, key=lambda m: (m.timestamp, m.id))
+    questions = [q.question for q in history.queries[:6]]
+    results = {}
+    units = recall_module.units
+    for plain in (False, True):
+        if plain:  # eligible as the list it returned before it carried positions
+            monkeypatch.setattr(recall_module, "units", lambda *a, **kw: list(units(*a, **kw)))
+        components = build_components(cfg, groups=("embedder", "retriever"))
+        store = MemoryStore(memories[:150])
+        got = []
+        for cut in (150, 220, 300):  # per version of the store: a small as-of pool first, then larger pools
+            store.add(memories[:cut])
+            now = memories[cut - 1].timestamp
+            for as_of, mode in [(memories[cut // 3].timestamp, "standard"), (None, "standard"), (None, "exhaustive")]:
+                hits = recall_module.recall_many(
+                    store, components, questions, now, mode=mode, limit=5, as_of=as_of, track=False
+                )
+                got.append([[(h.memory.id, h.score, h.tier, h.rank) for h in q] for q in hits])
+        results[plain] = got
+    assert results[False] == results[True]
+    assert any(any(q) for step in results[False] for q in step)
+
+
 def eligible_reference(store: MemoryStore, mode: str, now: datetime, as_of: datetime | None) -> list[str]:
     """The loop :func:`eligible` runs when it cannot use its arrays."""
     if as_of is not None:
