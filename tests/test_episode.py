@@ -159,6 +159,26 @@ def test_episodes_are_deterministic():
     assert a.block.text == b.block.text and [r.run_id for r in a.runs] == [r.run_id for r in b.runs]
 
 
+def test_pausing_full_collections_changes_no_result_and_restores_the_thresholds(monkeypatch):
+    import contextlib
+    import gc
+
+    from memlab.pipeline import episode as episode_module
+
+    episode = Episode("e", tuple(memories()), (Query("q", "parser", T0 + timedelta(days=2)),))
+    before, pause = gc.get_threshold(), episode_module.full_collections_paused
+    paused = run_episode(episode, comps(schedule="session"))
+    assert gc.get_threshold() == before
+    monkeypatch.setattr(episode_module, "full_collections_paused", contextlib.nullcontext)
+    plain = run_episode(episode, comps(schedule="session"))
+    assert paused.queries[0].context.unit_ids == plain.queries[0].context.unit_ids
+    assert paused.block.text == plain.block.text and len(paused.runs) == len(plain.runs)
+    with pytest.raises(RuntimeError), pause():
+        assert gc.get_threshold()[:2] == before[:2] and gc.get_threshold()[2] >= 1 << 30
+        raise RuntimeError
+    assert gc.get_threshold() == before
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     offsets=st.lists(st.integers(0, 20 * 24), min_size=1, max_size=15),

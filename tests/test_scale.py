@@ -15,7 +15,7 @@ from memlab.pipeline.recall import MODE_TIERS, eligible
 from memlab.pipeline.store import MemoryStore
 from memlab.strategies.retriever.topk import VectorBank, top_order
 from memlab.text import slot_parse
-from memlab.types import Memory, Tier
+from memlab.types import Edge, EdgeType, Memory, Tier
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -97,6 +97,39 @@ def test_vector_bank_embeds_each_text_once_and_scores_every_row():
     assert bank.scores(np.asarray([[1.0, 0.0]])).ravel().tolist() == [1.0, 2.0, 3.0]
 
 
+def test_recall_of_a_pool_with_positions_equals_recall_of_the_plain_list(monkeypatch):
+    from memlab.benchmarks.project_history.generator import generate
+    from memlab.build import build_components
+    from memlab.pipeline import recall as recall_module
+    from memlab.strategies.retriever import engine
+    from tests.support.compose import compose_cfg
+
+    monkeypatch.setattr(engine, "BANK_MIN_UNITS", 5)  # the vector bank for every pool
+    cfg = compose_cfg(["+experiment=project_history_large", "dataset.size=300"])
+    history = generate(0, 300)
+    memories = sorted(history.memories, key=lambda m: (m.timestamp, m.id))
+    questions = [q.question for q in history.queries[:6]]
+    results = {}
+    units = recall_module.units
+    for plain in (False, True):
+        if plain:  # eligible as the list it returned before it carried positions
+            monkeypatch.setattr(recall_module, "units", lambda *a, **kw: list(units(*a, **kw)))
+        components = build_components(cfg, groups=("embedder", "retriever"))
+        store = MemoryStore(memories[:150])
+        got = []
+        for cut in (150, 220, 300):  # per version of the store: a small as-of pool first, then larger pools
+            store.add(memories[:cut])
+            now = memories[cut - 1].timestamp
+            for as_of, mode in [(memories[cut // 3].timestamp, "standard"), (None, "standard"), (None, "exhaustive")]:
+                hits = recall_module.recall_many(
+                    store, components, questions, now, mode=mode, limit=5, as_of=as_of, track=False
+                )
+                got.append([[(h.memory.id, h.score, h.tier, h.rank) for h in q] for q in hits])
+        results[plain] = got
+    assert results[False] == results[True]
+    assert any(any(q) for step in results[False] for q in step)
+
+
 def eligible_reference(store: MemoryStore, mode: str, now: datetime, as_of: datetime | None) -> list[str]:
     """The loop :func:`eligible` runs when it cannot use its arrays."""
     if as_of is not None:
@@ -143,6 +176,55 @@ def test_store_caches_follow_every_write():
     store.states["b"] = store.states["b"].__class__(memory_id="b", tier=Tier.ARCHIVED)  # a direct write
     assert [m.id for m in eligible(store, "standard", T0 + timedelta(days=1))] == ["a"]
     assert [m.id for m in store.ordered(until=T0 + timedelta(hours=1))] == ["a"]
+
+
+def edges_of_reference(store: MemoryStore, node_id: str) -> list[Edge]:
+    """The scan over every edge that ``MemoryStore.edges_of`` did before it kept an index by node."""
+    found = [e for e in store.edges.values() if node_id in (e.source, e.target)]
+    return sorted(found, key=lambda e: (e.type.value, e.source, e.target))
+
+
+def superseders_reference(store: MemoryStore, memory_id: str) -> list[str]:
+    """The scan over every edge that ``MemoryStore.superseders`` did before the index by node."""
+    return sorted(e.source for e in store.edges.values() if e.type is EdgeType.SUPERSEDES and e.target == memory_id)
+
+
+_NODES = ["a", "b", "c", "d", "s"]
+_EDGE_OPS = st.one_of(
+    st.tuples(st.just("add"), st.sampled_from(_NODES), st.sampled_from(_NODES), st.sampled_from(list(EdgeType))),
+    st.tuples(st.just("write"), st.sampled_from(_NODES), st.sampled_from(_NODES), st.sampled_from(list(EdgeType))),
+    st.tuples(st.just("delete"), st.integers(0, 30)),
+    st.tuples(st.just("retire"), st.sampled_from(_NODES)),
+    st.tuples(st.just("copy")),
+    st.tuples(st.just("look")),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ops=st.lists(_EDGE_OPS, max_size=30))
+def test_edges_of_and_superseders_match_the_scan_after_every_write(ops):
+    import copy
+
+    store = MemoryStore(Memory(n, "decisions", T0, n) for n in _NODES)
+    for op in ops:
+        if op[0] == "add":
+            store.add_edge(Edge(op[1], op[2], op[3], reason=f"{len(store.edges)}"))
+        elif op[0] == "write":  # a direct write, past add_edge
+            store.edges[(op[1], op[2], op[3])] = Edge(op[1], op[2], op[3], reason="direct")
+        elif op[0] == "delete" and store.edges:
+            del store.edges[list(store.edges)[op[1] % len(store.edges)]]
+        elif op[0] == "retire":
+            store.retire_summary(op[1])
+        elif op[0] == "copy":
+            store = copy.deepcopy(store)
+        for node in _NODES:
+            assert store.edges_of(node) == edges_of_reference(store, node)
+            assert store.superseders(node) == superseders_reference(store, node)
+    store.edges = dict(store.edges)  # a plain dict put in from outside: no version, no cached index
+    store.add_edge(Edge("a", "b", EdgeType.SUPERSEDES, reason="plain"))
+    for node in _NODES:
+        assert store.edges_of(node) == edges_of_reference(store, node)
+        assert store.superseders(node) == superseders_reference(store, node)
 
 
 def _changes_unfiltered(text: str) -> list[tuple]:
@@ -218,6 +300,19 @@ def test_blocked_knn_added_in_steps_finds_the_pairs_of_each_full_search(n, k, bl
         found |= pairs
         assert full_now <= found  # every pair of the full search has been reported by now
         start = stop
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), rows=st.integers(0, 6), cols=st.integers(1, 25))
+def test_top_columns_is_the_prefix_of_the_stable_argsort(data, rows, cols):
+    from memlab.embed.knn_blocks import top_columns
+
+    values = st.sampled_from([-np.inf, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0])
+    sims = np.array(data.draw(st.lists(values, min_size=rows * cols, max_size=rows * cols)), dtype=np.float32)
+    sims = sims.reshape(rows, cols)
+    k = data.draw(st.integers(1, cols))
+    expected = np.argsort(-sims, axis=1, kind="stable")[:, :k]
+    assert top_columns(sims, k).tolist() == expected.tolist()
 
 
 def test_incremental_consolidation_judges_only_the_new_pairs():

@@ -58,11 +58,11 @@ class BlockedKnn:
         for block, new in new_by_block.items():
             old = self.members.setdefault(block, [])
             everyone = old + new
-            cols = [rows[key] for key in everyone]
+            block_t = mat[[rows[key] for key in everyone]].T  # gathered once per block, not once per chunk
             k_eff = min(self.k, len(everyone) - 1)
             for lo in range(0, len(new), chunk):  # memory O(chunk · block)
                 part = new[lo : lo + chunk]
-                sims = mat[[rows[key] for key in part]] @ mat[cols].T
+                sims = mat[[rows[key] for key in part]] @ block_t
                 sims[np.arange(len(part)), np.arange(len(part)) + len(old) + lo] = -np.inf
                 if k_eff > 0:
                     self._new_rows(part, everyone, sims, k_eff, pairs)
@@ -75,7 +75,7 @@ class BlockedKnn:
         return [(a, b, s) for (a, b), s in pairs.items()]
 
     def _new_rows(self, new, everyone, sims, k_eff, pairs) -> None:
-        part = np.argsort(-sims, axis=1, kind="stable")[:, :k_eff]
+        part = top_columns(sims, k_eff)
         for r, key in enumerate(new):
             cols = part[r]
             values = sims[r, cols]
@@ -108,3 +108,24 @@ class BlockedKnn:
 
 def _ordered(a: str, b: str) -> tuple[str, str]:
     return (a, b) if a < b else (b, a)
+
+
+def top_columns(sims: np.ndarray, k: int) -> np.ndarray:
+    """Per row, the columns of the ``k`` largest values, best first, ties by column: the first ``k`` columns of
+    ``np.argsort(-sims, axis=1, kind="stable")``, found with a partial sort (``O(columns)`` per row, not
+    ``O(columns log columns)``).
+
+    Args:
+        sims: A 2-d array (``rows × columns``).
+        k: Columns per row, ``0 < k <= columns``.
+    """
+    n_rows, n_cols = sims.shape
+    neg = -sims
+    if k >= n_cols or n_rows == 0 or np.isnan(neg).any():
+        return np.argsort(neg, axis=1, kind="stable")[:, :k]
+    kth = np.partition(neg, k - 1, axis=1)[:, k - 1 : k]  # each row's k-th smallest of -sims
+    r, c = np.nonzero(neg <= kth)  # at least k per row; more only where values tie with the k-th
+    order = np.lexsort((c, neg[r, c], r))
+    r, c = r[order], c[order]
+    rank = np.arange(len(r)) - np.searchsorted(r, r)  # position within the row
+    return c[rank < k].reshape(n_rows, k)

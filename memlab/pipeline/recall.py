@@ -81,6 +81,38 @@ def _micros(when: datetime) -> int:
     return (when - _EPOCH) // _US
 
 
+class Pool(list):
+    """Eligible memories (a list, in time order) that also know where they sit in the store's time order.
+
+    Attributes:
+        order: The store's memories in time order (the list the positions index).
+        positions: Index in ``order`` of each member, ascending.
+        order_key: The ``version`` of the store's memories that ``order`` was computed from (versions are
+            unique across stores, so equal keys mean the same order).
+
+    Retrievers may read these to look up per-memory data by position instead of once per member and call
+    (:meth:`memlab.strategies.retriever.engine.EngineRetriever.rank_many`); a plain list works the same.
+    """
+
+    __slots__ = ("order", "order_key", "positions")
+
+    def __init__(self, order: list[Memory], positions: np.ndarray, order_key: int) -> None:
+        super().__init__(order[i] for i in positions.tolist())
+        self.order = order
+        self.positions = positions
+        self.order_key = order_key
+
+
+def _order_positions(store: MemoryStore, pool: Pool) -> dict[str, int]:
+    """Memory id -> its index in ``pool.order``, computed once per version of the memories."""
+    cached = store.cache.get("order_positions")
+    if cached is not None and cached[0] == pool.order_key:
+        return cached[1]
+    positions = {m.id: i for i, m in enumerate(pool.order)}
+    store.cache["order_positions"] = (pool.order_key, positions)
+    return positions
+
+
 def _arrays(store: MemoryStore) -> tuple | None:
     """The store's memories in time order with their times, validity ends, tier codes and duplicate flags as
     arrays, computed once per version of the memories and states; ``None`` when the store's dicts are not
@@ -129,7 +161,7 @@ def _eligible_vectorised(store: MemoryStore, mode: str, now: datetime, as_of: da
         mask = (stamps <= t) & np.isin(tiers, [_TIER_CODE[x] for x in MODE_TIERS[mode]])
         if mode != "exhaustive":
             mask &= (t < ends) & ~dups
-    return [order[i] for i in np.flatnonzero(mask).tolist()]
+    return Pool(order, np.flatnonzero(mask), store.memories.version)  # type: ignore[attr-defined]
 
 
 def eligible(store: MemoryStore, mode: str, now: datetime, as_of: datetime | None = None) -> list[Memory]:
@@ -237,13 +269,13 @@ def recall_many(
         rankings = rank_many(list(queries), pool, now, embedder)
     else:
         rankings = [retriever.rank(q, pool, now, embedder) for q in queries]
-    by_id = {m.id: m for m in pool}
+    find = _finder(store, pool)
     out: list[list[RecallHit]] = []
     for ranking in rankings:
         hits: list[RecallHit] = []
         seen: set[str] = set()
         for unit_id, score in ranking:
-            unit = by_id.get(unit_id)
+            unit = find(unit_id)
             if unit is None or unit_id in seen:
                 continue  # a retriever may only rank the candidates, once each (Retriever contract)
             seen.add(unit_id)
@@ -255,6 +287,22 @@ def recall_many(
             mark_accessed(store, hits, now)
         out.append(hits)
     return out
+
+
+def _finder(store: MemoryStore, pool: list[Memory]):
+    """``unit id -> the pool's unit with that id, or None``; for a :class:`Pool`, without a dict of the pool."""
+    if not isinstance(pool, Pool):
+        return {m.id: m for m in pool}.get
+    index = _order_positions(store, pool)
+    member = np.zeros(len(pool.order), dtype=bool)
+    member[pool.positions] = True
+    order = pool.order
+
+    def find(unit_id: str) -> Memory | None:
+        i = index.get(unit_id)
+        return order[i] if i is not None and member[i] else None
+
+    return find
 
 
 def recall(

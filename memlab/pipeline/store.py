@@ -77,7 +77,7 @@ class MemoryStore:
         self.memories: dict[str, Memory] = Versioned()
         self.states: dict[str, MemoryState] = Versioned()
         self.summaries: dict[str, Summary] = {}
-        self.edges: dict[tuple[str, str, EdgeType], Edge] = {}
+        self.edges: dict[tuple[str, str, EdgeType], Edge] = Versioned()
         self.judged: set[tuple[str, str]] = set()
         self.embeddings: dict[str, np.ndarray] = {}
         self.text_vectors: dict[str, np.ndarray] = {}
@@ -140,17 +140,39 @@ class MemoryStore:
         key = (edge.source, edge.target, edge.type)
         if key in self.edges:
             return False
+        cached = self.cache.get("edges_by_node")
+        current = cached is not None and cached[0] == getattr(self.edges, "version", None)
         self.edges[key] = edge
+        if current:  # the index follows the new edge instead of being rebuilt on the next lookup
+            _index_edge(cached[1], edge)
+            self.cache["edges_by_node"] = (self.edges.version, cached[1])
         return True
 
     def edges_of(self, node_id: str) -> list[Edge]:
         """Edges touching ``node_id`` (as source or target), in a stable order."""
-        found = [e for e in self.edges.values() if node_id in (e.source, e.target)]
+        found = self._edges_by_node().get(node_id, [])
         return sorted(found, key=lambda e: (e.type.value, e.source, e.target))
+
+    def _edges_by_node(self) -> dict[str, list[Edge]]:
+        """Node id -> the edges touching it (as source or target); kept until the edges change.
+
+        Without a version on :attr:`edges` (a plain dict put there from outside), built on every call.
+        """
+        version = getattr(self.edges, "version", None)
+        cached = self.cache.get("edges_by_node")
+        if version is not None and cached is not None and cached[0] == version:
+            return cached[1]
+        index: dict[str, list[Edge]] = {}
+        for edge in self.edges.values():
+            _index_edge(index, edge)
+        if version is not None:
+            self.cache["edges_by_node"] = (version, index)
+        return index
 
     def superseders(self, memory_id: str) -> list[str]:
         """Ids of memories with a SUPERSEDES edge onto ``memory_id``."""
-        return sorted(e.source for e in self.edges.values() if e.type is EdgeType.SUPERSEDES and e.target == memory_id)
+        edges = self._edges_by_node().get(memory_id, [])
+        return sorted(e.source for e in edges if e.type is EdgeType.SUPERSEDES and e.target == memory_id)
 
     def retire_summary(self, summary_id: str) -> None:
         """Remove a summary and its CONSOLIDATES edges; its members no longer point at it."""
@@ -213,3 +235,10 @@ class MemoryStore:
     def current_of(self, memory_id: str) -> str:
         """The last member of the chain through ``memory_id`` (the memory that is true now)."""
         return self.chain(memory_id)[-1]
+
+
+def _index_edge(index: dict[str, list[Edge]], edge: Edge) -> None:
+    """Add ``edge`` under its source and, when different, its target."""
+    index.setdefault(edge.source, []).append(edge)
+    if edge.target != edge.source:
+        index.setdefault(edge.target, []).append(edge)

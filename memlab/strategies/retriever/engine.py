@@ -325,6 +325,13 @@ class EngineRetriever:
             out.append([(candidates[int(i)].id, float(scores[int(i)])) for i in order])
         return out
 
+    @staticmethod
+    def _texts(units: Sequence[Memory], config: RetrieverConfig) -> list[str]:
+        """The text indexed for each unit."""
+        if config.context == "speaker":  # index_text's "speaker" text, without a call per unit
+            return [m.text for m in units]
+        return [index_text(m, config.context) for m in units]
+
     def _rank_bank(
         self,
         queries: Sequence[str],
@@ -338,11 +345,7 @@ class EngineRetriever:
         bank = getattr(self, "bank_", None)
         if bank is None or bank.model_id != model_id:
             bank = self.bank_ = VectorBank(model_id)
-        if config.context == "speaker":  # index_text's "speaker" text, without a call per unit
-            texts_in = [m.text for m in candidates]
-        else:
-            texts_in = [index_text(m, config.context) for m in candidates]
-        rows = bank.lookup(texts_in, embedder)
+        rows = bank.rows_of(candidates, lambda units: self._texts(units, config), embedder, config.context)
         texts = [rewrite_query(q) if config.rewrite else q for q in queries]
         scores = bank.scores(np.asarray(embedder.encode(texts), dtype=np.float32))
         out = []

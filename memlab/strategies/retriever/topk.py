@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 
@@ -37,6 +37,8 @@ class VectorBank:
         self.model_id = model_id
         self.rows: dict[str, int] = {}
         self.matrix = np.zeros((0, 0), dtype=np.float32)
+        #: ``((order_key, tag), row of each text of that order or -1)``, see :meth:`rows_of`.
+        self.order_rows: tuple[tuple, np.ndarray | None] | None = None
 
     def lookup(self, texts: Sequence[str], embedder: Embedder) -> np.ndarray:
         """Row of each text, embedding (through ``embedder``) the texts not yet in the bank."""
@@ -56,6 +58,33 @@ class VectorBank:
         for i, t in enumerate(todo):
             self.rows[t] = n + i
         return np.fromiter(map(self.rows.__getitem__, texts), dtype=np.int64, count=len(texts))
+
+    def rows_of(
+        self, units: Sequence, texts: Callable[[Sequence], list[str]], embedder: Embedder, tag: Hashable = None
+    ) -> np.ndarray:
+        """:meth:`lookup` of ``texts(units)`` (``tag`` names ``texts``: the same tag, the same function).
+
+        When ``units`` carries its positions in a larger time order (a recall pool: ``order``, ``positions``,
+        ``order_key``) and a second pool over the same order arrives, the row of each text of that order
+        already in the bank is kept, so later pools whose texts are all in the bank cost no lookup per unit.
+        """
+        positions = getattr(units, "positions", None)
+        key = (getattr(units, "order_key", None), tag)
+        if positions is None or key[0] is None:
+            return self.lookup(texts(units), embedder)
+        if self.order_rows is None or self.order_rows[0] != key:  # first pool over this order: as lookup
+            self.order_rows = (key, None)
+            return self.lookup(texts(units), embedder)
+        known = self.order_rows[1]
+        if known is None:
+            order = units.order
+            known = np.fromiter((self.rows.get(t, -1) for t in texts(order)), dtype=np.int64, count=len(order))
+            self.order_rows = (key, known)
+        rows = known[positions]
+        if (rows < 0).any():  # texts new to the bank: embedded as lookup embeds them, then remembered
+            rows = self.lookup(texts(units), embedder)
+            known[positions] = rows
+        return rows
 
     def scores(self, queries: np.ndarray) -> np.ndarray:
         """Cosine of every bank row with each query vector: ``(rows, queries)``."""
