@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import ClassVar
 
-from memlab.text.slot_parse import CUE_WORDS, Parsed, _words, jaccard, parse
+from memlab.text.change_reading import read_changes
+from memlab.text.slot_parse import CUE_WORDS, MAX_CHARS, Parsed, _words, jaccard, parse
 from memlab.types import Memory, Relation, Verdict
 
 #: Cue names that are not a change of value (handled by the blocker rule).
@@ -115,7 +117,7 @@ class SlotJudge:
             return Verdict(Relation.COEXIST, 0.0, f"slot judge failed: {type(exc).__name__}")
 
     def _judge(self, older: Memory, newer: Memory, similarity: float | None) -> Verdict:
-        po, pn = parse(older), parse(newer)
+        po, pn = read(older), read(newer)
         if po.norm and po.norm == pn.norm:
             return Verdict(Relation.DUPLICATE, 1.0, "identical text")
         if not po.tokens or not pn.tokens:
@@ -179,11 +181,11 @@ class SlotJudge:
             if new and new <= po.replaced and not cues & _REVERT:
                 return Verdict(Relation.COEXIST, 0.5, "newer moves to a value the older one dropped")
             return Verdict(Relation.SUPERSEDE, 0.9, f"replaces {_fmt(hit)} ({', '.join(sorted(cues))})")
-        if new and cues & _REVERT and new <= po.tokens:
+        if new and cues & _REVERT and new <= po.tokens and not new & asserted:
             return Verdict(Relation.SUPERSEDE, 0.6, f"reverts to {_fmt(new)}")
         if new and new & asserted:
             if cues & _REVERT:
-                return Verdict(Relation.SUPERSEDE, 0.6, f"reverts to {_fmt(new & asserted)}")
+                return Verdict(Relation.COEXIST, 0.6, f"returns to the value it states: {_fmt(new & asserted)}")
             return Verdict(Relation.DUPLICATE, 0.6, f"moves to the value already stated: {_fmt(new & asserted)}")
         shared_attr = (po.summary_tokens & pn.summary_tokens) - CUE_WORDS - new - rep - po.subject_tokens
         if new and not new & po.tokens and not rep and shared_attr and sim >= self.change_similarity:
@@ -224,6 +226,13 @@ class SlotJudge:
         if not po.salient and not pn.salient and jaccard(po.tokens, pn.tokens) >= self.dup_jaccard:
             return Verdict(Relation.DUPLICATE, 0.6, "same words")
         return Verdict(Relation.COEXIST, 0.6, "no shared slot and value")
+
+
+def read(memory: Memory) -> Parsed:
+    """:func:`~memlab.text.slot_parse.parse` with the change statements of :mod:`memlab.text.change_reading`."""
+    parsed = parse(memory)
+    chs = read_changes((memory.text or "")[:MAX_CHARS], parsed.subject_tokens)
+    return replace(parsed, changes=chs, cues=frozenset(c.cue for c in chs))
 
 
 #: Words every blocker/resolution note may share; they do not tie a resolution to its blocker.
