@@ -11,6 +11,8 @@ change statements with this module instead, which differs in three general ways:
 * A passive or postposed drop names its old value before the verb ("Jest removed; ...", "the old
   importer was retired", "the Vitest experiment reverted"), a passive restoration its new one ("Flask
   restored as the web framework").
+* A change stated inside a clause that plans, hedges, asks or only weighs it ("we looked at moving to
+  Bugsnag", "we might switch to Kafka next quarter") is not read as made.
 * Value-change notations without a change verb: an arrow (``Kafka -> NATS``), ``swap X for Y`` and ``X out,
   Y in``.
 """
@@ -47,6 +49,50 @@ EXTRA_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 
+#: A clause that plans, hedges, asks or weighs a change rather than stating one made (modality and
+#: deliberation verbs; :mod:`memlab.text.modality` has the note-level counterpart).
+_HYPOTHETICAL = re.compile(
+    r"\b(?:will|shall|gonna|going\s+to|might|maybe|perhaps|could|would|plan(?:s|ned|ning)?\s+(?:to|for|on)|"
+    r"propos(?:e|es|ed|al)|consider(?:s|ed|ing)?|thinking\s+(?:about|of)|thought\s+about|talked\s+about|"
+    r"discuss(?:ed|ing)?|look(?:ed|ing)\s+(?:at|into)|explor(?:e|ed|ing)|weigh(?:ed|ing)?|evaluat(?:e|ed|ing)|"
+    r"want\s+to\s+try|next\s+(?:week|sprint|month|quarter|year|release|iteration))\b|\?",
+    re.IGNORECASE,
+)
+#: A note that says a value continues or retells it (``still``, ``stays``, ``remains``, a reminder).
+_CONTINUES = re.compile(
+    r"\b(?:still|stays?|staying|stayed|remains?|remained|unchanged|no\s+change|as\s+before|reminder|"
+    r"for\s+the\s+record|recap|keep(?:s|ing)?\s+(?:using|on|with)|stick(?:s|ing)?\s+with)\b",
+    re.IGNORECASE,
+)
+_NEGATION = re.compile(r"\b(?:not|never|don't|doesn't|won't|isn't|aren't|without|avoid)\b|n't\b", re.IGNORECASE)
+_CLAUSE = re.compile(r"[^.;!?\n]+")
+
+
+def hypothetical_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Character spans of the clauses of ``text`` that plan, hedge, ask or weigh rather than state."""
+    out = []
+    for m in _CLAUSE.finditer(text):
+        end = m.end()
+        asks = end < len(text) and text[end] == "?"
+        if asks or _HYPOTHETICAL.search(m.group(0)):
+            out.append((m.start(), end))
+    return tuple(out)
+
+
+def continues(text: str) -> bool:
+    """The note says a value continues, or retells it (``still``, ``stays``, ``remains``, a reminder)."""
+    return bool(_CONTINUES.search(text))
+
+
+def negated_tokens(text: str) -> frozenset[str]:
+    """Content tokens of the clauses of ``text`` that hold a negation (what the negation can be about)."""
+    out: set[str] = set()
+    for m in _CLAUSE.finditer(text):
+        if _NEGATION.search(m.group(0)):
+            out.update(content_tokens(m.group(0)))
+    return frozenset(out)
+
+
 #: Where a value span ends: a parenthesis, a placing prepositional phrase, a time adverbial.
 _SPAN_END = re.compile(
     r"\s*\(|\s+(?:in|for|at|within|across|on|inside)\s+(?:the|our|its|their|all|every|each)\b|"
@@ -73,11 +119,14 @@ def read_changes(text: str, ignore: frozenset[str] = frozenset()) -> tuple[Chang
     """Change statements of ``text`` with trimmed value spans (``ignore``: tokens left out, e.g. subjects).
 
     A statement whose cue named a value but whose span is empty after trimming (``removed (billing)``)
-    is left out.
+    is left out, and so is one that starts in a clause that plans, hedges, asks or weighs the change.
     """
     out: list[Change] = []
+    unreal = hypothetical_spans(text)
     for name, pat in (*CHANGE_PATTERNS, *EXTRA_PATTERNS):
         for m in pat.finditer(text):
+            if any(a <= m.start() < b for a, b in unreal):
+                continue
             groups = m.groupdict()
             old_span = groups.get("old") or ""
             if name == "arrow":

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, fields
 from typing import ClassVar
 
-from memlab.text.change_reading import read_changes
+from memlab.text.change_reading import continues, negated_tokens, read_changes
 from memlab.text.slot_parse import CUE_WORDS, MAX_CHARS, Parsed, _words, jaccard, parse
 from memlab.types import Memory, Relation, Verdict
 
@@ -112,7 +113,10 @@ class SlotJudge:
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
         """Judge ``newer`` against ``older`` (rules in the class docstring)."""
         try:
-            return self._judge(older, newer, similarity)
+            verdict = self._judge(older, newer, similarity)
+            if verdict.relation is Relation.SUPERSEDE and verdict.confidence < 0.8 and continues(newer.text):
+                return Verdict(Relation.COEXIST, 0.55, f"the newer note says a value continues ({verdict.reason})")
+            return verdict
         except Exception as exc:  # the contract: never raise
             return Verdict(Relation.COEXIST, 0.0, f"slot judge failed: {type(exc).__name__}")
 
@@ -145,10 +149,18 @@ class SlotJudge:
                 if shared and overlap >= self.resolution_overlap:
                     return Verdict(Relation.SUPERSEDE, 0.8, f"resolves the blocker on {_fmt(shared)}")
                 return Verdict(Relation.COEXIST, 0.6, "resolves another blocker")
+        implicit = older.namespace == newer.namespace == "blockers" and _reports_blockage(older.text)
+        if is_blocker and implicit and not _reports_blockage(newer.text):
+            ignore = CUE_WORDS | po.subject_tokens | pn.subject_tokens | _GENERIC_BLOCKER
+            shared = (po.tokens & pn.tokens) - ignore
+            if shared and jaccard(po.tokens - ignore, pn.tokens - ignore) >= self.resolution_overlap:
+                return Verdict(Relation.SUPERSEDE, 0.7, f"a later blockers note on {_fmt(shared)} reports no blockage")
         if is_blocker and older.namespace == "blockers":
             return Verdict(Relation.COEXIST, 0.6, "a blocker ends only with its resolution")
         if older_resolution:
             return Verdict(Relation.COEXIST, 0.6, "a resolution note is not superseded")
+        if po.planned and pn.changes:
+            return Verdict(Relation.COEXIST, 0.6, "the older note plans a change; a change does not supersede it")
         if self.change_namespaces and newer.namespace not in self.change_namespaces:
             verdict = self._value_rule(po, pn, sim, same_ns, newer.namespace)
             if verdict.relation is Relation.SUPERSEDE:
@@ -192,7 +204,7 @@ class SlotJudge:
             return Verdict(Relation.SUPERSEDE, 0.6, f"changes {_fmt(shared_attr)} to {_fmt(new)}")
         return Verdict(Relation.COEXIST, 0.6, "the change concerns another value")
 
-    def _value_rule(self, po: Parsed, pn: Parsed, sim: float, same_ns: bool, namespace: str) -> Verdict:
+    def _value_rule(self, po: Parsed, pn: Reading, sim: float, same_ns: bool, namespace: str) -> Verdict:
         so = po.asserted
         weak = not so
         if weak:  # no salient value (lowercase values): fall back to the older summary's words
@@ -200,8 +212,9 @@ class SlotJudge:
         shared_val = so & pn.tokens
         only_new = pn.salient - po.tokens
         only_old = so - pn.tokens
-        if pn.negated and shared_val and not po.negated and same_ns:
-            return Verdict(Relation.SUPERSEDE, 0.55, f"negates {_fmt(shared_val)}")
+        negated = shared_val & pn.negated_tokens
+        if negated and not po.negated and same_ns:
+            return Verdict(Relation.SUPERSEDE, 0.55, f"negates {_fmt(negated)}")
         new_weight = sum(0.5 if _acronym(t) else 1.0 for t in only_new)
         same = new_weight < (1 if weak else len(shared_val))
         headline = bool(shared_val & pn.summary_tokens) and not only_old and not weak
@@ -228,11 +241,28 @@ class SlotJudge:
         return Verdict(Relation.COEXIST, 0.6, "no shared slot and value")
 
 
-def read(memory: Memory) -> Parsed:
-    """:func:`~memlab.text.slot_parse.parse` with the change statements of :mod:`memlab.text.change_reading`."""
+@dataclass(frozen=True)
+class Reading(Parsed):
+    """What the slot rules see of a memory: :class:`~memlab.text.slot_parse.Parsed` with the change statements
+    of :mod:`memlab.text.change_reading`, the tokens of its negated clauses and whether it only plans a change
+    (it states changes, every one of them in a clause that plans, hedges, asks or weighs).
+    """
+
+    negated_tokens: frozenset[str] = frozenset()
+    planned: bool = False
+
+
+def read(memory: Memory) -> Reading:
+    """:func:`~memlab.text.slot_parse.parse` read the slot judge's way (:class:`Reading`)."""
     parsed = parse(memory)
-    chs = read_changes((memory.text or "")[:MAX_CHARS], parsed.subject_tokens)
-    return replace(parsed, changes=chs, cues=frozenset(c.cue for c in chs))
+    text = (memory.text or "")[:MAX_CHARS]
+    chs = read_changes(text, parsed.subject_tokens)
+    fields_ = {f.name: getattr(parsed, f.name) for f in fields(parsed)}
+    planned = bool(parsed.changes) and not chs
+    fields_.update(
+        changes=chs, cues=frozenset(c.cue for c in chs), negated_tokens=negated_tokens(text), planned=planned
+    )
+    return Reading(**fields_)
 
 
 #: Words every blocker/resolution note may share; they do not tie a resolution to its blocker.
@@ -242,6 +272,17 @@ _GENERIC_BLOCKER = _words(
     monday tuesday wednesday thursday friday saturday sunday morning"""
 )
 _BLOCKER_WORDS = frozenset({"blocked", "blocker", "halted", "broken", "breaking", "outage"})
+#: A note that reports a blockage: blocker words, a failing or unavailable state, or a state that has lasted
+#: ``since`` some time or holds ``until`` something happens (ongoing aspect, as blockers are written).
+_BLOCKAGE = re.compile(
+    r"\b(?:blocked|blocking|blocker|halted|broken|breaking|outage|fail(?:s|ing)?|down|stuck|frozen|paused|"
+    r"errors?|unavailable|incident|on\s+hold|since|until)\b",
+    re.IGNORECASE,
+)
+
+
+def _reports_blockage(text: str) -> bool:
+    return bool(_BLOCKAGE.search(text))
 
 
 def _acronym(token: str) -> bool:
