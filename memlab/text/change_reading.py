@@ -66,6 +66,8 @@ _CONTINUES = re.compile(
 )
 _NEGATION = re.compile(r"\b(?:not|never|don't|doesn't|won't|isn't|aren't|without|avoid)\b|n't\b", re.IGNORECASE)
 _CLAUSE = re.compile(r"[^.;!?\n]+")
+#: A clause or a comma-separated part of one (the reach of a negation: "ask Tomás, not Priya").
+_PART = re.compile(r"[^.;,!?\n]+")
 
 
 def hypothetical_spans(text: str) -> tuple[tuple[int, int], ...]:
@@ -85,9 +87,9 @@ def continues(text: str) -> bool:
 
 
 def negated_tokens(text: str) -> frozenset[str]:
-    """Content tokens of the clauses of ``text`` that hold a negation (what the negation can be about)."""
+    """Content tokens of the parts of ``text`` (clauses, split at commas too) that hold a negation."""
     out: set[str] = set()
-    for m in _CLAUSE.finditer(text):
+    for m in _PART.finditer(text):
         if _NEGATION.search(m.group(0)):
             out.update(content_tokens(m.group(0)))
     return frozenset(out)

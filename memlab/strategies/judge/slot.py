@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import ClassVar
@@ -79,6 +80,8 @@ class SlotJudge:
             conf uses ``[decisions]``: in git-notes-memory a change of decision is recorded as a decision,
             while reviews, learnings and research notes restate or detail it.
         change_similarity: Minimum cosine for rule 5d (a change naming only its new value).
+        max_attribute_share: Share of the store's notes (:meth:`observe`) from which a word no longer counts as
+            a shared attribute in rules 5d and 9 (1.0: every word counts).
         implicit_namespaces: Namespaces where rule 9 applies (facts with one current value; blockers,
             progress notes and learnings accumulate instead).
     """
@@ -98,6 +101,7 @@ class SlotJudge:
         implicit_namespaces: Sequence[str] = ("decisions", "patterns"),
         change_namespaces: Sequence[str] | None = None,
         change_similarity: float = 0.3,
+        max_attribute_share: float = 1.0,
     ) -> None:
         self.min_similarity = min_similarity
         self.implicit_similarity = implicit_similarity
@@ -109,6 +113,23 @@ class SlotJudge:
         self.implicit_namespaces = tuple(implicit_namespaces)
         self.change_namespaces = tuple(change_namespaces) if change_namespaces else None
         self.change_similarity = change_similarity
+        self.max_attribute_share = max_attribute_share
+        self.common_: frozenset[str] = frozenset()
+
+    def observe(self, memories: Sequence[Memory]) -> None:
+        """Note the words too common in the store to tie two notes to one attribute (rules 5d and 9).
+
+        A word in at least ``max_attribute_share`` of the store's notes (the component or area most notes are
+        about, a form word every note of a template carries) names no attribute of its own.
+        """
+        if self.max_attribute_share >= 1.0 or not memories:
+            self.common_ = frozenset()
+            return
+        counts: Counter[str] = Counter()
+        for m in memories:
+            counts.update(parse(m).tokens)
+        floor = self.max_attribute_share * len(memories)
+        self.common_ = frozenset(t for t, c in counts.items() if c >= floor)
 
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
         """Judge ``newer`` against ``older`` (rules in the class docstring)."""
@@ -195,12 +216,14 @@ class SlotJudge:
             return Verdict(Relation.SUPERSEDE, 0.9, f"replaces {_fmt(hit)} ({', '.join(sorted(cues))})")
         if new and cues & _REVERT and new <= po.tokens and not new & asserted:
             return Verdict(Relation.SUPERSEDE, 0.6, f"reverts to {_fmt(new)}")
-        if new and new & asserted:
+        fresh = (new - po.tokens) & pn.salient  # a name or number of the new value the older never states
+        if new and new & asserted and not fresh:
             if cues & _REVERT:
                 return Verdict(Relation.COEXIST, 0.6, f"returns to the value it states: {_fmt(new & asserted)}")
             return Verdict(Relation.DUPLICATE, 0.6, f"moves to the value already stated: {_fmt(new & asserted)}")
         shared_attr = (po.summary_tokens & pn.summary_tokens) - CUE_WORDS - new - rep - po.subject_tokens
-        if new and not new & po.tokens and not rep and shared_attr and sim >= self.change_similarity:
+        shared_attr -= self.common_
+        if new and (fresh or not new & po.tokens) and not rep and shared_attr and sim >= self.change_similarity:
             return Verdict(Relation.SUPERSEDE, 0.6, f"changes {_fmt(shared_attr)} to {_fmt(new)}")
         return Verdict(Relation.COEXIST, 0.6, "the change concerns another value")
 
@@ -212,7 +235,7 @@ class SlotJudge:
         shared_val = so & pn.tokens
         only_new = pn.salient - po.tokens
         only_old = so - pn.tokens
-        negated = shared_val & pn.negated_tokens
+        negated = (shared_val & pn.negated_tokens) - self.common_
         if negated and not po.negated and same_ns:
             return Verdict(Relation.SUPERSEDE, 0.55, f"negates {_fmt(negated)}")
         new_weight = sum(0.5 if _acronym(t) else 1.0 for t in only_new)
@@ -226,6 +249,7 @@ class SlotJudge:
                 return Verdict(Relation.COEXIST, 0.5, f"mentions {_fmt(shared_val)} with other values")
             return Verdict(Relation.DUPLICATE, 0.8, f"restates {_fmt(shared_val)}")
         shared_attr = (po.tokens & pn.tokens) - po.salient - pn.salient - CUE_WORDS - po.subject_tokens
+        shared_attr -= self.common_
         if (
             self.implicit_change
             and only_old
