@@ -22,7 +22,10 @@ class SlotJudge:
 
     Each memory is parsed by :mod:`memlab.text.slot_parse` into content tokens, salient
     tokens (values, mostly: capitalised words inside a sentence, acronyms, numbers, versions), change
-    statements with their replaced (``old``) and new values, scopes and subjects. The rules, in order:
+    statements with their replaced (``old``) and new values, scopes and subjects; change statements are
+    read by :mod:`memlab.text.change_reading` (value spans trimmed at clause modifiers, passive drops,
+    arrow and swap notations; changes in a clause that plans, hedges, asks or weighs are left out). The
+    rules, in order:
 
     1. Identical normalised text → DUPLICATE (1.0). Empty text on either side → COEXIST.
     2. Cosine ``similarity`` hint (or token Jaccard without one) below ``min_similarity`` → COEXIST.
@@ -37,22 +40,28 @@ class SlotJudge:
        a. both are changes with the same replaced and new values → DUPLICATE (a restated change);
        b. the value it replaces is the value the older memory asserts (its salient words, or the new
           side of its own change; for lowercase values, words of the older text) → SUPERSEDE (0.9);
-       c. after a revert cue, it moves to a value the older memory mentions → SUPERSEDE (0.6);
-          it moves to the value the older memory already asserts: after a revert cue (``reverted``,
-          ``back to``) → SUPERSEDE (0.6; a revert A→B→A ends at A), otherwise DUPLICATE (0.6);
+       c. after a revert cue, it moves to a value the older memory mentions without asserting it →
+          SUPERSEDE (0.6); it moves to the value the older memory already asserts (no name or number of
+          the new value missing from the older memory): after a revert cue (``reverted``, ``back to``) →
+          COEXIST (A, A→B, back to A: the revert supersedes the change, not the first note), otherwise
+          DUPLICATE (0.6);
        d. it moves to a new value, names no old one, shares attribute words (summary words that are not
-          subject words) with the older memory and the similarity is at least ``change_similarity`` → SUPERSEDE (0.6);
+          subject words, nor words of at least ``max_attribute_share`` of the store's notes) with the older
+          memory and the similarity is at least ``change_similarity`` → SUPERSEDE (0.6);
        e. otherwise → COEXIST (the change concerns another slot).
     Before rule 5: a resolution (``resolved``, ``fixed``, ``unblocked``, ``outage over``, ``works again``) →
-    rule 6; an older blocker is never superseded by anything but its resolution (COEXIST); a newer memory
-    outside ``change_namespaces`` cannot supersede (rules 8–11 only, SUPERSEDE demoted to COEXIST).
+    rule 6; an older blocker in ``blockers`` is superseded (0.7) by a later ``blockers`` note on the same
+    thing (rule 6's overlap) that reports no blockage (no blocker or failure word, no ongoing ``since`` /
+    ``until``), and by nothing else but its resolution (COEXIST); an older memory that only plans a
+    change is not superseded by a change (COEXIST); a newer memory outside ``change_namespaces`` cannot
+    supersede (rules 8–11 only, SUPERSEDE demoted to COEXIST).
 
     6. Two resolution notes → COEXIST. The newer memory says a blocker is resolved and the older one is a
        blocker (namespace ``blockers`` or words such as *blocked*, *halted*, *outage*) sharing a
        non-generic word (the broken thing, not the subject or the time) with token Jaccard at least
        ``resolution_overlap`` → SUPERSEDE (0.8); otherwise COEXIST.
-    7. Negation (``not``, ``never``, ``without`` …) of the older memory's value without a change cue →
-       SUPERSEDE (0.55).
+    7. Negation (``not``, ``never``, ``without`` …) of the older memory's value, in the same clause
+       (comma-separated part) as the value, without a change cue → SUPERSEDE (0.55).
     8. Same value (the older memory's asserted value words appear in the newer one and the newer one
        brings fewer new salient words than it shares, attribute acronyms such as API or CI counting half;
        with no salient value words the older summary's words stand in and the similarity must reach
@@ -64,6 +73,10 @@ class SlotJudge:
        ``implicit_change``; otherwise COEXIST.
     10. No salient words on either side and token Jaccard ≥ ``dup_jaccard`` → DUPLICATE (0.6).
     11. Otherwise COEXIST.
+
+    After the rules: a SUPERSEDE below 0.8 (not an explicit replacement of the older value, not a resolution)
+    from a newer memory that says a value continues (``still``, ``stays``, ``remains``, a reminder) →
+    COEXIST.
 
     Any internal failure gives COEXIST (confidence 0) with the error in the reason; never raises.
 
