@@ -85,12 +85,14 @@ class CascadeJudge:
         return self.learned_, self.slot_
 
     def observe(self, memories: Sequence[Memory]) -> None:
-        """Pass the store's memories to the learned judge (its slot profiles); a new store resets the tally."""
+        """Pass the store's memories to both judges (slot profiles, common words); a new store resets the tally."""
         ids = frozenset(m.id for m in memories)
         if not self.store_ <= ids:
             self.checks_ = self.passed_ = 0
         self.store_ = ids
-        self._parts()[0].observe(memories)
+        learned, slot = self._parts()
+        learned.observe(memories)
+        slot.observe(memories)
 
     def load(self) -> tuple[Any, dict[str, Any]]:
         """The learned judge's model and card (:meth:`~.learned.LearnedJudge.load`)."""

@@ -1,0 +1,66 @@
+"""The slot judge's reading of change statements: trimmed value spans, passive drops, notations."""
+
+from __future__ import annotations
+
+import pytest
+
+from memlab.strategies.judge.slot import SlotJudge
+from memlab.text.change_reading import read_changes, trim_span
+from memlab.types import Relation
+from tests.judges.helpers import mem
+
+JUDGE = SlotJudge(change_namespaces=["decisions"])
+
+
+def _olds(text: str) -> set[str]:
+    return {t for c in read_changes(text) for t in c.old}
+
+
+def _news(text: str) -> set[str]:
+    return {t for c in read_changes(text) for t in c.new}
+
+
+def test_value_spans_end_at_clause_modifiers() -> None:
+    assert trim_span("SolidJS in the billing backend") == "SolidJS"
+    assert trim_span("Prettier (billing)") == "Prettier"
+    assert trim_span("stacked pull requests this week") == "stacked pull requests"
+    assert _olds("We finally retired SolidJS in the billing backend.") == {"solidjs"}
+
+
+def test_passive_drop_and_restoration() -> None:
+    assert _olds("Jest removed; the test harness is Vitest now.") == {"jest"}
+    assert _olds("The Vitest experiment was reverted.") == {"vitest", "experiment"}
+    assert "flask" in _news("Flask restored as the web framework.")
+
+
+def test_a_cue_whose_span_is_only_a_modifier_is_no_change() -> None:
+    assert all(c.old or c.new for c in read_changes("Deploys removed (billing)"))
+    assert "billing" not in _olds("GitHub flow removed (billing); branching is release branches now.")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Pick MariaDB as the datastore", "Datastore: MariaDB -> MySQL"),
+        ("Use Prettier as the formatter", "Swap Prettier for Black"),
+        ("Use Prettier as the formatter", "Swapped Prettier out, Black in."),
+        ("Set up Jest as the test runner", "Jest removed; the test runner is Vitest now."),
+    ],
+)
+def test_value_change_notations_supersede(old: str, new: str) -> None:
+    verdict = JUDGE.judge(mem(old, day=0), mem(new, day=5), similarity=0.6)
+    assert verdict.relation is Relation.SUPERSEDE, verdict.reason
+
+
+def test_a_modifier_shared_by_unrelated_notes_is_not_the_replaced_value() -> None:
+    older = mem("Going with SQL Server in the billing backend.", day=0)
+    newer = mem("We retired SolidJS in the billing backend; Angular took its place.", day=5)
+    assert JUDGE.judge(older, newer, 0.4).relation is not Relation.SUPERSEDE
+
+
+def test_a_revert_does_not_supersede_the_note_that_already_states_its_value() -> None:
+    first = mem("Use Django for the web framework", day=0)
+    change = mem("Switched the web framework from Django to Litestar", day=5)
+    revert = mem("Back to Django after issues with Litestar", day=9)
+    assert JUDGE.judge(change, revert, 0.7).relation is Relation.SUPERSEDE
+    assert JUDGE.judge(first, revert, 0.7).relation is not Relation.SUPERSEDE
