@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memlab.text.slot_parse import CHANGE_PATTERNS, CUE_WORDS, Change, content_tokens
+from memlab.text.slot_parse import _CHANGE_KEYS, CHANGE_PATTERNS, CUE_WORDS, Change, content_tokens
 
 _CLAUSE_END = r"(?=\.(?:\s|$)|[;,:!?()\n]|\s+(?:because|since|as|so|after|which|for|due)\b|$)"
 _START = r"(?:^|(?<=[.;:!?\n(]))\s*"
@@ -48,6 +48,30 @@ EXTRA_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
     )
 )
+
+#: For each of :data:`EXTRA_PATTERNS`, strings one of which an ASCII text must contain (lower-cased) for the
+#: pattern to match, as slot_parse's keys: a pattern none of whose strings occur is not run (same result).
+_EXTRA_KEYS: tuple[tuple[str, ...], ...] = (
+    ("->",),
+    ("swap",),
+    ("out",),
+    (
+        "removed",
+        "dropped",
+        "retired",
+        "deprecated",
+        "abandoned",
+        "ditched",
+        "replaced",
+        "phased",
+        "reverted",
+        "rolled",
+        "undone",
+    ),
+    ("restored", "reinstated"),
+)
+assert len(_EXTRA_KEYS) == len(EXTRA_PATTERNS)
+_ALL_PATTERNS = tuple(zip((*CHANGE_PATTERNS, *EXTRA_PATTERNS), (*_CHANGE_KEYS, *_EXTRA_KEYS), strict=True))
 
 #: A clause that plans, hedges, asks or weighs a change rather than stating one made (modality and
 #: deliberation verbs; :mod:`memlab.text.modality` has the note-level counterpart).
@@ -125,7 +149,10 @@ def read_changes(text: str, ignore: frozenset[str] = frozenset()) -> tuple[Chang
     """
     out: list[Change] = []
     unreal = hypothetical_spans(text)
-    for name, pat in (*CHANGE_PATTERNS, *EXTRA_PATTERNS):
+    low = text.lower() if text.isascii() else None  # non-ASCII: every pattern runs (Unicode case folding)
+    for (name, pat), keys in _ALL_PATTERNS:
+        if low is not None and not any(k in low for k in keys):
+            continue
         for m in pat.finditer(text):
             if any(a <= m.start() < b for a, b in unreal):
                 continue

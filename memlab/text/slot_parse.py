@@ -336,6 +336,11 @@ def parse(memory: Memory) -> Parsed:
     return _parse_text((memory.summary or "")[:MAX_CHARS], (memory.text or "")[:MAX_CHARS])
 
 
+def parse_texts(summary: str, text: str) -> Parsed:
+    """:func:`parse` of a memory with this summary and text (cached on them)."""
+    return _parse_text(summary[:MAX_CHARS], text[:MAX_CHARS])
+
+
 @lru_cache(maxsize=1 << 17)  # a 100,000-memory store's distinct texts (a smaller cache thrashes)
 def _parse_text(summary: str, text: str) -> Parsed:
     toks = content_tokens(text)

@@ -64,3 +64,26 @@ def test_a_revert_does_not_supersede_the_note_that_already_states_its_value() ->
     revert = mem("Back to Django after issues with Litestar", day=9)
     assert JUDGE.judge(change, revert, 0.7).relation is Relation.SUPERSEDE
     assert JUDGE.judge(first, revert, 0.7).relation is not Relation.SUPERSEDE
+
+
+def test_keyword_gate_changes_nothing(monkeypatch) -> None:
+    """Patterns skipped because none of their strings occur would not have matched: the same statements."""
+    import json
+    from pathlib import Path
+
+    from memlab.benchmarks.project_history.generator import generate
+    from memlab.text import change_reading
+
+    texts = [
+        m.text
+        for style in ("classic", "terse", "narrative", "ticket", "chat")
+        for m in generate(seed=3, size=120, style=style).memories
+    ]
+    ferry = json.loads((Path(__file__).parents[2] / "datasets" / "ferrybook_history.json").read_text())
+    texts += [str(n.get("content", "")) for n in ferry.get("memories", ferry.get("notes", []))]
+    texts += ["Queue: Kafka -> NATS", "swapped Jest for Vitest", "Celery out, RQ in", "Redis removed", "X restored"]
+    gated = [change_reading.read_changes.__wrapped__(t, frozenset()) for t in texts]
+    ungated = tuple((p, ("",)) for p, _ in change_reading._ALL_PATTERNS)
+    monkeypatch.setattr(change_reading, "_ALL_PATTERNS", ungated)
+    assert [change_reading.read_changes.__wrapped__(t, frozenset()) for t in texts] == gated
+    assert sum(len(g) for g in gated) > 20

@@ -6,10 +6,11 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import ClassVar
 
 from memlab.text.change_reading import continues, negated_tokens, read_changes
-from memlab.text.slot_parse import CUE_WORDS, MAX_CHARS, Parsed, _words, jaccard, parse
+from memlab.text.slot_parse import CUE_WORDS, MAX_CHARS, Parsed, _words, jaccard, parse, parse_texts
 from memlab.types import Memory, Relation, Verdict
 
 #: Cue names that are not a change of value (handled by the blocker rule).
@@ -290,9 +291,14 @@ class Reading(Parsed):
 
 
 def read(memory: Memory) -> Reading:
-    """:func:`~memlab.text.slot_parse.parse` read the slot judge's way (:class:`Reading`)."""
-    parsed = parse(memory)
-    text = (memory.text or "")[:MAX_CHARS]
+    """:func:`~memlab.text.slot_parse.parse` read the slot judge's way (:class:`Reading`); cached on the texts."""
+    return _read_texts((memory.summary or "")[:MAX_CHARS], (memory.text or "")[:MAX_CHARS])
+
+
+@lru_cache(maxsize=1 << 17)  # as slot_parse's cache: a 100,000-memory store's distinct texts
+def _read_texts(summary: str, text: str) -> Reading:
+    """The reading of one memory's summary and text."""
+    parsed = parse_texts(summary, text)
     chs = read_changes(text, parsed.subject_tokens)
     fields_ = {f.name: getattr(parsed, f.name) for f in fields(parsed)}
     planned = bool(parsed.changes) and not chs
