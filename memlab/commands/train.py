@@ -21,7 +21,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``memlab train``."""
     parser.add_argument("what", choices=["judge"], help="what to train (the learned supersession judge)")
     parser.add_argument(
-        "--seeds", default="1000-1019,1030-1059,1070-1169", help="training seeds, e.g. 1000-1019 (all >= 1000)"
+        "--seeds",
+        default="1000-1019,1030-1059,1070-1169",
+        help="training seeds (all >= 1000), each range optionally with @STYLE[@HARD_NEGATIVE_SHARE], "
+        "e.g. 1000-1019,1200-1259@terse+narrative@0.2",
     )
     parser.add_argument("--size", type=int, default=400, help="memories per generated history")
     parser.add_argument("--dataset", default="generator", choices=["generator", "builtin"])
@@ -36,18 +39,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Train, write the model and its card, print where they are and the cross-validated scores."""
-    from memlab.training.judge import parse_seeds, save, train
+    from memlab.training.judge import parse_training_seeds, save, train
 
     if args.out.suffix != ".json":
         raise MemlabError(f"--out must be a .json file (JSON trees); got {args.out}")
+    seeds, styles, hard = parse_training_seeds(args.seeds)
     model, card = train(
-        parse_seeds(args.seeds),
+        seeds,
         dataset=args.dataset,
         size=args.size,
         embedder=args.embedder,
         k=args.k,
         min_similarity=args.min_similarity,
         k_namespace=args.k_namespace,
+        styles=styles,
+        hard_negatives=hard,
     )
     model_path, card_path = save(model, card, args.out)
     print(json.dumps({"model": str(model_path), "card": str(card_path), "cv": card["cv"]}, indent=2))

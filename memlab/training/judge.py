@@ -13,7 +13,7 @@ refuses to run on an evaluation seed it was trained on.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +50,40 @@ def parse_seeds(spec: str | int | Sequence[int]) -> list[int]:
     return sorted(seeds)
 
 
-def make_history(dataset: str, seed: int, size: int) -> Any:
-    """One training history: ``builtin`` (memlab.benchmarks.project_history.builtin) or ``generator``."""
+def parse_training_seeds(spec: str) -> tuple[list[int], dict[int, str], dict[int, float]]:
+    """``"1000-1019,1200-1259@terse+narrative@0.2"`` → seeds, each seed's phrasing family, its hard-negative share.
+
+    A comma-separated part is a seed range with an optional ``@STYLE`` (the generator's ``style``: one family
+    or several joined by ``+``; default ``classic``) and an optional second ``@SHARE`` (``hard_negatives``,
+    default 0). A seed named twice keeps its last part.
+
+    Raises:
+        MemlabError: A part that is not ``RANGE[@STYLE[@SHARE]]``.
+    """
+    seeds: list[int] = []
+    styles: dict[int, str] = {}
+    hard: dict[int, float] = {}
+    for part in str(spec).replace(" ", "").split(","):
+        if not part:
+            continue
+        rng, *rest = part.split("@")
+        if len(rest) > 2:
+            raise MemlabError(f"bad training part '{part}'; use RANGE[@STYLE[@SHARE]], e.g. 1200-1259@terse@0.2")
+        style = rest[0] if rest and rest[0] else "classic"
+        try:
+            share = float(rest[1]) if len(rest) == 2 else 0.0
+        except ValueError:
+            raise MemlabError(f"bad hard-negative share in '{part}'; use a number in [0, 1]") from None
+        for seed in parse_seeds(rng):
+            seeds.append(seed)
+            styles[seed], hard[seed] = style, share
+    return sorted(set(seeds)), styles, hard
+
+
+def make_history(dataset: str, seed: int, size: int, style: str = "classic", hard_negatives: float = 0.0) -> Any:
+    """One training history: ``builtin`` (memlab.benchmarks.project_history.builtin) or ``generator`` (with
+    its phrasing family ``style`` and share of ``hard_negatives``).
+    """
     if dataset == "builtin":
         from memlab.benchmarks.project_history.builtin import generate
 
@@ -61,7 +93,7 @@ def make_history(dataset: str, seed: int, size: int) -> Any:
             from memlab.benchmarks.project_history.generator import generate as gen
         except ImportError:
             raise MemlabError("the project-history generator is not available; use --dataset builtin") from None
-        return gen(seed, size)
+        return gen(seed, size, style=style, hard_negatives=hard_negatives)
     raise MemlabError(f"unknown training dataset '{dataset}'; valid: builtin, generator")
 
 
@@ -159,8 +191,14 @@ def train(
     k: int = 8,
     min_similarity: float = 0.3,
     k_namespace: int = 0,
+    styles: Mapping[int, str] | None = None,
+    hard_negatives: Mapping[int, float] | None = None,
 ) -> tuple[Any, dict[str, Any]]:
     """Train on ``seeds``; returns ``(model, card)``. Cross-validation groups folds by seed (history).
+
+    ``styles`` and ``hard_negatives`` give a generated seed's phrasing family and hard-negative share
+    (:func:`parse_training_seeds`; default ``classic`` and 0). Training on some families and evaluating on the
+    others measures how far the model carries to phrasings it has not seen.
 
     ``k``, ``min_similarity`` and ``k_namespace`` should equal the pipeline's ``knn_k``,
     ``min_pair_similarity`` and ``knn_k_namespace`` of the runs
@@ -184,8 +222,10 @@ def train(
     groups: list[int] = []
     from memlab.progress import progress
 
+    styles = dict(styles or {})
+    hard = dict(hard_negatives or {})
     for seed in progress(seeds, desc="training histories", unit="history"):
-        history = make_history(dataset, seed, size)
+        history = make_history(dataset, seed, size, styles.get(seed, "classic"), hard.get(seed, 0.0))
         r, lab = history_pairs(history, emb, k=k, min_similarity=min_similarity, k_namespace=k_namespace)
         rows += r
         labels += lab
@@ -207,6 +247,11 @@ def train(
         "features": list(FEATURES),
         "classes": [str(c) for c in model.classes_],
         "train_seeds": seeds,
+        **(
+            {"train_styles": _seed_groups(seeds, styles, hard)}
+            if set(styles.values()) - {"classic"} or any(hard.values())
+            else {}
+        ),
         "dataset": dataset,
         "size": size,
         "embedder": embedder,
@@ -219,8 +264,9 @@ def train(
         "cv_scheme": f"GroupKFold(n_splits={n_splits}) by seed" if cv else "none",
         "model": type(model).__name__,
         "command": (
-            f"memlab train judge --seeds {format_seeds(seeds)} --dataset {dataset} --size {size} "
-            f"--embedder {embedder} --k {k} --min-similarity {min_similarity} --k-namespace {k_namespace} --out FILE"
+            f"memlab train judge --seeds {format_training_seeds(seeds, styles, hard)} --dataset {dataset} "
+            f"--size {size} --embedder {embedder} --k {k} --min-similarity {min_similarity} "
+            f"--k-namespace {k_namespace} --out FILE"
         ),
     }
     return model, card
@@ -237,6 +283,26 @@ def format_seeds(seeds: Sequence[int]) -> str:
             j += 1
         parts.append(str(ordered[i]) if i == j else f"{ordered[i]}-{ordered[j]}")
         i = j + 1
+    return ",".join(parts)
+
+
+def _seed_groups(seeds: Sequence[int], styles: Mapping[int, str], hard: Mapping[int, float]) -> dict[str, str]:
+    """``{"terse+narrative@0.2": "1200-1219", ...}``: the seeds of each (family, hard-negative share)."""
+    groups: dict[str, list[int]] = {}
+    for seed in seeds:
+        share = hard.get(seed, 0.0)
+        key = styles.get(seed, "classic") + (f"@{share:g}" if share else "")
+        groups.setdefault(key, []).append(seed)
+    return {key: format_seeds(group) for key, group in groups.items()}
+
+
+def format_training_seeds(seeds: Sequence[int], styles: Mapping[int, str], hard: Mapping[int, float]) -> str:
+    """The ``--seeds`` spec of :func:`parse_training_seeds` for these seeds, families and shares."""
+    parts: list[str] = []
+    for key, group in _seed_groups(seeds, styles, hard).items():
+        style, _, share = key.partition("@")
+        suffix = "" if style == "classic" and not share else f"@{style}" + (f"@{share}" if share else "")
+        parts += [f"{rng}{suffix}" for rng in group.split(",")]
     return ",".join(parts)
 
 

@@ -8,12 +8,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memlab.errors import MemlabError
 from memlab.models.trees import TreeEnsemble, card_path, export_hgb, sha256_of
 from memlab.strategies.judge.learned import LearnedJudge
 from memlab.strategies.judge.pair_features import FEATURES
-from memlab.training.judge import history_pairs, make_embedder, parse_seeds, train
+from memlab.training.judge import (
+    format_training_seeds,
+    history_pairs,
+    make_embedder,
+    parse_seeds,
+    parse_training_seeds,
+    train,
+)
 from memlab.types import Relation
 from tests.judges.helpers import mem
 
@@ -171,3 +180,56 @@ def test_training_pairs_with_k_namespace_are_a_superset() -> None:
     base = {(o.id, n.id) for o, n, *_ in candidate_pairs(history, emb, k=1, min_similarity=0.0)}
     more = {(o.id, n.id) for o, n, *_ in candidate_pairs(history, emb, k=1, min_similarity=0.0, k_namespace=3)}
     assert base < more
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    groups=st.lists(
+        st.tuples(
+            st.integers(1000, 1400),
+            st.integers(0, 5),
+            st.sampled_from(["classic", "terse", "terse+narrative", "chat"]),
+            st.sampled_from([0.0, 0.2, 0.35]),
+        ),
+        max_size=5,
+    )
+)
+def test_training_seed_specs_round_trip(groups) -> None:
+    """``--seeds`` with ``@STYLE@SHARE`` parts: what the card's command prints parses back to the same training set."""
+    seeds, styles, hard = [], {}, {}
+    for start, length, style, share in groups:
+        for seed in range(start, start + length):
+            seeds.append(seed)
+            styles[seed], hard[seed] = style, share
+    seeds = sorted(set(seeds))
+    spec = format_training_seeds(seeds, styles, hard)
+    assert parse_training_seeds(spec) == (seeds, {s: styles[s] for s in seeds}, {s: hard[s] for s in seeds})
+
+
+def test_training_seed_spec_errors_are_one_line() -> None:
+    assert parse_training_seeds("1000-1001,1200@chat@0.2") == (
+        [1000, 1001, 1200],
+        {1000: "classic", 1001: "classic", 1200: "chat"},
+        {1000: 0.0, 1001: 0.0, 1200: 0.2},
+    )
+    for bad, what in (("1200@chat@x", "hard-negative share"), ("1200@a@0.1@2", "RANGE"), ("12x", "bad seed list")):
+        with pytest.raises(MemlabError, match=what):
+            parse_training_seeds(bad)
+
+
+def test_families_reach_the_generator_and_the_card() -> None:
+    """A styled seed trains on that family's phrasing (with its hard negatives), and the card says which."""
+    from memlab.training.judge import make_history
+
+    classic, terse = make_history("generator", 1000, 100), make_history("generator", 1000, 100, "terse", 0.2)
+    assert [m.text for m in classic.memories] != [m.text for m in terse.memories]
+    _, card = train(
+        [1000, 1001],
+        dataset="generator",
+        size=100,
+        embedder="tfidf",
+        styles={1001: "terse"},
+        hard_negatives={1001: 0.2},
+    )
+    assert card["train_styles"] == {"classic": "1000", "terse@0.2": "1001"}
+    assert "--seeds 1000,1001@terse@0.2 " in card["command"]
