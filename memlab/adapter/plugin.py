@@ -47,13 +47,13 @@ COMMANDS = {
 
 def _spec_copy(spec: Path) -> str:
     """The spec's text with model paths made absolute (resolved against the spec's own folder)."""
-    from memlab.adapter.spec import load_spec
+    from memlab.adapter.spec import load_spec, model_keys
 
     data = json.loads(spec.read_text(encoding="utf-8"))
     loaded = load_spec(spec)
     for group, node in (data.get("strategies") or {}).items():
-        if isinstance(node, dict) and node.get("model_path"):
-            node["model_path"] = loaded["strategies"][group]["model_path"]
+        for key in model_keys(node):
+            node[key] = loaded["strategies"][group][key]
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
 
 

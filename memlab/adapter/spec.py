@@ -4,8 +4,9 @@ A spec names each strategy by its ``_target_`` with its parameters; :mod:`memlab
 builds it, refusing any target off the allow-list (:mod:`memlab.strategy_index`). A strategy whose
 third-party dependency is missing fails with a message naming the package to install.
 
-Model files (a strategy's ``model_path``) are resolved against the spec file's folder — never against the
-repository or the current directory — and carry the ``model_sha256`` that ``memlab export`` computed;
+Model files (a strategy's ``model_path``, and any other ``<name>model_path`` such as the cascade judge's
+``fallback_model_path``) are resolved against the spec file's folder — never against the repository or the
+current directory — and carry the ``model_sha256`` (``<name>model_sha256``) that ``memlab export`` computed;
 :func:`check_models` refuses a model inside the repository being served or one whose bytes changed.
 """
 
@@ -42,12 +43,24 @@ HOOK_DEFAULTS: dict[str, Any] = {
 }
 
 
+def model_keys(node: Any) -> list[str]:
+    """The keys of a strategy node that name a model file (``model_path``, ``fallback_model_path``, ...) and
+    are set; each has its pin in the same key with ``_sha256`` for ``_path``.
+    """
+    if not isinstance(node, Mapping):
+        return []
+    return [k for k, v in node.items() if isinstance(k, str) and k.endswith("model_path") and v]
+
+
 def resolve_model_paths(strategies: Mapping[str, Any], folder: Path) -> None:
-    """Make every ``model_path`` absolute against ``folder`` (the spec's own folder), links resolved."""
+    """Make every model path (:func:`model_keys`) absolute against ``folder`` (the spec's own folder), links
+    resolved.
+    """
     for node in strategies.values():
-        if isinstance(node, dict) and isinstance(node.get("model_path"), str) and node["model_path"]:
-            model = Path(node["model_path"]).expanduser()
-            node["model_path"] = str((model if model.is_absolute() else folder / model).resolve())
+        for key in model_keys(node):
+            if isinstance(node[key], str):
+                model = Path(node[key]).expanduser()
+                node[key] = str((model if model.is_absolute() else folder / model).resolve())
 
 
 def file_sha256(path: Path) -> str:
@@ -73,25 +86,24 @@ def check_models(spec: Mapping[str, Any], repo: Any) -> None:
         MemlabError: One line naming the group, the file and what to do.
     """
     for group, node in (spec.get("strategies") or {}).items():
-        if not isinstance(node, Mapping) or not node.get("model_path"):
-            continue
-        model = Path(str(node["model_path"]))
-        if inside(model, repo.root) or inside(model, repo.git_dir):
-            raise MemlabError(
-                f"spec {group} model {model} lies inside the repository {repo.root}; memlab never loads a model "
-                "from the repository it serves (keep models beside the spec, as `memlab export` does)"
-            )
-        if not model.is_file():
-            raise MemlabError(f"spec {group} model {model} not found; re-export the spec with `memlab export`")
-        expected = node.get("model_sha256")
-        if not isinstance(expected, str) or not expected:
-            raise MemlabError(f"spec {group} model {model} has no model_sha256; re-export the spec")
-        actual = file_sha256(model)
-        if actual != expected.lower():
-            raise MemlabError(
-                f"spec {group} model {model} has sha256 {actual[:12]}…, the spec expects {expected[:12]}…; "
-                "the file changed since export: re-export the spec"
-            )
+        for key in model_keys(node):
+            model = Path(str(node[key]))
+            if inside(model, repo.root) or inside(model, repo.git_dir):
+                raise MemlabError(
+                    f"spec {group} model {model} lies inside the repository {repo.root}; memlab never loads a model "
+                    "from the repository it serves (keep models beside the spec, as `memlab export` does)"
+                )
+            if not model.is_file():
+                raise MemlabError(f"spec {group} model {model} not found; re-export the spec with `memlab export`")
+            expected = node.get(key[: -len("path")] + "sha256")
+            if not isinstance(expected, str) or not expected:
+                raise MemlabError(f"spec {group} model {model} has no {key[: -len('path')]}sha256; re-export the spec")
+            actual = file_sha256(model)
+            if actual != expected.lower():
+                raise MemlabError(
+                    f"spec {group} model {model} has sha256 {actual[:12]}…, the spec expects {expected[:12]}…; "
+                    "the file changed since export: re-export the spec"
+                )
 
 
 def load_spec(path: str | Path) -> dict[str, Any]:

@@ -240,6 +240,33 @@ def test_model_path_resolves_against_the_spec_folder_and_sha_is_checked(tmp_path
         check_models(spec, find_repo(repo))
 
 
+def test_a_fallback_model_is_checked_like_the_main_one(tmp_path, repo):
+    """A cascade's ``fallback_model_path`` resolves against the spec folder, needs its own pin, and may not lie
+    inside the repository served."""
+    from memlab.adapter.spec import check_models, file_sha256, load_spec
+    from memlab.errors import MemlabError
+
+    folder = tmp_path / "spec"
+    model = folder / "models" / "judge" / "fallback.json"
+    model.parent.mkdir(parents=True)
+    model.write_bytes(b"trees")
+    path = write_spec(folder, fallback_model_path="models/judge/fallback.json", fallback_model_sha256="0" * 64)
+    spec = load_spec(path)
+    assert spec["strategies"]["judge"]["fallback_model_path"] == str(model.resolve())
+    with pytest.raises(MemlabError, match="sha256"):
+        check_models(spec, find_repo(repo))
+    spec["strategies"]["judge"]["fallback_model_sha256"] = file_sha256(model)
+    check_models(spec, find_repo(repo))
+    spec["strategies"]["judge"].pop("fallback_model_sha256")
+    with pytest.raises(MemlabError, match="fallback_model_sha256"):
+        check_models(spec, find_repo(repo))
+    planted = repo / "fallback.json"
+    planted.write_bytes(b"trees")
+    spec["strategies"]["judge"].update(fallback_model_path=str(planted), fallback_model_sha256=file_sha256(planted))
+    with pytest.raises(MemlabError, match="inside the repository"):
+        check_models(spec, find_repo(repo))
+
+
 def test_no_pickle_on_the_hook_paths(consolidated, monkeypatch):
     """Nothing on the hook's paths loads a pickle: no such call in their modules, and a consolidation plus
     a recall run with every pickle loader made to fail."""

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from memlab.adapter.spec import file_sha256
 from memlab.build import build
-from memlab.strategies.judge.cascade import CascadeJudge
+from memlab.errors import MemlabError
+from memlab.strategies.judge.cascade import FALLBACK_MODEL, CascadeJudge
 from memlab.types import Relation, Verdict
 from tests.judges.helpers import mem
 from tests.support.compose import compose_cfg
@@ -76,3 +80,32 @@ def test_config_builds_with_the_learned_and_slot_settings(tiny_model: Path) -> N
     verdict = judge.judge(A, B, 0.8)
     assert verdict.relation in set(Relation)
     assert judge.slot_.dup_jaccard == 0.5 and judge.artifact_path == str(tiny_model)
+
+
+def test_a_distrusted_learned_judge_hands_pairs_to_the_fallback_model() -> None:
+    cascade = _cascade(Fixed(Relation.COEXIST, 1.0), Fixed(Relation.SUPERSEDE, 0.9), fallback="learned")
+    cascade.fallback_ = Fixed(Relation.DUPLICATE, 0.7)
+    cascade.observe([A, B])
+    assert cascade.fallback_.observed == [[A, B]]  # the fallback model reads the store too
+    verdict = cascade.judge(A, B)  # the check fails: from here on the fallback model answers, not the rules
+    assert (verdict.relation, verdict.confidence) == (Relation.DUPLICATE, 0.7)
+    assert verdict.reason.startswith("fallback model (learned judge distrusted)")
+    cascade.min_confidence, cascade.min_evidence, cascade.checks_ = 1.1, 10, 0  # trusted, unsure: the fallback
+    assert "unsure" in cascade.judge(A, B).reason and cascade.judge(A, B).relation is Relation.DUPLICATE
+
+
+def test_an_unknown_fallback_is_a_one_line_error() -> None:
+    with pytest.raises(MemlabError, match=r"judge\.fallback must be one of slot, learned"):
+        CascadeJudge(fallback="rules").judge(A, B)
+
+
+def test_the_conf_pins_the_shipped_fallback_model(tiny_model: Path) -> None:
+    cfg = compose_cfg(["judge=cascade", f"judge.model_path={tiny_model}"])
+    judge = build(cfg["judge"], "judge")
+    assert judge.fallback == "learned" and judge.fallback_model_path is None
+    assert judge.fallback_model_sha256 == file_sha256(FALLBACK_MODEL)
+    judge.load()  # both models load, each checked against its card and pin
+    assert judge.fallback_.path_ == FALLBACK_MODEL
+    bad = compose_cfg(["judge=cascade", f"judge.model_path={tiny_model}", "judge.fallback_model_sha256=" + "0" * 64])
+    with pytest.raises(MemlabError, match="does not match the SHA-256"):
+        build(bad["judge"], "judge").load()
