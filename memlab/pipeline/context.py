@@ -76,10 +76,21 @@ def hit_candidate(
 
 
 def select_context(
-    store: MemoryStore, components: Components, hits: Sequence[RecallHit], now: datetime, query: str | None = None
+    store: MemoryStore,
+    components: Components,
+    hits: Sequence[RecallHit],
+    now: datetime,
+    query: str | None = None,
+    *,
+    past: bool = False,
 ) -> QueryContext:
-    """The selector's choice among ``hits`` under ``pipeline.budget_tokens``, in retrieval order."""
-    doubt = contested(store, now)
+    """The selector's choice among ``hits`` under ``pipeline.budget_tokens``, in retrieval order.
+
+    With ``past`` (a question about past events) no candidate is marked down for a pending doubt that it is
+    still current (:func:`~memlab.pipeline.inject.contested`): whether a fact was replaced does not change when it
+    happened.
+    """
+    doubt = {} if past else contested(store, now)
     pool = [hit_candidate(store, components, h, now, doubt) for h in hits]
     context = SelectionContext(now=now, query=query)
     chosen = components.selector.select(pool, context, components.settings.budget_tokens)

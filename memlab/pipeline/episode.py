@@ -56,6 +56,9 @@ class Query:
         as_of: Ask about this earlier time (only memories valid then are eligible); ``None``: about ``at``.
         mode: Recall mode (``None``: ``pipeline.recall_mode``).
         limit: Units recall hands to the selector (``None``: ``pipeline.recall_limit``).
+        past: The question asks about past events ("when did we move to X", a fact's history), not what is
+            current: a pending doubt whether a memory is still current (a contested SUPERSEDE in the review
+            queue) does not lower its confidence for the selector, as superseded memories are eligible too.
         meta: Whatever the benchmark's answerer and scorer need (gold stays with the benchmark).
     """
 
@@ -65,6 +68,7 @@ class Query:
     as_of: datetime | None = None
     mode: str | None = None
     limit: int | None = None
+    past: bool = False
     meta: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
@@ -201,7 +205,7 @@ class _Runner:
         for query, query_hits in zip(group, hits, strict=True):
             t0 = time.perf_counter()
             with span("select"):
-                context = select_context(self.store, self.components, query_hits, query.at, query.text)
+                context = select_context(self.store, self.components, query_hits, query.at, query.text, past=query.past)
             self.seconds["select"] += time.perf_counter() - t0
             t0 = time.perf_counter()
             with span("answer"):

@@ -44,7 +44,9 @@ def episode_query(query: GoldQuery, end: datetime) -> Query:
     """The gold query as an episode query (gold stays with the benchmark; ``meta`` carries the id)."""
     at = end if query.kind == "as_of" else query.as_of
     as_of = query.as_of if query.kind == "as_of" else None
-    return Query(query.id, query.question, at, as_of, KIND_MODE[query.kind], RECALL_LIMIT, {"kind": query.kind})
+    past = query.kind in ("when", "history")  # about events, not about what is current
+    mode = KIND_MODE[query.kind]
+    return Query(query.id, query.question, at, as_of, mode, RECALL_LIMIT, past, {"kind": query.kind})
 
 
 def answer_memory(store: MemoryStore, context: QueryContext) -> Memory | None:
