@@ -109,3 +109,18 @@ def test_knn_k_namespace_adds_within_namespace_pairs_to_the_judged_ones():
         judged[k_ns] = set(store.judged)
     assert ("d1", "d2") not in judged[0]
     assert judged[0] < judged[1] and ("d1", "d2") in judged[1]
+
+
+def test_a_question_about_past_events_sees_contested_facts():
+    """A contested fact is left out of a question's context about what is current, not of one about the past
+    (when it happened, its history): whether it was replaced does not change when it happened."""
+    from memlab.pipeline.context import select_context
+    from memlab.pipeline.recall import recall_many
+
+    store, comps, now = run(Verdict(Relation.SUPERSEDE, 0.35, "tentative"), 0.5, 0.99)
+    hits = recall_many(store, comps, ["When did we choose Jenkins as the CI provider?"], now, mode="exhaustive")[0]
+    assert "old" in [h.memory.id for h in hits]
+    current = select_context(store, comps, hits, now, "When did we choose Jenkins?")
+    past = select_context(store, comps, hits, now, "When did we choose Jenkins?", past=True)
+    assert "old" not in current.unit_ids and "old" in past.unit_ids
+    assert set(current.unit_ids) < set(past.unit_ids)

@@ -67,3 +67,20 @@ def test_mentioned_prefers_a_note_naming_another_day_than_its_own():
     assert when_memory(store, _context(fixed, plain, blocker), "mentioned", resolver).id == "a"
     assert when_memory(store, _context(plain, fixed), "mentioned", resolver).id == "b"  # only its own day
     assert when_memory(store, _context(plain), "mentioned", resolver).id == "c"
+
+
+def test_questions_about_events_are_asked_about_the_past():
+    """``when`` and ``history`` questions ask about past events (contested facts stay eligible); ``current`` and
+    ``as_of`` ask what holds (a pending doubt keeps a fact out)."""
+    from datetime import UTC, datetime
+
+    from memlab.benchmarks.project_history.evaluate_queries import episode_query
+    from memlab.benchmarks.project_history.schema import GoldQuery
+
+    at = datetime(2025, 3, 1, tzinfo=UTC)
+    end = datetime(2025, 6, 1, tzinfo=UTC)
+    past = {
+        k: episode_query(GoldQuery(k, k, "Which?", at, "x", ("m1",)), end).past
+        for k in ("current", "as_of", "when", "history")
+    }
+    assert past == {"current": False, "as_of": False, "when": True, "history": True}
