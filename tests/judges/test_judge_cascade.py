@@ -86,8 +86,9 @@ def test_a_distrusted_learned_judge_hands_pairs_to_the_fallback_model() -> None:
     cascade = _cascade(Fixed(Relation.COEXIST, 1.0), Fixed(Relation.SUPERSEDE, 0.9), fallback="learned")
     cascade.fallback_ = Fixed(Relation.DUPLICATE, 0.7)
     cascade.observe([A, B])
-    assert cascade.fallback_.observed == [[A, B]]  # the fallback model reads the store too
+    assert cascade.fallback_.observed == []  # not built while the learned judge is trusted
     verdict = cascade.judge(A, B)  # the check fails: from here on the fallback model answers, not the rules
+    assert cascade.fallback_.observed == [[A, B]]  # it reads the store before its first verdict, once
     assert (verdict.relation, verdict.confidence) == (Relation.DUPLICATE, 0.7)
     assert verdict.reason.startswith("fallback model (learned judge distrusted)")
     cascade.min_confidence, cascade.min_evidence, cascade.checks_ = 1.1, 10, 0  # trusted, unsure: the fallback

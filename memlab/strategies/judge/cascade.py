@@ -95,6 +95,7 @@ class CascadeJudge:
         self.fallback_model_path = fallback_model_path
         self.fallback_model_sha256 = fallback_model_sha256
         self.fallback_: Any = None
+        self.unobserved_: Sequence[Memory] | None = None
         self.learned_: Any = None
         self.slot_: Any = None
         self.checks_ = 0
@@ -121,7 +122,11 @@ class CascadeJudge:
         return self.learned_, self.slot_
 
     def observe(self, memories: Sequence[Memory]) -> None:
-        """Pass the store's memories to both judges (slot profiles, common words); a new store resets the tally."""
+        """Pass the store's memories to both judges (slot profiles, common words); a new store resets the tally.
+
+        A fallback model sees them when it is first asked after this call: on a store where the learned judge
+        stays trusted its slot profiles are never built.
+        """
         ids = frozenset(m.id for m in memories)
         if not self.store_ <= ids:
             self.checks_ = self.passed_ = 0
@@ -129,8 +134,7 @@ class CascadeJudge:
         learned, slot = self._parts()
         learned.observe(memories)
         slot.observe(memories)
-        if self.fallback_ is not None:
-            self.fallback_.observe(memories)
+        self.unobserved_ = list(memories) if self.fallback_ is not None else None
 
     def load(self) -> tuple[Any, dict[str, Any]]:
         """The learned judge's model and card (:meth:`~.learned.LearnedJudge.load`); loads the fallback's too, so
@@ -169,5 +173,8 @@ class CascadeJudge:
         """The fallback's verdict (the slot judge's is ``slot``, already made for the check)."""
         if self.fallback_ is None:
             return Verdict(slot.relation, slot.confidence, f"slot ({why}): {slot.reason}")
+        if self.unobserved_ is not None:
+            self.fallback_.observe(self.unobserved_)
+            self.unobserved_ = None
         verdict = self.fallback_.judge(older, newer, similarity)
         return Verdict(verdict.relation, verdict.confidence, f"fallback model ({why}): {verdict.reason}")
