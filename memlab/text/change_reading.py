@@ -22,9 +22,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from memlab.text.slot_parse import _CHANGE_KEYS, CHANGE_PATTERNS, CUE_WORDS, Change, content_tokens
+from memlab.text.slot_parse import _CHANGE_KEYS, _CLAUSE_END, CHANGE_PATTERNS, CUE_WORDS, Change, content_tokens
 
-_CLAUSE_END = r"(?=\.(?:\s|$)|[;,:!?()\n]|\s+(?:because|since|as|so|after|which|for|due)\b|$)"
 _START = r"(?:^|(?<=[.;:!?\n(]))\s*"
 
 #: Value-change notations and passive drops (cue name, pattern with groups ``old`` and/or ``new``).
