@@ -124,3 +124,18 @@ def test_a_question_about_past_events_sees_contested_facts():
     past = select_context(store, comps, hits, now, "When did we choose Jenkins?", past=True)
     assert "old" not in current.unit_ids and "old" in past.unit_ids
     assert set(current.unit_ids) < set(past.unit_ids)
+
+
+def test_an_as_of_question_counts_only_the_doubts_raised_by_then():
+    """What was current at an earlier time: a fact contested only by a later note was not in doubt then."""
+    from memlab.pipeline.context import select_context
+    from memlab.pipeline.recall import recall_many
+
+    store, comps, now = run(Verdict(Relation.SUPERSEDE, 0.35, "tentative"), 0.5, 0.99)
+    before, after = T0 + timedelta(days=5), T0 + timedelta(days=9, hours=1)  # "new" contests "old" on day 9
+    question = "Which CI provider did we use?"
+    for as_of, seen in ((before, True), (after, False), (None, False)):
+        hits = recall_many(store, comps, [question], now, as_of=as_of)[0]
+        assert "old" in [h.memory.id for h in hits]
+        context = select_context(store, comps, hits, now, question, as_of=as_of)
+        assert ("old" in context.unit_ids) is seen, as_of

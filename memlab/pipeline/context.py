@@ -83,14 +83,16 @@ def select_context(
     query: str | None = None,
     *,
     past: bool = False,
+    as_of: datetime | None = None,
 ) -> QueryContext:
     """The selector's choice among ``hits`` under ``pipeline.budget_tokens``, in retrieval order.
 
     With ``past`` (a question about past events) no candidate is marked down for a pending doubt that it is
     still current (:func:`~memlab.pipeline.inject.contested`): whether a fact was replaced does not change when it
-    happened.
+    happened. With ``as_of`` (a question about what was current at that earlier time) only the doubts raised by
+    then count: a fact contested by a later note was not in doubt at ``as_of``.
     """
-    doubt = {} if past else contested(store, now)
+    doubt = {} if past else contested(store, now if as_of is None else min(now, as_of))
     pool = [hit_candidate(store, components, h, now, doubt) for h in hits]
     context = SelectionContext(now=now, query=query)
     chosen = components.selector.select(pool, context, components.settings.budget_tokens)

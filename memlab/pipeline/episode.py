@@ -53,7 +53,9 @@ class Query:
         id: Identifier (unique within the episode).
         text: The question.
         at: When it is asked (the benchmark clock); it sees only what existed then.
-        as_of: Ask about this earlier time (only memories valid then are eligible); ``None``: about ``at``.
+        as_of: Ask about this earlier time (only memories valid then are eligible, and only the doubts raised by
+            then, contested SUPERSEDE verdicts in the review queue, lower a memory's confidence); ``None``: about
+            ``at``.
         mode: Recall mode (``None``: ``pipeline.recall_mode``).
         limit: Units recall hands to the selector (``None``: ``pipeline.recall_limit``).
         past: The question asks about past events ("when did we move to X", a fact's history), not what is
@@ -205,7 +207,9 @@ class _Runner:
         for query, query_hits in zip(group, hits, strict=True):
             t0 = time.perf_counter()
             with span("select"):
-                context = select_context(self.store, self.components, query_hits, query.at, query.text, past=query.past)
+                context = select_context(
+                    self.store, self.components, query_hits, query.at, query.text, past=query.past, as_of=query.as_of
+                )
             self.seconds["select"] += time.perf_counter() - t0
             t0 = time.perf_counter()
             with span("answer"):
