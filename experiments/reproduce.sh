@@ -22,7 +22,7 @@ $P -m memlab --multirun +experiment=project_history judge=learned dataset.diffic
 step the production schedule against one consolidation, seeds 0-4
 $P -m memlab --multirun +experiment=project_history pipeline.schedule=session,end seed=0,1,2,3,4
 
-step judges across phrasing families and hand-written histories \(table: experiments/project_history/families.py\)
+step judges across phrasing families and hand-written histories \(reports/judge_families.md\)
 F="experiment_name=project_history_families"
 V9="judge.model_path=$PWD/memlab/models/judge/learned_v9.json"
 $P -m memlab --multirun +experiment=project_history $F judge=cascade judge.fallback=slot,learned \
@@ -32,7 +32,7 @@ $P -m memlab --multirun +experiment=project_history $F judge=cascade judge.fallb
 $P -m memlab --multirun +experiment=project_history $F judge=learned "$V9" dataset=ferrybook_history,builtin_history
 $P -m memlab --multirun +experiment=project_history $F judge=learned "$V9" \
     dataset=project_history dataset.style=classic,ticket,chat,terse,narrative seed=0,1,2
-PYTHONPATH=. $P experiments/project_history/families.py
+$P -m memlab report judge_families --force
 
 step the four source designs against tuned
 PRESETS=seed_git_notes_memory_nollm,mycelic_nollm,squidbot_nollm,astra_nollm,tuned

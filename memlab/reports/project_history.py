@@ -65,7 +65,7 @@ def newest_per_seed(runs: Sequence, key) -> dict[tuple, list]:
     return {k: sorted(v.values(), key=_seed_order) for k, v in groups.items()}
 
 
-def _code(group: Sequence) -> str:
+def code_label(group: Sequence) -> str:
     """Judge version and commit(s) of a group's runs (``learned@4 353b053``), so mixed batches show."""
     versions = sorted({r.tags.get("memlab.strategy.judge", "?") for r in group})
     shas = sorted({r.tags.get("memlab.git_sha", "?")[:7] + ("+" if r.tags.get("memlab.git_dirty") == "true" else "")
@@ -94,7 +94,7 @@ def common_seeds(groups: dict[tuple, list]) -> dict[str, set[str]]:
 def _row(k: tuple, group: Sequence) -> str:
     cells = [mean_sd([r.metrics[m] for r in group if m in r.metrics]) for m in HISTORY_METRICS]
     seeds = ",".join(r.params.get("seed", "?") for r in group)
-    return f"| {k[0]} | {k[1]} | {k[2]} | {seeds} | " + " | ".join(cells) + f" | {_code(group)} |"
+    return f"| {k[0]} | {k[1]} | {k[2]} | {seeds} | " + " | ".join(cells) + f" | {code_label(group)} |"
 
 
 def _history_section(runs: Sequence) -> tuple[list[str], dict]:
