@@ -56,7 +56,7 @@ def test_classic_is_byte_identical_to_the_generator_before_families():
 
 def test_families_share_no_template_and_no_attribute_name():
     fams = list(families().values())
-    assert [f.name for f in fams] == ["classic", "terse", "narrative", "ticket", "chat"]
+    assert [f.name for f in fams] == ["classic", "terse", "narrative", "ticket", "chat", "wiki"]
     for i, a in enumerate(fams):
         for b in fams[i + 1 :]:
             assert not _templates(a) & _templates(b), (a.name, b.name, _templates(a) & _templates(b))
@@ -65,7 +65,7 @@ def test_families_share_no_template_and_no_attribute_name():
         assert all(len(family.attributes[t.key]) >= 2 for t in TOPICS), family.name
 
 
-@pytest.mark.parametrize("style", ["terse", "narrative", "ticket", "chat"])
+@pytest.mark.parametrize("style", ["terse", "narrative", "ticket", "chat", "wiki"])
 def test_each_family_writes_a_history_with_the_same_gold_rules(style):
     history, events = generate_with_log(9, 300, "default", 0.3, style)
     assert len(history.memories) == 300

@@ -9,7 +9,8 @@ in each. A judge trained on some families and scored on the others measures how 
 
 Families: ``classic`` (the original templates, :mod:`generator_templates`; the default, byte-identical to
 the generator before families existed), ``terse`` (changelog and commit-message notes), ``narrative``
-(first-person prose), ``ticket`` (tracker and decision-record entries), ``chat`` (team chat messages).
+(first-person prose), ``ticket`` (tracker and decision-record entries), ``chat`` (team chat messages),
+``wiki`` (handbook and status-page entries).
 ``style`` names one family or several joined by ``+`` (``classic+terse+narrative``); with several, each topic
 instance and each noise note draws its family.
 """
@@ -152,8 +153,9 @@ def _registry() -> dict[str, Family]:
     from memlab.benchmarks.project_history.family_narrative import NARRATIVE
     from memlab.benchmarks.project_history.family_terse import TERSE
     from memlab.benchmarks.project_history.family_ticket import TICKET
+    from memlab.benchmarks.project_history.family_wiki import WIKI
 
-    return {f.name: f for f in (CLASSIC, TERSE, NARRATIVE, TICKET, CHAT)}
+    return {f.name: f for f in (CLASSIC, TERSE, NARRATIVE, TICKET, CHAT, WIKI)}
 
 
 def families() -> dict[str, Family]:
