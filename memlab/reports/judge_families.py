@@ -20,6 +20,8 @@ output is typed by hand.
 from __future__ import annotations
 
 import argparse
+import functools
+import hashlib
 import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -68,18 +70,37 @@ def dataset_label(params: Mapping[str, str]) -> tuple[str, str]:
     return params.get("dataset.style", "classic"), params.get("dataset.seed", params.get("seed", "?"))
 
 
-def _model(path: str | None, default: str) -> str:
-    return default if path in (None, "", "None", "null") else Path(path).stem.replace("learned_", "")
+@functools.cache
+def shipped_models() -> dict[str, str]:
+    """SHA-256 -> version (``v9``) of every model file shipped in ``memlab/models/judge``."""
+    from memlab.strategies.judge.learned import DEFAULT_MODEL
+
+    return {
+        hashlib.sha256(path.read_bytes()).hexdigest(): path.stem.replace("learned_", "")
+        for path in sorted(DEFAULT_MODEL.parent.glob("learned_v*.json"))
+        if not path.name.endswith(".card.json")
+    }
+
+
+def _model(path: str | None, sha256: str | None, default: str) -> str:
+    """A model's version: its file's name, else the shipped model its pinned digest names, else ``default``."""
+    if path not in (None, "", "None", "null"):
+        return Path(str(path)).stem.replace("learned_", "")
+    return shipped_models().get(str(sha256), default)
 
 
 def judge_label(params: Mapping[str, str]) -> str:
-    """A short name of the run's judge and its model(s): ``cascade v8 → v9``, ``learned v9``, ``slot``."""
+    """A short name of the run's judge and its model(s): ``cascade v8 → v9``, ``learned v9``, ``slot``.
+
+    A cascade's fallback model given by digest only (the conf's default) is named by the shipped file with that
+    digest, so runs before and after a change of the shipped fallback stay apart.
+    """
     target = params.get("judge._target_", "").rsplit(".", 1)[-1]
-    model = _model(params.get("judge.model_path"), "v8")
+    model = _model(params.get("judge.model_path"), params.get("judge.model_sha256"), "v8")
     if target == "CascadeJudge":
         fallback = params.get("judge.fallback", "slot")
         if fallback == "learned":
-            fallback = _model(params.get("judge.fallback_model_path"), "v9")
+            fallback = _model(params.get("judge.fallback_model_path"), params.get("judge.fallback_model_sha256"), "v9")
         return f"cascade {model} → {fallback}"
     if target == "LearnedJudge":
         return f"learned {model}"

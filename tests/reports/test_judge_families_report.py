@@ -36,6 +36,11 @@ def test_judge_label_names_models_and_fallbacks():
     learned = {"judge._target_": "memlab.strategies.judge.learned.LearnedJudge", "judge.model_path": "/learned_v9.json"}
     assert jf.judge_label(learned) == "learned v9"
     assert jf.judge_label({"judge._target_": "memlab.strategies.judge.slot.SlotJudge"}) == "slot"
+    # a fallback given by digest only is the shipped model with that digest
+    (sha,) = [s for s, v in jf.shipped_models().items() if v == "v9"]
+    assert jf.judge_label({**other, "judge.fallback_model_path": "None", "judge.fallback_model_sha256": sha}) == (
+        "cascade v8 → v9"
+    )
 
 
 def test_tables_keep_the_newest_run_per_seed_split_validation_seeds_and_average_role_groups():
