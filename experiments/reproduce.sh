@@ -28,10 +28,10 @@ V9="judge.model_path=$PWD/memlab/models/judge/learned_v9.json"
 $P -m memlab --multirun +experiment=project_history $F judge=cascade judge.fallback=slot,learned \
     dataset=ferrybook_history,builtin_history
 $P -m memlab --multirun +experiment=project_history $F judge=cascade judge.fallback=slot,learned \
-    dataset=project_history dataset.style=classic,ticket,chat,terse,narrative seed=0,1,2
+    dataset=project_history dataset.style=classic,ticket,chat,wiki,terse,narrative seed=0,1,2
 $P -m memlab --multirun +experiment=project_history $F judge=learned "$V9" dataset=ferrybook_history,builtin_history
 $P -m memlab --multirun +experiment=project_history $F judge=learned "$V9" \
-    dataset=project_history dataset.style=classic,ticket,chat,terse,narrative seed=0,1,2
+    dataset=project_history dataset.style=classic,ticket,chat,wiki,terse,narrative seed=0,1,2
 $P -m memlab report judge_families --force
 
 step the four source designs against tuned
