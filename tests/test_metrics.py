@@ -43,3 +43,11 @@ def test_bootstrap_ci_brackets_mean_and_is_seeded():
     lo, hi = metrics.bootstrap_ci(vals, seed=1)
     assert lo <= 0.5 <= hi and (lo, hi) == metrics.bootstrap_ci(vals, seed=1)
     assert metrics.bootstrap_ci([]) == (0.0, 0.0)
+
+
+def test_latency_metrics_sum_every_phase_over_episodes_and_total_them():
+    from memlab.benchmarks.metrics import latency_metrics
+
+    out = latency_metrics([{"ingest": 1.0, "recall": 0.5}, {"ingest": 2.0, "answer": 0.25}])
+    assert out == {"latency_ingest_s": 3.0, "latency_recall_s": 0.5, "latency_answer_s": 0.25, "latency_total_s": 3.75}
+    assert latency_metrics([]) == {"latency_total_s": 0.0}

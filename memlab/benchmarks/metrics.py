@@ -58,6 +58,21 @@ def supersession_scores(
     return precision_recall_f1(transitive_closure(predicted), transitive_closure(gold))
 
 
+def latency_metrics(seconds: Iterable[Mapping[str, float]]) -> dict[str, float]:
+    """``latency_<phase>_s`` summed over episodes for every phase any episode timed, and ``latency_total_s``.
+
+    Args:
+        seconds: Each episode's wall seconds per phase (``EpisodeOutcome.seconds``).
+    """
+    out: dict[str, float] = {}
+    for per_phase in seconds:
+        for phase, value in per_phase.items():
+            key = f"latency_{phase}_s"
+            out[key] = out.get(key, 0.0) + float(value)
+    out["latency_total_s"] = float(sum(out.values()))
+    return out
+
+
 def hit_at_1(ranked: Sequence[str], relevant: Collection[str]) -> float:
     """1.0 if the first ranked id is relevant, else 0.0 (empty ranking → 0.0)."""
     return 1.0 if ranked and ranked[0] in set(relevant) else 0.0

@@ -11,10 +11,10 @@ experiments/project_history/README.md, "Judges across phrasing families") and wr
 
 Roles: ``classic`` is the family model v8 trained on (at evaluation seeds below 1000, which no model trained
 on); ``terse`` and ``narrative`` the cross-family model v9 trained on too; ``ticket``, ``chat`` and ``wiki``
-share no template or synonym list with those, and no shipped model or setting was fitted on them; ``ferrybook_history`` is the
-hand-written development history, ``builtin_history`` the hand-written check. Generator seeds from 1000 are
-validation (development) seeds and have rows of their own, outside the generalization table. Nothing in the
-output is typed by hand.
+share no template or synonym list with those, and no shipped model or setting was fitted on them;
+``ferrybook_history`` is the hand-written development history, ``builtin_history`` the hand-written check.
+Generator seeds from 1000 are validation (development) seeds and have rows of their own, outside the
+generalization table. Nothing in the output is typed by hand.
 """
 
 from __future__ import annotations

@@ -56,6 +56,8 @@ def test_runs_and_logs_every_metric(tmp_path) -> None:
     assert m["recall_at_10_turn_ci_low"] <= m["recall_at_10_turn"] <= m["recall_at_10_turn_ci_high"]
     assert m["n_no_evidence_cat1_4"] == 1.0
     assert m["quirk_integer_answers"] == 1.0 and m["quirk_orphan_session_dates"] == 1.0
+    phases = [v for k, v in m.items() if k.startswith("latency_") and k != "latency_total_s"]
+    assert "latency_ingest_s" in m and m["latency_total_s"] == pytest.approx(sum(phases))
     assert out.result.card.sha256 and out.result.card.main_metric == "temporal_date_acc_datelike"
     assert out.result.info["categories"]["2"] == "temporal"
     preds = [json.loads(line) for line in (tmp_path / "out" / "predictions.jsonl").read_text().splitlines()]

@@ -114,6 +114,7 @@ def test_question_types_filter_and_session_granularity(lme_file):
     result = bench.run(components(), 0)
     assert result.metrics["n_questions"] == 1 and result.info["question_types"] == {"temporal-reasoning": 1}
     assert result.metrics["lme_recall_at_1_session"] == 1.0
+    assert result.metrics["latency_total_s"] >= result.metrics["latency_recall_s"] > 0.0
     with pytest.raises(MemlabError, match="unknown LongMemEval question types"):
         LongMemEvalBenchmark(path=str(lme_file), question_types=["temporal"]).read()
 

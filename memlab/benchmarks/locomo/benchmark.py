@@ -36,6 +36,7 @@ from memlab.benchmarks.locomo.ingest import ingest
 from memlab.benchmarks.locomo.loader import CATEGORIES, Conversation, LocomoData, Question, load
 from memlab.benchmarks.locomo.recall import KS, recall_at_k, recall_row
 from memlab.benchmarks.locomo.scoring import answer_f1, token_f1
+from memlab.benchmarks.metrics import latency_metrics
 from memlab.components import Components
 from memlab.errors import MemlabError
 from memlab.pipeline.context import QueryContext
@@ -266,8 +267,7 @@ class LocomoBenchmark(EpisodeBenchmark):
             artifacts["loocv.json"] = (json.dumps(report, indent=1) + "\n").encode()
         metrics.update({f"quirk_{k}": float(v) for k, v in data.data.quirks.items()})
         metrics["n_consolidations"] = float(sum(len(o.runs) for o in outcomes))
-        for phase in outcomes[0].seconds if outcomes else ():
-            metrics[f"latency_{phase}_s"] = float(sum(o.seconds.get(phase, 0.0) for o in outcomes))
+        metrics.update(latency_metrics(o.seconds for o in outcomes))
         tiers: dict[str, int] = {}
         for outcome in outcomes:
             for state in outcome.store.states.values():

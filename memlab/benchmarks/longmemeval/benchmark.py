@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
 from memlab.benchmarks.longmemeval.load import read_file, read_hub
 from memlab.benchmarks.longmemeval.schema import QUESTION_TYPES, Question, parse_all
-from memlab.benchmarks.metrics import mean
+from memlab.benchmarks.metrics import latency_metrics, mean
 from memlab.components import Components
 from memlab.errors import MemlabError
 from memlab.pipeline.episode import Episode
@@ -202,6 +202,7 @@ class LongMemEvalBenchmark(EpisodeBenchmark):
                 row[f"recall_at_{k}"], row[f"recall_all_at_{k}"] = session_recall(ranked, set(gold), k)
             predictions.append(row)
         metrics = aggregate(predictions, self.ks)
+        metrics.update(latency_metrics(o.seconds for o in outcomes))
         counts = Counter(q.question_type for q in data.questions)
         info = {
             "question_types": dict(sorted(counts.items())),

@@ -85,8 +85,7 @@ def injected_fact_ids(store: MemoryStore, block: InjectedBlock) -> list[str]:
 
 def latency_metrics(outcome: EpisodeOutcome) -> dict[str, float]:
     """``latency_<phase>_s`` per phase, ``latency_total_s`` and ``n_consolidations``."""
-    out = {f"latency_{phase}_s": float(v) for phase, v in outcome.seconds.items()}
-    out["latency_total_s"] = float(sum(outcome.seconds.values()))
+    out = metrics.latency_metrics([outcome.seconds])
     out["n_consolidations"] = float(len(outcome.runs))
     return out
 
