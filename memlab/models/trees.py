@@ -8,7 +8,8 @@ in the fitted order, then the logistic or softmax link).
 
 A model file is trusted only through its card: :func:`load_model` checks the file's SHA-256 against the
 card beside it (``<name>.card.json``) and, when given, against a pinned digest (a hook spec carries the one
-``memlab export`` computed), and the card's feature list against the features the caller computes.
+``memlab export`` computed), and the card's feature list and features version against the features the caller computes (a card without a
+version is version 1).
 """
 
 from __future__ import annotations
@@ -148,13 +149,14 @@ def save_model(model: Any, card: dict[str, Any], path: Path) -> tuple[Path, Path
 
 
 def load_model(
-    path: Path, *, features: Sequence[str], expected_sha256: str | None = None
+    path: Path, *, features: Sequence[str], features_version: int = 1, expected_sha256: str | None = None
 ) -> tuple[TreeEnsemble, dict[str, Any]]:
     """Read a model through its card: digest and features checked, nothing executed.
 
     Args:
         path: The ``memlab.trees/1`` JSON file.
         features: The feature names the caller computes (must equal the card's).
+        features_version: The version of the readings behind them (must equal the card's, 1 when absent).
         expected_sha256: A digest pinned elsewhere (a hook spec); must equal the file's too.
 
     Raises:
@@ -175,6 +177,12 @@ def load_model(
             raise MemlabError(f"learned judge model {path} does not match the SHA-256 in {label}; refusing to load it")
     if list(card.get("features", [])) != list(features):
         raise MemlabError(f"learned judge model {path} was trained on other features; retrain it")
+    trained = card.get("features_version", 1)
+    if trained != features_version:
+        raise MemlabError(
+            f"learned judge model {path} was trained on features version {trained}, this memlab computes version "
+            f"{features_version}; retrain it with `memlab train judge`"
+        )
     try:
         ensemble = TreeEnsemble(json.loads(path.read_text(encoding="utf-8")))
     except MemlabError:

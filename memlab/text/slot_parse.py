@@ -33,15 +33,20 @@ CUE_WORDS = _words(
     """switched switch switching replaced replace replacing deprecated deprecate moved move migrated migrate
     migrating dropped drop reverted revert back instead longer changed change stopped retired removed
     abandoned took over going forward anymore resolved fixed unblocked resumed now becomes became favour favor
-    returns returned again adopts adopted"""
+    returns returned again adopts adopted superseded supplanted slips slipped postponed rescheduled reversed
+    undone"""
 )
 
 #: Only the first characters of a memory are parsed (memories are short; this bounds the work).
 MAX_CHARS = 4000
 
-_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9+#./_-]*[A-Za-z0-9+#]|[A-Za-z0-9]")
+#: A token: letters and digits of any script (``[^\W_]``; on ASCII text exactly ``[A-Za-z0-9]``, so "Tomás" is
+#: one token, not "tom" and "s"), with ``+#./_-`` inside and ``+#`` at the end (``c++``, ``node.js``).
+_TOKEN = re.compile(r"[^\W_](?:[^\W_]|[+#./_-])*(?:[^\W_]|[+#])|[^\W_]")
 #: Start of a sentence or clause (anchors patterns whose first group is lazy, keeping matching linear).
 _SENTENCE_START = r"(?:^|(?<=[.;:!?\n]))\s*"
+#: Start of a sentence, clause or comma-separated part ("In billing, Redis is replaced by ...").
+_PART_START = r"(?:^|(?<=[;:,!?\n])|(?<=\.\s))\s*"
 _CLAUSE_END = r"(?=\.(?:\s|$)|[;,:!?()\n]|\s+(?:because|since|as|so|after|which|for|due)\b|$)"
 
 #: (cue name, pattern with optional named groups ``old`` and ``new``). Order matters only for the reason.
@@ -52,7 +57,34 @@ CHANGE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("back to", r"\b(?:went|go|going|moved|switched|are|is)?\s*back\s+to\s+(?P<new>.+?)" + _CLAUSE_END),
         ("from-to", r"\bfrom\s+(?P<old>[^.;,:\n]+?)\s+(?:back\s+)?(?:to|onto|over to)\s+(?P<new>.+?)" + _CLAUSE_END),
         ("replaced", r"\breplac(?:ed|e|ing)\s+(?P<old>[^.;,:\n]+?)\s+(?:with|by)\s+(?P<new>.+?)" + _CLAUSE_END),
-        ("replaced", _SENTENCE_START + r"(?P<new>[^.;,:\n]+?)\s+(?:replaces|replaced)\s+(?P<old>.+?)" + _CLAUSE_END),
+        (
+            "replaced",
+            _SENTENCE_START + r"(?P<new>[^.;,:\n]+?)\s+(?:replaces|replaced)\s+(?!by\b)(?P<old>.+?)" + _CLAUSE_END,
+        ),
+        (
+            "replaced",
+            _PART_START + r"(?P<old>(?:[^.;,:\n]|\.(?!\s))+?)\s+(?:is|was|are|were|has been|have been|had been|got|gets|will be)\s+"
+            r"(?:replaced|superseded|succeeded|supplanted)\s+(?:by|with)\s+(?P<new>.+?)" + _CLAUSE_END,
+        ),
+        (
+            "was-now",
+            r"\b(?:was|were|used\s+to\s+be)\s+(?!(?:\w+(?:ed|en|ing)|in|on|at|by|for|to|not|never|also|already)\b)"
+            r"(?P<old>[^.;,:\n]+?)\s*[;,]\s*(?:but\s+)?"
+            r"(?:(?:it|this|that|they|he|she)\s+(?:is|are)\s+now|now(?:\s+(?:it\s+is|they\s+are))?)\s+"
+            r"(?P<new>.+?)" + _CLAUSE_END,
+        ),
+        (
+            "reverted",
+            r"\b(?:move|switch|migration|change|transition|upgrade)\s+(?:to|onto)\s+(?P<old>[^.;,:\n]+?)\s+"
+            r"(?:was|has been|got|is being|were|have been)\s+"
+            r"(?:reversed|rolled\s+back|undone|reverted|abandoned|cancell?ed|called\s+off)\b",
+        ),
+        ("back to", _SENTENCE_START + r"(?P<new>[^.;,:\n]+?)\s+(?:is|are)\s+once\s+(?:more|again)\b"),
+        (
+            "moved to",
+            r"\b(?:slips?|slipped|slipping|postponed|pushed\s+back|delayed|rescheduled|moved\s+(?:back|out))\s+"
+            r"(?:again\s+)?(?:to|until|till)\s+(?P<new>.+?)" + _CLAUSE_END,
+        ),
         ("instead of", r"\binstead\s+of\s+(?P<old>.+?)" + _CLAUSE_END),
         (
             "no longer",
@@ -80,14 +112,28 @@ CHANGE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "now",
             r"\bnow\s+(?:uses?|runs?\s+(?:on|under|with|in)|deploys?\s+to|lives?\s+in|goes\s+to|go\s+to|"
-            r"authenticates?\s+(?:with|using|via)|(?:is|are)\s+(?:on|in|with|handled by|owned by|done with)?)\s*"
+            r"authenticates?\s+(?:with|using|via)|(?:ships?|launch(?:es)?|releases?|starts?|goes\s+live)\s+(?:on|in|by)|"
+            r"(?:is|are)\s+(?:on|in|with|handled by|owned by|done with)?)\s*"
             r"(?P<new>.+?)" + _CLAUSE_END,
         ),
         ("going forward", r"\bgoing\s+forward\s*[:,-]?\s+(?P<new>.+?)" + _CLAUSE_END),
+        (
+            "going forward",
+            r"\b(?:from|starting|as\s+of)\s+(?:today|tomorrow|now(?:\s+on)?|this\s+(?:week|sprint|month|release))"
+            r"\s*[:,]?\s+(?P<new>.+?)" + _CLAUSE_END,
+        ),
+        (
+            "going forward",
+            _SENTENCE_START + r"(?P<new>[^.;:\n]+?)\s+(?:from|starting|as\s+of)\s+(?:today|tomorrow|now(?:\s+on)?)\b",
+        ),
         ("becomes", r"(?:^|[.;:]\s+)(?P<new>[^.;,:\n]+?)\s+(?:becomes|became|is now)\b"),
         ("in favour of", r"\bin\s+favou?r\s+of\s+(?P<new>.+?)" + _CLAUSE_END),
         ("back to", r"\b(?:returns?|returned|returning)\s+to\s+(?P<new>.+?)" + _CLAUSE_END),
-        ("back to", r"(?:^|[.;:]\s+)(?P<new>[^.;,:\n]+?)(?<!\bworks)(?<!\bships)(?<!\bruns)\s+again\b"),
+        (
+            "back to",  # "Postgres again" returns to a value; "slips again", "checked again" repeat an action
+            r"(?:^|[.;:]\s+)(?P<new>[^.;,:\n]+?)(?<!ed)(?<!\bworks)(?<!\bships)(?<!\bruns)(?<!\bslips)(?<!\bfails)"
+            r"(?<!\bbreaks)(?<!\bbroke)(?<!\bbroken)(?<!\bsaid)(?<!\bhappens)\s+again\b",
+        ),
         ("moved to", r"\b(?:is|are)\s+now\s+(?P<new>.+?)" + _CLAUSE_END),
         (
             "resolved",
@@ -105,6 +151,11 @@ _CHANGE_KEYS: tuple[tuple[str, ...], ...] = (
     ("from",),
     ("replac",),
     ("replace",),
+    ("replaced", "superseded", "succeeded", "supplanted"),
+    ("now",),
+    ("reversed", "rolled", "undone", "reverted", "abandoned", "cancel", "called off"),
+    ("once",),
+    ("slip", "postpon", "pushed", "delayed", "reschedul", "moved"),
     ("instead",),
     ("longer",),
     ("longer",),
@@ -114,6 +165,8 @@ _CHANGE_KEYS: tuple[tuple[str, ...], ...] = (
     ("switch", "mov", "migrat", "chang", "transition", "upgraded"),
     ("now",),
     ("forward",),
+    ("from", "starting", "as of"),
+    ("from", "starting", "as of"),
     ("becomes", "became", "is now"),
     ("favo",),
     ("return",),
@@ -234,7 +287,7 @@ def salient_tokens(text: str) -> frozenset[str]:
             low = tok.lower()
             if low in STOPWORDS or low in CUE_WORDS:
                 continue
-            has_sym = not _SYMBOLS.isdisjoint(tok)  # tokens are ASCII (_TOKEN): digits and +#./_ only
+            has_sym = not _SYMBOLS.isdisjoint(tok)  # _TOKEN: letters, digits and +#./_ only
             rest = tok[1:]
             inner_cap = rest != rest.lower()
             if has_sym or inner_cap or (tok[0].isupper() and i > 0):

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
-from memlab.strategies.judge.pair_features import FEATURES, pair_features
+from memlab.strategies.judge.pair_features import FEATURES, FEATURES_VERSION, pair_features
 from memlab.types import Relation
 
 #: Class order of the model's outputs.
@@ -245,6 +245,7 @@ def train(
         cv["accuracy"] = float((pred == y).mean())
     card = {
         "features": list(FEATURES),
+        "features_version": FEATURES_VERSION,
         "classes": [str(c) for c in model.classes_],
         "train_seeds": seeds,
         **(

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from memlab.errors import MemlabError
 from memlab.models.trees import TreeEnsemble, card_path, export_hgb, sha256_of
 from memlab.strategies.judge.learned import LearnedJudge
-from memlab.strategies.judge.pair_features import FEATURES
+from memlab.strategies.judge.pair_features import FEATURES, FEATURES_VERSION
 from memlab.training.judge import (
     format_training_seeds,
     history_pairs,
@@ -105,6 +105,22 @@ def test_a_model_without_a_card_or_with_other_features_is_refused(tiny_model: Pa
         LearnedJudge(model_path=str(other)).load()
 
 
+def test_a_model_trained_on_another_reading_of_the_features_is_refused(tiny_model: Path, tmp_path: Path) -> None:
+    """Same feature names, older readings behind them (a card without a version is version 1): refused."""
+    card = json.loads(card_path(tiny_model).read_text())
+    assert card["features_version"] == FEATURES_VERSION
+    for version in (None, FEATURES_VERSION - 1):
+        old = tmp_path / f"v{version}.json"
+        old.write_text(tiny_model.read_text())
+        stale = {k: v for k, v in card.items() if k != "features_version"}
+        if version is not None:
+            stale["features_version"] = version
+        card_path(old).write_text(json.dumps({**stale, "sha256": sha256_of(old)}))
+        with pytest.raises(MemlabError, match=r"features version \d+, this memlab computes version") as info:
+            LearnedJudge(model_path=str(old)).load()
+        assert "\n" not in str(info.value)
+
+
 def test_the_shipped_model_loads_from_the_package_without_training() -> None:
     from memlab.strategies.judge.learned import DEFAULT_MODEL
 
@@ -141,7 +157,8 @@ def test_unreadable_model_is_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("not a model")
     card_path(bad).write_text(json.dumps({"format": "memlab.learned_judge/2", "sha256": sha256_of(bad),
-                                          "features": list(FEATURES)}))  # fmt: skip
+                                          "features": list(FEATURES),
+                                          "features_version": FEATURES_VERSION}))  # fmt: skip
     with pytest.raises(MemlabError, match="cannot read learned judge model"):
         LearnedJudge(model_path=str(bad)).load()
     pickled = tmp_path / "old.joblib"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memlab.strategies.judge.slot import SlotJudge
 from memlab.text.change_reading import read_changes, trim_span
@@ -87,3 +89,68 @@ def test_keyword_gate_changes_nothing(monkeypatch) -> None:
     monkeypatch.setattr(change_reading, "_ALL_PATTERNS", ungated)
     assert [change_reading.read_changes.__wrapped__(t, frozenset()) for t in texts] == gated
     assert sum(len(g) for g in gated) > 20
+
+
+def _pairs(text: str) -> set[tuple[frozenset[str], frozenset[str]]]:
+    from memlab.text.slot_parse import changes
+
+    return {(c.old, c.new) for c in changes(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new"),
+    [
+        ("CircleCI has been replaced by Buildkite as the CI service.", {"circleci"}, {"buildkite"}),
+        ("Redis is replaced by Memcached; reason: cost.", {"redis"}, {"memcached"}),
+        ("In billing, Moment.js was superseded by date-fns.", {"moment.js"}, {"date-fns"}),
+        ("The event bus was Amazon SQS; it is now Kafka.", {"amazon", "sqs"}, {"kafka"}),
+        ("Our CI used to be Jenkins, now GitHub Actions.", {"jenkins"}, {"github", "actions"}),
+        ("The move to API keys was reversed.", {"api", "keys"}, set()),
+        ("Keycloak is once more the identity provider.", set(), {"keycloak"}),
+        ("The v1 release slips to 17 November.", set(), {"17", "november"}),
+        ("The launch was postponed until March 3 because of the audit.", set(), {"march", "3"}),
+    ],
+)
+def test_change_constructions_read_old_and_new_the_right_way_round(text: str, old: set, new: set) -> None:
+    """Both readings (the features' and the slot judge's) name the replaced value as old, the new one as new."""
+    assert (frozenset(old), frozenset(new)) in _pairs(text)
+    assert any(c.old == frozenset(old) and c.new >= frozenset(new) for c in read_changes(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Memcached replaced Redis in the cache layer.",  # the active voice, as before
+        "Postgres was chosen for transactions; it is now the standard.",  # a participle is no old value
+        "The bug was in the parser; it is now fixed.",  # nor a place
+        "We pushed the fix to main.",
+    ],
+)
+def test_no_backwards_or_spurious_old_values(text: str) -> None:
+    for old, _new in _pairs(text):
+        assert not old & {"memcached", "chosen", "transactions", "parser", "fix", "main"}, (text, old)
+
+
+def test_passive_replacement_supersedes_the_note_on_the_replaced_value() -> None:
+    older = mem("Use CircleCI as the build service.", day=0)
+    newer = mem("CircleCI has been replaced by Buildkite as the build service.", day=5)
+    assert JUDGE.judge(older, newer, 0.6).relation is Relation.SUPERSEDE
+
+
+_ASCII_TOKEN = r"[A-Za-z0-9][A-Za-z0-9+#./_-]*[A-Za-z0-9+#]|[A-Za-z0-9]"
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=80))
+def test_tokens_of_ascii_text_are_the_ascii_tokens(text: str) -> None:
+    """Letters of any script are token characters; on ASCII text the tokens are exactly the ASCII ones."""
+    import re
+
+    from memlab.text.slot_parse import _TOKEN
+
+    assert _TOKEN.findall(text) == re.findall(_ASCII_TOKEN, text)
+
+
+def test_accented_names_are_one_token() -> None:
+    from memlab.text.slot_parse import content_tokens
+
+    assert content_tokens("Tomás owns payments; ask Zoë.") == ["tomás", "owns", "payments", "ask", "zoë"]

@@ -107,10 +107,12 @@ class LearnedJudge:
         if self.model_ is not None and self.card_ is not None:
             return self.model_, self.card_
         from memlab.models.trees import load_model
-        from memlab.strategies.judge.pair_features import FEATURES
+        from memlab.strategies.judge.pair_features import FEATURES, FEATURES_VERSION
 
         path = Path(self.model_path).expanduser() if self.model_path else DEFAULT_MODEL
-        model, card = load_model(path, features=FEATURES, expected_sha256=self.model_sha256)
+        model, card = load_model(
+            path, features=FEATURES, features_version=FEATURES_VERSION, expected_sha256=self.model_sha256
+        )
         self._check_seeds(card, path)
         self.model_, self.card_, self.path_ = model, card, path
         return model, card

@@ -54,6 +54,12 @@ FEATURES: tuple[str, ...] = (
     *PROFILE_FEATURES,
 )
 
+#: The version of the readings behind :data:`FEATURES`: a model card records it and a model trained on another
+#: version is refused, since the same feature names would carry other values. 2: the change reading reads
+#: a passive replacement ("X has been replaced by Y") with X as the old value (1 read it the other way round)
+#: and reads "was X; it is now Y", a reversed move, "Y is once more ...", and schedule slips.
+FEATURES_VERSION: int = 2
+
 _SLOT = SlotJudge()
 
 
