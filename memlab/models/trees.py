@@ -8,8 +8,8 @@ in the fitted order, then the logistic or softmax link).
 
 A model file is trusted only through its card: :func:`load_model` checks the file's SHA-256 against the
 card beside it (``<name>.card.json``) and, when given, against a pinned digest (a hook spec carries the one
-``memlab export`` computed), and the card's feature list and features version against the features the caller computes (a card without a
-version is version 1).
+``memlab export`` computed), and the card's feature list and features version against the features the
+caller computes (a card without a version is version 1).
 """
 
 from __future__ import annotations

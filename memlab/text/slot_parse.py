@@ -63,7 +63,8 @@ CHANGE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "replaced",
-            _PART_START + r"(?P<old>(?:[^.;,:\n]|\.(?!\s))+?)\s+(?:is|was|are|were|has been|have been|had been|got|gets|will be)\s+"
+            _PART_START + r"(?P<old>(?:[^.;,:\n]|\.(?!\s))+?)\s+"
+            r"(?:is|was|are|were|has been|have been|had been|got|gets|will be)\s+"
             r"(?:replaced|superseded|succeeded|supplanted)\s+(?:by|with)\s+(?P<new>.+?)" + _CLAUSE_END,
         ),
         (
