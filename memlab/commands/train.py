@@ -5,7 +5,7 @@ model is made (training seeds must be >= 1000; evaluation seeds stay below). It 
 (``.json``, gradient-boosted trees as plain JSON, loaded without pickle) and its card beside it
 (``.card.json``: training seeds, features, class counts, grouped cross-validation, SHA-256, the command).
 Use it with ``judge=learned judge.model_path=FILE``. The shipped default's card names the command that
-wrote it (``memlab/models/judge/learned_v8.card.json``).
+wrote it (``memlab/models/judge/learned_v10.card.json``).
 """
 
 from __future__ import annotations

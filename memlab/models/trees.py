@@ -174,7 +174,11 @@ def load_model(
     digest = sha256_of(path)
     for label, wanted in (("its card", card.get("sha256")), ("the spec", expected_sha256)):
         if wanted is not None and wanted != digest:
-            raise MemlabError(f"learned judge model {path} does not match the SHA-256 in {label}; refusing to load it")
+            raise MemlabError(
+                f"learned judge model {path} does not match the SHA-256 in {label} ({wanted[:12]}...); refusing to "
+                "load it (for another model file, pin its SHA-256 or null: judge.model_sha256, "
+                "judge.fallback_model_sha256)"
+            )
     if list(card.get("features", [])) != list(features):
         raise MemlabError(f"learned judge model {path} was trained on other features; retrain it")
     trained = card.get("features_version", 1)

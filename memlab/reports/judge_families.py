@@ -9,9 +9,9 @@ experiments/project_history/README.md, "Judges across phrasing families") and wr
 2. the generalization table: per judge, ``supersession_f1`` averaged over the datasets of each role, so the
    drop from the data a model was trained on to data no one tuned on is one row.
 
-Roles: ``classic`` is the family model v8 trained on (at evaluation seeds below 1000, which no model trained
-on); ``terse`` and ``narrative`` the cross-family model v9 trained on too; ``ticket``, ``chat`` and ``wiki``
-share no template or synonym list with those, and no shipped model or setting was fitted on them;
+Roles: ``classic`` is the family models v8 and v10 trained on (at evaluation seeds below 1000, which no model
+trained on); ``terse`` and ``narrative`` the cross-family models v9 and v11 trained on too; ``ticket``, ``chat``
+and ``wiki`` share no template or synonym list with those, and no shipped model or setting was fitted on them;
 ``ferrybook_history`` is the hand-written development history, ``builtin_history`` the hand-written check.
 Generator seeds from 1000 are validation (development) seeds and have rows of their own, outside the
 generalization table. Nothing in the output is typed by hand.
@@ -35,8 +35,8 @@ EXPERIMENT = "project_history_families"
 #: Dataset -> its role; rows follow this order.
 ROLE: Mapping[str, str] = {
     "classic": "trained family",
-    "terse": "trained family (v9)",
-    "narrative": "trained family (v9)",
+    "terse": "trained family (v9, v11)",
+    "narrative": "trained family (v9, v11)",
     "ticket": "held-out family",
     "chat": "held-out family",
     "wiki": "held-out family",
@@ -94,7 +94,9 @@ def judge_label(params: Mapping[str, str]) -> str:
     """A short name of the run's judge and its model(s): ``cascade v8 → v9``, ``learned v9``, ``slot``.
 
     A cascade's fallback model given by digest only (the conf's default) is named by the shipped file with that
-    digest, so runs before and after a change of the shipped fallback stay apart.
+    digest, so runs before and after a change of the shipped fallback stay apart. A model given by neither (runs
+    from before the conf pinned the primary model's digest, when the shipped models were v8 and v9) is named
+    ``v8`` (primary) or ``v9`` (fallback).
     """
     target = params.get("judge._target_", "").rsplit(".", 1)[-1]
     model = _model(params.get("judge.model_path"), params.get("judge.model_sha256"), "v8")

@@ -74,7 +74,9 @@ def test_a_new_store_starts_a_new_tally_and_reaches_the_learned_judge() -> None:
 
 
 def test_config_builds_with_the_learned_and_slot_settings(tiny_model: Path) -> None:
-    cfg = compose_cfg(["judge=cascade", f"judge.model_path={tiny_model}", "judge.slot.dup_jaccard=0.5"])
+    cfg = compose_cfg(
+        ["judge=cascade", f"judge.model_path={tiny_model}", "judge.model_sha256=null", "judge.slot.dup_jaccard=0.5"]
+    )
     judge = build(cfg["judge"], "judge")
     assert isinstance(judge, CascadeJudge)
     verdict = judge.judge(A, B, 0.8)
@@ -101,10 +103,14 @@ def test_an_unknown_fallback_is_a_one_line_error() -> None:
 
 
 def test_the_conf_pins_the_shipped_fallback_model(tiny_model: Path) -> None:
-    cfg = compose_cfg(["judge=cascade", f"judge.model_path={tiny_model}"])
+    cfg = compose_cfg(["judge=cascade", f"judge.model_path={tiny_model}", "judge.model_sha256=null"])
     judge = build(cfg["judge"], "judge")
     assert judge.fallback == "learned" and judge.fallback_model_path is None
     assert judge.fallback_model_sha256 == file_sha256(FALLBACK_MODEL)
+    from memlab.strategies.judge.learned import DEFAULT_MODEL
+
+    shipped = build(compose_cfg(["judge=cascade"])["judge"], "judge")  # the conf pins the shipped primary too
+    assert shipped.model_path is None and shipped.model_sha256 == file_sha256(DEFAULT_MODEL)
     judge.load()  # both models load, each checked against its card and pin
     assert judge.fallback_.path_ == FALLBACK_MODEL
     bad = compose_cfg(["judge=cascade", f"judge.model_path={tiny_model}", "judge.fallback_model_sha256=" + "0" * 64])

@@ -37,10 +37,14 @@ def test_judge_label_names_models_and_fallbacks():
     assert jf.judge_label(learned) == "learned v9"
     assert jf.judge_label({"judge._target_": "memlab.strategies.judge.slot.SlotJudge"}) == "slot"
     # a fallback given by digest only is the shipped model with that digest
-    (sha,) = [s for s, v in jf.shipped_models().items() if v == "v9"]
+    (sha,) = [s for s, v in jf.shipped_models().items() if v == "v11"]
     assert jf.judge_label({**other, "judge.fallback_model_path": "None", "judge.fallback_model_sha256": sha}) == (
-        "cascade v8 → v9"
+        "cascade v8 → v11"
     )
+    # the conf pins both shipped models, so a default run is named by them; runs from before the pins by v8 / v9
+    (primary,) = [s for s, v in jf.shipped_models().items() if v == "v10"]
+    pinned = {"judge._target_": CASCADE, "judge.fallback": "learned", "judge.model_sha256": primary}
+    assert jf.judge_label({**pinned, "judge.fallback_model_sha256": sha}) == "cascade v10 → v11"
 
 
 def test_tables_keep_the_newest_run_per_seed_split_validation_seeds_and_average_role_groups():

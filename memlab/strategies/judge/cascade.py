@@ -12,7 +12,7 @@ from memlab.strategies.judge.slot import SlotJudge
 from memlab.types import Memory, Relation, Verdict
 
 #: The shipped cross-family model, the ``learned`` fallback's default (``memlab train judge``; its card says how).
-FALLBACK_MODEL: Path = DEFAULT_MODEL.with_name("learned_v9.json")
+FALLBACK_MODEL: Path = DEFAULT_MODEL.with_name("learned_v11.json")
 FALLBACKS = ("slot", "learned")
 
 
@@ -21,8 +21,8 @@ class CascadeJudge:
     (``fallback``: the slot judge, :class:`~.slot.SlotJudge`, or a second learned judge), decided at two levels.
 
     Store level: a model trained on generated histories can be certain and wrong on wording unlike its
-    training data (on hand-written histories model v8 gives COEXIST with probability 1.00 to every pair,
-    changes included), so its own probabilities cannot say where it fails. The rules' surest verdicts can:
+    training data (on hand-written histories model v8, v10's predecessor, gave COEXIST with probability 1.00 to
+    every pair, changes included), so its own probabilities cannot say where it fails. The rules' surest verdicts can:
     every pair the slot judge calls SUPERSEDE with confidence at least ``evidence_confidence`` (an explicit
     change naming the replaced value, a resolved blocker) is a check of the learned judge, passed when it
     answers SUPERSEDE too (a tentative SUPERSEDE counts). Once ``min_evidence`` checks are in, the learned
@@ -34,9 +34,9 @@ class CascadeJudge:
     replaced by the fallback's (0 keeps every learned verdict).
 
     Fallback: ``slot`` answers with the rules. ``learned`` answers with a second model,
-    ``fallback_model_path`` (``None``: the shipped cross-family model v9, trained on the generator's classic,
+    ``fallback_model_path`` (``None``: the shipped cross-family model v11, trained on the generator's classic,
     terse and narrative phrasing families with hard negatives), checked against its card and, when given,
-    ``fallback_model_sha256`` (the conf pins the shipped file's). Why two models: the specialist (model v8,
+    ``fallback_model_sha256`` (the conf pins the shipped file's). Why two models: the specialist (model v10,
     one phrasing family) is the better judge on the wording it was trained on, and the check tells when a
     store is written that way; the generalist loses a little there (generated validation seed 1020: 0.883
     instead of 0.916) and gains where the specialist and the rules fail (experiments/project_history/README.md,
@@ -58,7 +58,7 @@ class CascadeJudge:
         evidence_confidence: Slot SUPERSEDE confidence from which a pair checks the learned judge.
         slot: Keyword arguments of the slot judge.
         fallback: ``slot`` or ``learned`` (which judge answers where the learned judge does not).
-        fallback_model_path: With ``fallback: learned``, the model file (``None``: the shipped model v9).
+        fallback_model_path: With ``fallback: learned``, the model file (``None``: the shipped model v11).
         fallback_model_sha256: With ``fallback: learned``, the model file's SHA-256 the caller expects.
     """
 

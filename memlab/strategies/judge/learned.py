@@ -14,7 +14,7 @@ from memlab.errors import MemlabError
 from memlab.types import Memory, Relation, Verdict
 
 #: The shipped model (``memlab train judge`` rebuilds it; its card says how).
-DEFAULT_MODEL: Path = Path(__file__).resolve().parents[2] / "models" / "judge" / "learned_v8.json"
+DEFAULT_MODEL: Path = Path(__file__).resolve().parents[2] / "models" / "judge" / "learned_v10.json"
 
 
 class LearnedJudge:
@@ -37,7 +37,7 @@ class LearnedJudge:
     at first use) or warns loudly (``warn``).
 
     **Model file.** The judge only loads a model; it never trains one. The default is the model shipped in
-    the package (``memlab/models/judge/learned_v8.json`` with its card ``learned_v8.card.json``: training
+    the package (``memlab/models/judge/learned_v10.json`` with its card ``learned_v10.card.json``: training
     seeds, features, SHA-256, the command that rebuilds it: ``memlab train judge``). ``model_path`` names
     another model file; either way the file is read as JSON trees (:mod:`memlab.models.trees`, no pickle),
     and only when its SHA-256 matches its card and, when given, ``model_sha256`` (a hook spec pins it).
@@ -51,6 +51,11 @@ class LearnedJudge:
     then keeps the contested fact out of the block while the store keeps it valid. Why: the block is read
     as current truth, so an injected stale fact costs more than an omitted current one, which stays
     retrievable (experiments/judges/README.md, "Model v8").
+
+    Model v10 is model v8 retrained, with the same seeds and settings, on the features of version 2 (the
+    change reading that reads a passive replacement the right way round, and more change constructions;
+    :data:`~.pair_features.FEATURES_VERSION`); v8 and v9 cannot read those features and were removed
+    (experiments/project_history/README.md, "Reading change constructions, models v10 and v11").
 
     Configuration errors (missing file, seed overlap, a model whose features do not match) raise
     :class:`~memlab.errors.MemlabError` on first use; a failure on one pair gives COEXIST (confidence 0).
