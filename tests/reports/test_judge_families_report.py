@@ -68,8 +68,8 @@ def test_tables_keep_the_newest_run_per_seed_split_validation_seeds_and_average_
         ("builtin_history", "cascade v8 → v9"),
     ]
     text = jf.render(runs)
-    assert "| cascade v8 → v9 | 0.750 (2 missing) | 0.500 (1 missing) | 0.500 (1 missing) |" in text
-    assert "| cascade v8 → slot | – | 0.200 (2 missing) | – |" in text
+    assert "| cascade v8 → v9 | 0.750 (2 missing) | 0.500 | – | 0.500 (1 missing) |" in text
+    assert "| cascade v8 → slot | – | 0.200 (1 missing) | – | – |" in text
     assert "| classic | trained family | cascade v8 → v9 | 0,1 | 0.750 ± 0.071 |" in text
     assert "| classic (validation seeds) | trained family | cascade v8 → v9 | 1020 | 0.100 |" in text
     builtin = next(line for line in text.splitlines() if line.startswith("| builtin_history"))
