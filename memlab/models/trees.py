@@ -185,7 +185,7 @@ def load_model(
     if trained != features_version:
         raise MemlabError(
             f"learned judge model {path} was trained on features version {trained}, this memlab computes version "
-            f"{features_version}; retrain it with `memlab train judge`"
+            f"{features_version}; retrain it with `memlab train judge` (a hook: export a run made with this memlab)"
         )
     try:
         ensemble = TreeEnsemble(json.loads(path.read_text(encoding="utf-8")))
