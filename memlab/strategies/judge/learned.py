@@ -55,7 +55,7 @@ class LearnedJudge:
     Model v10 is model v8 retrained, with the same seeds and settings, on the features of version 2 (the
     change reading that reads a passive replacement the right way round, and more change constructions;
     :data:`~.pair_features.FEATURES_VERSION`); v8 and v9 cannot read those features and were removed
-    (experiments/project_history/README.md, "Reading change constructions, models v10 and v11").
+    (experiments/project_history/README.md, "Reading change constructions: models v10 and v11").
 
     Configuration errors (missing file, seed overlap, a model whose features do not match) raise
     :class:`~memlab.errors.MemlabError` on first use; a failure on one pair gives COEXIST (confidence 0).

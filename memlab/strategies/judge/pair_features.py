@@ -57,7 +57,8 @@ FEATURES: tuple[str, ...] = (
 #: The version of the readings behind :data:`FEATURES`: a model card records it and a model trained on another
 #: version is refused, since the same feature names would carry other values. 2: the change reading reads
 #: a passive replacement ("X has been replaced by Y") with X as the old value (1 read it the other way round)
-#: and reads "was X; it is now Y", a reversed move, "Y is once more ...", and schedule slips.
+#: and reads "was X; it is now Y", a reversed move, "Y is once more ...", schedule slips, "from today ..." and
+#: "now ships on"; "slips again" is no return; tokens are letters and digits of any script (1: ASCII only).
 FEATURES_VERSION: int = 2
 
 _SLOT = SlotJudge()
