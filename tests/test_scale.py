@@ -247,6 +247,9 @@ def _changes_unfiltered(text: str) -> list[tuple]:
         "Postgres became the primary store. Uses pytest in CI, locally too, for the docs site.",
         "We don't use Jenkins anymore; GitHub Actions took over from Jenkins.",
         "Na\u00efve caf\u00e9 note: MOVED to Nomad instead of Kubernetes in favour of simplicity.",
+        "CircleCI has been replaced by Buildkite. The queue was SQS; it is now Kafka. Jest is once more the runner.",
+        "From this week we release on Thursdays; Tom\u00e1s owns payments from today. v1 slips to 1 December.",
+        "The move to API keys was reversed; starting now, Keycloak again. v2 now ships on 3 March.",
     ],
 )
 def test_change_and_scope_prefilters_change_nothing(text):
