@@ -11,8 +11,9 @@ from memlab.build import build
 from memlab.errors import MemlabError
 from memlab.strategies.judge.cascade import FALLBACK_MODEL, CascadeJudge
 from memlab.types import Relation, Verdict
-from tests.judges.helpers import mem
+from tests.judges.helpers import four_way_reply, mem
 from tests.support.compose import compose_cfg
+from tests.support.stub_openai import StubOpenAI
 
 
 class Fixed:
@@ -98,8 +99,34 @@ def test_a_distrusted_learned_judge_hands_pairs_to_the_fallback_model() -> None:
 
 
 def test_an_unknown_fallback_is_a_one_line_error() -> None:
-    with pytest.raises(MemlabError, match=r"judge\.fallback must be one of slot, learned"):
+    with pytest.raises(MemlabError, match=r"judge\.fallback must be one of slot, learned, dspy"):
         CascadeJudge(fallback="rules").judge(A, B)
+
+
+def test_the_llm_fallback_is_asked_only_where_the_learned_judge_does_not_answer(tiny_model: Path) -> None:
+    with StubOpenAI(replies=[four_way_reply("MERGE", "0.85")]) as stub:
+        llm = ["llm=local", "llm.model=openai/stub-model", f"llm.api_base={stub.base_url}", "llm.api_key=stub"]
+        overrides = ["judge=cascade", "judge.fallback=dspy", f"judge.model_path={tiny_model}"]
+        cfg = compose_cfg([*overrides, *llm, "judge.model_sha256=null", "llm.cache=false", "llm.num_retries=0"])
+        cascade = build(cfg["judge"], "judge")
+        assert cascade.llm["api_base"] == stub.base_url and cascade.dspy["prompt"] == "fourway"
+        cascade._parts()  # builds the DSPy fallback from the composed llm settings
+        cascade.slot_ = Fixed(Relation.SUPERSEDE, 0.9)
+        cascade.learned_ = Fixed(Relation.SUPERSEDE, 0.95)
+        cascade.observe([A, B])
+        assert cascade.judge(A, B).reason == "fixed" and stub.requests == []  # trusted: no LLM call
+        cascade.learned_ = Fixed(Relation.COEXIST, 1.0)
+        for _ in range(2):  # two failed checks: 1 of 3 passed, below min_agreement 0.5
+            verdict = cascade.judge(A, B)
+        assert (verdict.relation, verdict.confidence) == (Relation.MERGE, 0.85)
+        assert verdict.reason.startswith("fallback LLM (learned judge distrusted)")
+        assert len(stub.requests) == 1
+
+
+def test_an_llm_fallback_without_a_language_model_is_a_one_line_error() -> None:
+    judge = build(compose_cfg(["judge=cascade", "judge.fallback=dspy"])["judge"], "judge")
+    with pytest.raises(MemlabError, match=r"^judge\.fallback=dspy needs a language model; pick one with llm="):
+        judge.observe([A, B])
 
 
 def test_the_conf_pins_the_shipped_fallback_model(tiny_model: Path) -> None:

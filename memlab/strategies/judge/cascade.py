@@ -13,7 +13,7 @@ from memlab.types import Memory, Relation, Verdict
 
 #: The shipped cross-family model, the ``learned`` fallback's default (``memlab train judge``; its card says how).
 FALLBACK_MODEL: Path = DEFAULT_MODEL.with_name("learned_v11.json")
-FALLBACKS = ("slot", "learned")
+FALLBACKS = ("slot", "learned", "dspy")
 
 
 class CascadeJudge:
@@ -33,14 +33,17 @@ class CascadeJudge:
     Pair level: where the learned judge answers, a verdict whose confidence is below ``min_confidence`` is
     replaced by the fallback's (0 keeps every learned verdict).
 
-    Fallback: ``slot`` answers with the rules. ``learned`` answers with a second model,
-    ``fallback_model_path`` (``None``: the shipped cross-family model v11, trained on the generator's classic,
-    terse and narrative phrasing families with hard negatives), checked against its card and, when given,
-    ``fallback_model_sha256`` (the conf pins the shipped file's). Why two models: the specialist (model v10,
-    one phrasing family) is the better judge on the wording it was trained on, and the check tells when a
-    store is written that way; the generalist loses a little there (generated validation seed 1020: 0.883
-    instead of 0.916) and gains where the specialist and the rules fail (experiments/project_history/README.md,
-    "Judges across phrasing families"). The slot judge still supplies the checks.
+    Fallback: ``slot`` answers with the rules. ``dspy`` answers with a language model
+    (:class:`~.dspy_judge.DSPyJudge` with ``llm`` and the keyword arguments ``dspy``): the judge for wording no
+    rule or model was written or trained for, asked only about the pairs of distrusted stores or unsure
+    learned verdicts, so that a store the specialist reads well costs no LLM call. ``learned`` answers with a
+    second model, ``fallback_model_path`` (``None``: the shipped cross-family model v11, trained on the
+    generator's classic, terse and narrative phrasing families with hard negatives), checked against its card
+    and, when given, ``fallback_model_sha256`` (the conf pins the shipped file's). Why two models: the
+    specialist (model v10, one phrasing family) is the better judge on the wording it was trained on, and the
+    check tells when a store is written that way; the generalist loses a little there (generated validation
+    seed 1020: 0.883 instead of 0.916) and gains where the specialist and the rules fail (see "Judges across
+    phrasing families" in experiments/project_history/README.md). The slot judge still supplies the checks.
 
     The learned parameters are those of :class:`~.learned.LearnedJudge` (the same model file, SHA-256 pin,
     seed rule and tentative-SUPERSEDE threshold; the fallback model shares all but the file and pin); ``slot``
@@ -57,9 +60,11 @@ class CascadeJudge:
         min_evidence: Checks needed before the share is read (until then the learned judge answers).
         evidence_confidence: Slot SUPERSEDE confidence from which a pair checks the learned judge.
         slot: Keyword arguments of the slot judge.
-        fallback: ``slot`` or ``learned`` (which judge answers where the learned judge does not).
+        fallback: ``slot``, ``learned`` or ``dspy`` (which judge answers where the learned judge does not).
         fallback_model_path: With ``fallback: learned``, the model file (``None``: the shipped model v11).
         fallback_model_sha256: With ``fallback: learned``, the model file's SHA-256 the caller expects.
+        llm: With ``fallback: dspy``, the language model's settings (the ``llm`` config group).
+        dspy: With ``fallback: dspy``, keyword arguments of the DSPy judge (``prompt``, ``review_threshold``, ...).
     """
 
     name: ClassVar[str] = "cascade"
@@ -80,6 +85,8 @@ class CascadeJudge:
         fallback: str = "slot",
         fallback_model_path: str | None = None,
         fallback_model_sha256: str | None = None,
+        llm: Mapping[str, Any] | None = None,
+        dspy: Mapping[str, Any] | None = None,
     ) -> None:
         self.model_path = model_path
         self.model_sha256 = model_sha256
@@ -94,6 +101,8 @@ class CascadeJudge:
         self.fallback = fallback
         self.fallback_model_path = fallback_model_path
         self.fallback_model_sha256 = fallback_model_sha256
+        self.llm = llm
+        self.dspy = dspy
         self.fallback_: Any = None
         self.unobserved_: Sequence[Memory] | None = None
         self.learned_: Any = None
@@ -112,6 +121,16 @@ class CascadeJudge:
         if self.fallback_ is None and self.fallback != "slot":
             if self.fallback not in FALLBACKS:
                 raise MemlabError(f"judge.fallback must be one of {', '.join(FALLBACKS)}, not {self.fallback!r}")
+            if self.fallback == "dspy":
+                from memlab.strategies.judge.dspy_judge import DSPyJudge
+
+                if not dict(self.llm or {}).get("model"):
+                    raise MemlabError(
+                        "judge.fallback=dspy needs a language model; pick one with llm=<option> "
+                        "(see `memlab list llm`) or set llm.model"
+                    )
+                self.fallback_ = DSPyJudge(self.llm, **dict(self.dspy or {}))
+                return self.learned_, self.slot_
             self.fallback_ = LearnedJudge(
                 self.fallback_model_path or str(FALLBACK_MODEL),
                 self.fallback_model_sha256,
@@ -141,7 +160,7 @@ class CascadeJudge:
         that a missing or altered fallback model fails here rather than at the first distrusted store.
         """
         learned = self._parts()[0]
-        if self.fallback_ is not None:
+        if isinstance(self.fallback_, LearnedJudge):
             self.fallback_.load()
         return learned.load()
 
@@ -174,7 +193,10 @@ class CascadeJudge:
         if self.fallback_ is None:
             return Verdict(slot.relation, slot.confidence, f"slot ({why}): {slot.reason}")
         if self.unobserved_ is not None:
-            self.fallback_.observe(self.unobserved_)
+            observe = getattr(self.fallback_, "observe", None)
+            if callable(observe):
+                observe(self.unobserved_)
             self.unobserved_ = None
         verdict = self.fallback_.judge(older, newer, similarity)
-        return Verdict(verdict.relation, verdict.confidence, f"fallback model ({why}): {verdict.reason}")
+        kind = "fallback LLM" if self.fallback == "dspy" else "fallback model"
+        return Verdict(verdict.relation, verdict.confidence, f"{kind} ({why}): {verdict.reason}")
