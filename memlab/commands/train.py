@@ -34,6 +34,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--min-similarity", type=float, default=0.2, help="cosine floor of a pair (as pipeline.min_pair_similarity)"
     )
     parser.add_argument("--k-namespace", type=int, default=0, help="neighbours within the namespace")
+    parser.add_argument(
+        "--profiles",
+        default="store",
+        choices=["store", "session"],
+        help="store a pair's slot profiles come from: the whole history (store, as under pipeline.schedule=end) "
+        "or the memories up to the end of the newer memory's session (session, as the session schedule and the hook)",
+    )
     parser.add_argument("--out", required=True, type=Path, help="model file to write (.json)")
 
 
@@ -54,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
         k_namespace=args.k_namespace,
         styles=styles,
         hard_negatives=hard,
+        profiles=args.profiles,
     )
     model_path, card_path = save(model, card, args.out)
     print(json.dumps({"model": str(model_path), "card": str(card_path), "cv": card["cv"]}, indent=2))

@@ -111,17 +111,56 @@ def make_embedder(name: str) -> Any:
     raise MemlabError(f"unknown embedder '{name}'; valid: minilm, tfidf")
 
 
+#: Which store the slot profiles of a training pair come from (``--profiles``): ``store``, every memory of the
+#: history (what a judge observes under ``pipeline.schedule=end``); ``session``, the memories recorded up to the
+#: end of the newer memory's session (what it observes when that session is consolidated under the default
+#: ``session`` schedule and in the git-notes hook, which consolidates the notes so far at each session start).
+PROFILE_STORES: tuple[str, ...] = ("store", "session")
+
+
 def history_pairs(
-    history: Any, embedder: Any, k: int = 8, min_similarity: float = 0.3, k_namespace: int = 0
+    history: Any,
+    embedder: Any,
+    k: int = 8,
+    min_similarity: float = 0.3,
+    k_namespace: int = 0,
+    profiles: str = "store",
 ) -> tuple[list, list[str]]:
-    """Feature rows and labels of one history's candidate pairs (slot profiles from all its memories, as the
-    pipeline gives the judge every memory of the store it consolidates).
+    """Feature rows and labels of one history's candidate pairs, with the slot profiles of the store the judge
+    would observe (``profiles``, one of :data:`PROFILE_STORES`).
+
+    Raises:
+        MemlabError: An unknown ``profiles``.
     """
     from memlab.strategies.judge.slot_profiles import SlotProfiles
 
+    if profiles not in PROFILE_STORES:
+        raise MemlabError(f"unknown profiles '{profiles}'; valid: {', '.join(PROFILE_STORES)}")
     pairs = candidate_pairs(history, embedder, k, min_similarity, k_namespace)
-    profiles = SlotProfiles.from_memories(history.memories)
-    return [pair_features(o, n, s, profiles) for o, n, s, _ in pairs], [label for *_, label in pairs]
+    if profiles == "store":
+        whole = SlotProfiles.from_memories(history.memories)
+        return [pair_features(o, n, s, whole) for o, n, s, _ in pairs], [label for *_, label in pairs]
+    ends = session_ends(history.memories)
+    ordered = sorted(history.memories, key=lambda m: (m.timestamp, m.id))
+    cache: dict[Any, Any] = {}
+    rows = []
+    for older, newer, sim, _ in pairs:
+        end = ends[newer.id]
+        if end not in cache:
+            cache[end] = SlotProfiles.from_memories([m for m in ordered if m.timestamp <= end])
+        rows.append(pair_features(older, newer, sim, cache[end]))
+    return rows, [label for *_, label in pairs]
+
+
+def session_ends(memories: Sequence[Any]) -> dict[str, Any]:
+    """Each memory's id → the time of the last memory of its session (:func:`memlab.pipeline.episode.session_of`)."""
+    from memlab.pipeline.episode import session_of
+
+    last: dict[str, Any] = {}
+    for m in memories:
+        key = session_of(m)
+        last[key] = max(last.get(key, m.timestamp), m.timestamp)
+    return {m.id: last[session_of(m)] for m in memories}
 
 
 def candidate_pairs(
@@ -193,11 +232,13 @@ def train(
     k_namespace: int = 0,
     styles: Mapping[int, str] | None = None,
     hard_negatives: Mapping[int, float] | None = None,
+    profiles: str = "store",
 ) -> tuple[Any, dict[str, Any]]:
     """Train on ``seeds``; returns ``(model, card)``. Cross-validation groups folds by seed (history).
 
     ``styles`` and ``hard_negatives`` give a generated seed's phrasing family and hard-negative share
-    (:func:`parse_training_seeds`; default ``classic`` and 0). Training on some families and evaluating on the
+    (:func:`parse_training_seeds`; default ``classic`` and 0). ``profiles`` says which store a pair's slot
+    profiles come from (:data:`PROFILE_STORES`; the card records it). Training on some families and evaluating on the
     others measures how far the model carries to phrasings it has not seen.
 
     ``k``, ``min_similarity`` and ``k_namespace`` should equal the pipeline's ``knn_k``,
@@ -207,7 +248,7 @@ def train(
     experiments/judges/README.md).
 
     Raises:
-        MemlabError: A seed below 1000 (reserved for evaluation) or no training pairs.
+        MemlabError: A seed below 1000 (reserved for evaluation), no training pairs or unknown ``profiles``.
     """
     import numpy as np
     from sklearn.metrics import f1_score
@@ -226,7 +267,9 @@ def train(
     hard = dict(hard_negatives or {})
     for seed in progress(seeds, desc="training histories", unit="history"):
         history = make_history(dataset, seed, size, styles.get(seed, "classic"), hard.get(seed, 0.0))
-        r, lab = history_pairs(history, emb, k=k, min_similarity=min_similarity, k_namespace=k_namespace)
+        r, lab = history_pairs(
+            history, emb, k=k, min_similarity=min_similarity, k_namespace=k_namespace, profiles=profiles
+        )
         rows += r
         labels += lab
         groups += [seed] * len(r)
@@ -259,6 +302,7 @@ def train(
         "knn_k": k,
         "min_pair_similarity": min_similarity,
         "knn_k_namespace": k_namespace,
+        "profiles": profiles,
         "n_pairs": len(labels),
         "class_counts": dict(sorted(Counter(labels).items())),
         "cv": cv,
@@ -267,7 +311,7 @@ def train(
         "command": (
             f"memlab train judge --seeds {format_training_seeds(seeds, styles, hard)} --dataset {dataset} "
             f"--size {size} --embedder {embedder} --k {k} --min-similarity {min_similarity} "
-            f"--k-namespace {k_namespace} --out FILE"
+            f"--k-namespace {k_namespace}" + (f" --profiles {profiles}" if profiles != "store" else "") + " --out FILE"
         ),
     }
     return model, card

@@ -55,6 +55,29 @@ def test_labels_come_from_gold_and_absent_pairs_coexist() -> None:
     assert labels.count("COEXIST") > 0
 
 
+def test_session_profiles_are_those_of_the_store_when_the_newer_session_is_consolidated() -> None:
+    from memlab.benchmarks.project_history.builtin import generate
+    from memlab.strategies.judge.pair_features import pair_features
+    from memlab.strategies.judge.slot_profiles import SlotProfiles
+    from memlab.training.judge import candidate_pairs, session_ends
+
+    history, emb = generate(1000), make_embedder("tfidf")
+    pairs = candidate_pairs(history, emb)
+    whole, _ = history_pairs(history, emb, profiles="store")
+    rows, labels = history_pairs(history, emb, profiles="session")
+    assert labels == [label for *_, label in pairs]
+    ends = session_ends(history.memories)
+    last = max(ends.values())
+    early = [(p, r) for p, r in zip(pairs, rows, strict=True) if ends[p[1].id] < last]
+    (o, n, s, _), row = early[len(early) // 2]
+    seen = [m for m in history.memories if m.timestamp <= ends[n.id]]
+    assert len(seen) < len(history.memories)
+    assert row == pair_features(o, n, s, SlotProfiles.from_memories(seen))
+    assert any(a != b for a, b in zip(rows, whole, strict=True))  # early pairs see fewer notes
+    with pytest.raises(MemlabError, match="unknown profiles 'future'; valid: store, session"):
+        history_pairs(history, emb, profiles="future")
+
+
 def test_parse_seeds() -> None:
     assert parse_seeds("1000-1003") == [1000, 1001, 1002, 1003]
     assert parse_seeds("5,1-2") == [1, 2, 5]
