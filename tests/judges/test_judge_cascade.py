@@ -107,7 +107,9 @@ def test_the_llm_fallback_is_asked_only_where_the_learned_judge_does_not_answer(
     with StubOpenAI(replies=[four_way_reply("MERGE", "0.85")]) as stub:
         llm = ["llm=local", "llm.model=openai/stub-model", f"llm.api_base={stub.base_url}", "llm.api_key=stub"]
         overrides = ["judge=cascade", "judge.fallback=dspy", f"judge.model_path={tiny_model}"]
-        cfg = compose_cfg([*overrides, *llm, "judge.model_sha256=null", "llm.cache=false", "llm.num_retries=0"])
+        cfg = compose_cfg(
+            [*overrides, *llm, "judge.model_sha256=null", "judge.llm_min_probability=null", "llm.cache=false"]
+        )
         cascade = build(cfg["judge"], "judge")
         assert cascade.llm["api_base"] == stub.base_url and cascade.dspy["prompt"] == "fourway"
         cascade._parts()  # builds the DSPy fallback from the composed llm settings
@@ -120,6 +122,40 @@ def test_the_llm_fallback_is_asked_only_where_the_learned_judge_does_not_answer(
             verdict = cascade.judge(A, B)
         assert (verdict.relation, verdict.confidence) == (Relation.MERGE, 0.85)
         assert verdict.reason.startswith("fallback LLM (learned judge distrusted)")
+        assert len(stub.requests) == 1
+
+
+class Probabilities:
+    """A fallback model that gives fixed relation probabilities."""
+
+    def __init__(self, coexist: float) -> None:
+        self.coexist = coexist
+
+    def observe(self, memories) -> None:
+        pass
+
+    def probabilities(self, older, newer, similarity=None) -> dict[str, float]:
+        return {"COEXIST": self.coexist, "SUPERSEDE": 1.0 - self.coexist}
+
+
+def test_the_fallback_model_keeps_pairs_it_finds_unrelated_from_the_llm(tiny_model: Path) -> None:
+    with StubOpenAI(replies=[four_way_reply("SUPERSEDE", "0.9")]) as stub:
+        llm = ["llm=local", "llm.model=openai/stub-model", f"llm.api_base={stub.base_url}", "llm.api_key=stub"]
+        models = [f"judge.model_path={tiny_model}", f"judge.fallback_model_path={tiny_model}"]
+        pins = ["judge.model_sha256=null", "judge.fallback_model_sha256=null", "llm.cache=false"]
+        overrides = ["judge=cascade", "judge.fallback=dspy", "judge.llm_min_probability=0.05", *models, *pins, *llm]
+        cascade = build(compose_cfg(overrides)["judge"], "judge")
+        cascade.load()  # the filter is the fallback model, loaded and checked like it
+        assert cascade.filter_.path_ == tiny_model
+        cascade.slot_, cascade.learned_ = Fixed(Relation.SUPERSEDE, 0.9), Fixed(Relation.COEXIST, 1.0)
+        cascade.filter_ = Probabilities(coexist=0.97)
+        cascade.observe([A, B])
+        verdict = cascade.judge(A, B)  # distrusted at once; p(not COEXIST) 0.03 < 0.05
+        assert (verdict.relation, verdict.confidence) == (Relation.COEXIST, pytest.approx(0.97))
+        assert "no LLM call" in verdict.reason and stub.requests == []
+        cascade.filter_ = Probabilities(coexist=0.9)
+        verdict = cascade.judge(A, B)
+        assert verdict.relation is Relation.SUPERSEDE and verdict.reason.startswith("fallback LLM")
         assert len(stub.requests) == 1
 
 
@@ -143,3 +179,20 @@ def test_the_conf_pins_the_shipped_fallback_model(tiny_model: Path) -> None:
     bad = compose_cfg(["judge=cascade", f"judge.model_path={tiny_model}", "judge.fallback_model_sha256=" + "0" * 64])
     with pytest.raises(MemlabError, match="does not match the SHA-256"):
         build(bad["judge"], "judge").load()
+
+
+def test_the_experiment_runs_with_an_llm_fallback_end_to_end(tmp_path: Path) -> None:
+    """`+experiment=project_history judge.fallback=dspy` on the built-in history, against the stub server (every
+    reply COEXIST; no accuracy is read from it): the learned judge is distrusted there, so every verdict is the
+    filter's or the LLM's, and no supersession is found."""
+    import json
+
+    from memlab.run import run
+
+    with StubOpenAI(replies=[four_way_reply("COEXIST", "0.9")]) as stub:
+        llm = ["llm=local", "llm.model=openai/stub-model", f"llm.api_base={stub.base_url}", "llm.api_key=stub"]
+        overrides = ["+experiment=project_history", "dataset=builtin_history", "judge.fallback=dspy", *llm]
+        run(compose_cfg([*overrides, "llm.cache=false"]), tmp_path)
+    metrics = json.loads((tmp_path / "result.json").read_text())["metrics"]
+    assert metrics["supersession_f1"] == 0.0
+    assert 0 < len(stub.requests) < metrics["n_judged_pairs"], (len(stub.requests), metrics["n_judged_pairs"])

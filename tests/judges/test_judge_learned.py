@@ -87,8 +87,12 @@ def test_parse_seeds() -> None:
 
 def test_loads_by_path_and_judges(tiny_model: Path) -> None:
     judge = LearnedJudge(model_path=str(tiny_model), eval_seed=0)
-    verdict = judge.judge(mem("Use Flask for the HTTP API"), mem("Replaced Flask with FastAPI for the API", day=9), 0.7)
+    older, newer = mem("Use Flask for the HTTP API"), mem("Replaced Flask with FastAPI for the API", day=9)
+    verdict = judge.judge(older, newer, 0.7)
     assert verdict.relation is Relation.SUPERSEDE
+    proba = judge.probabilities(older, newer, 0.7)  # the verdict's probabilities, by relation
+    assert sum(proba.values()) == pytest.approx(1.0) and max(proba, key=proba.get) == "SUPERSEDE"
+    assert verdict.reason == f"learned p={proba['SUPERSEDE']:.2f}"
     assert judge.artifact_path == str(tiny_model)
     card = json.loads(card_path(tiny_model).read_text())
     assert card["train_seeds"] == [1000, 1001] and card["sha256"] == sha256_of(tiny_model)

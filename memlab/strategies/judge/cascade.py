@@ -36,7 +36,10 @@ class CascadeJudge:
     Fallback: ``slot`` answers with the rules. ``dspy`` answers with a language model
     (:class:`~.dspy_judge.DSPyJudge` with ``llm`` and the keyword arguments ``dspy``): the judge for wording no
     rule or model was written or trained for, asked only about the pairs of distrusted stores or unsure
-    learned verdicts, so that a store the specialist reads well costs no LLM call. ``learned`` answers with a
+    learned verdicts, so that a store the specialist reads well costs no LLM call. On a distrusted store that is
+    every candidate pair (about 10,000 of a 400-memory history at ``knn_k`` 20); with ``llm_min_probability``
+    the fallback model (below) reads each pair first and a pair it gives every relation but COEXIST less than
+    that probability in total keeps its COEXIST without a call. ``learned`` answers with a
     second model, ``fallback_model_path`` (``None``: the shipped cross-family model v11, trained on the
     generator's classic, terse and narrative phrasing families with hard negatives), checked against its card
     and, when given, ``fallback_model_sha256`` (the conf pins the shipped file's). Why two models: the
@@ -65,6 +68,8 @@ class CascadeJudge:
         fallback_model_sha256: With ``fallback: learned``, the model file's SHA-256 the caller expects.
         llm: With ``fallback: dspy``, the language model's settings (the ``llm`` config group).
         dspy: With ``fallback: dspy``, keyword arguments of the DSPy judge (``prompt``, ``review_threshold``, ...).
+        llm_min_probability: With ``fallback: dspy``, the fallback model's probability of a relation other than
+            COEXIST from which a pair goes to the language model (``None``: every pair goes).
     """
 
     name: ClassVar[str] = "cascade"
@@ -87,6 +92,7 @@ class CascadeJudge:
         fallback_model_sha256: str | None = None,
         llm: Mapping[str, Any] | None = None,
         dspy: Mapping[str, Any] | None = None,
+        llm_min_probability: float | None = None,
     ) -> None:
         self.model_path = model_path
         self.model_sha256 = model_sha256
@@ -103,7 +109,9 @@ class CascadeJudge:
         self.fallback_model_sha256 = fallback_model_sha256
         self.llm = llm
         self.dspy = dspy
+        self.llm_min_probability = llm_min_probability
         self.fallback_: Any = None
+        self.filter_: Any = None
         self.unobserved_: Sequence[Memory] | None = None
         self.learned_: Any = None
         self.slot_: Any = None
@@ -130,15 +138,20 @@ class CascadeJudge:
                         "(see `memlab list llm`) or set llm.model"
                     )
                 self.fallback_ = DSPyJudge(self.llm, **dict(self.dspy or {}))
+                if self.llm_min_probability is not None:
+                    self.filter_ = self._fallback_model()
                 return self.learned_, self.slot_
-            self.fallback_ = LearnedJudge(
-                self.fallback_model_path or str(FALLBACK_MODEL),
-                self.fallback_model_sha256,
-                self.eval_seed,
-                self.on_seed_overlap,
-                self.supersede_threshold,
-            )
+            self.fallback_ = self._fallback_model()
         return self.learned_, self.slot_
+
+    def _fallback_model(self) -> LearnedJudge:
+        return LearnedJudge(
+            self.fallback_model_path or str(FALLBACK_MODEL),
+            self.fallback_model_sha256,
+            self.eval_seed,
+            self.on_seed_overlap,
+            self.supersede_threshold,
+        )
 
     def observe(self, memories: Sequence[Memory]) -> None:
         """Pass the store's memories to both judges (slot profiles, common words); a new store resets the tally.
@@ -160,8 +173,9 @@ class CascadeJudge:
         that a missing or altered fallback model fails here rather than at the first distrusted store.
         """
         learned = self._parts()[0]
-        if isinstance(self.fallback_, LearnedJudge):
-            self.fallback_.load()
+        for model in (self.fallback_, self.filter_):
+            if isinstance(model, LearnedJudge):
+                model.load()
         return learned.load()
 
     @property
@@ -193,10 +207,21 @@ class CascadeJudge:
         if self.fallback_ is None:
             return Verdict(slot.relation, slot.confidence, f"slot ({why}): {slot.reason}")
         if self.unobserved_ is not None:
-            observe = getattr(self.fallback_, "observe", None)
-            if callable(observe):
-                observe(self.unobserved_)
+            for judge in (self.fallback_, self.filter_):
+                observe = getattr(judge, "observe", None)
+                if callable(observe):
+                    observe(self.unobserved_)
             self.unobserved_ = None
+        if self.filter_ is not None:
+            try:
+                other = 1.0 - self.filter_.probabilities(older, newer, similarity).get(Relation.COEXIST.value, 0.0)
+            except MemlabError:
+                raise
+            except Exception:  # features that fail on this pair: let the language model read it
+                other = 1.0
+            if other < float(self.llm_min_probability or 0.0):
+                reason = f"fallback model ({why}): p(not COEXIST)={other:.3f}, no LLM call"
+                return Verdict(Relation.COEXIST, 1.0 - other, reason)
         verdict = self.fallback_.judge(older, newer, similarity)
         kind = "fallback LLM" if self.fallback == "dspy" else "fallback model"
         return Verdict(verdict.relation, verdict.confidence, f"{kind} ({why}): {verdict.reason}")

@@ -138,15 +138,25 @@ class LearnedJudge:
         else:
             raise MemlabError(message)
 
+    def probabilities(self, older: Memory, newer: Memory, similarity: float | None = None) -> dict[str, float]:
+        """The classifier's probability of each relation (by its value, e.g. ``"SUPERSEDE"``) for the pair.
+
+        Raises:
+            MemlabError: The model cannot be loaded (:meth:`load`). A failure on the pair's features raises
+                as it is (:meth:`judge` turns it into COEXIST).
+        """
+        model, _ = self.load()
+        from memlab.strategies.judge.pair_features import pair_features
+
+        proba = model.predict_proba([pair_features(older, newer, similarity, self.profiles_)])[0]
+        return {str(c): float(p) for c, p in zip(model.classes_, proba, strict=True)}
+
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
         """Judge ``newer`` against ``older`` with the classifier."""
-        model, _ = self.load()
+        self.load()  # a model that cannot be loaded is an error, not a COEXIST verdict
         try:
-            from memlab.strategies.judge.pair_features import pair_features
-
-            row = [pair_features(older, newer, similarity, self.profiles_)]
-            proba = model.predict_proba(row)[0]
-            return verdict_from_proba(proba, model.classes_, self.supersede_threshold)
+            proba = self.probabilities(older, newer, similarity)
+            return verdict_from_proba(list(proba.values()), list(proba), self.supersede_threshold)
         except Exception as exc:  # the contract: a failure on one pair is COEXIST
             return Verdict(Relation.COEXIST, 0.0, f"learned judge failed: {type(exc).__name__}")
 
