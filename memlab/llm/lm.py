@@ -29,6 +29,9 @@ def make_lm(cfg: Mapping[str, Any]) -> Any:
     """
     if not cfg or not cfg.get("model"):
         raise MemlabError("no LLM configured; pick one with llm=<option> (see `memlab list llm`) or set llm.model")
+    # DSPy fetches LiteLLM's model price map from GitHub on first use (five seconds' timeout offline) unless this
+    # is set; the bundled copy is enough. `python -m memlab` sets it too, but a hook or library use may not.
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     try:
         import dspy
     except ImportError:  # pragma: no cover - dspy is a declared dependency

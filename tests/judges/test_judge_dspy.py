@@ -110,3 +110,20 @@ def test_low_confidence_goes_to_the_pipeline_review_queue() -> None:
 def test_no_llm_is_a_one_line_error() -> None:
     with pytest.raises(MemlabError, match="no LLM configured"):
         DSPyJudge(llm={"model": None}).judge(OLDER, NEWER)
+
+
+def test_an_llm_judge_reads_no_price_map_from_the_network() -> None:
+    """DSPy would fetch LiteLLM's model price map on first use; a fresh process that builds an LM through memlab
+    uses the bundled copy (it must work unattended and offline, as in the hook)."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from memlab.llm.lm import make_lm; make_lm({'model': 'openai/x', 'api_base': 'http://127.0.0.1:9/v1', "
+        "'api_key': 'k', 'cache': False}); import dspy.clients.model_metadata as m; m._load(); "
+        "print(m.source_info())"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "LITELLM_LOCAL_MODEL_COST_MAP"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, timeout=120)
+    assert "'is_env_forced': True" in out.stdout and "refresh failed" not in out.stderr
