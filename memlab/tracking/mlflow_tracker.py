@@ -43,14 +43,9 @@ class MlflowTracker:
         With ``sweep_id`` (a ``--multirun`` sweep) the run becomes a child of one parent run per sweep,
         found by its ``memlab.sweep`` tag or created on first use.
         """
-        from mlflow.tracking import MlflowClient
+        from memlab.tracking.store import ensure_experiment, open_client
 
-        from memlab.tracking.store import ensure_experiment, sqlite_path
-
-        db = sqlite_path(self.uri)
-        if db is not None:
-            db.parent.mkdir(parents=True, exist_ok=True)
-        self.client_ = MlflowClient(tracking_uri=self.uri)
+        self.client_ = open_client(self.uri)
         exp_id = self.experiment_id_ = ensure_experiment(self.client_, self.uri, self.experiment)
         tags = dict(tags)
         if sweep_id:

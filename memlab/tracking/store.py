@@ -3,7 +3,10 @@
 Parallel jobs (joblib, Ray) that open a fresh sqlite store at the same moment race on MLflow's schema
 migration ("Online migration expected to match one row ..."); :func:`prepare_store` creates and migrates the
 store once, in the process that launches the jobs, and switches sqlite to write-ahead logging so that
-readers never wait for a writer. :func:`open_parent` and :func:`close_parent` bracket a sweep with one
+readers never wait for a writer. Two memlab processes that open the same fresh store at once (two sweeps started
+together) race the same way ("table experiments already exists", and that job's run is lost), so creating and
+migrating a sqlite store happens under an exclusive lock on a file beside it (:func:`store_lock`).
+:func:`open_parent` and :func:`close_parent` bracket a sweep with one
 parent run; :func:`finished_run` finds a FINISHED run with a given config hash (``tracking.skip_finished``).
 """
 
@@ -11,7 +14,8 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +36,38 @@ def sqlite_path(uri: str) -> Path | None:
     return path
 
 
+@contextmanager
+def store_lock(uri: str) -> Iterator[None]:
+    """Hold an exclusive lock on ``<database>-lock`` beside a sqlite store (nothing for other stores, or where
+    the platform has no ``fcntl``): one process at a time creates or migrates the schema.
+    """
+    db = sqlite_path(uri)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX
+        fcntl = None  # type: ignore[assignment]
+    if db is None or fcntl is None:
+        yield
+        return
+    db.parent.mkdir(parents=True, exist_ok=True)
+    with open(db.with_name(db.name + "-lock"), "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def open_client(uri: str) -> Any:
+    """An ``MlflowClient`` for ``uri`` whose store exists and is migrated (created under :func:`store_lock`)."""
+    from mlflow.tracking import MlflowClient
+
+    with store_lock(uri):
+        client = MlflowClient(tracking_uri=uri)
+        client.search_experiments(max_results=1)  # creates and migrates the schema
+    return client
+
+
 def artifact_location(uri: str, experiment: str) -> str | None:
     """Artifacts beside a sqlite database (never relative to the working directory); server: its default."""
     db = sqlite_path(uri)
@@ -46,8 +82,6 @@ def prepare_store(uri: str, experiment: str | None = None) -> str | None:
     """
     import logging
 
-    from mlflow.tracking import MlflowClient
-
     db = sqlite_path(uri)
     if db is not None:
         db.parent.mkdir(parents=True, exist_ok=True)
@@ -56,13 +90,12 @@ def prepare_store(uri: str, experiment: str | None = None) -> str | None:
     for log in quiet:
         log.setLevel(logging.WARNING)
     try:
-        client = MlflowClient(tracking_uri=uri)
-        client.search_experiments(max_results=1)  # creates and migrates the schema
+        client = open_client(uri)
     finally:
         for log, level in zip(quiet, levels, strict=True):
             log.setLevel(level)
     if db is not None:
-        with sqlite3.connect(db, timeout=30) as con:
+        with store_lock(uri), sqlite3.connect(db, timeout=30) as con:
             con.execute("PRAGMA journal_mode=WAL")
     if experiment is None:
         return None

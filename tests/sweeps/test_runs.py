@@ -82,3 +82,37 @@ def test_json_logs_from_the_command_line(tmp_path):
     records = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     finished = [r for r in records if r["msg"] == "run finished"]
     assert finished and finished[0]["main_metric"] == "resolver_acc" and finished[0]["value"] == 0.0
+
+
+_RACE = """
+import sys, time
+from memlab.tracking.mlflow_tracker import MlflowTracker
+from memlab.tracking.store import prepare_store
+uri, start, i = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+while time.time() < start:
+    time.sleep(0.001)
+prepare_store(uri, "race")  # what a sweep's launcher does
+tracker = MlflowTracker(uri, "race")
+tracker.start(f"job-{i}", {"i": i}, {})
+tracker.finish()
+"""
+
+
+def test_processes_that_open_a_fresh_store_together_all_record_their_runs(tmp_path):
+    """Two sweeps started at the same moment on a fresh sqlite store raced on MLflow's schema creation ("table
+    experiments already exists") and one job's run was lost."""
+    import time
+
+    from mlflow.tracking import MlflowClient
+
+    uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
+    start = str(time.time() + 8)  # after every process has imported MLflow
+    jobs = [
+        subprocess.Popen([sys.executable, "-c", _RACE, uri, start, str(i)], stderr=subprocess.PIPE, text=True)
+        for i in range(3)
+    ]
+    errors = [job.communicate(timeout=180)[1] for job in jobs]
+    assert [job.returncode for job in jobs] == [0, 0, 0], errors
+    client = MlflowClient(tracking_uri=uri)
+    runs = client.search_runs([client.get_experiment_by_name("race").experiment_id])
+    assert sorted(r.info.run_name for r in runs) == ["job-0", "job-1", "job-2"]
