@@ -1,0 +1,1 @@
+"""Public architecture decision records as a benchmark (``dataset=adr_decisions``): one episode per repository."""

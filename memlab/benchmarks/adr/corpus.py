@@ -1,0 +1,243 @@
+"""Reading a folder of architecture decision records: one JSON file per public repository.
+
+The format (the data folder's ``SOURCE.md``): ``{"repo", "commit", "license", "adrs": [...], "links": [...]}``;
+each record has ``id``, ``path``, ``number`` (or null), ``title``, ``date`` (``YYYY-MM-DD``), ``status`` and
+``text`` (the whole file as written); each link has ``old``, ``new``, ``relation`` (``supersedes`` or
+``amends``) and the ``evidence`` it was read from. Further fields are allowed and ignored.
+
+Every record is validated; a malformed file or record raises a one-line :class:`~memlab.errors.MemlabError`
+naming the file and the record. A link naming a record the file does not hold is not an error here: the
+history (:mod:`memlab.benchmarks.adr.history`) skips and counts it.
+
+Splits: ``sealed`` is the first third (rounded up) of the folder's repository names ordered by
+``sha256("memlab-adr-seal:" + name)``, ``dev`` the rest; names only decide it, so adding files to a
+folder can move repositories between splits, and no file is opened to split.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memlab.errors import MemlabError
+
+SPLITS = ("all", "dev", "sealed")
+RELATIONS = ("supersedes", "amends")
+SEAL_SALT = "memlab-adr-seal:"
+
+
+@dataclass(frozen=True)
+class AdrRecord:
+    """One decision record as written.
+
+    Attributes:
+        id: The record's id in its file (unique; the corpus uses the path).
+        path: Path of the record file in its repository.
+        number: The record's number, if it has one.
+        title: The title as written (with its number and any status mark).
+        date: The record's date (its own date line, front matter, or the commit that added it).
+        status: The status text as written.
+        text: The whole file as written.
+    """
+
+    id: str
+    path: str
+    number: int | None
+    title: str
+    date: datetime.date
+    status: str
+    text: str
+
+
+@dataclass(frozen=True)
+class AdrLink:
+    """A gold link: ``new`` supersedes or amends ``old``.
+
+    Attributes:
+        old: Id of the older record.
+        new: Id of the newer record.
+        relation: ``supersedes`` or ``amends``.
+        evidence: The status line(s) or sentence(s) the link was read from.
+    """
+
+    old: str
+    new: str
+    relation: str
+    evidence: str
+
+
+@dataclass(frozen=True)
+class AdrRepo:
+    """One repository's records and links.
+
+    Attributes:
+        repo: ``owner/name``.
+        license: SPDX licence id.
+        commit: The commit the records were read at.
+        records: The records, in file order.
+        links: The gold links, in file order.
+        source: The JSON file read.
+    """
+
+    repo: str
+    license: str
+    commit: str
+    records: tuple[AdrRecord, ...]
+    links: tuple[AdrLink, ...]
+    source: str
+
+    @property
+    def name(self) -> str:
+        """The file-stem form of the repository name, ``owner__name``."""
+        return self.repo.replace("/", "__")
+
+
+def _field(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str, fix: str) -> Any:
+    if key not in obj:
+        raise MemlabError(f"{where}: missing field '{key}'; {fix}")
+    value = obj[key]
+    if not isinstance(value, kind) or isinstance(value, bool):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise MemlabError(f"{where}: field '{key}' must be {names}, got {type(value).__name__}; {fix}")
+    return value
+
+
+def _record(raw: Any, index: int, source: str) -> AdrRecord:
+    fix = "fix the record (format: SOURCE.md of the data folder)"
+    rid = raw.get("id") if isinstance(raw, dict) else None
+    where = f"{source}: record {index}" + (f" (id {rid!r})" if isinstance(rid, str) else "")
+    if not isinstance(raw, dict):
+        raise MemlabError(f"{where}: expected an object, got {type(raw).__name__}; {fix}")
+    rid = _field(raw, "id", str, where, fix)
+    if not rid.strip():
+        raise MemlabError(f"{where}: field 'id' is empty; {fix}")
+    number = raw.get("number")
+    if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+        raise MemlabError(f"{where}: field 'number' must be an integer or null, got {type(number).__name__}; {fix}")
+    date_text = _field(raw, "date", str, where, fix)
+    try:
+        date = datetime.date.fromisoformat(date_text[:10])
+    except ValueError:
+        raise MemlabError(f"{where}: field 'date' {date_text!r} is not a YYYY-MM-DD date; {fix}") from None
+    return AdrRecord(
+        id=rid,
+        path=_field(raw, "path", str, where, fix),
+        number=number,
+        title=_field(raw, "title", str, where, fix),
+        date=date,
+        status=raw.get("status") or "",
+        text=_field(raw, "text", str, where, fix),
+    )
+
+
+def _link(raw: Any, index: int, source: str) -> AdrLink:
+    fix = "fix the link (format: SOURCE.md of the data folder)"
+    where = f"{source}: link {index}"
+    if not isinstance(raw, dict):
+        raise MemlabError(f"{where}: expected an object, got {type(raw).__name__}; {fix}")
+    where += f" ({raw.get('old')!r} -> {raw.get('new')!r})"
+    relation = _field(raw, "relation", str, where, fix)
+    if relation not in RELATIONS:
+        raise MemlabError(f"{where}: relation {relation!r} is not one of {', '.join(RELATIONS)}; {fix}")
+    evidence = raw.get("evidence") or ""
+    if not isinstance(evidence, str):
+        raise MemlabError(f"{where}: field 'evidence' must be str, got {type(evidence).__name__}; {fix}")
+    return AdrLink(_field(raw, "old", str, where, fix), _field(raw, "new", str, where, fix), relation, evidence)
+
+
+def read_repo(path: str | Path) -> AdrRepo:
+    """Read and validate one repository file.
+
+    Raises:
+        MemlabError: The file is missing, not JSON, or a field of the repository, a record or a link is
+            missing or of the wrong type (the message names the file and the record).
+    """
+    path = Path(path)
+    source = str(path)
+    if not path.is_file():
+        raise MemlabError(f"ADR file not found: {source}; pass dataset.path=<folder of owner__name.json files>")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise MemlabError(f"{source}: not valid JSON ({exc}); fix or replace the file") from None
+    fix = "the file must be one repository object (format: SOURCE.md of the data folder)"
+    if not isinstance(data, dict):
+        raise MemlabError(f"{source}: top level must be an object, got {type(data).__name__}; {fix}")
+    repo = _field(data, "repo", str, source, fix)
+    raw_records = _field(data, "adrs", list, source, fix)
+    raw_links = data.get("links") or []
+    if not isinstance(raw_links, list):
+        raise MemlabError(f"{source}: field 'links' must be list, got {type(raw_links).__name__}; {fix}")
+    records = tuple(_record(raw, i, source) for i, raw in enumerate(raw_records))
+    seen: set[str] = set()
+    for i, record in enumerate(records):
+        if record.id in seen:
+            raise MemlabError(f"{source}: record {i} (id {record.id!r}): duplicate id; every record id must be unique")
+        seen.add(record.id)
+    links = tuple(_link(raw, i, source) for i, raw in enumerate(raw_links))
+    licence = data.get("license") or "unknown"
+    commit = data.get("commit") or ""
+    if not isinstance(licence, str) or not isinstance(commit, str):
+        raise MemlabError(f"{source}: fields 'license' and 'commit' must be strings; {fix}")
+    return AdrRepo(repo, licence, commit, records, links, source)
+
+
+def seal_key(name: str) -> str:
+    """The sort key of the split rule: ``sha256("memlab-adr-seal:" + name)``."""
+    return hashlib.sha256((SEAL_SALT + name).encode("utf-8")).hexdigest()
+
+
+def sealed_names(names: Iterable[str]) -> set[str]:
+    """The sealed third of ``names`` (file stems ``owner__name``): the first ``ceil(n / 3)`` by :func:`seal_key`."""
+    unique = sorted(set(names))
+    ordered = sorted(unique, key=lambda n: (seal_key(n), n))
+    return set(ordered[: math.ceil(len(ordered) / 3)])
+
+
+def _stem(name: str) -> str:
+    name = name.strip()
+    return name[:-5] if name.endswith(".json") else name.replace("/", "__")
+
+
+def repo_files(folder: str | Path, repos: Sequence[str] | None = None, split: str = "all") -> list[Path]:
+    """The repository files of ``folder`` in ``split``, optionally only ``repos``, sorted by name.
+
+    Args:
+        folder: A folder of ``owner__name.json`` files.
+        repos: Names as ``owner/name`` or ``owner__name`` (``None``: every file of the split).
+        split: ``all``, ``dev`` or ``sealed`` (see the module docstring).
+
+    Raises:
+        MemlabError: Missing folder, no files, an unknown split, or a name not in the split (the message
+            lists the valid names).
+    """
+    if split not in SPLITS:
+        raise MemlabError(f"unknown split {split!r}; use dataset.split=one of {', '.join(SPLITS)}")
+    root = Path(folder)
+    if not root.is_dir():
+        raise MemlabError(f"ADR folder not found: '{folder}'; pass dataset.path=<folder of owner__name.json files>")
+    files = {p.stem: p for p in root.glob("*.json") if p.is_file()}
+    if not files:
+        raise MemlabError(f"no owner__name.json files in '{folder}'; pass dataset.path=<folder of ADR JSON files>")
+    sealed = sealed_names(files)
+    keep = {n for n in files if split == "all" or (n in sealed) == (split == "sealed")}
+    if repos is None:
+        chosen = keep
+    else:
+        if isinstance(repos, str):
+            repos = [repos]
+        wanted = [_stem(str(r)) for r in repos]
+        unknown = [w for w in wanted if w not in keep]
+        if unknown:
+            raise MemlabError(
+                f"unknown repository {unknown[0]!r} in split {split!r} of '{folder}'; "
+                f"valid: {', '.join(sorted(keep)) or '(none)'}"
+            )
+        chosen = set(wanted)
+    return [files[n] for n in sorted(chosen)]
