@@ -87,6 +87,7 @@ TARGETS: dict[str, frozenset[str]] = {
     "dataset": frozenset(
         {
             "memlab.benchmarks.gitnotes_real.benchmark.GitNotesRealBenchmark",
+            "memlab.benchmarks.adr.benchmark.AdrDecisionsBenchmark",
             "memlab.benchmarks.locomo.benchmark.LocomoBenchmark",
             "memlab.benchmarks.locomo_synth.benchmark.LocomoSynthBenchmark",
             "memlab.benchmarks.longmemeval.benchmark.LongMemEvalBenchmark",

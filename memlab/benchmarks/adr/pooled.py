@@ -1,0 +1,131 @@
+"""Pooled figures over repositories: rates of summed counts, macro F1, bootstrap intervals over repositories.
+
+Each repository contributes counts (:data:`COUNTS`); a pooled rate is the ratio of the summed counts (micro),
+so a repository with many links weighs more than one with few. A rate whose denominator is zero is
+undefined and absent from the result (never 0.0 or 1.0):
+
+* ``supersession_precision`` = TP / (TP + FP), ``supersession_recall`` = TP / (TP + FN),
+  ``supersession_f1`` = 2 TP / (2 TP + FP + FN), over SUPERSEDE pairs with both sides closed transitively
+  per repository (:func:`memlab.benchmarks.metrics.supersession_scores`);
+* ``candidate_recall``: listed gold pairs (SUPERSEDE and MERGE) the judge was shown / listed gold pairs;
+* ``stale_rate_injected``: facts in the SessionStart blocks superseded by then / facts in the blocks;
+* ``current_truth_at_1``, ``current_coverage_injected``, ``as_of_acc``: correct (covered) / queries.
+
+``supersession_f1_macro`` is the mean of the per-repository F1 over repositories with gold SUPERSEDE pairs.
+Intervals: 95% percentile bootstrap over repositories (resampled with replacement, the pooled rate
+recomputed from the resample's summed counts; resamples where the rate is undefined are left out), logged
+as ``<metric>_ci_low`` / ``<metric>_ci_high`` like the other benchmarks' intervals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+#: The counts a repository contributes (all present, possibly 0).
+COUNTS: tuple[str, ...] = (
+    "sup_tp",
+    "sup_fp",
+    "sup_fn",
+    "n_gold_supersede",
+    "n_gold_merge",
+    "n_gold_candidates",
+    "n_injected_facts",
+    "n_stale_injected",
+    "n_current_queries",
+    "n_current_correct",
+    "n_current_covered",
+    "n_as_of_queries",
+    "n_as_of_correct",
+)
+#: Rate -> (numerator terms, denominator terms); numerator terms may carry a factor.
+RATES: Mapping[str, tuple[tuple[tuple[float, str], ...], tuple[tuple[float, str], ...]]] = {
+    "supersession_precision": (((1, "sup_tp"),), ((1, "sup_tp"), (1, "sup_fp"))),
+    "supersession_recall": (((1, "sup_tp"),), ((1, "sup_tp"), (1, "sup_fn"))),
+    "supersession_f1": (((2, "sup_tp"),), ((2, "sup_tp"), (1, "sup_fp"), (1, "sup_fn"))),
+    "candidate_recall": (((1, "n_gold_candidates"),), ((1, "n_gold_supersede"), (1, "n_gold_merge"))),
+    "stale_rate_injected": (((1, "n_stale_injected"),), ((1, "n_injected_facts"),)),
+    "current_truth_at_1": (((1, "n_current_correct"),), ((1, "n_current_queries"),)),
+    "current_coverage_injected": (((1, "n_current_covered"),), ((1, "n_current_queries"),)),
+    "as_of_acc": (((1, "n_as_of_correct"),), ((1, "n_as_of_queries"),)),
+}
+#: Rates that get bootstrap intervals over repositories.
+CI_RATES: tuple[str, ...] = (
+    "supersession_f1",
+    "supersession_precision",
+    "supersession_recall",
+    "candidate_recall",
+    "stale_rate_injected",
+    "current_truth_at_1",
+)
+
+
+def _terms(values: np.ndarray, terms: tuple[tuple[float, str], ...]) -> np.ndarray:
+    index = {name: k for k, name in enumerate(COUNTS)}
+    return sum(factor * values[..., index[name]] for factor, name in terms)
+
+
+def _matrix(counts: Sequence[Mapping[str, float]]) -> np.ndarray:
+    return np.array([[float(c.get(name, 0.0)) for name in COUNTS] for c in counts], dtype=float).reshape(
+        -1, len(COUNTS)
+    )
+
+
+def rates(counts: Mapping[str, float]) -> dict[str, float]:
+    """Every rate of :data:`RATES` that ``counts`` defines (denominator > 0)."""
+    values = _matrix([counts])[0]
+    out: dict[str, float] = {}
+    for name, (num, den) in RATES.items():
+        denominator = float(_terms(values, den))
+        if denominator > 0:
+            out[name] = float(_terms(values, num)) / denominator
+    return out
+
+
+def summed(counts: Sequence[Mapping[str, float]]) -> dict[str, float]:
+    """The counts summed over repositories."""
+    return {name: float(sum(c.get(name, 0.0) for c in counts)) for name in COUNTS}
+
+
+def macro_f1(counts: Sequence[Mapping[str, float]]) -> float | None:
+    """Mean per-repository ``supersession_f1`` over repositories with gold SUPERSEDE pairs (``None``: none)."""
+    values = [rates(c)["supersession_f1"] for c in counts if c.get("n_gold_supersede", 0) > 0]
+    return sum(values) / len(values) if values else None
+
+
+def bootstrap(
+    counts: Sequence[Mapping[str, float]], names: Sequence[str] = CI_RATES, *, n_boot: int = 1000, seed: int = 0
+) -> dict[str, float]:
+    """``<rate>_ci_low`` / ``<rate>_ci_high``: 95% percentile bootstrap of the pooled rate over repositories."""
+    if not counts:
+        return {}
+    matrix = _matrix(counts)
+    rng = np.random.default_rng(seed)
+    sums = matrix[rng.integers(0, len(matrix), size=(n_boot, len(matrix)))].sum(axis=1)
+    out: dict[str, float] = {}
+    for name in names:
+        num, den = RATES[name]
+        denominator = _terms(sums, den)
+        defined = denominator > 0
+        if not defined.any():
+            continue
+        values = _terms(sums, num)[defined] / denominator[defined]
+        out[f"{name}_ci_low"] = float(np.quantile(values, 0.025))
+        out[f"{name}_ci_high"] = float(np.quantile(values, 0.975))
+    return out
+
+
+def pooled_metrics(counts: Sequence[Mapping[str, float]], seed: int = 0) -> dict[str, float]:
+    """Pooled rates, macro F1, bootstrap intervals and the summed counts (``n_`` names) of ``counts``."""
+    total = summed(counts)
+    out = rates(total)
+    macro = macro_f1(counts)
+    if macro is not None:
+        out["supersession_f1_macro"] = macro
+    out.update(bootstrap(counts, seed=seed))
+    out.update({name: value for name, value in total.items() if name.startswith("n_")})
+    out.update({f"n_supersession_{kind}": total[f"sup_{kind}"] for kind in ("tp", "fp", "fn")})
+    out["n_repos"] = float(len(counts))
+    out["n_repos_with_gold"] = float(sum(1 for c in counts if c.get("n_gold_supersede", 0) > 0))
+    return out
