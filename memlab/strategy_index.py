@@ -52,6 +52,7 @@ TARGETS: dict[str, frozenset[str]] = {
             "memlab.strategies.judge.dspy_judge.DSPyJudge",
             "memlab.strategies.judge.learned.LearnedJudge",
             "memlab.strategies.judge.none.NoJudge",
+            "memlab.strategies.judge.reference.ReferenceJudge",
             "memlab.strategies.judge.similarity.SimilarityJudge",
             "memlab.strategies.judge.slot.SlotJudge",
         }
@@ -86,8 +87,8 @@ TARGETS: dict[str, frozenset[str]] = {
     ),
     "dataset": frozenset(
         {
-            "memlab.benchmarks.gitnotes_real.benchmark.GitNotesRealBenchmark",
             "memlab.benchmarks.adr.benchmark.AdrDecisionsBenchmark",
+            "memlab.benchmarks.gitnotes_real.benchmark.GitNotesRealBenchmark",
             "memlab.benchmarks.locomo.benchmark.LocomoBenchmark",
             "memlab.benchmarks.locomo_synth.benchmark.LocomoSynthBenchmark",
             "memlab.benchmarks.longmemeval.benchmark.LongMemEvalBenchmark",

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
 from memlab.strategies.judge.learned import DEFAULT_MODEL, LearnedJudge
+from memlab.strategies.judge.reference import ReferenceJudge
 from memlab.strategies.judge.slot import SlotJudge
 from memlab.types import Memory, Relation, Verdict
 
@@ -48,6 +49,11 @@ class CascadeJudge:
     seed 1020: 0.883 instead of 0.916) and gains where the specialist and the rules fail (see "Judges across
     phrasing families" in experiments/project_history/README.md). The slot judge still supplies the checks.
 
+    References (``references``, first stage): a pair on which the reference reader
+    (:class:`~.reference.ReferenceJudge`, keyword arguments ``reference``) has a verdict — the newer memory
+    names the older one as what it supersedes or amends — gets that verdict; every other pair goes on as
+    above (the store-level checks count every pair either way).
+
     The learned parameters are those of :class:`~.learned.LearnedJudge` (the same model file, SHA-256 pin,
     seed rule and tentative-SUPERSEDE threshold; the fallback model shares all but the file and pin); ``slot``
     holds the slot judge's.
@@ -70,6 +76,8 @@ class CascadeJudge:
         dspy: With ``fallback: dspy``, keyword arguments of the DSPy judge (``prompt``, ``review_threshold``, ...).
         llm_min_probability: With ``fallback: dspy``, the fallback model's probability of a relation other than
             COEXIST from which a pair goes to the language model (``None``: every pair goes).
+        references: Answer a pair with the reference reader's verdict where it has one (first stage).
+        reference: Keyword arguments of the reference reader.
     """
 
     name: ClassVar[str] = "cascade"
@@ -93,6 +101,8 @@ class CascadeJudge:
         llm: Mapping[str, Any] | None = None,
         dspy: Mapping[str, Any] | None = None,
         llm_min_probability: float | None = None,
+        references: bool = False,
+        reference: Mapping[str, Any] | None = None,
     ) -> None:
         self.model_path = model_path
         self.model_sha256 = model_sha256
@@ -110,6 +120,9 @@ class CascadeJudge:
         self.llm = llm
         self.dspy = dspy
         self.llm_min_probability = llm_min_probability
+        self.references = references
+        self.reference = reference
+        self.reader_: ReferenceJudge | None = None
         self.fallback_: Any = None
         self.filter_: Any = None
         self.unobserved_: Sequence[Memory] | None = None
@@ -126,6 +139,8 @@ class CascadeJudge:
             )
         if self.slot_ is None:
             self.slot_ = SlotJudge(**dict(self.slot or {}))
+        if self.reader_ is None and self.references:
+            self.reader_ = ReferenceJudge(**dict(self.reference or {}))
         if self.fallback_ is None and self.fallback != "slot":
             if self.fallback not in FALLBACKS:
                 raise MemlabError(f"judge.fallback must be one of {', '.join(FALLBACKS)}, not {self.fallback!r}")
@@ -166,6 +181,8 @@ class CascadeJudge:
         learned, slot = self._parts()
         learned.observe(memories)
         slot.observe(memories)
+        if self.reader_ is not None:
+            self.reader_.observe(memories)
         self.unobserved_ = list(memories) if self.fallback_ is not None else None
 
     def load(self) -> tuple[Any, dict[str, Any]]:
@@ -189,13 +206,18 @@ class CascadeJudge:
         return self.checks_ < self.min_evidence or self.passed_ >= self.min_agreement * self.checks_
 
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
-        """The learned verdict where the learned judge is trusted and sure, else the fallback's."""
+        """The reference reader's verdict where it has one, else the learned verdict where the learned judge is
+        trusted and sure, else the fallback's.
+        """
         learned, slot = self._parts()
         verdict = learned.judge(older, newer, similarity)
         fallback = slot.judge(older, newer, similarity)
         if fallback.relation is Relation.SUPERSEDE and fallback.confidence >= self.evidence_confidence:
             self.checks_ += 1
             self.passed_ += verdict.relation is Relation.SUPERSEDE
+        read = self.reader_.read(older, newer) if self.reader_ is not None else None
+        if read is not None:
+            return Verdict(read.relation, read.confidence, f"reference: {read.reason}")
         if not self.trusted:
             return self._fallback(older, newer, similarity, fallback, "learned judge distrusted")
         if verdict.confidence >= self.min_confidence:
