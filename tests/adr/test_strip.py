@@ -73,7 +73,7 @@ def test_supersede_sentences_strip_removes_keep_keeps_older_references():
     strip = clean(text)
     assert strip.content == "We will use Kafka."
     keep = clean(text, "keep")
-    assert keep.content.startswith("Supersedes [4. Use NATS](0004-use-nats.md)\nreplaces ADR-0002.\n\n")
+    assert keep.content.startswith("Supersedes [4. Use NATS](0004-use-nats.md)\nThis ADR replaces ADR-0002.\n\n")
     assert keep.content.endswith(
         "We will use Kafka. This supersedes ADR 4. Amends [the JSON decision](0002-use-json.md)."
     )
@@ -86,8 +86,9 @@ def test_future_marks_go_in_keep_mode_too():
         "This decision has been superseded by [9. Later](0009-later.md). "
         "Replaced by ADR-9. This ADR is now deprecated. See [the later one](0009-later.md) and ADR-0009 for more.\n"
     )
-    out = clean(text, "keep")
+    out = clean(text, "keep", title="[Superseded by [9. Later](0009-later.md)] 7. Use Kafka (deprecated)")
     assert out.content == "We will use Kafka. See the later one and for more."
+    assert out.summary == "Use Kafka"
 
 
 def test_numbers_and_record_links_strip_mode():

@@ -291,7 +291,10 @@ def _references(cleaner: _Cleaner, lines: list[str], fmt: str) -> list[str]:
         for sentence in _sentences(block.replace("\n", " ")):
             match = _RELATION_RE.search(sentence)
             if match and cleaner.is_reference(sentence[match.start() :]) and not _SELF_MARK.search(sentence):
-                piece = sentence[match.start() :].strip()
+                lead = sentence[
+                    : match.start()
+                ]  # "This ADR supersedes X": whole; "Accepted (Supersedes X": from the verb
+                piece = (sentence if re.match(r"(?i)^\W*this\b", lead) else sentence[match.start() :]).strip()
                 if piece.count(")") > piece.count("("):
                     piece = piece[: piece.rfind(")")] + piece[piece.rfind(")") + 1 :]
                 piece = rf.rewrite(piece, cleaner.stems, cleaner.keep, cleaner.defs).strip()
