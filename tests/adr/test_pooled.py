@@ -6,11 +6,13 @@ from memlab.benchmarks.adr.pooled import bootstrap, macro_f1, pooled_metrics, ra
 
 A = {  # 2 of 3 gold found, 1 false positive; 4 gold listed pairs (3 SUPERSEDE, 1 MERGE), 3 judged
     "sup_tp": 2, "sup_fp": 1, "sup_fn": 1, "n_gold_supersede": 3, "n_gold_merge": 1, "n_gold_candidates": 3,
+    "n_gold_merge_found": 1,
     "n_injected_facts": 10, "n_stale_injected": 1, "n_current_queries": 2, "n_current_correct": 1,
     "n_current_covered": 2, "n_as_of_queries": 3, "n_as_of_correct": 3,
 }  # fmt: skip
 B = {  # no gold; one false positive; nothing injected is stale
     "sup_tp": 0, "sup_fp": 1, "sup_fn": 0, "n_gold_supersede": 0, "n_gold_merge": 0, "n_gold_candidates": 0,
+    "n_gold_merge_found": 0,
     "n_injected_facts": 5, "n_stale_injected": 0, "n_current_queries": 0, "n_current_correct": 0,
     "n_current_covered": 0, "n_as_of_queries": 0, "n_as_of_correct": 0,
 }  # fmt: skip
@@ -26,7 +28,7 @@ def test_rates_of_one_repository():
     assert got["supersession_precision"] == pytest.approx(2 / 3)
     assert got["supersession_recall"] == pytest.approx(2 / 3)
     assert got["supersession_f1"] == pytest.approx(2 / 3)
-    assert got["candidate_recall"] == pytest.approx(3 / 4)
+    assert got["candidate_recall"] == pytest.approx(3 / 4) and got["merge_recall"] == 1.0
     assert got["stale_rate_injected"] == pytest.approx(0.1)
     assert got["current_truth_at_1"] == 0.5 and got["current_coverage_injected"] == 1.0 and got["as_of_acc"] == 1.0
 

@@ -8,6 +8,7 @@ undefined and absent from the result (never 0.0 or 1.0):
   ``supersession_f1`` = 2 TP / (2 TP + FP + FN), over SUPERSEDE pairs with both sides closed transitively
   per repository (:func:`memlab.benchmarks.metrics.supersession_scores`);
 * ``candidate_recall``: listed gold pairs (SUPERSEDE and MERGE) the judge was shown / listed gold pairs;
+* ``merge_recall``: gold MERGE pairs (amendments) stored as MERGE edges / gold MERGE pairs;
 * ``stale_rate_injected``: facts in the SessionStart blocks superseded by then / facts in the blocks;
 * ``current_truth_at_1``, ``current_coverage_injected``, ``as_of_acc``: correct (covered) / queries.
 
@@ -31,6 +32,7 @@ COUNTS: tuple[str, ...] = (
     "n_gold_supersede",
     "n_gold_merge",
     "n_gold_candidates",
+    "n_gold_merge_found",
     "n_injected_facts",
     "n_stale_injected",
     "n_current_queries",
@@ -45,6 +47,7 @@ RATES: Mapping[str, tuple[tuple[tuple[float, str], ...], tuple[tuple[float, str]
     "supersession_recall": (((1, "sup_tp"),), ((1, "sup_tp"), (1, "sup_fn"))),
     "supersession_f1": (((2, "sup_tp"),), ((2, "sup_tp"), (1, "sup_fp"), (1, "sup_fn"))),
     "candidate_recall": (((1, "n_gold_candidates"),), ((1, "n_gold_supersede"), (1, "n_gold_merge"))),
+    "merge_recall": (((1, "n_gold_merge_found"),), ((1, "n_gold_merge"),)),
     "stale_rate_injected": (((1, "n_stale_injected"),), ((1, "n_injected_facts"),)),
     "current_truth_at_1": (((1, "n_current_correct"),), ((1, "n_current_queries"),)),
     "current_coverage_injected": (((1, "n_current_covered"),), ((1, "n_current_queries"),)),

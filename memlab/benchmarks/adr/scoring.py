@@ -92,6 +92,7 @@ def repo_score(history: ProjectHistory, outcome: EpisodeOutcome) -> tuple[dict[s
         "n_gold_supersede": float(len(gold_sup)),
         "n_gold_merge": float(sum(1 for r in history.relations if r.relation is Relation.MERGE)),
         "n_gold_candidates": float(sum(1 for p in pairs if p["candidate"])),
+        "n_gold_merge_found": float(sum(1 for p in pairs if p["relation"] == "MERGE" and p["predicted"] == "MERGE")),
         "n_injected_facts": float(len(facts)),
         "n_stale_injected": float(sum(1 for i in facts if i in stale and stale[i] <= now)),
         "n_current_queries": float(len(current)),
