@@ -240,3 +240,21 @@ def test_cascade_first_stage_answers_referenced_pairs_only():
 def test_cascade_conf_keeps_references_off_by_default():
     node = compose_cfg(["judge=cascade"])["judge"]
     assert node["references"] is False and node["reference"]["confidence"] == 0.95
+
+
+def test_a_title_never_resolves_to_a_later_memory():
+    kafka_now = rec(1, "", "Use Kafka for events", handles=False, day=1)
+    kafka_later = rec(2, "", "Use Kafka for events", handles=False, day=40)
+    newer = rec(9, "", "Events", "Replaces the decision to use Kafka for events.", handles=False, day=20)
+    judge = ReferenceJudge()
+    judge.observe([kafka_now, newer, kafka_later])
+    assert judge.read(kafka_now, newer).relation is S  # the later namesake is no candidate, so no ambiguity
+
+
+@pytest.mark.parametrize("handles", [None, "0004", ("x", 5), (4,), (None, None), ()])
+def test_malformed_handles_are_ignored(handles):
+    older = Memory("o1", "decisions", T0, "Tenant isolation", "", meta={"handles": handles})
+    newer = rec(9, "0009-new", "New", "Supersedes the decision on tenant isolation.", day=3)
+    judge = ReferenceJudge()
+    judge.observe([older, newer])
+    assert judge.judge(older, newer).relation is S

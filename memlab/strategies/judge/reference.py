@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
@@ -28,7 +28,7 @@ class Entry:
 
 def entry(memory: Memory) -> Entry:
     """The index entry of ``memory`` (malformed handles are ignored)."""
-    handles = memory.meta.get("handles") if isinstance(memory.meta, dict) or hasattr(memory.meta, "get") else None
+    handles = memory.meta.get("handles") if isinstance(memory.meta, Mapping) else None
     num = stem = ""
     if isinstance(handles, (list, tuple)):
         if len(handles) > 0 and isinstance(handles[0], (str, int)) and str(handles[0]).strip().isdigit():
