@@ -23,6 +23,7 @@ from omegaconf import DictConfig, OmegaConf
 from memlab.sweeps import SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV
 from memlab.sweeps.table import comparison_table, print_comparison
 
+
 def tracking_of(config: DictConfig) -> dict[str, Any] | None:
     """The resolved ``tracking`` node when it is the MLflow tracker, else ``None``."""
     node = config.get("tracking")
@@ -35,7 +36,7 @@ def tracking_of(config: DictConfig) -> dict[str, Any] | None:
 
 
 class SweepCallback(Callback):
-    """One MLflow experiment and parent run per sweep, a store prepared before parallel jobs, a comparison at the end."""
+    """One experiment and parent run per sweep, a store prepared before parallel jobs, a comparison at the end."""
 
     def __init__(self) -> None:
         self.sweep_id: str | None = None
@@ -117,9 +118,7 @@ def write_figure(rows: list[Any], folder: Path) -> Path | None:
 
     metric = next((c.main_metric for c in rows if c.main_metric), "main metric")
     names = [c.name or c.run_id[:8] for c in rows]
-    return comparison_png(
-        names, [c.value for c in rows], [c.interval for c in rows], metric, folder / "comparison.png"
-    )
+    return comparison_png(names, [c.value for c in rows], [c.interval for c in rows], metric, folder / "comparison.png")
 
 
 def save_landing(uri: str, parent_id: str, sweep_id: str, rows: list[Any], fixed: set[str], port: int) -> str:
@@ -137,5 +136,5 @@ def save_landing(uri: str, parent_id: str, sweep_id: str, rows: list[Any], fixed
     swept = {override_key(o) for c in rows for o in c.name.split() if "=" in o}
     params = sorted(p for p in present if p in swept or p.rsplit(".", 1)[-1] in swept)
     key = view_key(sweep_id)
-    save_view(client, exp_id, key, f"sweep {sweep_id}", view_state(parent_id, metrics, params))
+    save_view(client, exp_id, key, f"sweep {sweep_id}", view_state(parent_id, metrics, params, [c.name for c in rows]))
     return view_url(uri, exp_id, key, port)

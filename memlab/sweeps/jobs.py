@@ -9,6 +9,7 @@ vary across the sweep (``judge=slot budget_tokens=500``), not by what every job 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
 from omegaconf import DictConfig, OmegaConf
 
 #: Override roots that can change a job's ``experiment_name`` (the study overlays and the name itself).
@@ -20,7 +21,7 @@ MAX_NAME = 240
 
 
 def override_key(item: str) -> str:
-    """The key of an override string (``+experiment=x`` -> ``experiment``, ``hydra/launcher=ray`` -> ``hydra/launcher``)."""
+    """The key of an override (``+experiment=x`` -> ``experiment``, ``hydra/launcher=ray`` -> ``hydra/launcher``)."""
     return item.lstrip("+~").partition("=")[0]
 
 
@@ -33,7 +34,7 @@ def task_overrides(config: DictConfig) -> list[str]:
     """The command line's overrides of the sweep (Hydra's ``hydra.overrides.task``)."""
     try:
         return [str(o) for o in config.hydra.overrides.task]
-    except Exception:  # noqa: BLE001 - a config without Hydra's node (tests): no overrides
+    except Exception:  # a config without Hydra's node (tests): no overrides
         return []
 
 
@@ -45,7 +46,7 @@ def job_override_lists(config: DictConfig) -> list[list[str]] | None:
 
         parsed = OverridesParser.create().parse_overrides(task_overrides(config))
         batches = BasicSweeper.split_arguments(parsed, None)
-    except Exception:  # noqa: BLE001 - another sweeper's syntax (Optuna's intervals): not expandable here
+    except Exception:  # another sweeper's syntax (Optuna's intervals): not expandable here
         return None
     return [list(job) for batch in batches for job in batch]
 
@@ -62,7 +63,7 @@ def fixed_overrides(config: DictConfig) -> set[str]:
 
 
 def plain(item: str) -> str:
-    """An override without the escapes Hydra's sweeper adds (``sqlite\\:///`` -> ``sqlite:///``)."""
+    """An override without the backslash escapes Hydra's sweeper adds (before ``:`` in a URI, for example)."""
     return item.replace("\\", "")
 
 
@@ -109,14 +110,15 @@ def study_experiment(config: DictConfig) -> tuple[str, list[str]]:
     base = experiment_of(config) or "default"
     try:
         named = job_experiments(config)
-    except Exception:  # noqa: BLE001 - a job that does not compose fails in its own run, with its own message
+    except Exception:  # a job that does not compose fails in its own run, with its own message
         named = [base]
     return (named[0] if len(named) == 1 else base), named
 
 
 def short_override(item: str) -> str:
     """An override as a child's name shows it: the last segment of its key (``pipeline.budget_tokens=500`` ->
-    ``budget_tokens=500``, ``+experiment=tuned`` -> ``experiment=tuned``)."""
+    ``budget_tokens=500``, ``+experiment=tuned`` -> ``experiment=tuned``).
+    """
     key, _, value = item.lstrip("+~").partition("=")
     return f"{key.replace('/', '.').rsplit('.', 1)[-1]}={value}"
 

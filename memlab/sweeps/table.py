@@ -44,7 +44,8 @@ def comparison_table(rows: list[Any]) -> str:
 
 def render_comparison(rows: list[Any], width: int) -> str:
     """The console comparison at ``width`` columns: a few runs side by side (one column each, metrics as rows),
-    more runs one row each; then the legend of run numbers (configuration, status, run id).
+    more runs one row each (with the first 8 characters of the run id); then the legend of run numbers (the
+    configuration, and the status when it is not FINISHED).
     """
     from rich.console import Console
     from rich.table import Table
@@ -61,18 +62,20 @@ def render_comparison(rows: list[Any], width: int) -> str:
         table.add_row(metric, *(fmt(c.value) for c in ordered))
         for name in extra:
             table.add_row(name, *(fmt(dict(c.headline).get(name)) for c in ordered))
+        table.add_row("run", *(c.run_id[:8] for c in ordered))
     else:
         table = Table(title=f"sweep comparison ({metric}, best first)")
         table.add_column("#", justify="right", no_wrap=True)
         for name in (metric, *extra):
             table.add_column(name, justify="right", overflow="fold")
+        table.add_column("run", no_wrap=True)
         for rank, c in enumerate(ordered, 1):
             values = dict(c.headline)
-            table.add_row(str(rank), fmt(c.value), *(fmt(values.get(n)) for n in extra))
+            table.add_row(str(rank), fmt(c.value), *(fmt(values.get(n)) for n in extra), c.run_id[:8])
     console.print(table)
     for rank, c in enumerate(ordered, 1):
         status = "" if c.status == "FINISHED" else f" [{c.status}]"
-        console.print(f"#{rank}  {c.name or '(no overrides)'}{status}  run {c.run_id}", highlight=False, markup=False)
+        console.print(f"#{rank}  {c.name or c.run_id}{status}", highlight=False, markup=False)
     text = console.export_text()
     console.file.close()
     return text

@@ -29,25 +29,37 @@ def column_id(kind: str, key: str) -> str:
     return f"{kind}.`{key}`"
 
 
-def view_state(parent_id: str, metrics: Sequence[str], params: Sequence[str] = ()) -> dict[str, Any]:
+def view_state(
+    parent_id: str, metrics: Sequence[str], params: Sequence[str] = (), names: Sequence[str] = ()
+) -> dict[str, Any]:
     """The saved view of a sweep: its children only, best main metric first, ``metrics`` then ``params`` in front.
 
     Args:
         parent_id: The sweep's parent run.
         metrics: The main metric first, then the headline metrics.
         params: Parameters the sweep varies (flattened config keys).
+        names: The children's run names (the run-name column is made wide enough for the longest).
     """
     columns = [column_id("metrics", m) for m in dict.fromkeys(metrics)]
     columns += [column_id("params", p) for p in dict.fromkeys(params)]
     attributes = [column_id("attributes", name) for name in ("Created", "Duration")]
+    run_name = column_id("attributes", "Run Name")
+    widths = {c: width_for(c.split("`")[1]) for c in columns}
+    widths[run_name] = min(480, width_for(max(names, key=len, default="")))
     return {
         "searchFilter": f"tags.`mlflow.parentRunId` = '{parent_id}'",
         "orderByKey": columns[0] if columns else column_id("attributes", "start_time"),
         "orderByAsc": False,
         "selectedColumns": [*columns, *attributes],
-        "columnOrder": [*columns, *attributes],
+        "columnOrder": [run_name, *columns, *attributes],
+        "columnWidths": widths,
         "runsHiddenMode": "SHOW_ALL",
     }
+
+
+def width_for(text: str) -> int:
+    """Pixels a runs-table column needs to show ``text`` uncut (the UI's 13 px font, plus padding)."""
+    return max(120, 8 * len(text) + 48)
 
 
 def view_key(sweep_id: str) -> str:

@@ -5,17 +5,16 @@ table and figure on the parent run, and the UI command and the view's address pr
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from omegaconf import OmegaConf, open_dict
 
 from memlab.sweeps import SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV
-from memlab.sweeps.callback import SweepCallback
 from memlab.sweeps.jobs import fixed_overrides, job_name, study_experiment
 from memlab.tracking.landing import VIEW_TAG_PREFIX, view_state
 from memlab.tracking.mlflow_tracker import MlflowTracker
 from memlab.tracking.store import open_client
+from tests.sweeps.helpers import landed_sweep
 
 SWEEP = ["dataset=builtin_history", "judge=slot,none", "pipeline.budget_tokens=500,2000"]
 
@@ -24,12 +23,6 @@ SWEEP = ["dataset=builtin_history", "judge=slot,none", "pipeline.budget_tokens=5
 def _clean_env(monkeypatch):
     for key in (SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV):
         monkeypatch.delenv(key, raising=False)
-
-
-def sweep_config(uri: str, task: list[str], folder: Path, experiment: str = "default"):
-    tracking = {"_target_": "memlab.tracking.mlflow_tracker.MlflowTracker", "uri": uri, "experiment": experiment}
-    hydra = {"sweep": {"dir": str(folder)}, "overrides": {"task": task, "hydra": []}}
-    return OmegaConf.create({"tracking": {**tracking, "ui_port": 5000}, "hydra": hydra})
 
 
 def test_a_fresh_store_has_one_default_experiment_with_its_artifacts_beside_the_database(tmp_path):
@@ -69,24 +62,12 @@ def test_the_study_experiment_is_the_one_the_jobs_name(tmp_path):
         assert study_experiment(cfg) == ("default", ["quickstart", "presets"])  # disagree: the launcher's
 
 
-def test_a_sweep_lands_on_a_comparison_in_one_experiment(tmp_path, capsys):
+def test_a_sweep_lands_on_a_comparison_in_one_experiment(tmp_path):
     from mlflow.tracking import MlflowClient
 
     uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
-    callback = SweepCallback()
-    callback.on_multirun_start(sweep_config(uri, SWEEP, tmp_path / "sweep"))
     results = {("slot", "500"): 0.5, ("slot", "2000"): 0.75, ("none", "500"): 0.25, ("none", "2000"): 0.25}
-    for (judge, budget), value in results.items():
-        task = ["dataset=builtin_history", f"judge={judge}", f"pipeline.budget_tokens={budget}"]
-        callback.on_job_start(OmegaConf.create({"hydra": {"overrides": {"task": task}}}))
-        tracker = MlflowTracker(uri, "a-job-config-would-say-this")
-        tracker.start("builtin_history judge=... (a long name)", {"pipeline.budget_tokens": budget}, {
-            "memlab.main_metric": "current_truth_at_1", "memlab.headline": "supersession_f1"
-        }, sweep_id=callback.sweep_id)  # fmt: skip
-        tracker.log_metrics({"current_truth_at_1": value, "supersession_f1": 1 - value, "zz_other": 0.0})
-        tracker.finish()
-    callback.on_multirun_end(sweep_config(uri, SWEEP, tmp_path / "sweep"))
-    out = capsys.readouterr().out
+    out = landed_sweep(uri, tmp_path / "sweep", results)
 
     client = MlflowClient(tracking_uri=uri)
     assert [e.name for e in client.search_experiments()] == ["default"]
@@ -109,10 +90,10 @@ def test_a_sweep_lands_on_a_comparison_in_one_experiment(tmp_path, capsys):
     state = json.loads(envelope["state"])
     assert state["searchFilter"] == f"tags.`mlflow.parentRunId` = '{parent.info.run_id}'"
     assert state["orderByKey"] == "metrics.`current_truth_at_1`" and state["orderByAsc"] is False
-    assert state["columnOrder"][:3] == [
-        "metrics.`current_truth_at_1`", "metrics.`supersession_f1`", "params.`pipeline.budget_tokens`"
-    ]  # fmt: skip
-    assert state["selectedColumns"][:3] == state["columnOrder"][:3] and state["runsHiddenMode"] == "SHOW_ALL"
+    front = ["metrics.`current_truth_at_1`", "metrics.`supersession_f1`", "params.`pipeline.budget_tokens`"]
+    assert state["columnOrder"][:4] == ["attributes.`Run Name`", *front]
+    assert state["selectedColumns"][:3] == front and state["runsHiddenMode"] == "SHOW_ALL"
+    assert state["columnWidths"]["attributes.`Run Name`"] >= 8 * len("judge=slot budget_tokens=2000")
 
     share_key = key[len(VIEW_TAG_PREFIX) :]
     assert f"comparison in the UI: http://127.0.0.1:5000/#/experiments/0/runs?viewStateShareKey={share_key}" in out
