@@ -9,6 +9,7 @@ from typing import Any
 
 from memlab.errors import MemlabError
 from memlab.paths import default_tracking_uri
+from memlab.tracking.lookup import check_experiment, check_metric, check_run
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")  # offline: no usage pings, no consumer thread
@@ -44,10 +45,10 @@ def resolve_uri(uri: str | None = None) -> str:
 
 
 def _client(uri: str) -> Any:
-    from mlflow.tracking import MlflowClient
-
     if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///") :]).exists():
         raise MemlabError(f"no MLflow store at {uri}; run an experiment first (python -m memlab +experiment=...)")
+    from mlflow.tracking import MlflowClient
+
     return MlflowClient(tracking_uri=uri)
 
 
@@ -57,6 +58,7 @@ def find_runs(experiment: str, uri: str | None = None, *, status: str | None = "
     Sweep parent runs (tag ``memlab.sweep_parent``) hold no results and are left out.
     """
     uri = resolve_uri(uri)
+    check_experiment(experiment, uri)  # a wrong name is answered before MLflow is imported
     client = _client(uri)
     exp = client.get_experiment_by_name(experiment)
     if exp is None:
@@ -84,6 +86,7 @@ def find_runs(experiment: str, uri: str | None = None, *, status: str | None = "
 def get_run(run_id: str, uri: str | None = None) -> RunRecord:
     """One run by id."""
     uri = resolve_uri(uri)
+    check_run(run_id, uri)
     client = _client(uri)
     try:
         r = client.get_run(run_id)
@@ -131,6 +134,7 @@ def rank_runs(experiment: str, metric: str, uri: str | None = None, *, minimize:
         MemlabError: No FINISHED run logged ``metric`` (the message lists the metrics runs did log that
             share its stem, e.g. the ``_heldout`` split).
     """
+    check_metric(experiment, metric, resolve_uri(uri))
     finished = find_runs(experiment, uri)
     runs = [r for r in finished if metric in r.metrics]
     if not runs:
