@@ -123,8 +123,24 @@ class Ranking:
     considered: int
 
 
-#: How :func:`rank_runs` breaks ties.
-TIE_RULE = "newest start time, then smallest run id"
+#: How :func:`rank_runs` breaks ties (order-independent: nothing depends on when a run started or finished).
+TIE_RULE = (
+    "the simpler configuration: fewer strategy groups that are not 'none', then lower cost (fewer injected "
+    "tokens), then config hash, then run id"
+)
+#: The cost a tie is broken on: the tokens the policy injects into the agent's context (lower is cheaper).
+COST_METRIC = "injected_tokens"
+
+
+def active_groups(run: RunRecord) -> int:
+    """Strategy groups of the run that do something (a ``memlab.strategy.<group>`` tag not naming ``none``)."""
+    return sum(1 for k, v in run.tags.items() if k.startswith("memlab.strategy.") and v.split("@", 1)[0] != "none")
+
+
+def tie_key(run: RunRecord) -> tuple[int, float, str, str]:
+    """Sort key of :data:`TIE_RULE` (simplest first; a run without a cost ranks after those with one)."""
+    cost = run.metrics.get(COST_METRIC, float("inf"))
+    return active_groups(run), cost, run.tags.get("memlab.config_hash", ""), run.run_id
 
 
 def rank_runs(experiment: str, metric: str, uri: str | None = None, *, minimize: bool = False) -> Ranking:
@@ -145,15 +161,13 @@ def rank_runs(experiment: str, metric: str, uri: str | None = None, *, minimize:
             f"no FINISHED run of '{experiment}' logged metric '{metric}'{hint}; check the name with "
             "`memlab best --experiment NAME --list-metrics` or run the experiment"
         )
-    sign = 1.0 if minimize else -1.0
-    ordered = sorted(runs, key=lambda r: (sign * r.metrics[metric], -r.start_time, r.run_id))
-    best = ordered[0]
-    ties = tuple(r for r in ordered[1:] if r.metrics[metric] == best.metrics[metric])
-    return Ranking(best, metric, ties, TIE_RULE, len(runs))
+    top = (min if minimize else max)(r.metrics[metric] for r in runs)
+    tied = sorted((r for r in runs if r.metrics[metric] == top), key=tie_key)
+    return Ranking(tied[0], metric, tuple(tied[1:]), TIE_RULE, len(runs))
 
 
 def best_run(experiment: str, metric: str, uri: str | None = None, *, minimize: bool = False) -> RunRecord:
-    """The FINISHED run of ``experiment`` with the highest (or lowest) ``metric``; ties → newest, then run id."""
+    """The FINISHED run of ``experiment`` with the highest (or lowest) ``metric``; ties by :data:`TIE_RULE`."""
     return rank_runs(experiment, metric, uri, minimize=minimize).best
 
 

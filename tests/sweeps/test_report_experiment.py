@@ -126,7 +126,7 @@ def test_memlab_best_breaks_the_tie_and_says_so(store, capsys):
     out = capsys.readouterr().out
     # four runs share 0.75 (judge=slot seed 0, both budgets) -> 2 runs tie at the top
     assert "current_truth_at_1=0.75" in out
-    assert "tie: 2 runs have current_truth_at_1=0.75; chose by newest start time, then smallest run id" in out
+    assert "tie: 2 runs have current_truth_at_1=0.75; chose the simpler configuration: fewer strategy groups" in out
     first = out.split()[0]
     assert main(["best", "--experiment", "policy", "--tracking-uri", uri]) == 0
     assert capsys.readouterr().out.split()[0] == first  # deterministic
