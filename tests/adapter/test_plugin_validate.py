@@ -1,6 +1,6 @@
 """The real Claude Code client accepts what memlab writes: ``claude plugin validate`` from the npm package
-``@anthropic-ai/claude-code`` at the pinned release (installed into a temporary folder) on the plugin of ``memlab install --plugin``
-and on a plugin built from the hooks that ``memlab install --scope project`` writes."""
+``@anthropic-ai/claude-code`` at the pinned release (installed into a temporary folder) on the plugin of
+``memlab install --plugin`` and on a plugin built from the hooks that ``memlab install --scope project`` writes."""
 
 from __future__ import annotations
 
