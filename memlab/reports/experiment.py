@@ -224,6 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from memlab.reports import common
     from memlab.reports.experiment_figures import draw_all
     from memlab.tracking.query import resolve_uri
+    from memlab.tracking.status import step
 
     parser = argparse.ArgumentParser(prog="memlab report --experiment", description=__doc__.splitlines()[0])
     parser.add_argument("--experiment", required=True, help="MLflow experiment name")
@@ -246,7 +247,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     data = cf.load(runs, args.metric, args.uri)
     rows, baseline = build(data, args.metric, args.baseline)
     with common.kept_on_error(list(names.values())):
-        figures = draw_all(args.experiment, args.metric, rows, baseline, names)
+        with step("drawing the figures"):
+            figures = draw_all(args.experiment, args.metric, rows, baseline, names)
         text = render(args.experiment, resolve_uri(args.uri), args.metric, rows, baseline, figures)
         common.write_report(out, text, [r.run_id for r in runs], partial=args.partial, uri=args.uri)
     print(f"wrote {out} ({len(rows)} configurations, {len(runs)} runs; figures: {', '.join(figures) or 'none'})")

@@ -22,6 +22,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from memlab.sweeps import SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV
 from memlab.sweeps.table import comparison_table, print_comparison
+from memlab.tracking.status import step
 
 
 def tracking_of(config: DictConfig) -> dict[str, Any] | None:
@@ -56,9 +57,10 @@ class SweepCallback(Callback):
 
         self.uri = str(tracking["uri"])
         self.ui_port = int(tracking.get("ui_port") or 5000)
-        self.experiment, named = study_experiment(config)
-        self.fixed = fixed_overrides(config)
-        prepare_store(self.uri, self.experiment)
+        with step(f"preparing the MLflow store {self.uri}"):
+            self.experiment, named = study_experiment(config)
+            self.fixed = fixed_overrides(config)
+            prepare_store(self.uri, self.experiment)
         self.sweep_id = f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
         sweep_dir = str(config.hydra.sweep.dir)
         self.parent_id = open_parent(self.uri, self.experiment, self.sweep_id, {"memlab.sweep_dir": sweep_dir})
@@ -96,12 +98,13 @@ class SweepCallback(Callback):
         from memlab.tracking.landing import ui_command
         from memlab.tracking.store import children, close_parent
 
-        rows = children(self.uri, self.parent_id)
-        table = comparison_table(rows)
-        with tempfile.TemporaryDirectory(prefix="memlab-sweep-") as folder:
-            write_figure(rows, Path(folder))
-            close_parent(self.uri, self.parent_id, table, Path(folder))
-        url = save_landing(self.uri, self.parent_id, self.sweep_id or "", rows, self.fixed, self.ui_port)
+        with step("attaching the comparison to the parent run"):
+            rows = children(self.uri, self.parent_id)
+            table = comparison_table(rows)
+            with tempfile.TemporaryDirectory(prefix="memlab-sweep-") as folder:
+                write_figure(rows, Path(folder))
+                close_parent(self.uri, self.parent_id, table, Path(folder))
+            url = save_landing(self.uri, self.parent_id, self.sweep_id or "", rows, self.fixed, self.ui_port)
         print_comparison(rows)
         print(f"memlab: sweep {self.sweep_id}: {len(rows)} runs under parent run {self.parent_id}", flush=True)
         command = ui_command(self.uri, self.ui_port)

@@ -10,6 +10,7 @@ from typing import Any
 from memlab.errors import MemlabError
 from memlab.paths import default_tracking_uri
 from memlab.tracking.lookup import check_experiment, check_metric, check_run
+from memlab.tracking.status import step
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")  # offline: no usage pings, no consumer thread
@@ -59,15 +60,16 @@ def find_runs(experiment: str, uri: str | None = None, *, status: str | None = "
     """
     uri = resolve_uri(uri)
     check_experiment(experiment, uri)  # a wrong name is answered before MLflow is imported
-    client = _client(uri)
-    exp = client.get_experiment_by_name(experiment)
-    if exp is None:
-        names = sorted(e.name for e in client.search_experiments())
-        raise MemlabError(f"no MLflow experiment '{experiment}' in {uri}; existing: {', '.join(names) or 'none'}")
-    query = f"attributes.status = '{status}'" if status else ""
-    runs = client.search_runs(
-        [exp.experiment_id], filter_string=query, max_results=50000, order_by=["attributes.start_time DESC"]
-    )
+    with step(f"reading the runs of '{experiment}' from {uri}"):
+        client = _client(uri)
+        exp = client.get_experiment_by_name(experiment)
+        if exp is None:
+            names = sorted(e.name for e in client.search_experiments())
+            raise MemlabError(f"no MLflow experiment '{experiment}' in {uri}; existing: {', '.join(names) or 'none'}")
+        query = f"attributes.status = '{status}'" if status else ""
+        runs = client.search_runs(
+            [exp.experiment_id], filter_string=query, max_results=50000, order_by=["attributes.start_time DESC"]
+        )
     return [
         RunRecord(
             r.info.run_id,
