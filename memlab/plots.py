@@ -38,6 +38,22 @@ def comparison_png(
     path: Path,
     title: str = "Sweep comparison",
 ) -> Path:
+    """Save :func:`comparison_figure` as a PNG at ``path``."""
+    import matplotlib.pyplot as plt
+
+    fig = comparison_figure(names, values, intervals, metric, title)
+    fig.savefig(path, metadata={"Software": None})
+    plt.close(fig)
+    return path
+
+
+def comparison_figure(
+    names: Sequence[str],
+    values: Sequence[float | None],
+    intervals: Sequence[tuple[float, float] | None],
+    metric: str,
+    title: str = "Sweep comparison",
+):
     """Horizontal bars of one metric per run (best at the top), 95% intervals as error bars where a run has one.
 
     Runs without a value are listed with "not logged" instead of a bar (an undefined metric is not drawn as 0).
@@ -67,6 +83,4 @@ def comparison_png(
     upper = max([v for v in values if v is not None] + [hi for iv in intervals if iv for hi in iv[1:]] + [1e-9])
     ax.set_xlim(0, upper * 1.15)
     fig.tight_layout()
-    fig.savefig(path, metadata={"Software": None})
-    plt.close(fig)
-    return path
+    return fig

@@ -33,3 +33,21 @@ def test_every_configuration_reads_in_full_at_80_columns(count):
     best = max(rows, key=lambda r: r.value)
     assert f"#1 {best.name}" in flat  # numbered best first
     assert "current_truth_at_1" in flat  # in the title; long metric headers wrap inside their columns
+
+
+def test_the_comparison_figure_has_a_title_labelled_axes_and_error_bars_where_runs_have_intervals():
+    import matplotlib.pyplot as plt
+
+    from memlab.plots import comparison_figure
+
+    names = ["judge=slot", "judge=none", "judge=similarity"]
+    fig = comparison_figure(names, [0.5, 0.75, None], [(0.25, 0.75), None, None], "current_truth_at_1")
+    ax = fig.axes[0]
+    assert "current_truth_at_1" in ax.get_title() and "95% interval" in ax.get_xlabel() and ax.get_ylabel()
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["judge=none", "judge=slot", "judge=similarity"]
+    from matplotlib.container import BarContainer, ErrorbarContainer
+
+    assert sum(isinstance(c, BarContainer) for c in ax.containers) == 2  # the run without a value has no bar
+    assert sum(isinstance(c, ErrorbarContainer) for c in ax.containers) == 1  # only judge=slot has an interval
+    assert any(t.get_text().strip() == "not logged" for t in ax.texts)  # undefined: no bar drawn as 0
+    plt.close(fig)
