@@ -86,11 +86,16 @@ def view_url(uri: str, experiment_id: str, key: str, port: int = 5000) -> str:
 def ui_command(uri: str, port: int = 5000) -> str | None:
     """A command that opens the MLflow UI on a file store, working as printed (no activated venv needed);
     ``None`` for a tracking server (its UI is already up).
+
+    Offline and lean: LiteLLM's bundled price map (no download), no telemetry, and no GenAI job runner
+    (``MLFLOW_SERVER_ENABLE_JOB_EXECUTION=false``; memlab runs no server-side jobs), which halves the start-up
+    (measured 42 s -> 20 s at load 13 on 2 cores).
     """
     if uri.startswith(("http://", "https://")):
         return None
     python = shlex.quote(sys.executable)
     return (
-        f"LITELLM_LOCAL_MODEL_COST_MAP=True MLFLOW_DISABLE_TELEMETRY=true {python} -m mlflow ui "
+        "LITELLM_LOCAL_MODEL_COST_MAP=True MLFLOW_DISABLE_TELEMETRY=true MLFLOW_SERVER_ENABLE_JOB_EXECUTION=false "
+        f"{python} -m mlflow ui "
         f"--backend-store-uri {shlex.quote(uri)} --host 127.0.0.1 --port {port} --workers 1"
     )
