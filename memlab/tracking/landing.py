@@ -54,7 +54,33 @@ def view_state(
         "columnOrder": [run_name, *columns, *attributes],
         "columnWidths": widths,
         "runsHiddenMode": "SHOW_ALL",
+        **charts(list(dict.fromkeys(metrics)), max(10, len(names))),
     }
+
+
+def charts(metrics: Sequence[str], runs: int) -> dict[str, Any]:
+    """The chart view's cards: one bar chart per metric, the main metric first, in a section of their own,
+    each comparing all ``runs`` (the UI's default is 10); the UI adds its own charts of the other metrics after.
+    """
+    section = "memlab-comparison"
+    cards = [
+        {
+            "uuid": f"memlab-{i}",
+            "type": "BAR",
+            "runsCountToCompare": runs,
+            "metricSectionId": section,
+            "deleted": False,
+            "isGenerated": False,
+            "metricKey": metric,
+            "displayName": metric,
+        }
+        for i, metric in enumerate(metrics)
+    ]
+    name = "Main metric and headline metrics"
+    sections = [
+        {"uuid": section, "name": name, "display": True, "isReordered": False, "deleted": False, "isGenerated": False}
+    ]
+    return {"compareRunCharts": cards, "compareRunSections": sections} if cards else {}
 
 
 def width_for(text: str) -> int:

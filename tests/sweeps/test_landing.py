@@ -103,6 +103,10 @@ def test_a_sweep_lands_on_a_comparison_in_one_experiment(tmp_path):
 
 
 def test_the_view_puts_the_main_metric_first_and_filters_to_the_children():
-    state = view_state("p1", ["m", "h1", "m"], ["pipeline.x"])
+    state = view_state("p1", ["m", "h1", "m"], ["pipeline.x"], [f"run {i}" for i in range(12)])
+    charts = state["compareRunCharts"]
+    assert [c["metricKey"] for c in charts] == ["m", "h1"] and {c["type"] for c in charts} == {"BAR"}
+    assert {c["runsCountToCompare"] for c in charts} == {12}  # every run of a 12-job sweep, not the UI's 10
+    assert {c["metricSectionId"] for c in charts} == {state["compareRunSections"][0]["uuid"]}
     assert state["selectedColumns"][:3] == ["metrics.`m`", "metrics.`h1`", "params.`pipeline.x`"]
     assert state["searchFilter"] == "tags.`mlflow.parentRunId` = 'p1'"
