@@ -63,11 +63,13 @@ def finished_runs(experiment: str, uri: str | None) -> list[Any]:
 
 
 def save(fig: Any, path: Path) -> Path:
-    """Save a matplotlib figure as PNG (no timestamps in the file) and close it."""
+    """Save a matplotlib figure as PNG (no timestamps in the file) and close it; the saved area grows to hold
+    titles and legends placed outside the axes (nothing is clipped).
+    """
     import matplotlib.pyplot as plt
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120, metadata={"Software": None})
+    fig.savefig(path, dpi=120, metadata={"Software": None}, bbox_inches="tight", pad_inches=0.15)
     plt.close(fig)
     return path
 

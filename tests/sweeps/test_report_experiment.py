@@ -87,6 +87,8 @@ def test_table_has_pooled_items_intervals_and_paired_test(store, tmp_path, monke
             assert ax.get_title(), name
             assert ax.get_xlabel() and ax.get_ylabel(), name
             assert ax.get_legend() is not None, name
+            sizes = [t.get_fontsize() for t in ax.get_legend().get_texts()]
+            assert min(sizes) >= 8, (name, sizes)  # a legend that reads at the size the report shows it
     main_ax = figures["policy_main.png"].axes[0]
     assert any(type(c).__name__ == "ErrorbarContainer" for c in main_ax.containers) or main_ax.lines
     budget_ax = figures["policy_budget.png"].axes[0]
