@@ -3,8 +3,6 @@ configuration (fewer strategy groups that are not `none`, then fewer injected to
 
 from __future__ import annotations
 
-import pytest
-
 from tests.sweeps.helpers import log_run
 
 #: (judge, retention, injected tokens): all three reach the same main metric.
@@ -29,11 +27,24 @@ def make_store(folder, order) -> str:
     return uri
 
 
-@pytest.mark.parametrize("order", [(0, 1, 2, 3), (3, 2, 1, 0)])
-def test_the_simplest_configuration_wins_whatever_the_order(tmp_path, capsys, order):
+def test_the_tie_rule_does_not_depend_on_the_order_of_the_runs():
+    import itertools
+
+    from memlab.tracking.query import RunRecord, tie_key
+
+    def record(i: int, judge: str, retention: str, tokens: float) -> RunRecord:
+        tags = {"memlab.strategy.judge": f"{judge}@1", "memlab.strategy.retention": f"{retention}@1"}
+        return RunRecord(f"id{i}", "ties", "FINISHED", 1000 * i, {}, {"injected_tokens": tokens}, tags)
+
+    runs = [record(i, *row) for i, row in enumerate(TIED)]
+    chosen = {min(order, key=tie_key).run_id for order in itertools.permutations(runs)}
+    assert chosen == {"id3"}  # no group but none, then 400 tokens < 450
+
+
+def test_the_simplest_configuration_wins_and_the_tie_is_printed(tmp_path, capsys):
     from memlab.cli import main
 
-    uri = make_store(tmp_path, order)
+    uri = make_store(tmp_path, (3, 2, 1, 0))  # the simplest run first, so "newest wins" would pick another
     assert main(["best", "--experiment", "ties", "--tracking-uri", uri]) == 0
     out = capsys.readouterr().out
     first = out.splitlines()[0]
