@@ -36,6 +36,10 @@ def tracking_of(config: DictConfig) -> dict[str, Any] | None:
     return tracking
 
 
+#: The status line of the job running in this process (kept here, not on the callback, which Hydra pickles).
+_RUNNING: list[Any] = []
+
+
 class SweepCallback(Callback):
     """One experiment and parent run per sweep, a store prepared before parallel jobs, a comparison at the end."""
 
@@ -75,19 +79,30 @@ class SweepCallback(Callback):
         print(f"memlab: sweep {self.sweep_id}: MLflow parent run {self.parent_id} ({self.experiment})", flush=True)
 
     def on_job_start(self, config: DictConfig, **kwargs: Any) -> None:
-        """Tell the job its sweep, experiment and name (runs in the job's own process)."""
-        if not self.sweep_id:
-            return
+        """Tell the job its sweep, experiment and name (runs in the job's own process); a job that runs for
+        seconds says so on stderr (:func:`memlab.tracking.status.step`), a run outside a sweep too.
+        """
         from memlab.sweeps.jobs import job_name, task_overrides
 
+        name = job_name(task_overrides(config), self.fixed)
+        self.on_job_end(config)  # a job before this one that did not end (it failed before Hydra's end hook)
+        running = step(f"job {name or 'run'}: running (model loading, episodes, scoring)")
+        running.__enter__()
+        _RUNNING.append(running)
+        if not self.sweep_id:
+            return
         os.environ[SWEEP_ENV] = self.sweep_id
         if self.experiment:
             os.environ[SWEEP_EXPERIMENT_ENV] = self.experiment
-        name = job_name(task_overrides(config), self.fixed)
         if name:
             os.environ[SWEEP_NAME_ENV] = name
         else:
             os.environ.pop(SWEEP_NAME_ENV, None)
+
+    def on_job_end(self, config: DictConfig, job_return: Any = None, **kwargs: Any) -> None:
+        """End the job's status line (it says how long the job took when it was shown)."""
+        while _RUNNING:
+            _RUNNING.pop().__exit__(None, None, None)
 
     def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
         """Print and attach the comparison (table and figure), save the UI view, close the parent run."""

@@ -24,8 +24,10 @@ def silent() -> bool:
 
 
 @contextmanager
-def step(message: str, delay: float = DELAY) -> Iterator[None]:
-    """Say ``memlab: <message> ...`` once the block has run ``delay`` seconds, and ``... done in N s`` at its end."""
+def step(message: str, delay: float | None = None) -> Iterator[None]:
+    """Say ``memlab: <message> ...`` once the block has run ``delay`` seconds (default :data:`DELAY`), and
+    ``... done in N s`` at its end.
+    """
     if silent():
         yield
         return
@@ -36,7 +38,7 @@ def step(message: str, delay: float = DELAY) -> Iterator[None]:
         shown.set()
         print(f"memlab: {message} ...", file=sys.stderr, flush=True)
 
-    timer = threading.Timer(delay, announce)
+    timer = threading.Timer(DELAY if delay is None else delay, announce)
     timer.daemon = True
     timer.start()
     try:

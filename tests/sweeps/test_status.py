@@ -35,3 +35,18 @@ def test_quiet_and_ci_print_nothing(capsys, monkeypatch, env):
     with step("reading the runs", delay=0.01):
         time.sleep(0.1)
     assert capsys.readouterr().err == ""
+
+
+def test_a_job_that_runs_for_seconds_says_so(capsys, monkeypatch):
+    from omegaconf import OmegaConf
+
+    from memlab.sweeps.callback import SweepCallback
+    from memlab.tracking import status
+
+    monkeypatch.setattr(status, "DELAY", 0.05)
+    callback = SweepCallback()
+    callback.on_job_start(OmegaConf.create({"hydra": {"overrides": {"task": ["judge=slot"]}}}))
+    time.sleep(0.3)
+    callback.on_job_end(OmegaConf.create({}))
+    err = capsys.readouterr().err
+    assert "memlab: job judge=slot: running" in err and "done in" in err
