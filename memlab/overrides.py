@@ -102,10 +102,10 @@ def yaml_text(value: object) -> str:
 
 def wrong_type(value: object, default: object) -> bool:
     """Whether ``value`` cannot stand for a key whose default is ``default`` (numbers and booleans only;
-    ``null`` is left to the strategy, which may accept it).
+    ``null`` is left to the strategy, which may accept it; ``${...}`` interpolations are resolved later).
     """
-    if value is None or type(default) not in TYPE_NAMES:
-        return False
+    if value is None or type(default) not in TYPE_NAMES or (isinstance(value, str) and "${" in value):
+        return False  # an interpolation is resolved (and checked) later
     if isinstance(default, bool):
         return not isinstance(value, bool)
     if isinstance(default, int):

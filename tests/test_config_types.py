@@ -42,6 +42,7 @@ def test_a_value_of_the_wrong_type_is_refused(args, expected):
         ["pipeline.incremental=true"],
         ["--multirun", "pipeline.budget_tokens=250,1000", "seed=range(3)"],
         ["pipeline.schedule=end"],
+        ["pipeline.budget_tokens=${oc.env:BUDGET,500}"],  # an interpolation is resolved later
         ["+experiment=quickstart", "judge.threshold=abc"],  # an overlay may choose another judge: left to Hydra
     ],
 )
