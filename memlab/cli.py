@@ -25,7 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("export", "freeze a run's strategies into memlab-hook.json"),
     "install": ("install", "install the exported hook into Claude Code settings or a plugin"),
     "uninstall": ("uninstall", "remove the hook entries `memlab install` added"),
-    "hook": ("hook", "hook entry points: session-start, stop, session-end, capture, sync-config"),
+    "hook": ("hook", "hook entry points: session-start, stop, session-end, capture, sync-config, sync"),
     "recall": ("recall", "search a repository's git-notes memories"),
     "consolidate": ("consolidate", "consolidate a repository's git-notes memories"),
     "status": ("status", "tier distribution, last run and counts of a repository's memories"),

@@ -1,7 +1,8 @@
 """Check command-line overrides before Hydra sees them, so mistakes give one helpful line.
 
-Catches malformed overrides, unknown options of a group (with the nearest match) and unknown top-level
-keys. Anything it does not recognise is left for Hydra.
+Catches malformed overrides, unknown options of a group (with the nearest match), unknown top-level
+keys and values of the wrong type (``pipeline.budget_tokens=abc``: the type of the key's value in
+``config.yaml`` or in the group's option is the type it takes). Anything it does not recognise is left for Hydra.
 """
 
 from __future__ import annotations
@@ -59,6 +60,76 @@ def unknown_key(key: str, tree: object, where: str, prefix: str = "") -> str | N
                 f"add a new key with +{prefix}{key}=VALUE"
             )
         node = node[part]
+    return None
+
+
+#: Python type of a default value -> how the message names what the key expects.
+TYPE_NAMES: dict[type, str] = {bool: "true or false", int: "an integer", float: "a number"}
+
+
+def default_value(key: str, args: Sequence[str], groups: set[str]) -> tuple[bool, object]:
+    """``(True, value)`` of the dotted ``key`` in ``config.yaml`` or in the group option the command line
+    chooses; ``(False, None)`` when it cannot be known before composition (an overlay may choose the option).
+    """
+    root, _, rest = key.partition(".")
+    if root in groups:
+        if not rest or any(a.lstrip("+").startswith(("experiment=", "search=")) for a in args):
+            return False, None
+        chosen = default_options().get(root)
+        for arg in args:
+            name, _, value = arg.lstrip("+").partition("=")
+            if name == root:
+                chosen = value
+        path = CONF_DIR / root / f"{chosen}.yaml"
+        if not chosen or "," in chosen or not path.is_file():
+            return False, None
+        node: object = yaml.safe_load(path.read_text()) or {}
+        parts = rest.split(".")
+    else:
+        node = settings_tree()
+        parts = key.split(".")
+    for part in parts:
+        if not isinstance(node, dict) or part not in node:
+            return False, None
+        node = node[part]
+    return True, node
+
+
+def yaml_text(value: object) -> str:
+    """A value as the config files spell it (``true``, ``2000``)."""
+    return str(value).lower() if isinstance(value, bool) else repr(value)
+
+
+def wrong_type(value: object, default: object) -> bool:
+    """Whether ``value`` cannot stand for a key whose default is ``default`` (numbers and booleans only;
+    ``null`` is left to the strategy, which may accept it; ``${...}`` interpolations are resolved later).
+    """
+    if value is None or type(default) not in TYPE_NAMES or (isinstance(value, str) and "${" in value):
+        return False  # an interpolation is resolved (and checked) later
+    if isinstance(default, bool):
+        return not isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, bool) or not isinstance(value, int)
+    return isinstance(value, bool) or not isinstance(value, int | float)
+
+
+def check_value_type(arg: str, key: str, override: object, args: Sequence[str], groups: set[str]) -> str | None:
+    """One-line message when a value of ``override`` has the wrong type for ``key``; ``None`` when it fits."""
+    known, default = default_value(key, args, groups)
+    if not known or type(default) not in TYPE_NAMES:
+        return None
+    try:
+        values = list(override.sweep_iterator()) if override.is_sweep_override() else [override.value()]  # type: ignore[attr-defined]
+    except Exception:
+        return None
+    for value in values:
+        if wrong_type(value, default):
+            shown = f"'{value}'" if isinstance(value, str) else repr(value)
+            expected = TYPE_NAMES[type(default)]
+            return (
+                f"{key} must be {expected} (its default is {yaml_text(default)}), got {shown} in '{arg}'; "
+                f"write {key}=<{expected.removeprefix('an ').removeprefix('a ')}>"
+            )
     return None
 
 
@@ -143,6 +214,6 @@ def check_overrides(args: Sequence[str]) -> None:
                 "see `python -m memlab --cfg job` for the keys, or add a new key with +key=value"
             )
         if not override.is_add() and not override.is_delete():
-            message = check_nested_key(key, args, groups)
+            message = check_nested_key(key, args, groups) or check_value_type(arg, key, override, args, groups)
             if message:
                 raise MemlabError(message)

@@ -2,9 +2,10 @@
 
 Layout: ``.claude-plugin/plugin.json``, ``hooks/hooks.json`` (commands through
 ``${CLAUDE_PLUGIN_ROOT}/bin/memlab``), ``bin/memlab`` (launcher with the absolute interpreter),
-``memlab-hook.json`` (a copy of the spec, model paths made absolute) and slash commands
+``memlab-hook.json`` (a copy of the spec, model paths made absolute), slash commands
 ``commands/{recall,consolidate,status}.md`` (front matter values written as quoted YAML strings, which
-``claude plugin validate`` parses). Files are written atomically, never through links; uninstall removes
+``claude plugin validate`` parses), and ``README.md``, ``LICENSE`` and ``icon.png``
+(:mod:`memlab.adapter.plugin_docs`). Files are written atomically, never through links; uninstall removes
 only the files the manifest names that memlab writes.
 """
 
@@ -16,6 +17,7 @@ import shutil
 from pathlib import Path
 
 from memlab.adapter.install import EVENTS, fast_command, launcher_prefix, memlab_root, pycache_dir
+from memlab.adapter.plugin_docs import LICENSE, icon_png, readme
 from memlab.adapter.safe_io import atomic_write, make_dirs, read_regular
 from memlab.errors import MemlabError
 
@@ -29,6 +31,9 @@ KNOWN_FILES = (
     "commands/recall.md",
     "commands/consolidate.md",
     "commands/status.md",
+    "README.md",
+    "LICENSE",
+    "icon.png",
 )
 COMMANDS = {
     "recall": (
@@ -62,7 +67,7 @@ def _front_matter(fields: dict[str, str]) -> str:
     return "---\n" + "".join(f"{k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in fields.items()) + "---\n"
 
 
-def _files(spec: Path) -> dict[str, str]:
+def _files(spec: Path) -> dict[str, str | bytes]:
     prefix = launcher_prefix()
     pycache = f"PYTHONPYCACHEPREFIX={shlex.quote(str(pycache_dir()))}; export PYTHONPYCACHEPREFIX;"
     fast = f"{pycache} exec {fast_command()}"
@@ -90,6 +95,8 @@ def _files(spec: Path) -> dict[str, str]:
                 "version": "0.1.0",
                 "description": "Consolidated git-notes project memory injected at session start (memlab)",
                 "author": {"name": "memlab"},
+                "license": "MIT",
+                "keywords": ["memory", "git-notes", "session-start", "consolidation"],
             },
             indent=2,
         ),
@@ -108,7 +115,16 @@ def _files(spec: Path) -> dict[str, str]:
             + f'Run `"${{CLAUDE_PLUGIN_ROOT}}/bin/memlab" {call} --spec "${{CLAUDE_PLUGIN_ROOT}}/memlab-hook.json"`'
             " in the project directory and report its output as written.\n"
         )
-    return {k: v if v.endswith("\n") else v + "\n" for k, v in files.items()}
+    strategies = {
+        group: str(node.get("_target_", "?"))
+        for group, node in (json.loads(files["memlab-hook.json"]).get("strategies") or {}).items()
+        if isinstance(node, dict)
+    }
+    files["README.md"] = readme(COMMANDS, strategies)
+    files["LICENSE"] = LICENSE
+    out: dict[str, str | bytes] = {k: v if v.endswith("\n") else v + "\n" for k, v in files.items()}
+    out["icon.png"] = icon_png()
+    return out
 
 
 def _manifest(plugin_dir: Path) -> dict | None:
@@ -148,7 +164,8 @@ def install_plugin(spec: Path, plugin_dir: Path) -> list[Path]:
     for rel, text in files.items():
         path = plugin_dir / rel
         make_dirs(path.parent, plugin_dir)
-        atomic_write(path, text.encode("utf-8"), mode=0o755 if rel.startswith("bin/") else None)
+        data = text if isinstance(text, bytes) else text.encode("utf-8")
+        atomic_write(path, data, mode=0o755 if rel.startswith("bin/") else None)
         written.append(path)
     root_flag = manifest["created_root"] if manifest else created_root
     record = {"files": sorted(files), "created_root": root_flag}

@@ -2,7 +2,9 @@
 
 Without ``--metric`` the runs' own main metric (the benchmark card's, tagged on every run) is used;
 ``--split S`` ranks on ``<metric>_S`` (for example LoCoMo's ``_heldout`` conversations, which no setting
-was chosen on). Ties are broken deterministically (newest start time, then smallest run id) and reported.
+was chosen on). A tie is broken by a stated rule that does not depend on the order the runs finished in: the
+simpler configuration wins (fewer strategy groups that are not ``none``, then fewer injected tokens, then config
+hash, then run id); the tie and every tied run are printed.
 """
 
 from __future__ import annotations
@@ -31,6 +33,16 @@ def main_metric(runs) -> str:
         found = ", ".join(names) or "none"
         raise MemlabError(f"the runs declare main metrics {found}; choose one with --metric")
     return names[0]
+
+
+def describe(record) -> str:
+    """One tied run: id, name, the groups that are not ``none`` and its cost."""
+    from memlab.tracking.query import COST_METRIC, active_groups
+
+    cost = record.metrics.get(COST_METRIC)
+    shown = "not logged" if cost is None else f"{cost:.6g}"
+    name = record.tags.get("mlflow.runName", "")
+    return f"{record.run_id}  {active_groups(record)} groups not none, {COST_METRIC} {shown}  ({name})"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,11 +76,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"{record.run_id}  {metric}={record.metrics[metric]:.6g}  ({record.experiment}; {name})")
     print(f"  best of {ranking.considered} FINISHED runs ({'lowest' if args.minimize else 'highest'} {metric})")
     if ranking.ties:
-        others = ", ".join(r.run_id for r in ranking.ties)
-        print(
-            f"  tie: {len(ranking.ties) + 1} runs have {metric}={record.metrics[metric]:.6g}; chose by {ranking.rule}"
-        )
-        print(f"  tied with: {others}")
+        print(f"  tie: {len(ranking.ties) + 1} runs have {metric}={record.metrics[metric]:.6g}; chose {ranking.rule}")
+        for rank, tied in enumerate((record, *ranking.ties), 1):
+            print(f"  {'chosen' if rank == 1 else 'tied  '} {describe(tied)}")
     for key in sorted(k for k in record.tags if k.startswith("memlab.strategy.")):
         print(f"  {key[len('memlab.strategy.') :]}: {record.tags[key]}")
     return 0

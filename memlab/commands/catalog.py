@@ -11,7 +11,7 @@ from memlab.errors import MemlabError
 from memlab.paths import CONF_DIR
 
 #: A sentence ends at . ? or ! followed by a space and a capital, a backtick or a parenthesis (not after e.g./i.e.).
-_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<=[.?!])\s+(?=[A-Z`(])")
+_SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.?!])\s+(?=[A-Z`(])")
 _SELECT = re.compile(r"^select with `[^`]*`(?:\s*\((?P<note>[^)]*(?:\([^)]*\)[^)]*)*)\))?[.:]?\s*")
 
 

@@ -25,6 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from memlab.adapter.export import pin_models, spec_from_run
     from memlab.adapter.spec import SPEC_FILE
     from memlab.tracking.query import best_run, get_run
+    from memlab.tracking.status import step
 
     if bool(args.run_id) == bool(args.best):
         raise MemlabError("give exactly one of --run-id ID or --best --experiment NAME --metric M")
@@ -36,10 +37,12 @@ def run(args: argparse.Namespace) -> int:
         record = get_run(args.run_id, args.tracking_uri)
         if record.status != "FINISHED":
             raise MemlabError(f"run {record.run_id} is {record.status}, not FINISHED; export a finished run")
-    spec = spec_from_run(record, args.tracking_uri)
-    out = Path(args.out).expanduser().resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    for model in pin_models(spec, record.run_id, out, args.tracking_uri):
+    with step(f"freezing run {record.run_id} into a spec"):
+        spec = spec_from_run(record, args.tracking_uri)
+        out = Path(args.out).expanduser().resolve()
+        out.mkdir(parents=True, exist_ok=True)
+        models = pin_models(spec, record.run_id, out, args.tracking_uri)
+    for model in models:
         print(f"model {model} (from the run's artifacts)")
     path = out / SPEC_FILE
     path.write_text(json.dumps(spec, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")

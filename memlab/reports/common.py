@@ -1,17 +1,27 @@
-"""What every report shares: refusing to overwrite, refusing to write from nothing, saving figures.
+"""What every report shares: refusing to overwrite, refusing to write from nothing or from fewer runs, saving figures.
 
 A report is written only from runs that exist (no runs: one-line error, nothing written) and never over
 an existing file unless ``--force`` is given, so a fresh clone's empty store cannot replace a committed
-report with empty tables.
+report with empty tables. ``--force`` never shrinks a report silently either: a report records the runs it was
+written from (an HTML comment at its end), and regenerating it from a store that lacks some of them names the
+missing runs and writes nothing, unless ``--partial`` is given, which writes a report marked partial at its top.
+A report written before it recorded its runs is refused when the new one would be shorter.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
+
+#: Start of the comment that records a report's runs (full MLflow run ids).
+RUNS_MARK = "<!-- memlab report runs: "
+#: First words of the note a partial report starts with.
+PARTIAL_MARK = "> **Partial report.**"
 
 
 def check_output(paths: Sequence[Path], force: bool) -> None:
@@ -53,11 +63,13 @@ def finished_runs(experiment: str, uri: str | None) -> list[Any]:
 
 
 def save(fig: Any, path: Path) -> Path:
-    """Save a matplotlib figure as PNG (no timestamps in the file) and close it."""
+    """Save a matplotlib figure as PNG (no timestamps in the file) and close it; the saved area grows to hold
+    titles and legends placed outside the axes (nothing is clipped).
+    """
     import matplotlib.pyplot as plt
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120, metadata={"Software": None})
+    fig.savefig(path, dpi=120, metadata={"Software": None}, bbox_inches="tight", pad_inches=0.15)
     plt.close(fig)
     return path
 
@@ -70,3 +82,84 @@ def pyplot() -> Any:
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def add_partial_argument(parser: Any) -> None:
+    """``--partial``: with ``--force``, write a report from fewer runs than the one it replaces (marked partial)."""
+    parser.add_argument(
+        "--partial",
+        action="store_true",
+        help="with --force: write the report even if runs of the existing report are missing (marked partial)",
+    )
+
+
+def recorded_runs(path: Path) -> set[str] | None:
+    """The runs an existing report was written from: full ids from its record, else the 8-character prefixes of
+    its ``Run ids:`` line; ``None`` when it records neither (or does not exist).
+    """
+    if not path.is_file():
+        return None
+    text = path.read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if line.startswith(RUNS_MARK):
+            return set(line[len(RUNS_MARK) :].removesuffix("-->").split())
+    for line in text.splitlines():
+        if line.startswith("Run ids: "):
+            return set(re.findall(r"`([0-9a-f]{8,32})`", line))
+    return None
+
+
+def body_lines(text: str) -> int:
+    """Lines of a report without its record of runs and its partial note."""
+    return sum(1 for line in text.splitlines() if not line.startswith((RUNS_MARK, PARTIAL_MARK)))
+
+
+def write_report(out: Path, text: str, run_ids: Sequence[str], *, partial: bool, uri: str | None) -> None:
+    """Write ``text`` to ``out`` with its record of runs; refuse (nothing written) when that would drop runs of the
+    report it replaces, unless ``partial``, which marks the report partial.
+
+    Raises:
+        MemlabError: Naming the missing runs (or, for a report that records none, how much shorter it would be)
+            and the ways out.
+    """
+    from memlab.tracking.query import resolve_uri
+
+    store = resolve_uri(uri)
+    previous = recorded_runs(out)
+    missing = sorted(p for p in previous or () if not any(r.startswith(p) for r in run_ids))
+    old = body_lines(out.read_text(encoding="utf-8")) if out.is_file() else 0
+    shorter = previous is None and out.is_file() and body_lines(text) < old
+    what = ""
+    if missing:
+        shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+        what = (
+            f"{len(missing)} of the {len(previous or ())} runs it was written from are not FINISHED in {store}: {shown}"
+        )
+    elif shorter:
+        new = body_lines(text)
+        what = f"it does not record its runs and the new one is {old - new} lines shorter ({old} -> {new})"
+    if what and not partial:
+        raise MemlabError(
+            f"{out} would shrink: {what}; nothing was written; pass --uri for the store that has them, "
+            "or --partial to write a report marked partial"
+        )
+    head = f"{PARTIAL_MARK} Written with `--partial` from {len(run_ids)} runs, fewer than the report it replaced: "
+    head += f"{what}.\n\n"
+    body = text.rstrip("\n") + "\n"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text((head if what else "") + body + f"\n{RUNS_MARK}{' '.join(sorted(run_ids))} -->\n", "utf-8")
+
+
+@contextmanager
+def kept_on_error(paths: Sequence[Path]) -> Iterator[None]:
+    """Restore ``paths`` (figures written before a report is refused) as they were when the block raises."""
+    before = {p: p.read_bytes() if p.is_file() else None for p in paths}
+    try:
+        yield
+    except BaseException:
+        for path, data in before.items():
+            if data is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.write_bytes(data)
+        raise

@@ -104,8 +104,13 @@ def read_artifact(run_id: str, name: str, uri: str | None, folder: Path) -> Path
 
 def load(runs: Sequence[Any], metric: str, uri: str | None) -> list[RunData]:
     """Per-item values of ``metric`` (verified against the logged value) and the trace of every run."""
+    from memlab.tracking.status import step
+
     out = []
-    with tempfile.TemporaryDirectory(prefix="memlab-report-") as tmp:
+    with (
+        tempfile.TemporaryDirectory(prefix="memlab-report-") as tmp,
+        step(f"downloading the files of {len(runs)} runs"),
+    ):
         for run in runs:
             data = RunData(run)
             path = read_artifact(run.run_id, "predictions.jsonl", uri, Path(tmp))

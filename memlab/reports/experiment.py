@@ -224,6 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from memlab.reports import common
     from memlab.reports.experiment_figures import draw_all
     from memlab.tracking.query import resolve_uri
+    from memlab.tracking.status import step
 
     parser = argparse.ArgumentParser(prog="memlab report --experiment", description=__doc__.splitlines()[0])
     parser.add_argument("--experiment", required=True, help="MLflow experiment name")
@@ -232,6 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--baseline", default=None, help="baseline configuration, e.g. 'judge=none'")
     parser.add_argument("--out", default=None, help="markdown file (default: reports/NAME.md)")
     parser.add_argument("--force", action="store_true", help="overwrite an existing report")
+    common.add_partial_argument(parser)
     args = parser.parse_args(list(argv) if argv is not None else None)
     runs = common.finished_runs(args.experiment, args.uri)
     common.require_runs(runs, [args.experiment], args.uri)
@@ -244,8 +246,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     common.check_output([out, *names.values()], args.force)
     data = cf.load(runs, args.metric, args.uri)
     rows, baseline = build(data, args.metric, args.baseline)
-    figures = draw_all(args.experiment, args.metric, rows, baseline, names)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render(args.experiment, resolve_uri(args.uri), args.metric, rows, baseline, figures), "utf-8")
+    with common.kept_on_error(list(names.values())):
+        with step("drawing the figures"):
+            figures = draw_all(args.experiment, args.metric, rows, baseline, names)
+        text = render(args.experiment, resolve_uri(args.uri), args.metric, rows, baseline, figures)
+        common.write_report(out, text, [r.run_id for r in runs], partial=args.partial, uri=args.uri)
     print(f"wrote {out} ({len(rows)} configurations, {len(runs)} runs; figures: {', '.join(figures) or 'none'})")
     return 0

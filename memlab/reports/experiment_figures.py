@@ -94,7 +94,7 @@ def latency_figure(experiment: str, rows: Sequence[Any], path: Path) -> Path | N
     plt = pyplot()
     import numpy as np
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5.0 + 0.22 * ((len(rows) + 1) // 2)))
     width = 0.8 / max(1, len(rows))
     for i, row in enumerate(rows):
         means, sds = [], []
@@ -108,7 +108,8 @@ def latency_figure(experiment: str, rows: Sequence[Any], path: Path) -> Path | N
     left.set_ylabel("wall seconds per run")
     left.set_xlabel("phase")
     left.set_title("time per phase (error bars: sd over runs)")
-    left.legend(fontsize=6, loc="upper right")
+    # below the bars, two columns: a legend of a 12-configuration sweep reads at the size the report shows it
+    left.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.32), ncol=2, frameon=False)
     for phase, hist in sorted(hists.items()):
         bins = sorted(hist)
         centres = [10 ** ((b + 0.5) / 4) / 1e3 for b in bins]  # ms
@@ -118,7 +119,7 @@ def latency_figure(experiment: str, rows: Sequence[Any], path: Path) -> Path | N
     right.set_ylabel("calls")
     right.set_title("per-call durations (span trees, all runs)")
     if hists:
-        right.legend(fontsize=7)
+        right.legend(fontsize=8)
     fig.suptitle(f"{experiment}: latency per phase")
     fig.tight_layout()
     return save(fig, path)
@@ -159,7 +160,7 @@ def budget_figure(experiment: str, metric: str, rows: Sequence[Any], path: Path)
     ax.set_xlabel("token budget of the selected context (pipeline.budget_tokens, log scale)")
     ax.set_ylabel(f"{metric} (95% CI)")
     ax.set_title(f"{experiment}: {metric} against the token budget")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return save(fig, path)
 
 

@@ -47,7 +47,7 @@ def plot_f1(summary: dict, path: Path) -> bool:
     ax.set_ylabel("supersession F1 (mean over seeds; bars: sd)")
     ax.set_ylim(-0.05, 1.05)
     ax.set_title("Supersession F1 by judge and difficulty (generated histories)")
-    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
     save(fig, path)
     return True

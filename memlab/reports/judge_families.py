@@ -225,11 +225,14 @@ def render(runs: Sequence[Any], experiment: str = EXPERIMENT) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Write the report from the runs that exist (none: one-line error, nothing written); returns 0."""
+    from memlab.reports.common import add_partial_argument, write_report
+
     parser = argparse.ArgumentParser(prog="memlab report judge_families", description=__doc__.splitlines()[0])
     parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
     parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / "judge_families.md"))
     parser.add_argument("--experiment", default=EXPERIMENT)
     parser.add_argument("--force", action="store_true", help="overwrite an existing report")
+    add_partial_argument(parser)
     args = parser.parse_args(argv)
     from memlab.reports.common import check_output, finished_runs, require_runs
 
@@ -237,8 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     require_runs(runs, [args.experiment], args.uri)
     out = Path(args.out)
     check_output([out], args.force)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render(runs, args.experiment), encoding="utf-8")
+    write_report(out, render(runs, args.experiment), [r.run_id for r in runs], partial=args.partial, uri=args.uri)
     print(f"wrote {out} ({len(runs)} runs)")
     return 0
 

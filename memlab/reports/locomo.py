@@ -282,11 +282,14 @@ def _plot(sweep: Sequence[RunRecord], path: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write ``reports/locomo.md`` (+ ``reports/locomo_sweep.png``) from MLflow."""
+    from memlab.reports.common import add_partial_argument, kept_on_error, write_report
+
     parser = argparse.ArgumentParser(prog="memlab report locomo", description=__doc__.splitlines()[0])
     parser.add_argument("--experiment", default="locomo_temporal")
     parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
     parser.add_argument("--out", default="reports/locomo.md")
     parser.add_argument("--force", action="store_true", help="overwrite an existing report")
+    add_partial_argument(parser)
     args = parser.parse_args(list(argv) if argv is not None else None)
     from memlab.reports.common import check_output, finished_runs, require_runs
 
@@ -296,10 +299,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     check_output([out, out.with_name(out.stem + "_sweep.png")], args.force)
     text, _, sweep = render(runs, args.experiment)
     out.parent.mkdir(parents=True, exist_ok=True)
-    if sweep:
-        png = out.with_name(out.stem + "_sweep.png")
-        _plot(sweep, png)
-        text += f"\n![date accuracy per resolver and retrieval mode]({png.name})\n"
-    out.write_text(text, encoding="utf-8")
+    png = out.with_name(out.stem + "_sweep.png")
+    with kept_on_error([png]):
+        if sweep:
+            _plot(sweep, png)
+            text += f"\n![date accuracy per resolver and retrieval mode]({png.name})\n"
+        write_report(out, text, [r.run_id for r in runs], partial=args.partial, uri=args.uri)
     print(f"wrote {out}")
     return 0

@@ -25,7 +25,16 @@ import numpy as np
 
 from memlab.reports import items as it
 from memlab.reports import stats
-from memlab.reports.common import check_output, finished_runs, pyplot, require_runs, save
+from memlab.reports.common import (
+    add_partial_argument,
+    check_output,
+    finished_runs,
+    kept_on_error,
+    pyplot,
+    require_runs,
+    save,
+    write_report,
+)
 
 EXPERIMENT = "presets"
 BASELINE = "tuned"
@@ -221,13 +230,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--uri", "--tracking-uri", default=None, help="MLflow tracking URI")
     parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "reports" / "presets.md")
     parser.add_argument("--force", action="store_true", help="overwrite an existing report")
+    add_partial_argument(parser)
     args = parser.parse_args(list(argv or []))
     runs = [r for r in finished_runs(EXPERIMENT, args.uri) if "seed" in r.params]
     require_runs(runs, [EXPERIMENT], args.uri)
     check_output([args.out, args.out.with_suffix(".png")], args.force)
-    text = render(runs, args.uri, args.out)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, encoding="utf-8")
+    with kept_on_error([args.out.with_suffix(".png")]):
+        text = render(runs, args.uri, args.out)
+        write_report(args.out, text, [r.run_id for r in runs], partial=args.partial, uri=args.uri)
     print(f"wrote {args.out}")
     return 0
 

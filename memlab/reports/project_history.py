@@ -228,6 +228,8 @@ def _runs(experiment: str, uri: str | None) -> list:
 
 def main(argv: list[str] | None = None) -> int:
     """Write the report from the runs that exist (none: one-line error, nothing written); returns 0."""
+    from memlab.reports.common import add_partial_argument, check_output, kept_on_error, require_runs, write_report
+
     parser = argparse.ArgumentParser(prog="memlab report project_history", description=__doc__.splitlines()[0])
     parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
     parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / "project_history.md"))
@@ -239,8 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--scaling-experiment", default="project_history_large")
     parser.add_argument("--force", action="store_true", help="overwrite an existing report")
+    add_partial_argument(parser)
     args = parser.parse_args(argv)
-    from memlab.reports.common import check_output, require_runs
 
     history_runs = _runs(args.experiment, args.uri)
     gitnotes_runs = [r for name in args.gitnotes_experiment.split(",") if name for r in _runs(name, args.uri)]
@@ -259,12 +261,13 @@ def main(argv: list[str] | None = None) -> int:
     history_lines, summary = _history_section(history_runs)
     lines += history_lines
     png = out.with_name("project_history_f1.png")
-    if plot_f1(summary, png):
-        lines += [f"![supersession_f1 by difficulty]({png.name})", ""]
-    lines += _gitnotes_section(gitnotes_runs)
-    lines += _scaling_section(scaling_runs)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with kept_on_error([png]):
+        if plot_f1(summary, png):
+            lines += [f"![supersession_f1 by difficulty]({png.name})", ""]
+        lines += _gitnotes_section(gitnotes_runs)
+        lines += _scaling_section(scaling_runs)
+        ids = [r.run_id for r in (*history_runs, *gitnotes_runs, *scaling_runs)]
+        write_report(out, "\n".join(lines), ids, partial=args.partial, uri=args.uri)
     print(f"wrote {out} ({len(history_runs)} history runs, {len(gitnotes_runs)} gitnotes runs)")
     return 0
 

@@ -286,21 +286,24 @@ def _runs(experiment: str, uri: str | None) -> list:
 
 def main(argv: list[str] | None = None) -> int:
     """Write the report; returns 0."""
+    from memlab.reports.common import add_partial_argument
+
     parser = argparse.ArgumentParser(prog="memlab report temporal", description=__doc__.splitlines()[0])
     parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
     parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / "temporal.md"))
     parser.add_argument("--norm-experiment", default="temporal_norm")
     parser.add_argument("--synth-experiment", default="locomo_synth")
     parser.add_argument("--force", action="store_true", help="overwrite an existing report")
+    add_partial_argument(parser)
     args = parser.parse_args(argv)
-    from memlab.reports.common import check_output, require_runs
+    from memlab.reports.common import check_output, require_runs, write_report
 
     norm = [r for r in _runs(args.norm_experiment, args.uri) if "temporal_norm" in r.tags.get("memlab.dataset", "")]
     synth = [r for r in _runs(args.synth_experiment, args.uri) if "locomo_synth" in r.tags.get("memlab.dataset", "")]
     require_runs([*norm, *synth], [args.norm_experiment, args.synth_experiment], args.uri)
     out = Path(args.out)
     check_output([out], args.force)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render(norm, synth) + "\n", encoding="utf-8")
+    ids = [r.run_id for r in (*norm, *synth)]
+    write_report(out, render(norm, synth), ids, partial=args.partial, uri=args.uri)
     print(f"wrote {out} ({len(norm)} temporal_norm runs, {len(synth)} locomo_synth runs)")
     return 0

@@ -1,23 +1,28 @@
 """Hydra callback that brackets a ``--multirun`` sweep (wired in ``conf/hydra/memlab.yaml``).
 
-Before any job starts (in the launching process) it creates and migrates the MLflow store, creates the
-experiment and opens one parent run for the sweep; each job (in whatever process or Ray worker runs it)
-learns the sweep id from the callback's own state, which Hydra ships to the job with its context; at the
-end it prints one comparison table (one row per job, best first), attaches it to the parent run and closes
-the parent. With ``tracking=none`` it does nothing.
+Before any job starts (in the launching process) it creates and migrates the MLflow store, chooses the sweep's
+one experiment (:mod:`memlab.sweeps.jobs`) and opens one parent run there; each job (in whatever process or Ray
+worker runs it) learns the sweep id, the experiment and its own name from the callback's state, which Hydra ships
+to the job with its context; at the end it prints one comparison table (one row per job, best first), attaches
+it and a figure to the parent run, saves a view of the children in the MLflow UI and prints the command that
+opens the UI and the view's address. With ``tracking=none`` it does nothing.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig, OmegaConf
 
-from memlab.sweeps import SWEEP_ENV
+from memlab.sweeps import SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV
+from memlab.sweeps.table import comparison_table, print_comparison
+from memlab.tracking.status import step
 
 
 def tracking_of(config: DictConfig) -> dict[str, Any] | None:
@@ -31,95 +36,123 @@ def tracking_of(config: DictConfig) -> dict[str, Any] | None:
     return tracking
 
 
-def comparison_table(rows: list[Any]) -> str:
-    """Markdown table of a sweep's jobs, best main metric first (ties: run id), unscored jobs last."""
-    ordered = sorted(rows, key=lambda c: (c.value is None, -(c.value or 0.0), c.run_id))
-    extra = list(dict.fromkeys(n for c in ordered for n, _ in c.headline))
-    head = "| rank | run | main metric | value | " + "".join(f"{n} | " for n in extra) + "status | run id |"
-    lines = [head, "|" + "---|" * (6 + len(extra))]
-    fmt = lambda v: "–" if v is None else f"{v:.4f}"  # noqa: E731
-    for rank, c in enumerate(ordered, 1):
-        values = dict(c.headline)
-        cells = "".join(f"{fmt(values.get(n))} | " for n in extra)
-        lines.append(f"| {rank} | {c.name} | {c.main_metric} | {fmt(c.value)} | {cells}{c.status} | `{c.run_id}` |")
-    return "\n".join(lines) + "\n"
+#: The status line of the job running in this process (kept here, not on the callback, which Hydra pickles).
+_RUNNING: list[Any] = []
 
 
 class SweepCallback(Callback):
-    """One MLflow parent run per sweep, a store prepared before parallel jobs, a comparison at the end."""
+    """One experiment and parent run per sweep, a store prepared before parallel jobs, a comparison at the end."""
 
     def __init__(self) -> None:
         self.sweep_id: str | None = None
         self.parent_id: str | None = None
         self.uri: str | None = None
+        self.experiment: str | None = None
+        self.fixed: set[str] = set()
+        self.ui_port = 5000
 
     def on_multirun_start(self, config: DictConfig, **kwargs: Any) -> None:
-        """Prepare the store and open the parent run (launching process, before any job)."""
+        """Prepare the store, choose the study's experiment and open the parent run (launching process)."""
         tracking = tracking_of(config)
         if tracking is None:
             return
+        from memlab.sweeps.jobs import fixed_overrides, study_experiment
         from memlab.tracking.store import open_parent, prepare_store
 
         self.uri = str(tracking["uri"])
-        experiment = str(tracking.get("experiment", "default"))
-        prepare_store(self.uri, experiment)
+        self.ui_port = int(tracking.get("ui_port") or 5000)
+        with step(f"preparing the MLflow store {self.uri}"):
+            self.experiment, named = study_experiment(config)
+            self.fixed = fixed_overrides(config)
+            prepare_store(self.uri, self.experiment)
         self.sweep_id = f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
         sweep_dir = str(config.hydra.sweep.dir)
-        self.parent_id = open_parent(self.uri, experiment, self.sweep_id, {"memlab.sweep_dir": sweep_dir})
+        self.parent_id = open_parent(self.uri, self.experiment, self.sweep_id, {"memlab.sweep_dir": sweep_dir})
         os.environ[SWEEP_ENV] = self.sweep_id
-        print(f"memlab: sweep {self.sweep_id}: MLflow parent run {self.parent_id} ({experiment})", flush=True)
+        os.environ[SWEEP_EXPERIMENT_ENV] = self.experiment
+        if len(named) > 1:
+            print(
+                f"memlab: the jobs name the experiments {', '.join(named)}; this sweep files every run under "
+                f"'{self.experiment}' (choose another with experiment_name=NAME)",
+                flush=True,
+            )
+        print(f"memlab: sweep {self.sweep_id}: MLflow parent run {self.parent_id} ({self.experiment})", flush=True)
 
     def on_job_start(self, config: DictConfig, **kwargs: Any) -> None:
-        """Tell the job which sweep it belongs to (runs in the job's own process)."""
-        if self.sweep_id:
-            os.environ[SWEEP_ENV] = self.sweep_id
+        """Tell the job its sweep, experiment and name (runs in the job's own process); a job that runs for
+        seconds says so on stderr (:func:`memlab.tracking.status.step`), a run outside a sweep too.
+        """
+        from memlab.sweeps.jobs import job_name, task_overrides
+
+        name = job_name(task_overrides(config), self.fixed)
+        self.on_job_end(config)  # a job before this one that did not end (it failed before Hydra's end hook)
+        running = step(f"job {name or 'run'}: running (model loading, episodes, scoring)")
+        running.__enter__()
+        _RUNNING.append(running)
+        if not self.sweep_id:
+            return
+        os.environ[SWEEP_ENV] = self.sweep_id
+        if self.experiment:
+            os.environ[SWEEP_EXPERIMENT_ENV] = self.experiment
+        if name:
+            os.environ[SWEEP_NAME_ENV] = name
+        else:
+            os.environ.pop(SWEEP_NAME_ENV, None)
+
+    def on_job_end(self, config: DictConfig, job_return: Any = None, **kwargs: Any) -> None:
+        """End the job's status line (it says how long the job took when it was shown)."""
+        while _RUNNING:
+            _RUNNING.pop().__exit__(None, None, None)
 
     def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
-        """Print and attach the comparison table, close the parent run."""
-        os.environ.pop(SWEEP_ENV, None)
+        """Print and attach the comparison (table and figure), save the UI view, close the parent run."""
+        for key in (SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV):
+            os.environ.pop(key, None)
         if not (self.uri and self.parent_id):
             return
-        from memlab.tracking.store import children, close_parent, run_url
+        from memlab.tracking.landing import ui_command
+        from memlab.tracking.store import children, close_parent
 
-        rows = children(self.uri, self.parent_id)
-        table = comparison_table(rows)
-        close_parent(self.uri, self.parent_id, table)
+        with step("attaching the comparison to the parent run"):
+            rows = children(self.uri, self.parent_id)
+            table = comparison_table(rows)
+            with tempfile.TemporaryDirectory(prefix="memlab-sweep-") as folder:
+                write_figure(rows, Path(folder))
+                close_parent(self.uri, self.parent_id, table, Path(folder))
+            url = save_landing(self.uri, self.parent_id, self.sweep_id or "", rows, self.fixed, self.ui_port)
         print_comparison(rows)
         print(f"memlab: sweep {self.sweep_id}: {len(rows)} runs under parent run {self.parent_id}", flush=True)
-        print(f"memlab: parent run: {run_url(self.uri, self.parent_id)}", flush=True)
+        command = ui_command(self.uri, self.ui_port)
+        if command:
+            print(f"memlab: MLflow UI: {command}", flush=True)
+        print(f"memlab: comparison in the UI: {url}", flush=True)
 
 
-def print_comparison(rows: list[Any]) -> None:
-    """The comparison table on the console: a few runs side by side (one column each, the main metric and
-    the benchmark's headline metrics as rows), more runs ranked by the main metric (one row each).
-    """
-    from rich.console import Console
-    from rich.table import Table
+def write_figure(rows: list[Any], folder: Path) -> Path | None:
+    """``comparison.png`` of the children's main metric into ``folder`` (nothing when no child ran)."""
+    if not rows:
+        return None
+    from memlab.plots import comparison_png
 
-    ordered = sorted(rows, key=lambda c: (c.value is None, -(c.value or 0.0), c.run_id))
-    metric = next((c.main_metric for c in ordered if c.main_metric), "main metric")
-    extra = list(dict.fromkeys(n for c in ordered for n, _ in c.headline))
-    fmt = lambda v: "–" if v is None else f"{v:.4f}"  # noqa: E731
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=160)
-    if 0 < len(ordered) <= 6:
-        table = Table(title=f"sweep comparison (main metric: {metric})")
-        table.add_column("metric", no_wrap=True)
-        for c in ordered:
-            table.add_column(c.name or c.run_id[:8], justify="right")
-        table.add_row(metric, *(fmt(c.value) for c in ordered))
-        for name in extra:
-            table.add_row(name, *(fmt(dict(c.headline).get(name)) for c in ordered))
-        table.add_row("run id", *(c.run_id[:12] for c in ordered))
-        console.print(table)
-        return
-    table = Table(title=f"sweep comparison ({metric}, best first)")
-    columns = [("#", "right"), ("run", "left"), (metric, "right"), *((n, "right") for n in extra)]
-    for name, justify in (*columns, ("status", "left"), ("run id", "left")):
-        table.add_column(name, justify=justify, no_wrap=name != "run", min_width=12 if name == "run" else None)
-    for rank, c in enumerate(ordered, 1):
-        values = dict(c.headline)
-        cells = [fmt(values.get(n)) for n in extra]
-        table.add_row(str(rank), c.name, fmt(c.value), *cells, c.status, c.run_id)
-    console.print(table)
+    metric = next((c.main_metric for c in rows if c.main_metric), "main metric")
+    names = [c.name or c.run_id[:8] for c in rows]
+    return comparison_png(names, [c.value for c in rows], [c.interval for c in rows], metric, folder / "comparison.png")
+
+
+def save_landing(uri: str, parent_id: str, sweep_id: str, rows: list[Any], fixed: set[str], port: int) -> str:
+    """Save the UI view of the sweep's children on the experiment and return its address."""
+    from mlflow.tracking import MlflowClient
+
+    from memlab.sweeps.jobs import override_key
+    from memlab.tracking.landing import save_view, view_key, view_state, view_url
+
+    client = MlflowClient(tracking_uri=uri)
+    exp_id = client.get_run(parent_id).info.experiment_id
+    main = next((c.main_metric for c in rows if c.main_metric), "")
+    metrics = [m for m in [main, *(n for c in rows for n, _ in c.headline)] if m]
+    present = {k for c in rows for k, _ in c.params}
+    swept = {override_key(o) for c in rows for o in c.name.split() if "=" in o}
+    params = sorted(p for p in present if p in swept or p.rsplit(".", 1)[-1] in swept)
+    key = view_key(sweep_id)
+    save_view(client, exp_id, key, f"sweep {sweep_id}", view_state(parent_id, metrics, params, [c.name for c in rows]))
+    return view_url(uri, exp_id, key, port)

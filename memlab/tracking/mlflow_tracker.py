@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import math
 import os
-import shlex
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from memlab.sweeps import SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV
 
 # MLflow's UI/server otherwise tries to fetch LiteLLM's model cost map at start-up (hangs offline).
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -41,16 +41,18 @@ class MlflowTracker:
         """Create the experiment if needed and open a run with params and tags.
 
         With ``sweep_id`` (a ``--multirun`` sweep) the run becomes a child of one parent run per sweep,
-        found by its ``memlab.sweep`` tag or created on first use.
+        found by its ``memlab.sweep`` tag or created on first use, in the sweep's experiment
+        (``$MEMLAB_SWEEP_EXPERIMENT``), named by the overrides that tell it apart (``$MEMLAB_SWEEP_RUN_NAME``).
         """
         from memlab.tracking.store import ensure_experiment, open_client
 
         self.client_ = open_client(self.uri)
-        exp_id = self.experiment_id_ = ensure_experiment(self.client_, self.uri, self.experiment)
+        exp_id = self.experiment_id_ = ensure_experiment(self.client_, self.uri, self.study(sweep_id))
         tags = dict(tags)
         if sweep_id:
             tags["memlab.sweep"] = sweep_id
             tags["mlflow.parentRunId"] = self._parent(exp_id, sweep_id)
+            run_name = os.environ.get(SWEEP_NAME_ENV) or run_name
         run = self.client_.create_run(exp_id, run_name=run_name, tags=tags)
         self.run_id_ = run.info.run_id
         from mlflow.entities import Param
@@ -60,14 +62,16 @@ class MlflowTracker:
             self.client_.log_batch(self.run_id_, params=items[lo : lo + 100])
         return self.run_id_
 
-    def _parent(self, exp_id: str, sweep_id: str) -> str:
-        """The sweep's parent run: the one the sweep opened (in any experiment: a sweep over presets files its
-        jobs under their own experiments), else a new one here.
-        """
-        from memlab.tracking.store import experiment_ids
+    def study(self, sweep_id: str | None = None) -> str:
+        """The experiment the run is filed under: the sweep's (parent and children together), else ``experiment``."""
+        return (os.environ.get(SWEEP_EXPERIMENT_ENV) if sweep_id else None) or self.experiment
 
+    def _parent(self, exp_id: str, sweep_id: str) -> str:
+        """The sweep's parent run: the one the sweep callback opened, else (a job started without the callback) a
+        new one here.
+        """
         found = self.client_.search_runs(
-            experiment_ids(self.client_), filter_string=f"tags.`memlab.sweep_parent` = '{sweep_id}'", max_results=1
+            [exp_id], filter_string=f"tags.`memlab.sweep_parent` = '{sweep_id}'", max_results=1
         )
         if found:
             return found[0].info.run_id
@@ -132,7 +136,7 @@ class MlflowTracker:
             return None
         from memlab.tracking.store import finished_run
 
-        found = finished_run(self.uri, self.experiment, config_hash)
+        found = finished_run(self.uri, self.study(os.environ.get(SWEEP_ENV)), config_hash)
         if found is None:
             return None
         self.experiment_id_ = found.experiment_id
@@ -140,20 +144,15 @@ class MlflowTracker:
 
     def ui_command(self) -> str | None:
         """A command that opens the MLflow UI on this store, working as printed (no activated venv needed)."""
-        if self.uri.startswith(("http://", "https://")):
-            return None
-        python = shlex.quote(sys.executable)
-        return (
-            f"LITELLM_LOCAL_MODEL_COST_MAP=True {python} -m mlflow ui --backend-store-uri {shlex.quote(self.uri)} "
-            f"--host 127.0.0.1 --port {self.ui_port} --workers 1"
-        )
+        from memlab.tracking.landing import ui_command
+
+        return ui_command(self.uri, self.ui_port)
 
     def run_url(self, run_id: str | None = None) -> str | None:
         """The UI address of the run (on the server, or on the local UI :meth:`ui_command` starts)."""
         run_id = run_id or self.run_id_
         if run_id is None or self.experiment_id_ is None:
             return None
-        base = (
-            self.uri.rstrip("/") if self.uri.startswith(("http://", "https://")) else f"http://127.0.0.1:{self.ui_port}"
-        )
-        return f"{base}/#/experiments/{self.experiment_id_}/runs/{run_id}"
+        from memlab.tracking.landing import ui_base
+
+        return f"{ui_base(self.uri, self.ui_port)}/#/experiments/{self.experiment_id_}/runs/{run_id}"

@@ -9,6 +9,8 @@ from typing import Any
 
 from memlab.errors import MemlabError
 from memlab.paths import default_tracking_uri
+from memlab.tracking.lookup import check_experiment, check_metric, check_run
+from memlab.tracking.status import step
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")  # offline: no usage pings, no consumer thread
@@ -44,10 +46,10 @@ def resolve_uri(uri: str | None = None) -> str:
 
 
 def _client(uri: str) -> Any:
-    from mlflow.tracking import MlflowClient
-
     if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///") :]).exists():
         raise MemlabError(f"no MLflow store at {uri}; run an experiment first (python -m memlab +experiment=...)")
+    from mlflow.tracking import MlflowClient
+
     return MlflowClient(tracking_uri=uri)
 
 
@@ -57,15 +59,17 @@ def find_runs(experiment: str, uri: str | None = None, *, status: str | None = "
     Sweep parent runs (tag ``memlab.sweep_parent``) hold no results and are left out.
     """
     uri = resolve_uri(uri)
-    client = _client(uri)
-    exp = client.get_experiment_by_name(experiment)
-    if exp is None:
-        names = sorted(e.name for e in client.search_experiments())
-        raise MemlabError(f"no MLflow experiment '{experiment}' in {uri}; existing: {', '.join(names) or 'none'}")
-    query = f"attributes.status = '{status}'" if status else ""
-    runs = client.search_runs(
-        [exp.experiment_id], filter_string=query, max_results=50000, order_by=["attributes.start_time DESC"]
-    )
+    check_experiment(experiment, uri)  # a wrong name is answered before MLflow is imported
+    with step(f"reading the runs of '{experiment}' from {uri}"):
+        client = _client(uri)
+        exp = client.get_experiment_by_name(experiment)
+        if exp is None:
+            names = sorted(e.name for e in client.search_experiments())
+            raise MemlabError(f"no MLflow experiment '{experiment}' in {uri}; existing: {', '.join(names) or 'none'}")
+        query = f"attributes.status = '{status}'" if status else ""
+        runs = client.search_runs(
+            [exp.experiment_id], filter_string=query, max_results=50000, order_by=["attributes.start_time DESC"]
+        )
     return [
         RunRecord(
             r.info.run_id,
@@ -84,6 +88,7 @@ def find_runs(experiment: str, uri: str | None = None, *, status: str | None = "
 def get_run(run_id: str, uri: str | None = None) -> RunRecord:
     """One run by id."""
     uri = resolve_uri(uri)
+    check_run(run_id, uri)
     client = _client(uri)
     try:
         r = client.get_run(run_id)
@@ -120,8 +125,24 @@ class Ranking:
     considered: int
 
 
-#: How :func:`rank_runs` breaks ties.
-TIE_RULE = "newest start time, then smallest run id"
+#: How :func:`rank_runs` breaks ties (order-independent: nothing depends on when a run started or finished).
+TIE_RULE = (
+    "the simpler configuration: fewer strategy groups that are not 'none', then lower cost (fewer injected "
+    "tokens), then config hash, then run id"
+)
+#: The cost a tie is broken on: the tokens the policy injects into the agent's context (lower is cheaper).
+COST_METRIC = "injected_tokens"
+
+
+def active_groups(run: RunRecord) -> int:
+    """Strategy groups of the run that do something (a ``memlab.strategy.<group>`` tag not naming ``none``)."""
+    return sum(1 for k, v in run.tags.items() if k.startswith("memlab.strategy.") and v.split("@", 1)[0] != "none")
+
+
+def tie_key(run: RunRecord) -> tuple[int, float, str, str]:
+    """Sort key of :data:`TIE_RULE` (simplest first; a run without a cost ranks after those with one)."""
+    cost = run.metrics.get(COST_METRIC, float("inf"))
+    return active_groups(run), cost, run.tags.get("memlab.config_hash", ""), run.run_id
 
 
 def rank_runs(experiment: str, metric: str, uri: str | None = None, *, minimize: bool = False) -> Ranking:
@@ -131,6 +152,7 @@ def rank_runs(experiment: str, metric: str, uri: str | None = None, *, minimize:
         MemlabError: No FINISHED run logged ``metric`` (the message lists the metrics runs did log that
             share its stem, e.g. the ``_heldout`` split).
     """
+    check_metric(experiment, metric, resolve_uri(uri))
     finished = find_runs(experiment, uri)
     runs = [r for r in finished if metric in r.metrics]
     if not runs:
@@ -141,15 +163,13 @@ def rank_runs(experiment: str, metric: str, uri: str | None = None, *, minimize:
             f"no FINISHED run of '{experiment}' logged metric '{metric}'{hint}; check the name with "
             "`memlab best --experiment NAME --list-metrics` or run the experiment"
         )
-    sign = 1.0 if minimize else -1.0
-    ordered = sorted(runs, key=lambda r: (sign * r.metrics[metric], -r.start_time, r.run_id))
-    best = ordered[0]
-    ties = tuple(r for r in ordered[1:] if r.metrics[metric] == best.metrics[metric])
-    return Ranking(best, metric, ties, TIE_RULE, len(runs))
+    top = (min if minimize else max)(r.metrics[metric] for r in runs)
+    tied = sorted((r for r in runs if r.metrics[metric] == top), key=tie_key)
+    return Ranking(tied[0], metric, tuple(tied[1:]), TIE_RULE, len(runs))
 
 
 def best_run(experiment: str, metric: str, uri: str | None = None, *, minimize: bool = False) -> RunRecord:
-    """The FINISHED run of ``experiment`` with the highest (or lowest) ``metric``; ties → newest, then run id."""
+    """The FINISHED run of ``experiment`` with the highest (or lowest) ``metric``; ties by :data:`TIE_RULE`."""
     return rank_runs(experiment, metric, uri, minimize=minimize).best
 
 

@@ -58,11 +58,30 @@ def store_lock(uri: str) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+#: The experiment a run without a study is filed under; MLflow's own default experiment (id 0) takes this name in
+#: a store memlab creates, so the UI lists one default experiment, not both ``Default`` and ``default``.
+DEFAULT_EXPERIMENT = "default"
+
+
 def open_client(uri: str) -> Any:
-    """An ``MlflowClient`` for ``uri`` whose store exists and is migrated (created under :func:`store_lock`)."""
+    """An ``MlflowClient`` for ``uri`` whose store exists and is migrated (created under :func:`store_lock`).
+
+    A sqlite store created here keeps every artifact beside the database, MLflow's default experiment's too,
+    and that experiment is named :data:`DEFAULT_EXPERIMENT`.
+    """
     from mlflow.tracking import MlflowClient
 
     with store_lock(uri):
+        db = sqlite_path(uri)
+        if db is not None and not db.exists():
+            from mlflow.store.tracking.sqlalchemy_store import SqlAlchemyStore
+
+            root = artifact_location(uri, "")
+            SqlAlchemyStore(uri, root.rstrip("/") if root else None).engine.dispose()
+            client = MlflowClient(tracking_uri=uri)
+            if client.get_experiment_by_name(DEFAULT_EXPERIMENT) is None:
+                client.rename_experiment("0", DEFAULT_EXPERIMENT)
+            return client
         client = MlflowClient(tracking_uri=uri)
         client.search_experiments(max_results=1)  # creates and migrates the schema
     return client
@@ -128,7 +147,18 @@ def open_parent(uri: str, experiment: str, sweep_id: str, tags: Mapping[str, str
 
 @dataclass(frozen=True)
 class ChildRun:
-    """One job of a sweep as the comparison table shows it."""
+    """One job of a sweep as the comparison table shows it.
+
+    Attributes:
+        run_id: MLflow run id.
+        name: Run name (the overrides that tell the job apart).
+        status: FINISHED, FAILED, ...
+        main_metric: The benchmark's main metric.
+        value: Its value (``None`` when the run did not log it).
+        headline: The benchmark's headline metrics and their values.
+        interval: The main metric's 95% interval when the run logged one (``_ci_low`` / ``_ci_high``).
+        params: The run's parameters.
+    """
 
     run_id: str
     name: str
@@ -136,20 +166,22 @@ class ChildRun:
     main_metric: str
     value: float | None
     headline: tuple[tuple[str, float | None], ...] = ()
+    interval: tuple[float, float] | None = None
+    params: tuple[tuple[str, str], ...] = ()
 
 
 def experiment_ids(client: Any) -> list[str]:
-    """Ids of every experiment in the store (a sweep over presets files its jobs under several)."""
+    """Ids of every experiment in the store."""
     return [e.experiment_id for e in client.search_experiments(max_results=50000)]
 
 
 def children(uri: str, parent_id: str) -> list[ChildRun]:
-    """The runs whose parent is ``parent_id`` (in any experiment), in start order."""
+    """The runs whose parent is ``parent_id`` (in the parent's experiment), in start order."""
     from mlflow.tracking import MlflowClient
 
     client = MlflowClient(tracking_uri=uri)
     runs = client.search_runs(
-        experiment_ids(client),
+        [client.get_run(parent_id).info.experiment_id],
         filter_string=f"tags.`mlflow.parentRunId` = '{parent_id}'",
         max_results=50000,
         order_by=["attributes.start_time ASC"],
@@ -160,12 +192,19 @@ def children(uri: str, parent_id: str) -> list[ChildRun]:
         names = [n for n in r.data.tags.get("memlab.headline", "").split(",") if n]
         headline = tuple((n, r.data.metrics.get(n)) for n in names)
         value = r.data.metrics.get(metric)
-        out.append(ChildRun(r.info.run_id, r.info.run_name or "", r.info.status, metric, value, headline))
+        low, high = r.data.metrics.get(f"{metric}_ci_low"), r.data.metrics.get(f"{metric}_ci_high")
+        interval = (low, high) if low is not None and high is not None else None
+        params = tuple(sorted(r.data.params.items()))
+        out.append(
+            ChildRun(r.info.run_id, r.info.run_name or "", r.info.status, metric, value, headline, interval, params)
+        )
     return out
 
 
-def close_parent(uri: str, parent_id: str, table: str) -> None:
-    """Attach the comparison table, record the best child's main metric and finish the parent run."""
+def close_parent(uri: str, parent_id: str, table: str, folder: Path | None = None) -> None:
+    """Attach the comparison (``table`` as ``comparison.md``, and every file of ``folder``), record the best
+    child's main metric and finish the parent run.
+    """
     from mlflow.tracking import MlflowClient
 
     client = MlflowClient(tracking_uri=uri)
@@ -177,6 +216,8 @@ def close_parent(uri: str, parent_id: str, table: str) -> None:
         client.log_metric(parent_id, f"best_{best.main_metric}", float(best.value))
         client.set_tag(parent_id, "memlab.sweep_best_run", best.run_id)
     client.log_text(parent_id, table, "comparison.md")
+    if folder is not None:
+        client.log_artifacts(parent_id, str(folder))
     failed = any(c.status == "FAILED" for c in runs)
     client.set_terminated(parent_id, status="FAILED" if failed or not runs else "FINISHED")
 
@@ -212,10 +253,11 @@ def finished_run(uri: str, experiment: str, config_hash: str) -> FinishedRun | N
     return FinishedRun(found[0].info.run_id, exp.experiment_id, dict(found[0].data.metrics))
 
 
-def run_url(uri: str, run_id: str, host: str = "http://127.0.0.1:5000") -> str:
-    """The UI address of one run (the server at ``uri`` itself, or ``host`` for a local UI on a file store)."""
+def run_url(uri: str, run_id: str, port: int = 5000) -> str:
+    """The UI address of one run (the server at ``uri`` itself, or a local UI on ``port`` for a file store)."""
     from mlflow.tracking import MlflowClient
 
+    from memlab.tracking.landing import ui_base
+
     exp_id = MlflowClient(tracking_uri=uri).get_run(run_id).info.experiment_id
-    base = uri.rstrip("/") if uri.startswith(("http://", "https://")) else host
-    return f"{base}/#/experiments/{exp_id}/runs/{run_id}"
+    return f"{ui_base(uri, port)}/#/experiments/{exp_id}/runs/{run_id}"

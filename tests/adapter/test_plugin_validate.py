@@ -1,6 +1,6 @@
 """The real Claude Code client accepts what memlab writes: ``claude plugin validate`` from the npm package
-``@anthropic-ai/claude-code`` (installed into a temporary folder) on the plugin of ``memlab install --plugin``
-and on a plugin built from the hooks that ``memlab install --scope project`` writes."""
+``@anthropic-ai/claude-code`` at the pinned release (installed into a temporary folder) on the plugin of
+``memlab install --plugin`` and on a plugin built from the hooks that ``memlab install --scope project`` writes."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from tests.adapter.conftest import cli
 from tests.adapter.test_security import write_spec
 
 PACKAGE = "@anthropic-ai/claude-code"
+#: The Claude Code release the plugin is validated with (runs on node 20; CI's slow suite installs exactly this).
+CLAUDE_CODE_VERSION = "2.1.197"
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +27,7 @@ def claude(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.skip(f"npm is not on PATH: cannot install {PACKAGE}")
     prefix = tmp_path_factory.mktemp("claude-code")
     proc = subprocess.run(
-        [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", PACKAGE],
+        [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", f"{PACKAGE}@{CLAUDE_CODE_VERSION}"],
         capture_output=True,
         text=True,
         timeout=600,
@@ -36,6 +38,7 @@ def claude(tmp_path_factory: pytest.TempPathFactory) -> Path:
     version = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=120)
     if version.returncode != 0:
         pytest.skip(f"{PACKAGE} installed but does not run here: {version.stderr.strip()[-300:]}")
+    assert version.stdout.strip().startswith(CLAUDE_CODE_VERSION), version.stdout  # the pinned release runs
     return exe
 
 

@@ -52,3 +52,35 @@ def span(name: str, seconds: float, count: int, children: Sequence[dict] = (), h
         "hist": hist or {"16": count},
         "children": list(children),
     }
+
+
+def landed_sweep(uri: str, folder: Path, results: dict[tuple[str, str], float]) -> str:
+    """A sweep over ``judge`` x ``pipeline.budget_tokens`` through the sweep callback, each job logging its made-up
+    main metric (``current_truth_at_1``) and one headline metric; the callback's printed output.
+    """
+    import contextlib
+    import io
+
+    from omegaconf import OmegaConf
+
+    from memlab.sweeps.callback import SweepCallback
+
+    tracking = {"_target_": "memlab.tracking.mlflow_tracker.MlflowTracker", "uri": uri, "experiment": "default"}
+    task = ["dataset=builtin_history", "judge=slot,none", "pipeline.budget_tokens=500,2000"]
+    hydra = {"sweep": {"dir": str(folder)}, "overrides": {"task": task}}
+    config = OmegaConf.create({"tracking": {**tracking, "ui_port": 5000}, "hydra": hydra})
+    callback = SweepCallback()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        callback.on_multirun_start(config)
+        for (judge, budget), value in results.items():
+            job = ["dataset=builtin_history", f"judge={judge}", f"pipeline.budget_tokens={budget}"]
+            callback.on_job_start(OmegaConf.create({"hydra": {"overrides": {"task": job}}}))
+            tracker = MlflowTracker(uri, "what-a-job-config-says")
+            tags = {"memlab.main_metric": "current_truth_at_1", "memlab.headline": "supersession_f1"}
+            tracker.start("builtin_history (long name)", {"pipeline.budget_tokens": budget}, tags, callback.sweep_id)
+            tracker.log_metrics({"current_truth_at_1": value, "supersession_f1": 1 - value, "aa_other": 0.0})
+            tracker.finish()
+            callback.on_job_end(config)
+        callback.on_multirun_end(config)
+    return out.getvalue()

@@ -51,8 +51,9 @@ def test_eight_parallel_joblib_jobs_on_a_fresh_store(tmp_path):
     parent = parents[0]
     assert {r.data.tags["mlflow.parentRunId"] for r in children} == {parent.info.run_id}
     assert {r.info.status for r in children} == {"FINISHED"} and parent.info.status == "FINISHED"
-    assert sorted(r.info.run_name for r in children) == [f"temporal_norm temporal=none seed={i}" for i in range(8)]
-    assert [a.path for a in client.list_artifacts(parent.info.run_id)] == ["comparison.md"]
+    assert sorted(r.info.run_name for r in children) == [f"seed={i}" for i in range(8)]
+    assert [a.path for a in client.list_artifacts(parent.info.run_id)] == ["comparison.md", "comparison.png"]
+    assert {r.info.experiment_id for r in children} == {parent.info.experiment_id}
     folders = sorted((tmp_path / "sweep").glob("*/predictions.jsonl"))
     assert len(folders) == 8  # one output folder per job
     assert "sweep comparison" in output and f"8 runs under parent run {parent.info.run_id}" in output

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.sweeps import procs
-from tests.sweeps.helpers import log_run
+from tests.sweeps.helpers import landed_sweep, log_run
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,3 +94,36 @@ def test_readme_ui_command_works_as_written(tmp_path):
         procs.wait_for_http(f"http://127.0.0.1:{port}/health", ui, timeout=240)
     finally:
         procs.stop(ui, timeout=60)
+
+
+def test_a_sweep_lands_on_its_comparison_in_a_real_browser(tmp_path):
+    """The address a sweep prints opens the runs table filtered to the sweep's children, each named by its
+    overrides, with the main metric as the first metric column and the headline metric next to it."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium): no screenshot of the UI")
+    uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
+    results = {("slot", "500"): 0.5, ("slot", "2000"): 0.75, ("none", "500"): 0.25, ("none", "2000"): 0.125}
+    out = landed_sweep(uri, tmp_path / "sweep", results)
+    url = next(line for line in out.splitlines() if "comparison in the UI: " in line).split("comparison in the UI: ")[1]
+    command = next(line for line in out.splitlines() if "MLflow UI: " in line).split("MLflow UI: ")[1]
+    port = procs.free_port()
+    ui = procs.start(command.replace("--port 5000", f"--port {port}"), str(tmp_path / "ui.log"), shell=True)
+    url = url.replace("127.0.0.1:5000", f"127.0.0.1:{port}")
+    try:
+        procs.wait_for_http(f"http://127.0.0.1:{port}/health", ui, timeout=240)
+        browse = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                  "--hide-scrollbars", "--window-size=1600,900", "--virtual-time-budget=25000"]  # fmt: skip
+        dom = subprocess.run([*browse, "--dump-dom", url], capture_output=True, text=True, timeout=240).stdout
+        png = tmp_path / "landing.png"
+        subprocess.run([*browse, f"--screenshot={png}", url], capture_output=True, timeout=240, check=True)
+    finally:
+        procs.stop(ui, timeout=60)
+    names = [f"judge={j} budget_tokens={b}" for j, b in results]
+    assert all(f">{name}<" in dom for name in names), dom[-2000:]  # every child, its name uncut
+    headers = re.findall(r'aria-colindex="(\d+)" col-id="metrics\.`([^`]+)`"', dom)
+    order = [name for _, name in sorted((int(i), n) for i, n in headers)]
+    assert order[:2] == ["current_truth_at_1", "supersession_f1"], order
+    rows = re.findall(r">(judge=\w+ budget_tokens=\d+)<", dom)
+    assert len(rows) == 4 and rows[0] == "judge=slot budget_tokens=2000"  # the children only, best first
+    assert png.is_file() and not_blank(png)

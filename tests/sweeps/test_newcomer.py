@@ -12,6 +12,7 @@ from tests.test_cli_errors import memlab_main
 
 #: Words a description cut mid-sentence would end with.
 DANGLING = {"the", "a", "an", "and", "or", "of", "to", "by", "with", "on", "in", "for", "at", "least", "redundant"}
+DANGLING |= {"e.g", "i.e"}  # `memlab list temporal` cut dspy's description at "e.g."
 
 
 def options():
@@ -55,3 +56,29 @@ def test_report_helpers_are_not_listed_as_reports():
     from memlab.commands.report import available_reports
 
     assert available_reports() == ["judge_families", "locomo", "presets", "project_history", "temporal"]
+
+
+def test_dspy_is_described_up_to_its_example():
+    assert describe("temporal", "dspy").endswith("needs an llm option, e.g. `llm=local`.")
+
+
+def test_the_readme_error_example_is_what_memlab_prints():
+    from memlab.paths import PROJECT_ROOT
+
+    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+    example = next(line for line in readme.splitlines() if line.startswith("memlab: error: unknown retention"))
+    proc = memlab_main("retention=exponental")
+    assert proc.stderr.strip() == example
+
+
+@pytest.mark.parametrize("args", [["--help"], ["hook", "--help"]])
+def test_help_names_every_hook_entry_point(args):
+    import subprocess
+    import sys
+
+    from memlab.commands.hook import EVENTS
+
+    proc = subprocess.run([sys.executable, "-m", "memlab.cli", *args], capture_output=True, text=True, timeout=60)
+    flat = " ".join(proc.stdout.split())
+    assert proc.returncode == 0 and all(event in flat for event in EVENTS), flat
+    assert "sync-config, sync" in flat

@@ -87,6 +87,8 @@ def test_table_has_pooled_items_intervals_and_paired_test(store, tmp_path, monke
             assert ax.get_title(), name
             assert ax.get_xlabel() and ax.get_ylabel(), name
             assert ax.get_legend() is not None, name
+            sizes = [t.get_fontsize() for t in ax.get_legend().get_texts()]
+            assert min(sizes) >= 8, (name, sizes)  # a legend that reads at the size the report shows it
     main_ax = figures["policy_main.png"].axes[0]
     assert any(type(c).__name__ == "ErrorbarContainer" for c in main_ax.containers) or main_ax.lines
     budget_ax = figures["policy_budget.png"].axes[0]
@@ -126,7 +128,7 @@ def test_memlab_best_breaks_the_tie_and_says_so(store, capsys):
     out = capsys.readouterr().out
     # four runs share 0.75 (judge=slot seed 0, both budgets) -> 2 runs tie at the top
     assert "current_truth_at_1=0.75" in out
-    assert "tie: 2 runs have current_truth_at_1=0.75; chose by newest start time, then smallest run id" in out
+    assert "tie: 2 runs have current_truth_at_1=0.75; chose the simpler configuration: fewer strategy groups" in out
     first = out.split()[0]
     assert main(["best", "--experiment", "policy", "--tracking-uri", uri]) == 0
     assert capsys.readouterr().out.split()[0] == first  # deterministic

@@ -67,7 +67,9 @@ def test_ui_command_works_without_an_activated_venv_and_the_run_has_an_address()
 
     tracker = MlflowTracker("sqlite:////tmp/x.db", "e")
     command = tracker.ui_command()
-    assert command.startswith(f"LITELLM_LOCAL_MODEL_COST_MAP=True {sys.executable} -m mlflow ui ")
+    assert command.startswith("LITELLM_LOCAL_MODEL_COST_MAP=True MLFLOW_DISABLE_TELEMETRY=true ")
+    assert "MLFLOW_SERVER_ENABLE_JOB_EXECUTION=false " in command  # no GenAI job runner: half the start-up
+    assert f" {sys.executable} -m mlflow ui " in command
     assert "--backend-store-uri sqlite:////tmp/x.db" in command and "--port 5000" in command
     tracker.experiment_id_ = "3"
     assert tracker.run_url("abc") == "http://127.0.0.1:5000/#/experiments/3/runs/abc"

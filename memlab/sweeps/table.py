@@ -1,0 +1,99 @@
+"""A sweep's comparison as text: the Markdown table attached to the parent run and the console table.
+
+The console table keeps every configuration readable at any width (80 columns, a pipe, a CI log): runs are
+numbered (``#1`` is the best), the table holds the numbers and the metrics, and a legend under it gives each
+number's full configuration, wrapped rather than cut.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+#: Console width when the output is not a terminal (pipes, CI logs); ``$COLUMNS`` overrides it.
+PIPE_WIDTH = 100
+
+
+def ranked(rows: list[Any]) -> list[Any]:
+    """Best main metric first (ties: run id), unscored runs last."""
+    return sorted(rows, key=lambda c: (c.value is None, -(c.value or 0.0), c.run_id))
+
+
+def fmt(value: float | None) -> str:
+    """A metric value for a table (``–`` when the run did not log it)."""
+    return "–" if value is None else f"{value:.4f}"
+
+
+def headline_names(rows: list[Any]) -> list[str]:
+    """The headline metrics any run logged, in first-seen order."""
+    return list(dict.fromkeys(n for c in rows for n, _ in c.headline))
+
+
+def comparison_table(rows: list[Any]) -> str:
+    """Markdown table of a sweep's jobs, best main metric first (ties: run id), unscored jobs last."""
+    ordered = ranked(rows)
+    extra = headline_names(ordered)
+    head = "| rank | run | main metric | value | " + "".join(f"{n} | " for n in extra) + "status | run id |"
+    lines = [head, "|" + "---|" * (6 + len(extra))]
+    for rank, c in enumerate(ordered, 1):
+        values = dict(c.headline)
+        cells = "".join(f"{fmt(values.get(n))} | " for n in extra)
+        lines.append(f"| {rank} | {c.name} | {c.main_metric} | {fmt(c.value)} | {cells}{c.status} | `{c.run_id}` |")
+    return "\n".join(lines) + "\n"
+
+
+def render_comparison(rows: list[Any], width: int) -> str:
+    """The console comparison at ``width`` columns: a few runs side by side (one column each, metrics as rows),
+    more runs one row each (with the first 8 characters of the run id); then the legend of run numbers (the
+    configuration, and the status when it is not FINISHED).
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    ordered = ranked(rows)
+    metric = next((c.main_metric for c in ordered if c.main_metric), "main metric")
+    extra = headline_names(ordered)
+    console = Console(width=width, record=True, file=open(os.devnull, "w"), color_system=None)  # noqa: SIM115
+    if 0 < len(ordered) <= 6:
+        table = Table(title=f"sweep comparison (main metric: {metric})")
+        table.add_column("metric", overflow="fold")
+        for rank in range(1, len(ordered) + 1):
+            table.add_column(f"#{rank}", justify="right", no_wrap=True)
+        table.add_row(metric, *(fmt(c.value) for c in ordered))
+        for name in extra:
+            table.add_row(name, *(fmt(dict(c.headline).get(name)) for c in ordered))
+        table.add_row("run", *(c.run_id[:8] for c in ordered))
+    else:
+        table = Table(title=f"sweep comparison ({metric}, best first)")
+        table.add_column("#", justify="right", no_wrap=True)
+        for name in (metric, *extra):
+            table.add_column(name, justify="right", overflow="fold")
+        table.add_column("run", no_wrap=True)
+        for rank, c in enumerate(ordered, 1):
+            values = dict(c.headline)
+            table.add_row(str(rank), fmt(c.value), *(fmt(values.get(n)) for n in extra), c.run_id[:8])
+    console.print(table)
+    for rank, c in enumerate(ordered, 1):
+        status = "" if c.status == "FINISHED" else f" [{c.status}]"
+        console.print(f"#{rank}  {c.name or c.run_id}{status}", highlight=False, markup=False)
+    text = console.export_text()
+    console.file.close()
+    return text
+
+
+def console_width() -> int:
+    """The terminal's width, else ``$COLUMNS``, else :data:`PIPE_WIDTH`."""
+    import shutil
+    import sys
+
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size((PIPE_WIDTH, 24)).columns
+    try:
+        return int(os.environ.get("COLUMNS", PIPE_WIDTH))
+    except ValueError:
+        return PIPE_WIDTH
+
+
+def print_comparison(rows: list[Any]) -> None:
+    """Print the comparison at the console's width."""
+    print(render_comparison(rows, console_width()), end="", flush=True)

@@ -1,0 +1,52 @@
+"""A step that can take seconds says what it is doing once it outlasts the delay, and how long it took; quiet with
+--quiet (MEMLAB_QUIET) and in CI; quick steps print nothing."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from memlab.tracking.status import step
+
+
+@pytest.fixture(autouse=True)
+def _loud(monkeypatch):
+    monkeypatch.delenv("MEMLAB_QUIET", raising=False)
+    monkeypatch.delenv("CI", raising=False)
+
+
+def test_a_long_step_says_what_it_does_and_how_long_it_took(capsys):
+    with step("reading the runs", delay=0.05):
+        time.sleep(0.3)
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "memlab: reading the runs ..." and err[1].startswith("memlab: reading the runs: done in ")
+
+
+def test_a_quick_step_prints_nothing(capsys):
+    with step("reading the runs", delay=5):
+        pass
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("env", ["MEMLAB_QUIET", "CI"])
+def test_quiet_and_ci_print_nothing(capsys, monkeypatch, env):
+    monkeypatch.setenv(env, "true")
+    with step("reading the runs", delay=0.01):
+        time.sleep(0.1)
+    assert capsys.readouterr().err == ""
+
+
+def test_a_job_that_runs_for_seconds_says_so(capsys, monkeypatch):
+    from omegaconf import OmegaConf
+
+    from memlab.sweeps.callback import SweepCallback
+    from memlab.tracking import status
+
+    monkeypatch.setattr(status, "DELAY", 0.05)
+    callback = SweepCallback()
+    callback.on_job_start(OmegaConf.create({"hydra": {"overrides": {"task": ["judge=slot"]}}}))
+    time.sleep(0.3)
+    callback.on_job_end(OmegaConf.create({}))
+    err = capsys.readouterr().err
+    assert "memlab: job judge=slot: running" in err and "done in" in err
