@@ -32,6 +32,9 @@ class PipelineSettings:
             (never all pairs).
         knn_k_namespace: Further candidate pairs from each memory's ``knn_k_namespace`` nearest neighbours
             within its own namespace (0: none).
+        knn_k_summary: Further candidate pairs from each memory's ``knn_k_summary`` nearest neighbours by the
+            embedding of its summary alone (0: none): for long records (decision records) whose titles name the
+            topic that their long texts dilute; the pair's similarity hint stays the whole texts' cosine.
         knn_k_subject: Further candidate pairs from each memory's ``knn_k_subject`` nearest neighbours among
             the memories naming the same subject (memlab/pipeline/subject_candidates.py; 0: none): a
             candidate source whose reach does not fall as the store grows.
@@ -88,6 +91,7 @@ class PipelineSettings:
 
     knn_k: int = 8
     knn_k_namespace: int = 0
+    knn_k_summary: int = 0
     knn_k_subject: int = 0
     incremental: bool = False
     knn_k_slot: int = 0

@@ -52,6 +52,7 @@ TARGETS: dict[str, frozenset[str]] = {
             "memlab.strategies.judge.dspy_judge.DSPyJudge",
             "memlab.strategies.judge.learned.LearnedJudge",
             "memlab.strategies.judge.none.NoJudge",
+            "memlab.strategies.judge.record.RecordJudge",
             "memlab.strategies.judge.reference.ReferenceJudge",
             "memlab.strategies.judge.similarity.SimilarityJudge",
             "memlab.strategies.judge.slot.SlotJudge",

@@ -19,7 +19,15 @@ from memlab.errors import MemlabError
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``memlab train``."""
-    parser.add_argument("what", choices=["judge"], help="what to train (the learned supersession judge)")
+    parser.add_argument(
+        "what",
+        choices=["judge", "record-judge"],
+        help="what to train: judge (the learned supersession judge) or record-judge (decision records, ADR corpus)",
+    )
+    parser.add_argument("--path", default=None, help="record-judge: folder of ADR JSON files (default: shared folder)")
+    parser.add_argument("--split", default="dev", help="record-judge: all | dev | sealed (train on dev only)")
+    parser.add_argument("--repos", default=None, help="record-judge: comma-separated repositories (default: split)")
+    parser.add_argument("--exclude", default="", help="record-judge: comma-separated repositories left out")
     parser.add_argument(
         "--seeds",
         default="1000-1019,1030-1059,1070-1169",
@@ -50,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.out.suffix != ".json":
         raise MemlabError(f"--out must be a .json file (JSON trees); got {args.out}")
+    if args.what == "record-judge":
+        return run_record(args)
     seeds, styles, hard = parse_training_seeds(args.seeds)
     model, card = train(
         seeds,
@@ -66,3 +76,10 @@ def run(args: argparse.Namespace) -> int:
     model_path, card_path = save(model, card, args.out)
     print(json.dumps({"model": str(model_path), "card": str(card_path), "cv": card["cv"]}, indent=2))
     return 0
+
+
+def run_record(args: argparse.Namespace) -> int:
+    """``memlab train record-judge``: fit the record judge on ADR repositories, write model and card."""
+    from memlab.training.record_judge import train_to
+
+    return train_to(args)

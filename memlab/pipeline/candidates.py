@@ -1,7 +1,8 @@
 """Candidate pairs for the supersession judge: the union of the configured nearest-neighbour sources.
 
 Sources (``pipeline.*``): ``knn_k`` nearest neighbours over all memories, ``knn_k_namespace`` within each
-namespace, ``knn_k_subject`` within each subject block (memlab/pipeline/subject_candidates.py; with
+namespace, ``knn_k_summary`` by the embeddings of the summaries alone (titles of long records),
+``knn_k_subject`` within each subject block (memlab/pipeline/subject_candidates.py; with
 ``incremental`` only the memories new since the last run are searched) and ``knn_k_slot`` by slot score
 (memlab/pipeline/slot_candidates.py). Never all pairs.
 """
@@ -30,6 +31,15 @@ def candidate_pairs(
         namespaces = [m.namespace for m in memories]
         within = knn_pairs_within(matrix, namespaces, settings.knn_k_namespace, settings.min_pair_similarity)
         pairs = merge_pairs(pairs, within)
+    if settings.knn_k_summary > 0:  # long records: titles find what whole texts dilute
+        titles = components.embedder.encode([m.summary or m.text for m in memories])
+        known = {(i, j) for i, j, _ in pairs}
+        extra = [
+            (i, j, float(matrix[i] @ matrix[j]))
+            for i, j, _ in knn_pairs(titles, settings.knn_k_summary, settings.min_pair_similarity)
+            if (i, j) not in known
+        ]
+        pairs = merge_pairs(pairs, extra)
     if settings.knn_k_subject > 0:
         from memlab.pipeline.subject_candidates import incremental_subject_pairs, subject_pairs
 
