@@ -26,17 +26,20 @@ from memlab.strategies.judge.record_model import save
 from memlab.training import record_judge as rj
 
 SIMS = ("cos_title", "cos_content", "cos_text", "cos_title_content", "cos_content_title")
+#: The forward selection's four features (the first candidate); the shipped model keeps the two that transfer.
+SELECTED4 = ("title_jaccard", "mutual_rank_text", "log_between", "idf_max_shared")
 SETS: dict[str, tuple[str, ...]] = {
     "default": rj.DEFAULT_FEATURES,
     "base7": (*SIMS, "log_gap_days", "log_between"),
-    "default+sims": (*rj.DEFAULT_FEATURES, *SIMS),
-    "default+ranks": (*rj.DEFAULT_FEATURES, "log_rank_text", "log_rank_title", "top_text", "margin_text"),
-    "default+cues": (*rj.DEFAULT_FEATURES, "replacement_cues", "negation_cues", "log_words_older"),
-    "default+title": (*rj.DEFAULT_FEATURES, "title_idf_share", "mutual_rank_title", "cos_title"),
+    "selected4+sims": (*SELECTED4, *SIMS),
+    "selected4+ranks": (*SELECTED4, "log_rank_text", "log_rank_title", "top_text", "margin_text"),
+    "selected4+cues": (*SELECTED4, "replacement_cues", "negation_cues", "log_words_older"),
+    "selected4+title": (*SELECTED4, "title_idf_share", "mutual_rank_title", "cos_title"),
     "all": FEATURES,
+    "selected4": SELECTED4,
 }
-for dropped in rj.DEFAULT_FEATURES:
-    SETS[f"default-{dropped}"] = tuple(f for f in rj.DEFAULT_FEATURES if f != dropped)
+for dropped in SELECTED4:
+    SETS[f"selected4-{dropped}"] = tuple(f for f in SELECTED4 if f != dropped)
 
 
 def error_classes(repo: rj.RepoPairs, proba: np.ndarray, threshold: float) -> Counter:

@@ -22,7 +22,7 @@ import numpy as np
 from memlab.errors import MemlabError
 
 #: Features of the shipped model (chosen by leave-one-repository-out; experiments/adr_decisions/README.md).
-DEFAULT_FEATURES: tuple[str, ...] = ("title_jaccard", "mutual_rank_text", "log_between", "idf_max_shared")
+DEFAULT_FEATURES: tuple[str, ...] = ("title_jaccard", "mutual_rank_text")
 #: Thresholds tried.
 GRID: tuple[float, ...] = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7)
 

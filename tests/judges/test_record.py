@@ -164,3 +164,22 @@ def test_training_on_tiny_synthetic_repos_is_deterministic() -> None:
     assert c1["train_repos"] == ["r0", "r1", "r2"] and c1["positives"] == 3
     p = rj.probabilities(m1, data[0])
     assert p[data[0].pairs.index(("r0", "r3"))] == max(p)
+
+
+def test_summary_knn_adds_the_pairs_titles_find() -> None:
+    from types import SimpleNamespace
+
+    from memlab.components import PipelineSettings
+    from memlab.pipeline.candidates import candidate_pairs
+
+    records = [rec(0, "kafka", "postgres postgres", 0), rec(1, "react", "postgres", 1), rec(2, "kafka", "react", 2)]
+    matrix = embed([m.content for m in records])  # the texts: record 0's nearest is 1
+    encoder = SimpleNamespace(encode=embed)
+
+    def pairs(k_summary: int) -> set[tuple[int, int]]:
+        settings = PipelineSettings(knn_k=1, min_pair_similarity=0.5, knn_k_summary=k_summary)
+        found, _ = candidate_pairs(None, SimpleNamespace(settings=settings, embedder=encoder), records, matrix)
+        return {(i, j) for i, j, _ in found}
+
+    assert pairs(0) == {(0, 1)}
+    assert pairs(1) == {(0, 1), (0, 2)}  # the titles' neighbours; the hint stays the texts' cosine (0 here)
