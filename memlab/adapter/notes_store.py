@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TypeVar
 
 from memlab.adapter.gitcli import Repo, git_text
 from memlab.adapter.locking import writer_lock
-from memlab.adapter.notes_format import MAX_NOTE_BYTES, RawMemory, format_memory, memory_id, parse_note
+from memlab.adapter.notes_format import (
+    MAX_MEMORY_BYTES,
+    MAX_NOTE_BYTES,
+    RawMemory,
+    format_memory,
+    memory_id,
+    parse_lines,
+    parse_note,
+)
+from memlab.adapter.notes_split import bounded_lines
 from memlab.adapter.notes_write import append_note, batch
 from memlab.errors import MemlabError
 from memlab.types import Memory
+
+T = TypeVar("T")
 
 MEM_PREFIX = "refs/notes/mem/"
 
@@ -45,6 +57,39 @@ def read_blobs(repo: Repo, shas: list[str], limit: int = MAX_NOTE_BYTES) -> tupl
         elif found is not None:
             small.append(sha)
     return {sha: found.data for sha, found in zip(small, batch(repo, small), strict=True) if found}, large
+
+
+def _until(lines: Iterator[T], deadline: float | None) -> Iterator[T]:
+    """``lines`` until ``time.monotonic()`` passes ``deadline`` (checked every 1,024 lines)."""
+    import time
+
+    for i, line in enumerate(lines):
+        if deadline is not None and not i % 1024 and time.monotonic() > deadline:
+            return
+        yield line
+
+
+def stream_note(
+    repo: Repo, blob: str, namespace: str, deadline: float | None = None
+) -> tuple[list[RawMemory], list[str]]:
+    """:func:`parse_note` of a large blob read as a stream (``git cat-file blob``): one memory held at a time."""
+    import os
+    import subprocess
+
+    proc = subprocess.Popen(
+        ["git", "cat-file", "blob", blob],
+        cwd=repo.root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"},
+    )
+    try:
+        assert proc.stdout is not None
+        return parse_lines(_until(bounded_lines(proc.stdout, MAX_MEMORY_BYTES), deadline), namespace)
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 def ref_tips(repo: Repo, prefix: str = MEM_PREFIX) -> dict[str, str]:
@@ -81,7 +126,8 @@ def load_memories(repo: Repo, *, deadline: float | None = None) -> LoadResult:
     """Read every memory under ``refs/notes/mem/*``; bad notes and records are skipped and reported.
 
     Each ref is read on its own: one that git cannot list (it points at a blob, say) is reported and the
-    others are read. Notes larger than :data:`MAX_NOTE_BYTES` are skipped. With ``deadline`` (a
+    others are read. Notes larger than :data:`MAX_NOTE_BYTES` are streamed memory by memory; a memory over
+    :data:`MAX_MEMORY_BYTES` is skipped on its own. With ``deadline`` (a
     ``time.monotonic()`` value) parsing stops there and what was parsed is returned (``truncated`` error).
     """
     import time
@@ -97,15 +143,17 @@ def load_memories(repo: Repo, *, deadline: float | None = None) -> LoadResult:
             errors.append(f"{ref}: cannot list its notes ({str(exc).rsplit(': ', 1)[-1]}); other refs read")
     blobs, large = read_blobs(repo, sorted({blob for _, blob, _ in listed}))
     for ref, blob, commit in listed:
-        if deadline is not None and time.monotonic() > deadline:
+        if deadline is not None and raws and time.monotonic() > deadline:
             errors.append("reading stopped at the time budget (truncated)")
             break
         data = blobs.get(blob)
-        if data is None:
-            why = f"{large[blob]} bytes, over the {MAX_NOTE_BYTES} limit" if blob in large else "missing"
-            errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} {why}")
+        if blob in large:
+            good, bad = stream_note(repo, blob, ref[len(MEM_PREFIX) :], deadline)
+        elif data is None:
+            errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
             continue
-        good, bad = parse_note(data.decode("utf-8", "replace"), ref[len(MEM_PREFIX) :])
+        else:
+            good, bad = parse_note(data.decode("utf-8", "replace"), ref[len(MEM_PREFIX) :])
         raws.extend((g, commit) for g in good)
         errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
     return LoadResult(collapse(raws), len(raws), errors, tips)
@@ -142,6 +190,12 @@ def append_memory(
     if not commit:
         raise MemlabError(f"no commit '{target}' to attach the memory to; make a first commit")
     text = format_memory(namespace, timestamp, summary, content or summary, tags)
+    size = len(text.encode("utf-8"))
+    if size > MAX_MEMORY_BYTES:
+        raise MemlabError(
+            f"memory of {size:,} bytes is over the {MAX_MEMORY_BYTES:,}-byte limit of one memory; "
+            "shorten --content or split it into several memories"
+        )
     parsed, bad = parse_note(text, namespace)
     if bad or len(parsed) != 1:
         raise MemlabError(f"memory cannot be written in git-notes-memory's format: {'; '.join(bad) or 'split'}")

@@ -157,12 +157,12 @@ def _dispatch(args: argparse.Namespace, event: str, payload: dict, budget: float
         # raw notes (first session only) may use half of what is left of the budget
         deadline = time.monotonic() + max(0.05, 0.5 * (budget - (time.monotonic() - _STARTED)))
         return session_start(payload, repo, spec, clock(), deadline)
-    from memlab.adapter.session import spawn_consolidation
+    from memlab.adapter.session import claim_start, spawn_consolidation
     from memlab.adapter.state import log_line
     from memlab.adapter.triggers import due
 
     ok, _reason = due(repo, spec, clock())
-    if ok:
+    if ok and claim_start(repo, float(spec["hook"]["consolidate_min_interval_seconds"])):
         spawn_consolidation(repo, spec.get("path"), min_new=int(spec["hook"]["consolidate_min_new"]))
         log_line(repo.memlab_dir, f"{event}: background consolidation started")
     return None

@@ -104,7 +104,9 @@ def test_raw_notes_stop_at_the_time_budget(seeded, monkeypatch):
     from memlab.adapter.spec import default_spec
     from memlab.adapter.state import clock
 
-    assert raw_candidates(find_repo(seeded), default_spec(), clock(), time.monotonic() - 1) == []
+    problems: list[str] = []
+    late = raw_candidates(find_repo(seeded), default_spec(), clock(), time.monotonic() - 1, problems)
+    assert len(late) == 2 and problems == ["reading stopped at the time budget (truncated)"]  # the first note only
     assert len(raw_candidates(find_repo(seeded), default_spec(), clock(), None)) == 3
 
 
