@@ -52,7 +52,7 @@ def _parse_into(
     for rid, rec in items.items():
         try:
             add(rid, parse(rec))
-        except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        except Exception as exc:  # decode validated the record; anything left is still skipped, never fatal
             errors.append(f"{label} {rid}: {type(exc).__name__}: {str(exc)[:80]}")
 
 
@@ -64,7 +64,7 @@ def load_store(repo: Repo, *, deadline: float | None = None) -> Loaded:
     texts = jsonl_refs.read_texts(repo, jsonl_refs.DERIVED_REFS)
     decoded: dict[str, dict[str, dict[str, Any]]] = {}
     for kind, (text, problem) in texts.items():
-        recs, bad, _ = jsonl_refs.decode(text)
+        recs, bad, _ = jsonl_refs.decode(text, kind)
         decoded[kind] = recs
         errors += [f"{jsonl_refs.DERIVED_REFS[kind]} {e}" for e in bad] + ([problem] if problem else [])
 
