@@ -77,9 +77,14 @@ def batch(repo: Repo, names: list[str], *, contents: bool = True) -> list[Obj | 
 
 
 def tip(repo: Repo, ref: str) -> tuple[str | None, str | None]:
-    """``(object id, type)`` a ref points at (``(None, None)`` when it does not exist)."""
+    """``(object id, type)`` a ref points at: ``(None, None)`` when it does not exist, type ``"missing"``
+    when it names an object the repository lacks (a dangling ref, replaced rather than retried forever).
+    """
     found = batch(repo, [ref], contents=False)[0]
-    return (found.id, found.type) if found else (None, None)
+    if found:
+        return found.id, found.type
+    dangling = run_git(repo.root, ["rev-parse", "--verify", "-q", ref], check=False).stdout.decode().strip()
+    return (dangling, "missing") if dangling else (None, None)
 
 
 def git_out(repo: Repo, args: list[str], *, input: bytes | None = None, env: dict[str, str] | None = None) -> str:
@@ -158,7 +163,11 @@ def append_note(repo: Repo, ref: str, obj: str, text: str, message: str) -> None
 
     def build(old: str | None, kind: str | None) -> str:
         if old is not None and kind != "commit":
-            raise MemlabError(f"{ref} points at a {kind}, not a notes commit; memlab never rewrites memory refs")
+            what = "an object missing from the repository" if kind == "missing" else f"a {kind}"
+            raise MemlabError(
+                f"{ref} points at {what} ({old[:12]}), not a notes commit; memlab never rewrites memory refs "
+                f"(repair or delete it: git update-ref -d {ref})"
+            )
         try:
             run_git(repo.root, ["read-tree", old] if old else ["read-tree", "--empty"], env=env)
             listed = git_out(repo, ["ls-files", "-s", "--", *note_paths(obj)], env=env).splitlines()

@@ -184,13 +184,16 @@ def build_block(pool: list[InjectionCandidate], budget_tokens: int, spec: dict[s
 
 def decide(policy: str, source: str, session_id: str, version: str, sessions: dict[str, Any]) -> bool:
     """Whether to inject: ``always``, ``never`` or ``if_changed`` (since this session's last injection;
-    a session never seen — a fork — compares with the last injection in the repository).
+    a fork — a new session id — compares with the last injection in the repository; a resumed session
+    never seen here, which never received a block, gets it).
     """
     if policy == "never":
         return False
     if policy != "if_changed":
         return True
     seen = sessions.get(session_id) if session_id else None
+    if source == "resume" and not isinstance(seen, dict):
+        return True
     previous = ((seen if isinstance(seen, dict) else None) or sessions.get("_last") or {}).get("version")
     return previous != version
 

@@ -43,7 +43,7 @@ def test_per_source_policy(consolidated):
     assert context_of(start(consolidated, "clear", "A")) == first
     assert context_of(start(consolidated, "compact", "A")) == first
     assert context_of(start(consolidated, "fork", "B")) is None  # same block as the last injection
-    assert context_of(start(consolidated, "resume", "never-seen")) is None
+    assert context_of(start(consolidated, "resume", "never-seen")) == first  # it never received the block
     add_note(
         consolidated,
         "refs/notes/mem/decisions",
