@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TypeVar
 
-from memlab.adapter.gitcli import Repo, git_text
+from memlab.adapter.gitcli import Repo, git_reason, git_text, run_git
 from memlab.adapter.locking import writer_lock
 from memlab.adapter.notes_format import (
     MAX_MEMORY_BYTES,
@@ -186,7 +186,11 @@ def append_memory(
         raise MemlabError(f"bad namespace '{namespace}'; use letters, digits, '-' or '_' (e.g. decisions)")
     if not summary.strip():
         raise MemlabError("a memory needs a summary (--summary)")
-    commit = git_text(repo.root, ["rev-parse", "--verify", "-q", f"{target}^{{commit}}"], check=False).strip()
+    proc = run_git(repo.root, ["rev-parse", "--verify", "-q", f"{target}^{{commit}}"], check=False)
+    if proc.returncode != 0 and proc.stderr.strip():  # git refuses the repository itself: say why
+        reason = git_reason(proc.stderr.decode("utf-8", "replace"), proc.returncode)
+        raise MemlabError(f"git refuses {repo.root}: {reason}")
+    commit = proc.stdout.decode().strip()
     if not commit:
         raise MemlabError(f"no commit '{target}' to attach the memory to; make a first commit")
     text = format_memory(namespace, timestamp, summary, content or summary, tags)

@@ -65,3 +65,26 @@ def test_dangling_refs_stop_nothing_and_never_wedge_writes(installed_checkout):
     assert "missing from the repository" in proc.stderr and "60 attempts" not in proc.stderr
     status = json.loads(main_in_process("status", "--json", "--project", str(hook.project))[1])
     assert status["memories"] == 3 and any("refs/notes/mem/ghost" in e for e in status["errors"])
+
+
+def test_git_failures_name_their_reason_and_stale_files_are_cleaned(installed_checkout, tmp_path):
+    import os
+    import subprocess
+
+    hook = installed_checkout
+    lock = hook.project / ".git" / "refs" / "notes" / "mem" / "decisions.lock"
+    seed(hook.project)
+    lock.write_text("")  # a git process killed while it held the ref
+    proc = hook.memlab("hook", "capture", "--namespace", "decisions", "--summary", "s")
+    assert proc.returncode != 0 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert str(lock) in proc.stderr and "delete that lock file" in proc.stderr
+    lock.unlink()
+    stale = hook.project / ".git" / "memlab" / "index-99999-deadbeef"
+    stale.write_bytes(b"DIRC")  # the temporary index of a capture killed long ago
+    os.utime(stale, (1, 1))
+    proc = hook.memlab("hook", "capture", "--namespace", "decisions", "--summary", "s")
+    assert proc.returncode == 0 and not stale.exists(), proc.stderr
+    if os.geteuid() == 0:  # a repository owned by someone else: git refuses it and memlab says why
+        subprocess.run(["chown", "-R", "nobody", str(hook.project)], check=True)
+        proc = hook.memlab("hook", "capture", "--namespace", "decisions", "--summary", "t")
+        assert proc.returncode != 0 and "dubious ownership" in proc.stderr, proc.stderr
