@@ -46,9 +46,9 @@ def _remove(repo: Repo, key: str, value: str) -> bool:
 def sync_config(repo: Repo, remote: str = "origin") -> list[str]:
     """Configure refspecs, ``notes.rewriteRef`` and merge strategies; idempotent. Returns what changed.
 
-    Memory refs (YAML memories appended in one note) merge with ``union`` (concatenation keeps every memory
-    whole); memlab's JSON Lines refs merge with ``cat_sort_uniq`` (line union, sorted, deduplicated —
-    records are self-contained lines, so nothing breaks). Fetched notes land under
+    Memory refs of the standard namespaces (YAML memories appended in one note) merge with ``union``
+    (concatenation keeps every memory whole); memlab's JSON Lines refs merge with ``cat_sort_uniq`` (line
+    union, sorted, deduplicated — records are self-contained lines, so nothing breaks). Fetched notes land under
     ``refs/notes/remotes/<remote>/``; ``memlab hook sync`` merges them into the local refs.
     """
     changed: list[str] = []
@@ -73,8 +73,10 @@ def sync_config(repo: Repo, remote: str = "origin") -> list[str]:
             changed.append(f"notes.rewriteRef += {ref}")
     for key in ("notes.rewrite.amend", "notes.rewrite.rebase"):
         run_git(repo.root, ["config", key, "true"])
-    namespaces = sorted(set(NAMESPACES) | {r[len(MEM_PREFIX) :] for r in ref_tips(repo)})
-    strategies = {f"mem/{ns}": "union" for ns in namespaces}
+    # a fixed set (the standard namespaces), never one section per ref found: 3,000 pushed namespace refs
+    # would otherwise write 3,000 sections into .git/config and slow every git command; `memlab hook sync`
+    # merges every memory ref by itself, whatever this says
+    strategies = {f"mem/{ns}": "union" for ns in sorted(NAMESPACES)}
     strategies.update({ref[len("refs/notes/") :]: "cat_sort_uniq" for ref in DERIVED_REFS.values()})
     for name, strategy in strategies.items():
         key = f"notes.{name}.mergeStrategy"

@@ -1,0 +1,67 @@
+"""Volume: many namespace refs are read in a few git processes and configured by a fixed set; fanned-out
+notes trees are listed exactly as ``git notes list`` lists them."""
+
+from __future__ import annotations
+
+import json
+
+from memlab.adapter.gitcli import find_repo
+from memlab.adapter.notes_store import list_notes, ref_tips
+from memlab.types import NAMESPACES
+from tests.adapter.conftest import add_note, git, main_in_process, upstream_memory
+
+
+def test_many_namespace_refs_are_read_together_and_configured_by_a_fixed_set(installed_checkout):
+    hook = installed_checkout
+    add_note(
+        hook.project,
+        "refs/notes/mem/decisions",
+        upstream_memory("decisions", "2025-12-20T10:00:00+00:00", "Shared", "b"),
+    )
+    tip = git(hook.project, "rev-parse", "refs/notes/mem/decisions").strip()
+    git(
+        hook.project,
+        "update-ref",
+        "--stdin",
+        input="".join(f"create refs/notes/mem/ns{i:04d} {tip}\n" for i in range(600)),
+    )
+    status = json.loads(main_in_process("status", "--json", "--project", str(hook.project))[1])
+    assert status["records"] == 601 and status["memories"] == 1 and status["skipped"] == 0
+    assert "Shared" in hook.context()
+    assert hook.memlab("hook", "sync-config").returncode == 0
+    sections = git(hook.project, "config", "--get-regexp", r"^notes\..*\.mergestrategy$").splitlines()
+    assert len(sections) == len(NAMESPACES) + 4, len(sections)
+
+
+def test_fanned_out_notes_are_listed_like_git_notes_list(installed_checkout):
+    hook = installed_checkout
+    repo = find_repo(hook.project)
+    commits = []
+    for i in range(4):
+        git(hook.project, "commit", "-q", "--allow-empty", "-m", f"c{i}")
+        commits.append(git(hook.project, "rev-parse", "HEAD").strip())
+    blobs = [
+        git(
+            hook.project,
+            "hash-object",
+            "-w",
+            "--stdin",
+            input=upstream_memory("decisions", "2025-12-20T10:00:00Z", f"F{i}", "b"),
+        ).strip()
+        for i in range(4)
+    ]
+    inner = {}  # commits[0..2] fanned out as ab/cdef..., commits[3] flat, and one non-note entry
+    for c, b in zip(commits[:3], blobs[:3], strict=True):
+        inner.setdefault(c[:2], []).append(f"100644 blob {b}\t{c[2:]}\n")
+    entries = [f"040000 tree {git(hook.project, 'mktree', input=''.join(v)).strip()}\t{k}\n" for k, v in inner.items()]
+    entries += [f"100644 blob {blobs[3]}\t{commits[3]}\n", f"100644 blob {blobs[0]}\tREADME\n"]
+    tree = git(hook.project, "mktree", input="".join(entries)).strip()
+    notes = git(hook.project, "commit-tree", tree, "-m", "notes").strip()
+    git(hook.project, "update-ref", "refs/notes/mem/decisions", notes)
+    expected = sorted(
+        tuple(line.split())
+        for line in git(hook.project, "notes", "--ref=refs/notes/mem/decisions", "list").splitlines()
+    )
+    listed, errors = list_notes(repo, ref_tips(repo))
+    assert errors == [] and sorted((blob, obj) for _, blob, obj in listed) == expected and len(expected) == 4
+    assert all(f"F{i}" in hook.context() for i in range(4))
