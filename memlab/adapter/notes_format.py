@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from memlab.adapter.notes_split import Chunk, Long, iter_chunks
+from memlab.adapter.front_matter import read_simple
+from memlab.adapter.notes_split import Chunk, Long, iter_chunks, split_text
 
 _START_GUARD = re.compile(r"(^|\n)(\n)---(\ntype:)")
 #: Note blobs up to this size are read whole in one batch; larger ones are streamed memory by memory.
@@ -50,18 +51,13 @@ class RawMemory:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def note_lines(text: str) -> list[str]:
-    r"""A note's lines (``\r\n`` read as ``\n``)."""
-    return text.replace("\r\n", "\n").split("\n")
-
-
 def split_note(text: str) -> list[str]:
     """Split a note into memory chunks (each starting with its opening ``---``), with no size cap.
 
     Text before the first memory start (never written by git-notes-memory) becomes its own chunk, which
     then fails to parse and is reported.
     """
-    return [c.text for c in iter_chunks(note_lines(text)) if c.text is not None]
+    return [c.text for c in split_text(text.replace("\r\n", "\n")) if c.text is not None]
 
 
 def nesting_depth(text: str) -> int:
@@ -102,14 +98,33 @@ def _timestamp(value: Any) -> datetime:
     return ts if ts.tzinfo else ts.replace(tzinfo=UTC)
 
 
+def _yaml_front(text: str) -> Any:
+    """Front matter outside :func:`read_simple`'s subset, through PyYAML: depth checked first (libyaml
+    recurses in C), anchors and aliases refused.
+    """
+    if nesting_depth(text) > MAX_DEPTH:
+        raise ValueError(f"front matter nested deeper than {MAX_DEPTH} levels")
+    from memlab.adapter.yaml_import import load_yaml
+
+    yaml = load_yaml()
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        if _MAYBE_ALIAS.search(text) and any(
+            isinstance(e, yaml.AliasEvent) or getattr(e, "anchor", None) for e in yaml.parse(text, Loader=loader)
+        ):
+            raise ValueError("front matter uses YAML anchors or aliases (not allowed in memories)")
+        return yaml.load(text, Loader=loader)
+    except (yaml.YAMLError, RecursionError) as exc:
+        first = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise ValueError(f"front matter is not valid YAML ({first})") from None
+
+
 def parse_chunk(chunk: str, namespace: str) -> RawMemory:
     """Parse one chunk into a :class:`RawMemory`.
 
     Raises:
         ValueError: No front matter, YAML error, or missing ``timestamp``/``summary``.
     """
-    from memlab.adapter.yaml_import import load_yaml
-
     lines = chunk.split("\n")
     if not lines or lines[0] != "---":
         raise ValueError("text outside any memory (no opening '---')")
@@ -120,19 +135,9 @@ def parse_chunk(chunk: str, namespace: str) -> RawMemory:
     text = "\n".join(lines[1:close])
     if len(text) > MAX_FRONT_MATTER:
         raise ValueError(f"front matter longer than {MAX_FRONT_MATTER} characters")
-    if nesting_depth(text) > MAX_DEPTH:
-        raise ValueError(f"front matter nested deeper than {MAX_DEPTH} levels")
-    yaml = load_yaml()
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        if _MAYBE_ALIAS.search(text) and any(
-            isinstance(e, yaml.AliasEvent) or getattr(e, "anchor", None) for e in yaml.parse(text, Loader=loader)
-        ):
-            raise ValueError("front matter uses YAML anchors or aliases (not allowed in memories)")
-        front = yaml.load(text, Loader=loader)
-    except (yaml.YAMLError, RecursionError) as exc:
-        first = (str(exc).splitlines() or [type(exc).__name__])[0]
-        raise ValueError(f"front matter is not valid YAML ({first})") from None
+    front: Any = read_simple(text)
+    if front is None:
+        front = _yaml_front(text)
     if not isinstance(front, dict):
         raise ValueError("front matter is not a mapping")
     if "timestamp" not in front:
@@ -172,7 +177,7 @@ def parse_chunks(chunks: Iterable[Chunk], namespace: str) -> tuple[list[RawMemor
 
 def parse_note(text: str, namespace: str) -> tuple[list[RawMemory], list[str]]:
     """All memories of a note, plus one message per chunk skipped (over :data:`MAX_MEMORY_BYTES`, or bad)."""
-    return parse_chunks(iter_chunks(note_lines(text), MAX_MEMORY_BYTES), namespace)
+    return parse_chunks(split_text(text.replace("\r\n", "\n"), MAX_MEMORY_BYTES), namespace)
 
 
 def parse_lines(lines: Iterable[str | Long], namespace: str) -> tuple[list[RawMemory], list[str]]:

@@ -8,8 +8,12 @@ read in bounded memory; a memory over the cap is dropped whole (its size reporte
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from typing import IO, NamedTuple
+
+#: A memory start in a whole note's text: ``---`` opening the note or after an empty line, then ``type:``.
+_START = re.compile(r"(?:\A|(?<=\n\n)|(?<=\A\n))---\n(?=type:)")
 
 
 class Long(NamedTuple):
@@ -100,3 +104,21 @@ def iter_chunks(lines: Iterable[str | Long], cap: int | None = None) -> Iterator
     chunk = flush()
     if chunk is not None:
         yield chunk
+
+
+def split_text(text: str, cap: int | None = None) -> list[Chunk]:
+    r""":func:`iter_chunks` of a whole note's text (``\n`` line ends), by one regular-expression scan."""
+    starts = [m.start() for m in _START.finditer(text)]
+    out: list[Chunk] = []
+    head = text[: starts[0] if starts else len(text)]
+    bounds = [(s, (starts[k + 1] - 1) if k + 1 < len(starts) else len(text)) for k, s in enumerate(starts)]
+    pieces = [(True, head)] + [(False, text[a:b]) for a, b in bounds]
+    for is_head, piece in pieces:
+        if is_head:
+            piece = piece.strip()
+            if not piece:
+                continue
+        size = len(piece) if piece.isascii() else len(piece.encode("utf-8", "replace"))
+        over = cap is not None and size + 1 > cap
+        out.append(Chunk(None if over else piece, size + 1))
+    return out

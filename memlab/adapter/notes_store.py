@@ -151,7 +151,8 @@ def collapse(raws: Iterable[tuple[RawMemory, str]]) -> list[Memory]:
         groups.setdefault(memory_id(raw.summary, raw.content), []).append((raw, commit))
     out = []
     for mid, items in groups.items():
-        items.sort(key=lambda t: (t[0].timestamp, t[0].namespace, t[1]))
+        if len(items) > 1:
+            items.sort(key=lambda t: (t[0].timestamp, t[0].namespace, t[1]))
         first = items[0][0]
         meta = {
             "occurrences": len(items),

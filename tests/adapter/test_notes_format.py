@@ -110,6 +110,11 @@ def test_a_memory_over_the_cap_is_dropped_alone():
     from memlab.adapter.notes_split import bounded_lines, iter_chunks
 
     note = "---\ntype: a\n---\n\nsmall\n\n---\ntype: b\n---\n\n" + "x" * 500 + "\n\n---\ntype: c\n---\n\nsmall\n"
-    for lines in (note.split("\n"), bounded_lines(io.BytesIO(note.encode()), 100)):
-        chunks = list(iter_chunks(lines, 200))
+    from memlab.adapter.notes_split import split_text
+
+    for chunks in (
+        list(iter_chunks(note.split("\n"), 200)),
+        list(iter_chunks(bounded_lines(io.BytesIO(note.encode()), 100), 200)),
+        split_text(note, 200),
+    ):
         assert [c.text is None for c in chunks] == [False, True, False] and chunks[1].size > 500
