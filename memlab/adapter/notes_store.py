@@ -26,6 +26,8 @@ from memlab.types import Memory
 T = TypeVar("T")
 
 MEM_PREFIX = "refs/notes/mem/"
+#: Notes read per batch when reading against a deadline (the first session's raw-notes fallback).
+RAW_BATCH = 500
 
 
 @dataclass
@@ -168,29 +170,33 @@ def load_memories(repo: Repo, *, deadline: float | None = None) -> LoadResult:
 
     Each ref is read on its own: one that git cannot list (it points at a blob, say) is reported and the
     others are read. Notes larger than :data:`MAX_NOTE_BYTES` are streamed memory by memory; a memory over
-    :data:`MAX_MEMORY_BYTES` is skipped on its own. With ``deadline`` (a
-    ``time.monotonic()`` value) parsing stops there and what was parsed is returned (``truncated`` error).
+    :data:`MAX_MEMORY_BYTES` is skipped on its own. With ``deadline`` (a ``time.monotonic()`` value) blobs
+    are read :data:`RAW_BATCH` notes at a time and reading stops at the deadline once something was read;
+    what was parsed is returned (``truncated`` error).
     """
     import time
 
     tips = ref_tips(repo)
     raws: list[tuple[RawMemory, str]] = []
     listed, errors = list_notes(repo, tips)
-    blobs, large = read_blobs(repo, sorted({blob for _, blob, _ in listed}))
-    for ref, blob, commit in listed:
+    step = len(listed) if deadline is None else RAW_BATCH  # against a deadline: blobs read batch by batch
+    for start in range(0, len(listed), max(1, step)):
+        part = listed[start : start + step]
         if deadline is not None and raws and time.monotonic() > deadline:
             errors.append("reading stopped at the time budget (truncated)")
             break
-        data = blobs.get(blob)
-        if blob in large:
-            good, bad = stream_note(repo, blob, ref[len(MEM_PREFIX) :], deadline)
-        elif data is None:
-            errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
-            continue
-        else:
-            good, bad = parse_note(data.decode("utf-8", "replace"), ref[len(MEM_PREFIX) :])
-        raws.extend((g, commit) for g in good)
-        errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
+        blobs, large = read_blobs(repo, sorted({blob for _, blob, _ in part}))
+        for ref, blob, commit in part:
+            data = blobs.get(blob)
+            if blob in large:
+                good, bad = stream_note(repo, blob, ref[len(MEM_PREFIX) :], deadline)
+            elif data is None:
+                errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
+                continue
+            else:
+                good, bad = parse_note(data.decode("utf-8", "replace"), ref[len(MEM_PREFIX) :])
+            raws.extend((g, commit) for g in good)
+            errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
     return LoadResult(collapse(raws), len(raws), errors, tips)
 
 

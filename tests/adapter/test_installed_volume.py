@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import list_notes, ref_tips
 from memlab.types import NAMESPACES
@@ -65,3 +67,40 @@ def test_fanned_out_notes_are_listed_like_git_notes_list(installed_checkout):
     listed, errors = list_notes(repo, ref_tips(repo))
     assert errors == [] and sorted((blob, obj) for _, blob, obj in listed) == expected and len(expected) == 4
     assert all(f"F{i}" in hook.context() for i in range(4))
+
+
+def fast_import_notes(project, count: int) -> None:
+    """``count`` notes (one memory each, fanned out) on distinct objects under refs/notes/mem/decisions."""
+    import hashlib
+    import subprocess
+
+    parts = [b"commit refs/notes/mem/decisions\ncommitter x <x@x> 1700000000 +0000\ndata 5\nnotes\n"]
+    for i in range(count):
+        obj = hashlib.sha1(f"obj{i}".encode()).hexdigest()
+        text = (
+            f"---\ntype: decisions\ntimestamp: 2025-11-{1 + i % 28:02d}T{i % 24:02d}:00:00+00:00\n"
+            f"summary: Decision number {i} about component {i % 97}\ntags:\n- t{i % 13}\n---\n\nBecause {i}.\n"
+        ).encode()
+        parts.append(f"M 100644 inline {obj[:2]}/{obj[2:]}\ndata {len(text)}\n".encode() + text + b"\n")
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=project, input=b"".join(parts), check=True)
+
+
+def _first_session(hook, count: int) -> tuple[dict, float]:
+    import time
+
+    fast_import_notes(hook.project, count)
+    t0 = time.monotonic()
+    out = hook.session_start()
+    return out, time.monotonic() - t0
+
+
+def test_a_first_session_over_thousands_of_notes_injects(installed):
+    out, _ = _first_session(installed, 3_000)
+    assert "raw notes" in out["systemMessage"] and out["hookSpecificOutput"]["additionalContext"], out
+
+
+@pytest.mark.slow
+def test_a_first_session_over_100000_notes_injects_within_its_budget(installed_checkout):
+    out, seconds = _first_session(installed_checkout, 100_000)
+    assert "raw notes" in out["systemMessage"] and out["hookSpecificOutput"]["additionalContext"], out
+    assert seconds < 3.0 + 2.0  # the 3 s time guard plus interpreter start on a loaded machine

@@ -104,6 +104,7 @@ def test_raw_notes_stop_at_the_time_budget(seeded, monkeypatch):
     from memlab.adapter.spec import default_spec
     from memlab.adapter.state import clock
 
+    monkeypatch.setattr("memlab.adapter.notes_store.RAW_BATCH", 1)  # one note per batch
     problems: list[str] = []
     late = raw_candidates(find_repo(seeded), default_spec(), clock(), time.monotonic() - 1, problems)
     assert len(late) == 2 and problems == ["reading stopped at the time budget (truncated)"]  # the first note only
