@@ -10,7 +10,7 @@ import pytest
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import list_notes, ref_tips
 from memlab.types import NAMESPACES
-from tests.adapter.conftest import add_note, git, main_in_process, upstream_memory
+from tests.adapter.conftest import add_note, git, main_in_process, seed, upstream_memory
 
 
 def test_many_namespace_refs_are_read_together_and_configured_by_a_fixed_set(installed_checkout):
@@ -104,3 +104,15 @@ def test_a_first_session_over_100000_notes_injects_within_its_budget(installed_c
     out, seconds = _first_session(installed_checkout, 100_000)
     assert "raw notes" in out["systemMessage"] and out["hookSpecificOutput"]["additionalContext"], out
     assert seconds < 3.0 + 2.0  # the 3 s time guard plus interpreter start on a loaded machine
+
+
+def test_a_consolidation_over_its_cap_keeps_the_newest_and_still_gives_a_block(installed_checkout):
+    hook = installed_checkout
+    spec = json.loads(hook.spec.read_text())
+    spec["hook"]["max_memories"] = 2
+    hook.spec.write_text(json.dumps(spec))
+    seed(hook.project)
+    code, out, err = main_in_process("consolidate", "--spec", str(hook.spec), "--project", str(hook.project))
+    assert code == 0 and "degraded: consolidated the newest 2 of 3 memories" in out, (out, err)
+    block = hook.context()
+    assert "Use FastAPI for the API" in block and "pytest -x" in block and "Use Flask" not in block, block
