@@ -7,7 +7,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memlab.adapter import jsonl_refs, records
@@ -229,7 +229,7 @@ def consolidate_repo(
         run = records.run_record(result, {"spec_hash": report["spec_hash"], "records": report["records"]})
         jsonl_refs.append_records(repo, "runs", [run])
         for kind in jsonl_refs.DERIVED_REFS:
-            jsonl_refs.compact(repo, kind)
+            jsonl_refs.compact(repo, kind, orphan_filter(loaded) if kind == "meta" else None)
         _maybe_kill("compact")
         step(5, STEPS, "writing the SessionStart cache")
         cands = candidate_records(store, components, now, int(spec["hook"]["max_item_chars"]))
@@ -249,6 +249,31 @@ def consolidate_repo(
         report["seconds"] = round(time.perf_counter() - t0, 3)
         write_json_atomic(repo.memlab_dir / LAST_RUN_FILE, {"at": clock().isoformat(), **report})
         return report
+
+
+#: A ``mem-meta`` record for a memory that exists in no note is dropped by compaction after this long.
+ORPHAN_GRACE = timedelta(days=30)
+
+
+def orphan_filter(loaded: Loaded) -> Callable[[dict[str, Any]], bool] | None:
+    """Which ``mem-meta`` records compaction drops: ids no note holds, written over :data:`ORPHAN_GRACE` ago.
+
+    ``None`` (drop nothing) when some memory ref could not be listed: its memories may only be unreadable.
+    """
+    if any("cannot list its notes" in e for e in loaded.load.errors):
+        return None
+    ids = {m.id for m in loaded.load.memories}
+    cutoff = datetime.now(UTC) - ORPHAN_GRACE
+
+    def drop(record: dict[str, Any]) -> bool:
+        if record["id"] in ids:
+            return False
+        try:
+            return records.written_at(record, datetime.now(UTC)) < cutoff
+        except ValueError:
+            return False
+
+    return drop
 
 
 def _strip(record: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -201,8 +201,8 @@ def update_records(repo: Repo, kind: str, make: Callable[[dict[str, dict[str, An
     return written
 
 
-def compact(repo: Repo, kind: str) -> tuple[int, int]:
-    """Rewrite ``kind``'s note with only the newest record per id and no bad line.
+def compact(repo: Repo, kind: str, drop: Callable[[dict[str, Any]], bool] | None = None) -> tuple[int, int]:
+    """Rewrite ``kind``'s note with only the newest record per id, no bad line, and no record ``drop`` names.
 
     Returns:
         (good lines before, records after).
@@ -213,6 +213,8 @@ def compact(repo: Repo, kind: str) -> tuple[int, int]:
         def step(current: str) -> str | None:
             nonlocal counts
             records, errors, good = decode(current, kind)
+            if drop is not None:
+                records = {rid: rec for rid, rec in records.items() if not drop(rec)}
             counts = (good, len(records))
             if good == len(records) and not errors:
                 return None

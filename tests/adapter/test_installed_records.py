@@ -89,3 +89,18 @@ def test_a_forged_written_at_never_pins_a_record(installed_checkout):
     assert "pytest -x stops at the first failure" in block and "Use FastAPI for the API" in block, block
     meta, _ = jsonl_refs.read_records(find_repo(hook.project), "meta")
     assert all(meta[mid].get("superseded_by") is None for mid in victims)
+
+
+def test_records_for_ids_no_note_holds_are_dropped_after_the_grace_period(installed_checkout):
+    from datetime import UTC, datetime, timedelta
+
+    hook = installed_checkout
+    seed(hook.project)
+    old = (datetime.now(UTC) - timedelta(days=40)).isoformat()
+    recent = (datetime.now(UTC) - timedelta(days=1)).isoformat()
+    push_line(hook.project, "meta", json.dumps({"id": "m_gone0000000000", "tier": "hot", "written_at": old}))
+    push_line(hook.project, "meta", json.dumps({"id": "m_gone1111111111", "tier": "hot", "written_at": recent}))
+    push_line(hook.project, "meta", json.dumps({"id": FLASK, "tier": "hot", "written_at": old}))
+    _ok(hook, "consolidate")
+    meta, _ = jsonl_refs.read_records(find_repo(hook.project), "meta")
+    assert "m_gone0000000000" not in meta and "m_gone1111111111" in meta and FLASK in meta
