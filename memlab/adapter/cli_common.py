@@ -22,6 +22,16 @@ def open_repo(args: argparse.Namespace) -> Repo:
     return find_repo(args.project or os.getcwd())
 
 
+#: Control characters (C0 but newline and tab, DEL, C1) shown as ``\xNN``: memory text never reaches a
+#: terminal as an escape sequence (ESC, OSC, CSI could move the cursor, retitle the window, hide text).
+_CONTROLS = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)] if c not in (0x09, 0x0A)}
+
+
+def terminal_safe(text: str) -> str:
+    r"""``text`` with every control character but newline and tab written as a visible ``\xNN``."""
+    return text.translate(_CONTROLS)
+
+
 def emit(args: argparse.Namespace, data: Any, text: str) -> None:
-    """Print JSON with ``--json``, else the text."""
-    print(json.dumps(data, indent=2, ensure_ascii=False, default=str) if args.json else text)
+    """Print JSON with ``--json``, else the text (control characters made visible, :func:`terminal_safe`)."""
+    print(json.dumps(data, indent=2, ensure_ascii=False, default=str) if args.json else terminal_safe(text))

@@ -7,7 +7,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memlab.adapter import jsonl_refs, records
@@ -44,6 +44,7 @@ class Loaded:
     meta: dict[str, dict[str, Any]]
     errors: list[str] = field(default_factory=list)
     runs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    total: int = 0
 
 
 def _parse_into(
@@ -52,19 +53,24 @@ def _parse_into(
     for rid, rec in items.items():
         try:
             add(rid, parse(rec))
-        except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        except Exception as exc:  # decode validated the record; anything left is still skipped, never fatal
             errors.append(f"{label} {rid}: {type(exc).__name__}: {str(exc)[:80]}")
 
 
-def load_store(repo: Repo, *, deadline: float | None = None) -> Loaded:
-    """Read memories and every derived ref; derived records about unknown memories are ignored."""
+def load_store(repo: Repo, *, deadline: float | None = None, max_memories: int | None = None) -> Loaded:
+    """Read memories and every derived ref; derived records about unknown memories are ignored.
+
+    With ``max_memories`` only the newest that many memories enter the store (``Loaded.total`` says how
+    many there were): the per-run cap of a consolidation, checked before any heavy phase.
+    """
     load = load_memories(repo, deadline=deadline)
-    store = MemoryStore(load.memories)
+    kept = load.memories[-max_memories:] if max_memories and len(load.memories) > max_memories else load.memories
+    store = MemoryStore(kept)
     errors = list(load.errors)
     texts = jsonl_refs.read_texts(repo, jsonl_refs.DERIVED_REFS)
     decoded: dict[str, dict[str, dict[str, Any]]] = {}
     for kind, (text, problem) in texts.items():
-        recs, bad, _ = jsonl_refs.decode(text)
+        recs, bad, _ = jsonl_refs.decode(text, kind)
         decoded[kind] = recs
         errors += [f"{jsonl_refs.DERIVED_REFS[kind]} {e}" for e in bad] + ([problem] if problem else [])
 
@@ -78,8 +84,14 @@ def load_store(repo: Repo, *, deadline: float | None = None) -> Loaded:
 
     _parse_into(errors, "mem-meta", decoded["meta"], records.state_from, add_state)
     _parse_into(errors, "mem-summaries", decoded["summaries"], records.summary_from, add_summary)
-    _parse_into(errors, "mem-edges", decoded["edges"], records.edge_from, lambda _, e: store.add_edge(e))
-    return Loaded(store, load, decoded["meta"], errors, decoded["runs"])
+    known = store.memories.keys() | store.summaries.keys()
+
+    def add_edge(_: str, edge: Any) -> None:
+        if edge.source in known and edge.target in known:
+            store.add_edge(edge)
+
+    _parse_into(errors, "mem-edges", decoded["edges"], records.edge_from, add_edge)
+    return Loaded(store, load, decoded["meta"], errors, decoded["runs"], len(load.memories))
 
 
 def candidate_records(store: MemoryStore, components: Any, now: datetime, max_item_chars: int) -> list[dict]:
@@ -174,7 +186,8 @@ def consolidate_repo(
             with contextlib.suppress(MemlabError):  # only a throttle: a full disk fails later, clearly
                 write_json_atomic(repo.memlab_dir / LAST_ATTEMPT_FILE, attempt)
         step(1, STEPS, "reading notes")
-        loaded = load_store(repo)
+        cap = int(spec["hook"].get("max_memories") or 0)
+        loaded = load_store(repo, max_memories=cap or None)
         if if_needed:
             due, reason = needed(repo, loaded, spec, min_new)
             if not due:
@@ -202,6 +215,8 @@ def consolidate_repo(
             "spec_hash": config_hash(spec.get("strategies")),
             "dry_run": dry_run,
         }
+        if loaded.total > len(store.memories):
+            report["degraded"] = f"consolidated the newest {len(store.memories):,} of {loaded.total:,} memories"
         if dry_run:
             report["seconds"] = round(time.perf_counter() - t0, 3)
             return report
@@ -214,7 +229,7 @@ def consolidate_repo(
         run = records.run_record(result, {"spec_hash": report["spec_hash"], "records": report["records"]})
         jsonl_refs.append_records(repo, "runs", [run])
         for kind in jsonl_refs.DERIVED_REFS:
-            jsonl_refs.compact(repo, kind)
+            jsonl_refs.compact(repo, kind, orphan_filter(loaded) if kind == "meta" else None)
         _maybe_kill("compact")
         step(5, STEPS, "writing the SessionStart cache")
         cands = candidate_records(store, components, now, int(spec["hook"]["max_item_chars"]))
@@ -234,6 +249,31 @@ def consolidate_repo(
         report["seconds"] = round(time.perf_counter() - t0, 3)
         write_json_atomic(repo.memlab_dir / LAST_RUN_FILE, {"at": clock().isoformat(), **report})
         return report
+
+
+#: A ``mem-meta`` record for a memory that exists in no note is dropped by compaction after this long.
+ORPHAN_GRACE = timedelta(days=30)
+
+
+def orphan_filter(loaded: Loaded) -> Callable[[dict[str, Any]], bool] | None:
+    """Which ``mem-meta`` records compaction drops: ids no note holds, written over :data:`ORPHAN_GRACE` ago.
+
+    ``None`` (drop nothing) when some memory ref could not be listed: its memories may only be unreadable.
+    """
+    if any("cannot list its notes" in e for e in loaded.load.errors):
+        return None
+    ids = {m.id for m in loaded.load.memories}
+    cutoff = datetime.now(UTC) - ORPHAN_GRACE
+
+    def drop(record: dict[str, Any]) -> bool:
+        if record["id"] in ids:
+            return False
+        try:
+            return records.written_at(record, datetime.now(UTC)) < cutoff
+        except ValueError:
+            return False
+
+    return drop
 
 
 def _strip(record: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -18,6 +18,18 @@ GIT_TIMEOUT = 60.0
 _RACE_MARKERS = ("cannot lock ref", "unable to create", "index.lock", ".lock': File exists", "failed to lock")
 
 
+def git_reason(stderr: str, returncode: int) -> str:
+    """The line of git's stderr that says why it failed: the first ``fatal:``/``error:`` line (with the
+    lock file git could not create, when that is the reason), else the last line.
+    """
+    lines = [line.strip() for line in stderr.strip().splitlines() if line.strip()]
+    if not lines:
+        return f"exit code {returncode}"
+    lock = next((line for line in lines if "Unable to create" in line and ".lock" in line), None)
+    first = next((line for line in lines if line.startswith(("fatal:", "error:"))), lines[-1])
+    return f"{first} ({lock})" if lock and lock not in first else first
+
+
 def run_git(
     repo_root: Path,
     args: list[str],
@@ -56,8 +68,7 @@ def run_git(
         if attempt < retries and any(m in err for m in _RACE_MARKERS):
             time.sleep(0.05 * (2**attempt))
             continue
-        last = err.splitlines()[-1] if err else f"exit code {proc.returncode}"
-        raise MemlabError(f"git {' '.join(args[:3])} failed in {repo_root}: {last}")
+        raise MemlabError(f"git {' '.join(args[:3])} failed in {repo_root}: {git_reason(err, proc.returncode)}")
     raise AssertionError("unreachable")
 
 

@@ -131,6 +131,11 @@ for name in names:
         importlib.import_module(name)
     except Exception:
         pass
+try:
+    from memlab.adapter.yaml_import import load_yaml  # the first session's parser, from site-packages
+    load_yaml().load("a: 1", Loader=getattr(load_yaml(), "CSafeLoader", None) or load_yaml().SafeLoader)
+except Exception:
+    pass
 sys.exit(0 if ok else 1)
 """
 
@@ -140,8 +145,9 @@ def precompile(folder: Path | None = None) -> str:
 
     Runs the hook's interpreter as the hook does (``-P -S``, PYTHONPATH = memlab's root) with
     ``PYTHONPYCACHEPREFIX=folder`` and bytecode writing on, from ``/``: it compiles the ``memlab`` package
-    (:mod:`compileall`) and imports :data:`HOOK_MODULES` and the allow-listed selectors, which writes the
-    bytecode of every module they load. Nothing is run from a project. Python checks each ``.pyc``
+    (:mod:`compileall`) and imports :data:`HOOK_MODULES`, the allow-listed selectors and PyYAML (which the
+    first session's raw-notes parser loads from site-packages, :mod:`memlab.adapter.yaml_import`), which
+    writes the bytecode of every module they load. Nothing is run from a project. Python checks each ``.pyc``
     against its source, so a stale file is recompiled rather than used.
 
     Args:

@@ -62,26 +62,40 @@ def encode(records: Iterable[Mapping[str, Any]], written_at: str | None = None) 
     return "\n".join(lines)
 
 
-def decode(text: str) -> tuple[dict[str, dict[str, Any]], list[str], int]:
-    """Newest record per id, one message per bad line, and the number of good lines."""
-    best: dict[str, tuple[tuple[str, str], dict[str, Any]]] = {}
+def decode(text: str, kind: str | None = None) -> tuple[dict[str, dict[str, Any]], list[str], int]:
+    """Newest record per id, one message per bad line, and the number of good lines.
+
+    A record is good when it parses (a guarded :func:`json.loads`), has a text ``id`` and a valid
+    ``written_at`` (:func:`memlab.adapter.records.written_at`: an ISO time with a zone, not in the future),
+    and — with ``kind`` — passes :func:`memlab.adapter.records.validate`. Bad records are skipped before
+    the newest per id is chosen, so a forged or broken line never hides or pins a good one.
+    """
+    from memlab.adapter.records import validate, written_at
+
+    best: dict[str, tuple[tuple[datetime, str], dict[str, Any]]] = {}
     errors: list[str] = []
     good = 0
+    now = datetime.now(UTC)
     for n, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line:
             continue
+        record: Any = None
         try:
             if len(line) > MAX_LINE:
                 raise ValueError(f"line longer than {MAX_LINE} characters")
             record = json.loads(line)
             if not isinstance(record, dict) or not isinstance(record.get("id"), str):
                 raise ValueError("not an object with a string id")
+            stamp = written_at(record, now).astimezone(UTC)
+            if kind is not None:
+                validate(kind, record)
         except (ValueError, RecursionError) as exc:
-            errors.append(f"line {n}: {str(exc)[:80]}")
+            rid = record.get("id") if isinstance(record, dict) and isinstance(record.get("id"), str) else None
+            errors.append(f"line {n}{f' ({rid[:40]})' if rid else ''}: {str(exc)[:80]}")
             continue
         good += 1
-        key = (str(record.get("written_at", "")), line)
+        key = (stamp, line)
         rid = record["id"]
         if rid not in best or key > best[rid][0]:
             best[rid] = (key, record)
@@ -124,7 +138,7 @@ def read_text(repo: Repo, kind: str) -> str:
 def read_records(repo: Repo, kind: str) -> tuple[dict[str, dict[str, Any]], list[str]]:
     """Newest record per id of ``kind``, plus messages for skipped lines (and an unreadable ref)."""
     text, problem = read_texts(repo, [kind])[kind]
-    records, errors, _ = decode(text)
+    records, errors, _ = decode(text, kind)
     return records, [f"{DERIVED_REFS[kind]} {e}" for e in errors] + ([problem] if problem else [])
 
 
@@ -179,7 +193,7 @@ def update_records(repo: Repo, kind: str, make: Callable[[dict[str, dict[str, An
 
         def step(current: str) -> str | None:
             nonlocal written
-            records = make(decode(current)[0])
+            records = make(decode(current, kind)[0])
             written = len(records)
             return _appended(current, encode(records)) if records else None
 
@@ -187,8 +201,8 @@ def update_records(repo: Repo, kind: str, make: Callable[[dict[str, dict[str, An
     return written
 
 
-def compact(repo: Repo, kind: str) -> tuple[int, int]:
-    """Rewrite ``kind``'s note with only the newest record per id and no bad line.
+def compact(repo: Repo, kind: str, drop: Callable[[dict[str, Any]], bool] | None = None) -> tuple[int, int]:
+    """Rewrite ``kind``'s note with only the newest record per id, no bad line, and no record ``drop`` names.
 
     Returns:
         (good lines before, records after).
@@ -198,7 +212,9 @@ def compact(repo: Repo, kind: str) -> tuple[int, int]:
 
         def step(current: str) -> str | None:
             nonlocal counts
-            records, errors, good = decode(current)
+            records, errors, good = decode(current, kind)
+            if drop is not None:
+                records = {rid: rec for rid, rec in records.items() if not drop(rec)}
             counts = (good, len(records))
             if good == len(records) and not errors:
                 return None

@@ -5,26 +5,38 @@ exactly ``---``, is the note's first line or follows an empty line, and is follo
 ``type:``. Its front matter runs to the next line that is exactly ``---``; the body runs to the next memory
 start. Any other ``---`` line is body text (markdown rules, nested front matter), kept whole.
 
-Notes come from anyone who can push to the repository, so parsing is bounded: front matter longer than
-:data:`MAX_FRONT_MATTER` or using YAML anchors/aliases (a 500-byte alias bomb expands to gigabytes; memory
-writers never use them) is rejected, and readers skip notes larger than :data:`MAX_NOTE_BYTES`.
+Notes come from anyone who can push to the repository, so parsing is bounded: a memory over
+:data:`MAX_MEMORY_BYTES` is skipped on its own (never its note: notes are split as a stream,
+:mod:`memlab.adapter.notes_split`); front matter over :data:`MAX_FRONT_MATTER` characters, nested deeper
+than :data:`MAX_DEPTH` (checked before libyaml, which recurses in C) or using YAML anchors/aliases (a
+500-byte alias bomb expands to gigabytes; memory writers never use them) is rejected.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from memlab.adapter.front_matter import read_simple
+from memlab.adapter.notes_split import Chunk, Long, iter_chunks, split_text
+
 _START_GUARD = re.compile(r"(^|\n)(\n)---(\ntype:)")
-#: Largest note blob read (git-notes-memory caps one memory at 100 KB; real notes hold up to ~400 memories).
+#: Note blobs up to this size are read whole in one batch; larger ones are streamed memory by memory.
 MAX_NOTE_BYTES = 4 * 1024 * 1024
-#: Largest front matter parsed, in characters.
-MAX_FRONT_MATTER = 64 * 1024
+#: Largest memory (front matter and body, UTF-8 bytes) read or captured; git-notes-memory caps a memory
+#: at 100 KB, so every memory it writes fits.
+MAX_MEMORY_BYTES = 128 * 1024
+#: Largest front matter parsed, in characters (git-notes-memory writes a few hundred).
+MAX_FRONT_MATTER = 8 * 1024
+#: Deepest nesting accepted in front matter (indentation levels + compact ``- `` runs + open brackets).
+MAX_DEPTH = 32
 #: A ``&`` or ``*`` where YAML could read an anchor or alias (checked exactly with the event stream).
 _MAYBE_ALIAS = re.compile(r"(^|[\s\[\]{},:?-])[&*][^\s,\[\]{}]")
+_INDICATORS = re.compile(r"(?:[-?:](?: +|$))+")
 
 
 @dataclass(frozen=True)
@@ -40,26 +52,40 @@ class RawMemory:
 
 
 def split_note(text: str) -> list[str]:
-    """Split a note into memory chunks (each starting with its opening ``---``).
+    """Split a note into memory chunks (each starting with its opening ``---``), with no size cap.
 
     Text before the first memory start (never written by git-notes-memory) becomes its own chunk, which
     then fails to parse and is reported.
     """
-    lines = text.replace("\r\n", "\n").split("\n")
-    starts = [
-        i
-        for i, line in enumerate(lines)
-        if line == "---" and (i == 0 or lines[i - 1] == "") and i + 1 < len(lines) and lines[i + 1].startswith("type:")
-    ]
-    chunks: list[str] = []
-    if not starts or starts[0] > 0:
-        head = "\n".join(lines[: starts[0] if starts else len(lines)]).strip()
-        if head:
-            chunks.append(head)
-    for k, s in enumerate(starts):
-        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
-        chunks.append("\n".join(lines[s:end]))
-    return chunks
+    return [c.text for c in split_text(text.replace("\r\n", "\n")) if c.text is not None]
+
+
+def nesting_depth(text: str) -> int:
+    """An upper bound of the YAML nesting depth of ``text`` (block indentation levels, compact ``- ``/``? ``
+    runs at a line start, and open flow brackets), computed in one pass without parsing.
+    """
+    deepest = 0
+    indents = [0]
+    flow = 0
+    for line in text.split("\n"):
+        body = line.lstrip(" ")
+        if not body or body.startswith("#"):
+            continue
+        indent = len(line) - len(body)
+        while indents and indents[-1] > indent:
+            indents.pop()
+        if not indents or indents[-1] < indent:
+            indents.append(indent)
+        run = _INDICATORS.match(body)
+        compact = len(run.group(0).replace(" ", "")) if run else 0
+        for ch in body:
+            if ch in "[{":
+                flow += 1
+                deepest = max(deepest, len(indents) + compact + flow)
+            elif ch in "]}" and flow:
+                flow -= 1
+        deepest = max(deepest, len(indents) + compact + flow)
+    return deepest
 
 
 def _timestamp(value: Any) -> datetime:
@@ -72,14 +98,33 @@ def _timestamp(value: Any) -> datetime:
     return ts if ts.tzinfo else ts.replace(tzinfo=UTC)
 
 
+def _yaml_front(text: str) -> Any:
+    """Front matter outside :func:`read_simple`'s subset, through PyYAML: depth checked first (libyaml
+    recurses in C), anchors and aliases refused.
+    """
+    if nesting_depth(text) > MAX_DEPTH:
+        raise ValueError(f"front matter nested deeper than {MAX_DEPTH} levels")
+    from memlab.adapter.yaml_import import load_yaml
+
+    yaml = load_yaml()
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        if _MAYBE_ALIAS.search(text) and any(
+            isinstance(e, yaml.AliasEvent) or getattr(e, "anchor", None) for e in yaml.parse(text, Loader=loader)
+        ):
+            raise ValueError("front matter uses YAML anchors or aliases (not allowed in memories)")
+        return yaml.load(text, Loader=loader)
+    except (yaml.YAMLError, RecursionError) as exc:
+        first = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise ValueError(f"front matter is not valid YAML ({first})") from None
+
+
 def parse_chunk(chunk: str, namespace: str) -> RawMemory:
     """Parse one chunk into a :class:`RawMemory`.
 
     Raises:
         ValueError: No front matter, YAML error, or missing ``timestamp``/``summary``.
     """
-    import yaml
-
     lines = chunk.split("\n")
     if not lines or lines[0] != "---":
         raise ValueError("text outside any memory (no opening '---')")
@@ -90,16 +135,9 @@ def parse_chunk(chunk: str, namespace: str) -> RawMemory:
     text = "\n".join(lines[1:close])
     if len(text) > MAX_FRONT_MATTER:
         raise ValueError(f"front matter longer than {MAX_FRONT_MATTER} characters")
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        if _MAYBE_ALIAS.search(text) and any(
-            isinstance(e, yaml.AliasEvent) or getattr(e, "anchor", None) for e in yaml.parse(text, Loader=loader)
-        ):
-            raise ValueError("front matter uses YAML anchors or aliases (not allowed in memories)")
-        front = yaml.load(text, Loader=loader)
-    except (yaml.YAMLError, RecursionError) as exc:
-        first = (str(exc).splitlines() or [type(exc).__name__])[0]
-        raise ValueError(f"front matter is not valid YAML ({first})") from None
+    front: Any = read_simple(text)
+    if front is None:
+        front = _yaml_front(text)
     if not isinstance(front, dict):
         raise ValueError("front matter is not a mapping")
     if "timestamp" not in front:
@@ -122,16 +160,29 @@ def parse_chunk(chunk: str, namespace: str) -> RawMemory:
     )
 
 
-def parse_note(text: str, namespace: str) -> tuple[list[RawMemory], list[str]]:
-    """All memories of a note, plus one message per chunk that failed to parse."""
+def parse_chunks(chunks: Iterable[Chunk], namespace: str) -> tuple[list[RawMemory], list[str]]:
+    """Memories of split chunks, plus one message per chunk skipped (over the cap, or failing to parse)."""
     good: list[RawMemory] = []
     bad: list[str] = []
-    for i, chunk in enumerate(split_note(text)):
+    for i, chunk in enumerate(chunks):
+        if chunk.text is None:
+            bad.append(f"memory #{i}: {chunk.size} bytes, over the {MAX_MEMORY_BYTES}-byte limit of one memory")
+            continue
         try:
-            good.append(parse_chunk(chunk, namespace))
+            good.append(parse_chunk(chunk.text, namespace))
         except Exception as exc:
             bad.append(f"memory #{i}: {str(exc)[:200] or type(exc).__name__}")
     return good, bad
+
+
+def parse_note(text: str, namespace: str) -> tuple[list[RawMemory], list[str]]:
+    """All memories of a note, plus one message per chunk skipped (over :data:`MAX_MEMORY_BYTES`, or bad)."""
+    return parse_chunks(split_text(text.replace("\r\n", "\n"), MAX_MEMORY_BYTES), namespace)
+
+
+def parse_lines(lines: Iterable[str | Long], namespace: str) -> tuple[list[RawMemory], list[str]]:
+    """:func:`parse_note` over a note's lines (a stream: :func:`memlab.adapter.notes_split.bounded_lines`)."""
+    return parse_chunks(iter_chunks(lines, MAX_MEMORY_BYTES), namespace)
 
 
 def memory_id(summary: str, content: str) -> str:
@@ -170,8 +221,9 @@ def format_memory(namespace: str, timestamp: datetime, summary: str, content: st
     A body line ``---`` that would read as a new memory start (after an empty line, before ``type:``) is
     written as ``- - -`` so the note splits back into exactly this memory.
     """
-    import yaml
+    from memlab.adapter.yaml_import import load_yaml
 
+    yaml = load_yaml()
     front: dict[str, Any] = {"type": namespace, "timestamp": timestamp.isoformat(), "summary": summary}
     if tags:
         front["tags"] = list(tags)

@@ -2,18 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TypeVar
 
-from memlab.adapter.gitcli import Repo, git_text
+from memlab.adapter.gitcli import Repo, git_reason, git_text, run_git
 from memlab.adapter.locking import writer_lock
-from memlab.adapter.notes_format import MAX_NOTE_BYTES, RawMemory, format_memory, memory_id, parse_note
+from memlab.adapter.notes_format import (
+    MAX_MEMORY_BYTES,
+    MAX_NOTE_BYTES,
+    RawMemory,
+    format_memory,
+    memory_id,
+    parse_lines,
+    parse_note,
+)
+from memlab.adapter.notes_split import bounded_lines
 from memlab.adapter.notes_write import append_note, batch
 from memlab.errors import MemlabError
 from memlab.types import Memory
 
+T = TypeVar("T")
+
 MEM_PREFIX = "refs/notes/mem/"
+#: Notes read per batch when reading against a deadline (the first session's raw-notes fallback).
+RAW_BATCH = 500
 
 
 @dataclass
@@ -47,16 +61,89 @@ def read_blobs(repo: Repo, shas: list[str], limit: int = MAX_NOTE_BYTES) -> tupl
     return {sha: found.data for sha, found in zip(small, batch(repo, small), strict=True) if found}, large
 
 
+def _until(lines: Iterator[T], deadline: float | None) -> Iterator[T]:
+    """``lines`` until ``time.monotonic()`` passes ``deadline`` (checked every 1,024 lines)."""
+    import time
+
+    for i, line in enumerate(lines):
+        if deadline is not None and not i % 1024 and time.monotonic() > deadline:
+            return
+        yield line
+
+
+def stream_note(
+    repo: Repo, blob: str, namespace: str, deadline: float | None = None
+) -> tuple[list[RawMemory], list[str]]:
+    """:func:`parse_note` of a large blob read as a stream (``git cat-file blob``): one memory held at a time."""
+    import os
+    import subprocess
+
+    proc = subprocess.Popen(
+        ["git", "cat-file", "blob", blob],
+        cwd=repo.root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"},
+    )
+    try:
+        assert proc.stdout is not None
+        return parse_lines(_until(bounded_lines(proc.stdout, MAX_MEMORY_BYTES), deadline), namespace)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def ref_tips(repo: Repo, prefix: str = MEM_PREFIX) -> dict[str, str]:
     """``ref -> object`` for every ref under ``prefix``."""
     text = git_text(repo.root, ["for-each-ref", "--format=%(refname) %(objectname)", prefix])
     return dict(line.split(" ", 1) for line in text.splitlines() if " " in line)
 
 
-def note_list(repo: Repo, ref: str) -> list[tuple[str, str]]:
-    """``(note blob, annotated object)`` pairs of a notes ref."""
-    text = git_text(repo.root, ["notes", f"--ref={ref}", "list"])
-    return [tuple(line.split()[:2]) for line in text.splitlines() if len(line.split()) >= 2]  # type: ignore[misc]
+_HEX = frozenset("0123456789abcdef")
+
+
+def _entries(data: bytes, width: int) -> Iterator[tuple[bytes, str, str]]:
+    """``(mode, name, object id)`` of a raw tree object (ids ``width`` bytes long)."""
+    pos = 0
+    while pos < len(data):
+        space = data.index(b" ", pos)
+        nul = data.index(b"\0", space)
+        yield data[pos:space], data[space + 1 : nul].decode("utf-8", "replace"), data[nul + 1 : nul + 1 + width].hex()
+        pos = nul + 1 + width
+
+
+def list_notes(repo: Repo, tips: dict[str, str]) -> tuple[list[tuple[str, str, str]], list[str]]:
+    """``(ref, note blob, annotated object)`` of every note of every ref in ``tips``, and one line per ref
+    that is not a notes commit.
+
+    All refs are read together: one ``git cat-file --batch`` per fan-out level (notes trees split
+    ``ab/cdef...`` paths), never one ``git notes list`` per ref (3,000 namespace refs were 3,000 processes).
+    Notes come in ``git notes list`` order (by annotated object) within each ref.
+    """
+    out: list[tuple[str, str, str]] = []
+    errors: list[str] = []
+    pending = [(ref, f"{sha}^{{tree}}", "") for ref, sha in sorted(tips.items())]
+    while pending:
+        found = batch(repo, [name for _, name, _ in pending])
+        deeper: list[tuple[str, str, str]] = []
+        for (ref, _name, prefix), obj in zip(pending, found, strict=True):
+            if obj is None or obj.type != "tree":
+                if not prefix:
+                    errors.append(f"{ref}: cannot list its notes (not a notes commit); other refs read")
+                continue
+            width = len(tips[ref]) // 2
+            for mode, name, oid in _entries(obj.data, width):
+                path = prefix + name
+                if not set(name) <= _HEX:
+                    continue
+                if mode == b"40000" and len(name) == 2 and len(path) < 2 * width:
+                    deeper.append((ref, oid, path))
+                elif mode.startswith(b"100") and len(path) == 2 * width:
+                    out.append((ref, oid, path))
+        pending = deeper
+    out.sort(key=lambda t: (t[0], t[2]))
+    return out, errors
 
 
 def collapse(raws: Iterable[tuple[RawMemory, str]]) -> list[Memory]:
@@ -66,7 +153,8 @@ def collapse(raws: Iterable[tuple[RawMemory, str]]) -> list[Memory]:
         groups.setdefault(memory_id(raw.summary, raw.content), []).append((raw, commit))
     out = []
     for mid, items in groups.items():
-        items.sort(key=lambda t: (t[0].timestamp, t[0].namespace, t[1]))
+        if len(items) > 1:
+            items.sort(key=lambda t: (t[0].timestamp, t[0].namespace, t[1]))
         first = items[0][0]
         meta = {
             "occurrences": len(items),
@@ -81,33 +169,34 @@ def load_memories(repo: Repo, *, deadline: float | None = None) -> LoadResult:
     """Read every memory under ``refs/notes/mem/*``; bad notes and records are skipped and reported.
 
     Each ref is read on its own: one that git cannot list (it points at a blob, say) is reported and the
-    others are read. Notes larger than :data:`MAX_NOTE_BYTES` are skipped. With ``deadline`` (a
-    ``time.monotonic()`` value) parsing stops there and what was parsed is returned (``truncated`` error).
+    others are read. Notes larger than :data:`MAX_NOTE_BYTES` are streamed memory by memory; a memory over
+    :data:`MAX_MEMORY_BYTES` is skipped on its own. With ``deadline`` (a ``time.monotonic()`` value) blobs
+    are read :data:`RAW_BATCH` notes at a time and reading stops at the deadline once something was read;
+    what was parsed is returned (``truncated`` error).
     """
     import time
 
     tips = ref_tips(repo)
     raws: list[tuple[RawMemory, str]] = []
-    errors: list[str] = []
-    listed: list[tuple[str, str, str]] = []
-    for ref in sorted(tips):
-        try:
-            listed += [(ref, blob, commit) for blob, commit in note_list(repo, ref)]
-        except MemlabError as exc:
-            errors.append(f"{ref}: cannot list its notes ({str(exc).rsplit(': ', 1)[-1]}); other refs read")
-    blobs, large = read_blobs(repo, sorted({blob for _, blob, _ in listed}))
-    for ref, blob, commit in listed:
-        if deadline is not None and time.monotonic() > deadline:
+    listed, errors = list_notes(repo, tips)
+    step = len(listed) if deadline is None else RAW_BATCH  # against a deadline: blobs read batch by batch
+    for start in range(0, len(listed), max(1, step)):
+        part = listed[start : start + step]
+        if deadline is not None and raws and time.monotonic() > deadline:
             errors.append("reading stopped at the time budget (truncated)")
             break
-        data = blobs.get(blob)
-        if data is None:
-            why = f"{large[blob]} bytes, over the {MAX_NOTE_BYTES} limit" if blob in large else "missing"
-            errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} {why}")
-            continue
-        good, bad = parse_note(data.decode("utf-8", "replace"), ref[len(MEM_PREFIX) :])
-        raws.extend((g, commit) for g in good)
-        errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
+        blobs, large = read_blobs(repo, sorted({blob for _, blob, _ in part}))
+        for ref, blob, commit in part:
+            data = blobs.get(blob)
+            if blob in large:
+                good, bad = stream_note(repo, blob, ref[len(MEM_PREFIX) :], deadline)
+            elif data is None:
+                errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
+                continue
+            else:
+                good, bad = parse_note(data.decode("utf-8", "replace"), ref[len(MEM_PREFIX) :])
+            raws.extend((g, commit) for g in good)
+            errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
     return LoadResult(collapse(raws), len(raws), errors, tips)
 
 
@@ -138,10 +227,20 @@ def append_memory(
         raise MemlabError(f"bad namespace '{namespace}'; use letters, digits, '-' or '_' (e.g. decisions)")
     if not summary.strip():
         raise MemlabError("a memory needs a summary (--summary)")
-    commit = git_text(repo.root, ["rev-parse", "--verify", "-q", f"{target}^{{commit}}"], check=False).strip()
+    proc = run_git(repo.root, ["rev-parse", "--verify", "-q", f"{target}^{{commit}}"], check=False)
+    if proc.returncode != 0 and proc.stderr.strip():  # git refuses the repository itself: say why
+        reason = git_reason(proc.stderr.decode("utf-8", "replace"), proc.returncode)
+        raise MemlabError(f"git refuses {repo.root}: {reason}")
+    commit = proc.stdout.decode().strip()
     if not commit:
         raise MemlabError(f"no commit '{target}' to attach the memory to; make a first commit")
     text = format_memory(namespace, timestamp, summary, content or summary, tags)
+    size = len(text.encode("utf-8"))
+    if size > MAX_MEMORY_BYTES:
+        raise MemlabError(
+            f"memory of {size:,} bytes is over the {MAX_MEMORY_BYTES:,}-byte limit of one memory; "
+            "shorten --content or split it into several memories"
+        )
     parsed, bad = parse_note(text, namespace)
     if bad or len(parsed) != 1:
         raise MemlabError(f"memory cannot be written in git-notes-memory's format: {'; '.join(bad) or 'split'}")

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from memlab.adapter.gitcli import Repo, run_git
+from memlab.adapter.gitcli import Repo, git_reason, run_git
 from memlab.errors import MemlabError
 
 #: Name of the non-note tree entry that keeps a derived ref's anchor object reachable (gc, prune, fetch).
@@ -77,9 +77,14 @@ def batch(repo: Repo, names: list[str], *, contents: bool = True) -> list[Obj | 
 
 
 def tip(repo: Repo, ref: str) -> tuple[str | None, str | None]:
-    """``(object id, type)`` a ref points at (``(None, None)`` when it does not exist)."""
+    """``(object id, type)`` a ref points at: ``(None, None)`` when it does not exist, type ``"missing"``
+    when it names an object the repository lacks (a dangling ref, replaced rather than retried forever).
+    """
     found = batch(repo, [ref], contents=False)[0]
-    return (found.id, found.type) if found else (None, None)
+    if found:
+        return found.id, found.type
+    dangling = run_git(repo.root, ["rev-parse", "--verify", "-q", ref], check=False).stdout.decode().strip()
+    return (dangling, "missing") if dangling else (None, None)
 
 
 def git_out(repo: Repo, args: list[str], *, input: bytes | None = None, env: dict[str, str] | None = None) -> str:
@@ -119,6 +124,7 @@ def compare_and_swap(repo: Repo, ref: str, build: Callable[[str | None, str | No
     Raises:
         MemlabError: git refused the update for another reason, or the ref kept moving.
     """
+    locked = ""
     for attempt in range(ATTEMPTS):
         old, kind = tip(repo, ref)
         new = build(old, kind)
@@ -128,11 +134,17 @@ def compare_and_swap(repo: Repo, ref: str, build: Callable[[str | None, str | No
         if proc.returncode == 0:
             return True
         if tip(repo, ref)[0] == old:
-            err = proc.stderr.decode("utf-8", "replace").strip()
-            last = err.splitlines()[-1] if err else f"exit code {proc.returncode}"
-            if "lock" not in last.lower():
-                raise MemlabError(f"cannot update {ref} in {repo.root}: {last}")
+            reason = git_reason(proc.stderr.decode("utf-8", "replace"), proc.returncode)
+            if "lock" not in reason.lower():
+                raise MemlabError(f"cannot update {ref} in {repo.root}: {reason}")
+            locked = reason  # another git process holds the ref: retry
+        else:
+            locked = ""  # another writer moved the ref: rebuild on its tip
         time.sleep(random.uniform(0, min(0.2, 0.004 * 2**attempt)))
+    if locked:
+        raise MemlabError(
+            f"cannot update {ref} in {repo.root}: {locked}; if no git process is running, delete that lock file"
+        )
     raise MemlabError(f"{ref} kept changing while memlab wrote it ({ATTEMPTS} attempts); try again")
 
 
@@ -147,18 +159,39 @@ def append_text(old: str, new: str) -> str:
     return (f"{old}\n\n{new.strip(chr(10))}" if old else new.strip("\n")) + "\n"
 
 
+#: A temporary index older than this was left by a killed writer (a write takes well under a second).
+STALE_INDEX_SECONDS = 600.0
+
+
+def remove_stale_indexes(memlab_dir: Path) -> int:
+    """Delete temporary indexes (``index-*``) killed writers left in ``memlab_dir``; returns how many."""
+    removed = 0
+    cutoff = time.time() - STALE_INDEX_SECONDS
+    for path in memlab_dir.glob("index-*"):
+        with contextlib.suppress(OSError):
+            if path.is_file() and not path.is_symlink() and path.stat().st_mtime < cutoff:
+                path.unlink()
+                removed += 1
+    return removed
+
+
 def append_note(repo: Repo, ref: str, obj: str, text: str, message: str) -> None:
     """Append ``text`` to the note on ``obj`` under ``ref`` (created when missing), by compare-and-swap.
 
     Raises:
         MemlabError: ``ref`` points at something other than a notes commit, or git failed.
     """
+    remove_stale_indexes(Path(repo.memlab_dir))
     index = Path(repo.memlab_dir) / f"index-{os.getpid()}-{os.urandom(4).hex()}"
     env = {"GIT_INDEX_FILE": str(index)}
 
     def build(old: str | None, kind: str | None) -> str:
         if old is not None and kind != "commit":
-            raise MemlabError(f"{ref} points at a {kind}, not a notes commit; memlab never rewrites memory refs")
+            what = "an object missing from the repository" if kind == "missing" else f"a {kind}"
+            raise MemlabError(
+                f"{ref} points at {what} ({old[:12]}), not a notes commit; memlab never rewrites memory refs "
+                f"(repair or delete it: git update-ref -d {ref})"
+            )
         try:
             run_git(repo.root, ["read-tree", old] if old else ["read-tree", "--empty"], env=env)
             listed = git_out(repo, ["ls-files", "-s", "--", *note_paths(obj)], env=env).splitlines()

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from memlab.types import (
@@ -129,3 +130,98 @@ def run_record(result: ConsolidationResult, extra: dict[str, Any]) -> dict[str, 
     counts["id"] = counts.pop("run_id")
     counts["review"] = counts.pop("review_queue")
     return {**counts, **extra}
+
+
+#: How far in the future a record's ``written_at`` may lie (clocks of other clones differ a little).
+WRITTEN_AT_SKEW = timedelta(minutes=15)
+#: Largest magnitude of a stored score or count (beyond it a record is not one memlab wrote).
+_LIMIT = 1e9
+_MAX_LIST = 10_000
+
+
+def _aware(value: datetime | None, name: str) -> None:
+    if value is not None and (value.tzinfo is None or value.utcoffset() is None):
+        raise ValueError(f"{name} has no time zone")
+
+
+def _number(value: Any, name: str, low: float = -_LIMIT, high: float = _LIMIT) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{name} is not a number")
+    if not math.isfinite(value) or not low <= value <= high:
+        raise ValueError(f"{name} out of range")
+
+
+def _text(value: Any, name: str, optional: bool = True) -> None:
+    if not (isinstance(value, str) or (optional and value is None)):
+        raise ValueError(f"{name} is not text")
+
+
+def _texts(value: Any, name: str) -> None:
+    if value is not None and (not isinstance(value, list) or len(value) > _MAX_LIST):
+        raise ValueError(f"{name} is not a list")
+    for item in value or ():
+        _text(item, name, optional=False)
+
+
+def written_at(record: dict[str, Any], now: datetime) -> datetime:
+    """A record's ``written_at``: an ISO time with a time zone, no later than ``now`` + :data:`WRITTEN_AT_SKEW`.
+
+    Raises:
+        ValueError: Missing, not an ISO time, naive, or in the future.
+    """
+    value = record.get("written_at")
+    if not isinstance(value, str) or len(value) > 64:
+        raise ValueError("written_at is missing")
+    stamp = datetime.fromisoformat(value)
+    _aware(stamp, "written_at")
+    if stamp > now + WRITTEN_AT_SKEW:
+        raise ValueError("written_at lies in the future")
+    return stamp
+
+
+def validate(kind: str, record: dict[str, Any]) -> None:
+    """Check one derived record of ``kind`` (``meta``, ``summaries``, ``edges``, ``runs``) field by field.
+
+    Numbers finite and in range, datetimes with a time zone, tiers and edge types known, texts text.
+
+    Raises:
+        ValueError: The first problem found (any conversion error is turned into one).
+    """
+    try:
+        if kind == "meta":
+            state = state_from(record)
+            _number(record.get("activation_count") or 0, "activation_count", 0)
+            _number(record.get("retention", 1.0), "retention")
+            for name in ("superseded_by", "duplicate_of", "consolidated_into"):
+                _text(record.get(name), name)
+            for name, value in (("last_accessed", state.last_accessed), ("valid_until", state.valid_until)):
+                _aware(value, name)
+            if len(state.access_times) > _MAX_LIST:
+                raise ValueError("access_times is too long")
+            for t in state.access_times:
+                _aware(t, "access_times")
+        elif kind == "summaries":
+            summary = summary_from(record)
+            for name in ("namespace", "summary"):
+                _text(record.get(name), name, optional=False)
+            _texts(record.get("key_facts"), "key_facts")
+            _texts(record.get("source_ids"), "source_ids")
+            _number(record.get("confidence", 1.0), "confidence", 0.0, 1.0)
+            for decision in summary.decisions:
+                _text(decision.decision, "decisions", optional=False)
+            _aware(summary.temporal_start, "temporal_start")
+            _aware(summary.temporal_end, "temporal_end")
+        elif kind == "edges":
+            edge = edge_from(record)
+            for name in ("source", "target"):
+                _text(record.get(name), name, optional=False)
+            _number(record.get("weight", 1.0), "weight")
+            _aware(edge.created_at, "created_at")
+        else:
+            for name, value in record.items():
+                if isinstance(value, float) and not math.isfinite(value):
+                    raise ValueError(f"{name} is not finite")
+    except ValueError:
+        raise
+    except Exception as exc:  # KeyError, TypeError, OverflowError, ...: all the same to a reader
+        raise ValueError(f"{type(exc).__name__}: {str(exc)[:80]}") from None

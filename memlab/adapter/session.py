@@ -8,10 +8,11 @@ background.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import sys
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,38 @@ def recently_attempted(repo: Repo, seconds: float) -> bool:
         return False
 
 
+def claim_start(repo: Repo, seconds: float) -> bool:
+    """Whether this process should start a background consolidation now, claiming the start if so.
+
+    Under a non-blocking ``flock`` of ``.git/memlab/spawn.lock``: no consolidation runs and none started
+    within ``seconds``; the claim is ``last-attempt.json`` written before the child starts, so sessions
+    starting together (8 parallel first sessions) launch one consolidation, not one each.
+    """
+    import fcntl
+    import time
+
+    from memlab.errors import MemlabError
+
+    try:
+        repo.memlab_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(repo.memlab_dir / "spawn.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+    except OSError:
+        return not consolidation_running(repo) and not recently_attempted(repo, seconds)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False  # another session is starting one right now
+        if consolidation_running(repo) or recently_attempted(repo, seconds):
+            return False
+        claim = {"unix": time.time(), "at": datetime.now(UTC).isoformat(), "pid": os.getpid(), "by": "spawn"}
+        with contextlib.suppress(MemlabError):
+            write_json_atomic(repo.memlab_dir / LAST_ATTEMPT_FILE, claim)
+        return True
+    finally:
+        os.close(fd)
+
+
 def spawn_consolidation(repo: Repo, spec_path: str | None, *, min_new: int = 0) -> None:
     """Start ``memlab consolidate --if-needed`` detached (own session, no pipes), so the caller never waits.
 
@@ -107,14 +140,22 @@ def cached_candidates(rows: list[tuple[Any, ...]]) -> list[InjectionCandidate]:
     return [InjectionCandidate(a, b, c, d, e, f, g, h, i, tiers[t]) for a, b, c, d, e, f, g, h, i, t in rows]
 
 
-def raw_candidates(repo: Repo, spec: dict[str, Any], now: datetime, deadline: float | None) -> list[InjectionCandidate]:
-    """Candidates straight from the notes (no consolidation yet): every memory recorded by ``now``."""
+def raw_candidates(
+    repo: Repo, spec: dict[str, Any], now: datetime, deadline: float | None, problems: list[str] | None = None
+) -> list[InjectionCandidate]:
+    """Candidates straight from the notes (no consolidation yet): every memory recorded by ``now``.
+
+    ``problems``, when given, receives one line per note or memory skipped (and the time-budget cut).
+    """
     from memlab.adapter.notes_store import load_memories
     from memlab.pipeline.inject import memory_text
 
     limit = int(spec["hook"]["max_item_chars"])
     out = []
-    for m in load_memories(repo, deadline=deadline).memories:
+    loaded = load_memories(repo, deadline=deadline)
+    if problems is not None:
+        problems.extend(loaded.errors)
+    for m in loaded.memories:
         if m.timestamp > now:
             continue
         age = max(0.0, (now - m.timestamp).total_seconds() / 86400)
@@ -143,13 +184,16 @@ def build_block(pool: list[InjectionCandidate], budget_tokens: int, spec: dict[s
 
 def decide(policy: str, source: str, session_id: str, version: str, sessions: dict[str, Any]) -> bool:
     """Whether to inject: ``always``, ``never`` or ``if_changed`` (since this session's last injection;
-    a session never seen — a fork — compares with the last injection in the repository).
+    a fork — a new session id — compares with the last injection in the repository; a resumed session
+    never seen here, which never received a block, gets it).
     """
     if policy == "never":
         return False
     if policy != "if_changed":
         return True
     seen = sessions.get(session_id) if session_id else None
+    if source == "resume" and not isinstance(seen, dict):
+        return True
     previous = ((seen if isinstance(seen, dict) else None) or sessions.get("_last") or {}).get("version")
     return previous != version
 
@@ -184,16 +228,18 @@ def session_start(
     note = ""
     interval = float(spec["hook"]["consolidate_min_interval_seconds"])
     if problem:
-        if not consolidation_running(repo) and not recently_attempted(repo, min(interval, 60.0)):
+        if claim_start(repo, min(interval, 60.0)):
             spawn_consolidation(repo, spec.get("path"))
-        pool = raw_candidates(repo, spec, now, deadline)
+        skipped: list[str] = []
+        pool = raw_candidates(repo, spec, now, deadline, skipped)
         budget = _spec_budget(spec)
-        note = f" from the raw notes ({problem}; consolidation runs in the background)"
+        cut = "; reading stopped at the time budget" if any("(truncated)" in e for e in skipped) else ""
+        note = f" from the raw notes ({problem}{cut}; consolidation runs in the background)"
         if not pool:
             return {"systemMessage": f"memlab: no memory to inject yet ({problem})"}
     else:
         other_spec = cache.get("spec_hash") != config_hash(spec.get("strategies"))
-        if other_spec and not consolidation_running(repo) and not recently_attempted(repo, min(interval, 60.0)):
+        if other_spec and claim_start(repo, min(interval, 60.0)):
             spawn_consolidation(repo, spec.get("path"))  # the cache came from another spec: refresh it
         pool = cached_candidates(rows)
         budget = int(cache.get("budget_tokens", 2000))

@@ -33,6 +33,8 @@ HOOK_DEFAULTS: dict[str, Any] = {
     "time_budget_seconds": 3.0,
     "consolidate_min_new": 5,
     "consolidate_min_interval_seconds": 600,
+    # per-run cap: a consolidation over more memories keeps only the newest this many (degraded, logged)
+    "max_memories": 5000,
     "policy": {
         "startup": "always",
         "clear": "always",

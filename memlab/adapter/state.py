@@ -11,6 +11,8 @@ from typing import Any
 #: The log is cut to its last half when it grows past this many bytes.
 LOG_LIMIT = 1_000_000
 
+#: Largest state file read (a candidate cache of 100,000 memories is about 40 MB).
+MAX_STATE_BYTES = 256 * 1024 * 1024
 CACHE_FILE = "candidates.json"
 SESSIONS_FILE = "sessions.json"
 LAST_RUN_FILE = "last-consolidation.json"
@@ -132,11 +134,14 @@ def cache_problem(cache: Any) -> str | None:
 
 
 def read_json(path: Path, default: Any = None) -> Any:
-    """Parsed JSON of ``path``, or ``default`` when missing or unreadable."""
+    """Parsed JSON of ``path``, or ``default`` when missing, unreadable, over 256 MiB or nested too deeply."""
     try:
         with open(path, "rb") as fh:
-            return json.loads(fh.read())
-    except (OSError, ValueError):
+            data = fh.read(MAX_STATE_BYTES + 1)
+        if len(data) > MAX_STATE_BYTES:
+            return default
+        return json.loads(data)
+    except (OSError, ValueError, RecursionError, MemoryError):
         return default
 
 

@@ -46,9 +46,9 @@ def _remove(repo: Repo, key: str, value: str) -> bool:
 def sync_config(repo: Repo, remote: str = "origin") -> list[str]:
     """Configure refspecs, ``notes.rewriteRef`` and merge strategies; idempotent. Returns what changed.
 
-    Memory refs (YAML memories appended in one note) merge with ``union`` (concatenation keeps every memory
-    whole); memlab's JSON Lines refs merge with ``cat_sort_uniq`` (line union, sorted, deduplicated —
-    records are self-contained lines, so nothing breaks). Fetched notes land under
+    Memory refs of the standard namespaces (YAML memories appended in one note) merge with ``union``
+    (concatenation keeps every memory whole); memlab's JSON Lines refs merge with ``cat_sort_uniq`` (line
+    union, sorted, deduplicated — records are self-contained lines, so nothing breaks). Fetched notes land under
     ``refs/notes/remotes/<remote>/``; ``memlab hook sync`` merges them into the local refs.
     """
     changed: list[str] = []
@@ -73,8 +73,10 @@ def sync_config(repo: Repo, remote: str = "origin") -> list[str]:
             changed.append(f"notes.rewriteRef += {ref}")
     for key in ("notes.rewrite.amend", "notes.rewrite.rebase"):
         run_git(repo.root, ["config", key, "true"])
-    namespaces = sorted(set(NAMESPACES) | {r[len(MEM_PREFIX) :] for r in ref_tips(repo)})
-    strategies = {f"mem/{ns}": "union" for ns in namespaces}
+    # a fixed set (the standard namespaces), never one section per ref found: 3,000 pushed namespace refs
+    # would otherwise write 3,000 sections into .git/config and slow every git command; `memlab hook sync`
+    # merges every memory ref by itself, whatever this says
+    strategies = {f"mem/{ns}": "union" for ns in sorted(NAMESPACES)}
     strategies.update({ref[len("refs/notes/") :]: "cat_sort_uniq" for ref in DERIVED_REFS.values()})
     for name, strategy in strategies.items():
         key = f"notes.{name}.mergeStrategy"
@@ -113,8 +115,23 @@ def union_lines(local: str, remote: str) -> str:
     return "\n".join(sorted(lines)) + "\n"
 
 
-def _merge_commit(repo: Repo, ref: str, local: str, remote: str) -> str:
-    """A merge commit of two diverged notes commits of ``ref``."""
+def drops_memories(repo: Repo, local: str, remote: str) -> bool:
+    """Whether the memory notes commit ``remote`` lacks a memory ``local`` holds (a note removed or cut)."""
+    ours, theirs = _notes(repo, local), _notes(repo, remote)
+    if any(obj not in theirs for obj in ours):
+        return True
+    changed = [o for o in ours if ours[o][1] != theirs[o][1]]
+    found = batch(repo, [b for o in changed for b in (ours[o][1], theirs[o][1])])
+    for i in range(len(changed)):
+        a, b = (found[2 * i].data if found[2 * i] else b""), (found[2 * i + 1].data if found[2 * i + 1] else b"")
+        have = {chunk.strip() for chunk in split_note(b.decode("utf-8", "replace"))}
+        if any(chunk.strip() not in have for chunk in split_note(a.decode("utf-8", "replace"))):
+            return True
+    return False
+
+
+def _merge_commit(repo: Repo, ref: str, local: str, remote: str, parents: list[str] | None = None) -> str:
+    """A merge commit of two notes commits of ``ref`` (``parents``: default both) holding both sides."""
     kind = next((k for k, r in DERIVED_REFS.items() if r == ref), None)
     message = f"memlab: merge {ref} from {remote[:12]}"
     if kind is not None:
@@ -124,7 +141,7 @@ def _merge_commit(repo: Repo, ref: str, local: str, remote: str) -> str:
         if batch(repo, [anchor], contents=False)[0] is None:
             write_blob(repo, jsonl_refs.anchor_text(kind))
         return commit_tree(
-            repo, anchored_tree(repo, anchor, write_blob(repo, merged.encode())), [local, remote], message
+            repo, anchored_tree(repo, anchor, write_blob(repo, merged.encode())), parents or [local, remote], message
         )
     ours, theirs = _notes(repo, local), _notes(repo, remote)
     changes: list[tuple[str, str]] = []
@@ -144,7 +161,7 @@ def _merge_commit(repo: Repo, ref: str, local: str, remote: str) -> str:
         tree = git_text(repo.root, ["write-tree"], env=env).strip()
     finally:
         index.unlink(missing_ok=True)
-    return commit_tree(repo, tree, [local, remote], message)
+    return commit_tree(repo, tree, parents or [local, remote], message)
 
 
 def merge_ref(repo: Repo, ref: str, remote_ref: str) -> str:
@@ -170,6 +187,10 @@ def merge_ref(repo: Repo, ref: str, remote_ref: str) -> str:
             outcome = "up to date"
             return None
         if _is_ancestor(repo, old, theirs):
+            if ref.startswith(MEM_PREFIX) and drops_memories(repo, old, theirs):
+                # the remote removed memories this clone holds: sync only adds, so keep the union
+                outcome = "merged (the remote side lacks local memories: kept)"
+                return _merge_commit(repo, ref, old, theirs, parents=[theirs])
             outcome = "fast-forwarded"
             return theirs
         outcome = "merged"
@@ -183,6 +204,8 @@ def sync(repo: Repo, remote: str = "origin", push: bool = True, attempts: int = 
     """Fetch every notes ref memlab reads or writes from ``remote``, merge each into the local ref, push.
 
     Memory notes merge by memory (every memory of both sides, once); memlab's JSON Lines notes by line.
+    Sync never deletes a memory: a remote memory ref that descends from the local one but lacks some of its
+    memories (another clone ran ``git notes remove`` or cut a note) is merged as a union, not fast-forwarded.
     A push the remote rejects (it moved meanwhile) is retried after another fetch and merge.
 
     Raises:

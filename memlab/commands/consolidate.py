@@ -56,7 +56,9 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.background:
         log_line(
-            repo.memlab_dir, f"consolidation {report['run_id']}: {report['memories']} memories, {report['seconds']} s"
+            repo.memlab_dir,
+            f"consolidation {report['run_id']}: {report['memories']} memories, {report['seconds']} s"
+            + (f" (degraded: {report['degraded']}, hook.max_memories)" if report.get("degraded") else ""),
         )
         return 0
     tiers = ", ".join(f"{k} {v}" for k, v in report["tier_counts"].items())
@@ -66,6 +68,8 @@ def _run(args: argparse.Namespace) -> int:
         f"tiers: {tiers}\nsummaries {report['summaries']}, edges {report['edges']}, "
         f"new edges {report['edges_created'] or {}}"
     )
+    if report.get("degraded"):
+        text += f"\ndegraded: {report['degraded']} (the spec's hook.max_memories)"
     for err in report["errors"][:10]:
         print(f"skipped: {err}", file=sys.stderr)
     emit(args, report, text)

@@ -86,19 +86,30 @@ def _read_payload() -> dict:
         raise ValueError("hook input larger than 4 MiB")
     if not raw.strip():
         return {}
-    payload = json.loads(raw.decode("utf-8", "replace"))
+    try:
+        payload = json.loads(raw.decode("utf-8", "replace"))
+    except RecursionError:
+        raise ValueError("hook input nested too deeply") from None
     if not isinstance(payload, dict):
         raise ValueError("hook input is not a JSON object")
     return payload
 
 
+def _cwd(payload: dict) -> str | None:
+    """The event's ``cwd`` when it is a non-empty text (anything else is ignored: the process cwd is used)."""
+    cwd = payload.get("cwd")
+    return cwd if isinstance(cwd, str) and cwd and "\x00" not in cwd else None
+
+
 def _memlab_dir(payload: dict, project: str | None):
     from memlab.adapter.repo import find_repo
 
-    try:
-        return find_repo(project or payload.get("cwd") or os.getcwd()).memlab_dir
-    except Exception:
-        return None
+    for where in (project or _cwd(payload), os.getcwd()):
+        try:
+            return find_repo(where or os.getcwd()).memlab_dir
+        except Exception:
+            continue
+    return None
 
 
 def _guarded(args: argparse.Namespace, event: str) -> int:
@@ -122,7 +133,7 @@ def _guarded(args: argparse.Namespace, event: str) -> int:
         try:
             payload = _read_payload()
         except ValueError as exc:
-            raise ValueError(f"stdin is not a hook JSON object ({type(exc).__name__})") from None
+            raise ValueError(f"stdin is not a hook JSON object ({str(exc)[:80]})") from None  # never its text
         out = _dispatch(args, event, payload, budget)
         signal.setitimer(signal.ITIMER_REAL, 0)
         if out:
@@ -146,7 +157,7 @@ def _dispatch(args: argparse.Namespace, event: str, payload: dict, budget: float
     from memlab.adapter.spec import resolve_spec
     from memlab.adapter.state import clock
 
-    repo = find_repo(args.project or payload.get("cwd") or os.getcwd())
+    repo = find_repo(args.project or _cwd(payload) or os.getcwd())
     spec = resolve_spec(args.spec, repo=repo)
     if args.time_budget is None and "MEMLAB_HOOK_BUDGET" not in os.environ:  # the spec's own budget
         budget = float(spec["hook"]["time_budget_seconds"])
@@ -157,12 +168,12 @@ def _dispatch(args: argparse.Namespace, event: str, payload: dict, budget: float
         # raw notes (first session only) may use half of what is left of the budget
         deadline = time.monotonic() + max(0.05, 0.5 * (budget - (time.monotonic() - _STARTED)))
         return session_start(payload, repo, spec, clock(), deadline)
-    from memlab.adapter.session import spawn_consolidation
+    from memlab.adapter.session import claim_start, spawn_consolidation
     from memlab.adapter.state import log_line
     from memlab.adapter.triggers import due
 
     ok, _reason = due(repo, spec, clock())
-    if ok:
+    if ok and claim_start(repo, float(spec["hook"]["consolidate_min_interval_seconds"])):
         spawn_consolidation(repo, spec.get("path"), min_new=int(spec["hook"]["consolidate_min_new"]))
         log_line(repo.memlab_dir, f"{event}: background consolidation started")
     return None
@@ -178,8 +189,8 @@ def _capture(args: argparse.Namespace) -> int:
     if args.summary is None:
         try:
             payload = _read_payload()
-        except ValueError:
-            raise MemlabError("capture reads --summary/--content or a JSON object on stdin") from None
+        except ValueError as exc:
+            raise MemlabError(f"capture reads --summary/--content or a JSON object on stdin: {exc}") from None
     namespace = args.namespace or payload.get("namespace") or "progress"
     summary = args.summary if args.summary is not None else payload.get("summary") or ""
     content = args.content if args.content is not None else payload.get("content") or ""

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from memlab.adapter.spec import build_components, check_models, resolve_spec
     from memlab.adapter.state import clock
     from memlab.pipeline.recall import recall
-    from memlab.types import MAX_ACCESS_TIMES
+    from memlab.types import MAX_ACCESS_TIMES, MemoryState
 
     repo = open_repo(args)
     spec = resolve_spec(args.spec)
@@ -50,11 +50,12 @@ def run(args: argparse.Namespace) -> int:
     now = clock()
     track = not args.no_track and as_of is None
     hits = recall(loaded.store, components, args.query, now, mode=args.mode, limit=args.limit, as_of=as_of, track=False)
-    if track and hits:
-        ids = [h.memory.id for h in hits]
+    ids = [h.memory.id for h in hits if h.memory.id in loaded.store.memories]  # summaries have no mem-meta
+    if track and ids:
 
         def bump(current: dict) -> list[dict]:  # read under the writer lock: no concurrent write is lost
-            base = {i: current.get(i) or records.state_record(loaded.store.state(i)) for i in ids}
+            states = loaded.store.states
+            base = {i: current.get(i) or records.state_record(states.get(i) or MemoryState(i)) for i in ids}
             return [records.bump_activation(base[i], now, MAX_ACCESS_TIMES) for i in ids]
 
         jsonl_refs.update_records(repo, "meta", bump)

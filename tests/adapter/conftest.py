@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -164,3 +165,34 @@ def consolidated(consolidated_template: Path, tmp_path: Path) -> Path:
     target = tmp_path / "consolidated"
     shutil.copytree(consolidated_template, target, symlinks=True)
     return target
+
+
+@pytest.fixture(scope="session")
+def hook_venv(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The interpreter of a virtualenv with memlab installed in its site-packages (built once per session)."""
+    from tests.adapter.installed import make_venv
+
+    return make_venv(tmp_path_factory.mktemp("venv") / "env")
+
+
+@pytest.fixture(params=["checkout", "venv"])
+def installed(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    """A fresh repository (one commit, no memory yet) with the hooks installed, no consolidation run."""
+    from tests.adapter.installed import install, write_spec
+
+    python = sys.executable if request.param == "checkout" else request.getfixturevalue("hook_venv")
+    project = make_repo(tmp_path / "project")
+    spec_dir = tmp_path / "spec"
+    spec_dir.mkdir()
+    return install(project, write_spec(spec_dir), python, request.param)
+
+
+@pytest.fixture
+def installed_checkout(tmp_path: Path) -> Any:
+    """:func:`installed` for the checkout install only (tests that need memlab's full environment)."""
+    from tests.adapter.installed import install, write_spec
+
+    project = make_repo(tmp_path / "project")
+    spec_dir = tmp_path / "spec"
+    spec_dir.mkdir()
+    return install(project, write_spec(spec_dir), sys.executable, "checkout")

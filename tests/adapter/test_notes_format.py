@@ -70,3 +70,51 @@ def test_written_memory_reads_back_as_one(body, summary):
     assert good[0].timestamp == ts
     assert good[0].tags == ("a",)
     assert stripspace(good[0].content) == good[0].content
+
+
+def _reference_split(text: str) -> list[str]:
+    """The list-based splitting rule the streaming splitter replaced (kept as the oracle)."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    starts = [
+        i
+        for i, line in enumerate(lines)
+        if line == "---" and (i == 0 or lines[i - 1] == "") and i + 1 < len(lines) and lines[i + 1].startswith("type:")
+    ]
+    chunks = []
+    head = "\n".join(lines[: starts[0] if starts else len(lines)]).strip()
+    if head:
+        chunks.append(head)
+    for k, s in enumerate(starts):
+        chunks.append("\n".join(lines[s : starts[k + 1] if k + 1 < len(starts) else len(lines)]))
+    return chunks
+
+
+_LINES = st.sampled_from(["---", "type: x", "type:", "", "text", " ---", "---\r", "- item", "é"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=200), st.lists(_LINES, max_size=30).map("\n".join)))
+def test_streaming_splitter_matches_the_splitting_rule(text):
+    import io
+
+    from memlab.adapter.notes_split import bounded_lines, iter_chunks
+
+    assert split_note(text) == _reference_split(text)
+    streamed = [c.text for c in iter_chunks(bounded_lines(io.BytesIO(text.encode()), 1 << 20))]
+    assert [c.strip() for c in streamed] == [c.strip() for c in _reference_split(text)]
+
+
+def test_a_memory_over_the_cap_is_dropped_alone():
+    import io
+
+    from memlab.adapter.notes_split import bounded_lines, iter_chunks
+
+    note = "---\ntype: a\n---\n\nsmall\n\n---\ntype: b\n---\n\n" + "x" * 500 + "\n\n---\ntype: c\n---\n\nsmall\n"
+    from memlab.adapter.notes_split import split_text
+
+    for chunks in (
+        list(iter_chunks(note.split("\n"), 200)),
+        list(iter_chunks(bounded_lines(io.BytesIO(note.encode()), 100), 200)),
+        split_text(note, 200),
+    ):
+        assert [c.text is None for c in chunks] == [False, True, False] and chunks[1].size > 500

@@ -43,7 +43,7 @@ def test_per_source_policy(consolidated):
     assert context_of(start(consolidated, "clear", "A")) == first
     assert context_of(start(consolidated, "compact", "A")) == first
     assert context_of(start(consolidated, "fork", "B")) is None  # same block as the last injection
-    assert context_of(start(consolidated, "resume", "never-seen")) is None
+    assert context_of(start(consolidated, "resume", "never-seen")) == first  # it never received the block
     add_note(
         consolidated,
         "refs/notes/mem/decisions",
@@ -104,7 +104,10 @@ def test_raw_notes_stop_at_the_time_budget(seeded, monkeypatch):
     from memlab.adapter.spec import default_spec
     from memlab.adapter.state import clock
 
-    assert raw_candidates(find_repo(seeded), default_spec(), clock(), time.monotonic() - 1) == []
+    monkeypatch.setattr("memlab.adapter.notes_store.RAW_BATCH", 1)  # one note per batch
+    problems: list[str] = []
+    late = raw_candidates(find_repo(seeded), default_spec(), clock(), time.monotonic() - 1, problems)
+    assert len(late) == 2 and problems == ["reading stopped at the time budget (truncated)"]  # the first note only
     assert len(raw_candidates(find_repo(seeded), default_spec(), clock(), None)) == 3
 
 

@@ -1,0 +1,87 @@
+"""A bounded reader for the flat front matter memory writers produce, needing nothing outside the standard
+library (the event hooks run ``python -S``) and running in one pass over the lines.
+
+It accepts only a subset of YAML whose meaning is unambiguous: ``key: value`` lines and ``key:`` followed
+by ``- item`` lines, each value a one-line plain scalar that YAML would read as text (no indicator at its
+start, no ``: `` or `` #`` inside, not a number, boolean or null word), a one-line single-quoted scalar, or
+— for ``timestamp`` only — an ISO date-time. For anything else :func:`read_simple` returns ``None`` and
+the caller parses with PyYAML (:mod:`memlab.adapter.yaml_import`); a property test checks that whatever it
+accepts, PyYAML reads the same (``tests/adapter/test_front_matter.py``). git-notes-memory writes this
+subset, so the first session and volume reads rarely need PyYAML at all.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})?\Z")
+#: Characters a plain scalar may not start with (YAML indicators), digits and signs (numbers) included.
+_BAD_START = frozenset("-?:,[]{}#&*!|>'\"%@`~=<.+0123456789 \t")
+#: Words YAML 1.1 reads as booleans or null (compared lower-cased).
+_WORDS = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off", "null"})
+
+
+def _plain(value: str) -> str | None:
+    """``value`` when YAML reads it as exactly this text (a safe one-line plain scalar), else ``None``."""
+    if (
+        not value
+        or value[0] in _BAD_START
+        or value != value.strip()
+        or ": " in value
+        or " #" in value
+        or value.endswith(":")
+        or "\t" in value
+        or not value.isprintable()
+        or (not value.isascii() and any(ch in value for ch in "\ufeff\u2028\u2029\x85"))
+        or value.lower() in _WORDS
+    ):
+        return None
+    return value
+
+
+def _scalar(value: str) -> str | None:
+    """A safe plain scalar or a one-line single-quoted scalar as text, else ``None``."""
+    if len(value) >= 2 and value[0] == value[-1] == "'":
+        inner = value[1:-1]
+        if "'" in inner.replace("''", "") or not inner.isprintable() or inner != inner.strip(" "):
+            return None
+        return inner.replace("''", "'")
+    return _plain(value)
+
+
+def read_simple(text: str) -> dict[str, Any] | None:
+    """The mapping of a flat front matter in the accepted subset, or ``None`` (then parse with PyYAML).
+
+    Values are text, ``None`` (``key:`` with nothing after), lists of text (``- item`` lines) or, for
+    ``timestamp``, a :class:`datetime` (naive when the text has no zone, as PyYAML returns it).
+    """
+    out: dict[str, Any] = {}
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        key, sep, rest = line.partition(":")
+        if not sep or not _KEY.match(key) or key.lower() in _WORDS or (rest and rest[0] != " "):
+            return None
+        rest = rest[1:]
+        if not rest:
+            items: list[str] = []
+            while i + 1 < len(lines) and lines[i + 1].startswith("- "):
+                item = _scalar(lines[i + 1][2:])
+                if item is None:
+                    return None
+                items.append(item)
+                i += 1
+            out[key] = items or None
+        elif key == "timestamp" and _ISO.match(rest):
+            out[key] = datetime.fromisoformat(rest.replace("Z", "+00:00"))
+        else:
+            value = _scalar(rest)
+            if value is None:
+                return None
+            out[key] = value
+        i += 1
+    return out
