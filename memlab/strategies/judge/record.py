@@ -33,7 +33,8 @@ class RecordJudge:
     Verdict: SUPERSEDE when p reaches the threshold t, else COEXIST; confidence is how far p lies past t on the
     verdict's side (0.5 at t, 1 at p = 1 or p = 0), so ``pipeline.min_judge_confidence: 0.5`` keeps every
     verdict the threshold gives; the reason carries p.
-    No MERGE (amendments were not separable from topic neighbours; experiments/adr_decisions/README.md).
+    No MERGE: the development repositories hold 9 usable amendments, too few to fit or check a MERGE class
+    (experiments/adr_decisions/README.md).
     A model that cannot be loaded is a :class:`~memlab.errors.MemlabError`; any failure on a pair is COEXIST.
 
     Args:
