@@ -237,9 +237,13 @@ def test_cascade_first_stage_answers_referenced_pairs_only():
     assert off.judge(STORE[2], newer) == Verdict(S, 1.0, "fixed")
 
 
-def test_cascade_conf_keeps_references_off_by_default():
+def test_cascade_conf_reads_references_and_record_stores_by_default():
     node = compose_cfg(["judge=cascade"])["judge"]
-    assert node["references"] is False and node["reference"]["confidence"] == 0.95
+    assert node["references"] is True and node["reference"]["confidence"] == 0.95
+    assert (
+        node["records"] is True
+        and node["record"]["model_sha256"] == compose_cfg(["judge=record"])["judge"]["model_sha256"]
+    )
 
 
 def test_a_title_never_resolves_to_a_later_memory():

@@ -1,0 +1,78 @@
+"""The cascade on a store of long-form records: the record judge answers (after the reference reader), the note
+judges never read the store; on a store of notes nothing changes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from memlab.strategies.judge.cascade import CascadeJudge, is_record_store
+from memlab.strategies.judge.learned import LearnedJudge
+from memlab.strategies.judge.slot import SlotJudge
+from memlab.types import Memory, Relation
+from tests.judges.test_record import embed, model_file
+
+T0 = datetime(2024, 1, 1, tzinfo=UTC)
+PAD = " and the team agreed on it after a long discussion of the alternatives and their costs" * 3
+
+
+def note(i: int, summary: str, content: str = "", days: int = 0) -> Memory:
+    return Memory(f"m{i}", "decisions", T0 + timedelta(days=days), summary, content)
+
+
+@pytest.mark.parametrize(
+    ("lengths", "expected"),
+    [((), False), ((50, 60, 70, 80, 90), False), ((250, 50, 60, 70, 80), True), ((199, 199, 199), False)],
+)
+def test_a_record_store_is_a_fifth_of_long_form_records(lengths: tuple[int, ...], expected: bool) -> None:
+    memories = [note(i, "x" * n) for i, n in enumerate(lengths)]
+    assert is_record_store(memories, 200, 0.2) is expected
+
+
+def cascade(tmp_path: Path, **kwargs) -> CascadeJudge:
+    encoder = type("E", (), {"encode": staticmethod(embed)})
+    record = {"model_path": str(model_file(tmp_path)), "model_sha256": None, "embedder": encoder}
+    return CascadeJudge(records=True, record=record, references=True, **kwargs)
+
+
+def test_a_record_store_is_read_by_the_record_judge_and_never_by_the_note_judges(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def never(*args, **kwargs):
+        raise AssertionError("a note judge read a record store")
+
+    for name in ("observe", "judge"):
+        monkeypatch.setattr(LearnedJudge, name, never)
+        monkeypatch.setattr(SlotJudge, name, never)
+    records = [
+        note(0, "use kafka", "kafka queue for events" + PAD, 0),
+        note(1, "use postgres", "postgres database" + PAD, 10),
+        note(2, "replace kafka", "we no longer use kafka queue" + PAD, 30),
+    ]
+    judge = cascade(tmp_path)
+    judge.observe(records)
+    verdict = judge.judge(records[0], records[2])
+    assert verdict.relation is Relation.SUPERSEDE and verdict.reason.startswith("record store: record p=")
+    assert judge.judge(records[1], records[2]).relation is Relation.COEXIST
+    assert judge.checks_ == 0  # the slot judge's checks of the learned judge never ran
+
+
+def test_a_reference_in_a_record_store_is_answered_by_the_reference_reader(tmp_path: Path) -> None:
+    old = note(0, "Tenant isolation", "each tenant gets a schema" + PAD, 0)
+    new = note(1, "Tenant databases", "This decision supersedes the decision on Tenant isolation." + PAD, 5)
+    judge = cascade(tmp_path)
+    judge.observe([old, new])
+    verdict = judge.judge(old, new)
+    assert verdict.relation is Relation.SUPERSEDE and verdict.reason.startswith("reference:")
+
+
+def test_a_store_of_notes_is_not_a_record_store(tmp_path: Path) -> None:
+    notes = [note(0, "Use Kafka for events", days=0), note(1, "Switched from Kafka to NATS for events", days=5)]
+    judge = cascade(tmp_path)
+    judge.observe(notes)
+    assert not judge.record_store_
+    assert judge.record_judge_ is None
+    assert not judge.judge(notes[0], notes[1]).reason.startswith("record store")
+    assert judge.record_judge_ is None
