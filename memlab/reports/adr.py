@@ -1,0 +1,269 @@
+"""``memlab report adr``: supersession judges on public architecture decision records, side by side.
+
+Reads the finished runs of the MLflow experiment ``adr_decisions`` (``python -m memlab +experiment=adr_decisions``;
+the study's commands are in experiments/adr_decisions/README.md) and writes ``reports/adr.md``:
+
+1. one row per split (``dev``, ``sealed``, ``all`` or a folder of another path), ``refs`` mode and judge, pooled
+   over the repositories of the run: micro ``supersession_f1`` with its 95% bootstrap interval over
+   repositories, precision, recall, the macro F1, ``candidate_recall``, ``stale_rate_injected`` and
+   ``current_truth_at_1`` (the newest finished run of each counts);
+2. leave-one-repository-out (LORO) rows: runs of one repository each whose record model was trained without it
+   (``judge.model_path`` or ``judge.record.model_path`` set to a fold's model), their counts summed over the
+   folds and the rates computed from the sums;
+3. per repository, ``supersession_f1`` of every judge (``refs=strip``), so where a judge fails is one row;
+4. the issue's targets beside the default judge's figures on the sealed split (data no choice was made on).
+
+A rate with no denominator (no gold, no prediction) is ``–``, never 0 or 1. Nothing in the output is typed by
+hand: every figure is read from a run.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from memlab.paths import PROJECT_ROOT
+
+EXPERIMENT = "adr_decisions"
+#: Rates of the pooled tables: (metric, column label).
+RATES: tuple[tuple[str, str], ...] = (
+    ("supersession_precision", "P"),
+    ("supersession_recall", "R"),
+    ("supersession_f1_macro", "F1 macro"),
+    ("candidate_recall", "cand. recall"),
+    ("stale_rate_injected", "stale"),
+    ("current_truth_at_1", "current@1"),
+)
+#: Summed counts of a LORO fold run -> the name :func:`memlab.benchmarks.adr.pooled.rates` reads.
+FOLD_COUNTS: Mapping[str, str] = {
+    "n_supersession_tp": "sup_tp",
+    "n_supersession_fp": "sup_fp",
+    "n_supersession_fn": "sup_fn",
+    "n_gold_supersede": "n_gold_supersede",
+    "n_gold_merge": "n_gold_merge",
+    "n_gold_candidates": "n_gold_candidates",
+    "n_gold_merge_found": "n_gold_merge_found",
+    "n_injected_facts": "n_injected_facts",
+    "n_stale_injected": "n_stale_injected",
+    "n_current_queries": "n_current_queries",
+    "n_current_correct": "n_current_correct",
+    "n_current_covered": "n_current_covered",
+    "n_as_of_queries": "n_as_of_queries",
+    "n_as_of_correct": "n_as_of_correct",
+}
+#: The issue's targets for ``refs=strip`` (and ``keep``): metric -> (comparison, value).
+TARGETS: tuple[tuple[str, str, str, float], ...] = (
+    ("strip", "candidate_recall", "≥", 0.95),
+    ("strip", "supersession_f1", "≥", 0.60),
+    ("strip", "stale_rate_injected", "≤", 0.01),
+    ("strip", "current_truth_at_1", "≥", 0.70),
+    ("keep", "supersession_f1", "≥", 0.90),
+    ("keep", "stale_rate_injected", "≤", 0.02),
+)
+
+
+def _set(value: Any) -> bool:
+    return value not in (None, "", "None", "null")
+
+
+def fold_model(params: Mapping[str, str]) -> str | None:
+    """The record model file a run's judge was given (``None``: the shipped one)."""
+    target = params.get("judge._target_", "")
+    key = "judge.model_path" if target.endswith("RecordJudge") else "judge.record.model_path"
+    if target.endswith(("RecordJudge", "CascadeJudge")) and _set(params.get(key)):
+        return str(params[key])
+    return None
+
+
+def judge_label(params: Mapping[str, str]) -> str:
+    """``cascade (references, record stores)``, ``record``, ``reference``, ``slot``, ...; a fold model's run is
+    labelled ``… (LORO fold)``.
+    """
+    target = params.get("judge._target_", "?").rsplit(".", 1)[-1]
+    name = target.removesuffix("Judge").lower() or "?"
+    if target == "CascadeJudge":
+        stages = [
+            s
+            for s, key in (("references", "judge.references"), ("record stores", "judge.records"))
+            if params.get(key) == "True"
+        ]
+        name = f"cascade ({', '.join(stages)})" if stages else "cascade (note judges only)"
+    return name + (" (LORO fold)" if fold_model(params) else "")
+
+
+def split_label(params: Mapping[str, str]) -> str:
+    """The data a run read: its split, the repositories it selected, and the folder when not the shared one."""
+    split = params.get("dataset.split", "all")
+    repos = params.get("dataset.repos", "None")
+    path = params.get("dataset.path", "")
+    where = "" if path.rstrip("/").endswith("shared/datasets/adr-decisions") else f" of {path}"
+    return f"{split}{where}" + (f" {repos}" if _set(repos) else "")
+
+
+def _fmt(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def _metric(run: Any, name: str) -> float | None:
+    value = run.metrics.get(name)
+    return None if value is None else float(value)
+
+
+def newest(runs: Sequence[Any]) -> dict[tuple[str, str, str], Any]:
+    """``(data, refs, judge)`` -> the newest finished run, for runs over whole splits (not LORO folds)."""
+    out: dict[tuple[str, str, str], Any] = {}
+    for run in sorted(runs, key=lambda r: r.start_time):
+        if fold_model(run.params):
+            continue
+        out[(split_label(run.params), run.params.get("dataset.refs", "strip"), judge_label(run.params))] = run
+    return dict(sorted(out.items()))
+
+
+def pooled_table(groups: Mapping[tuple[str, str, str], Any]) -> list[str]:
+    """One row per data, refs and judge."""
+    lines = [
+        "| data | refs | judge | repos | F1 [95% CI] | " + " | ".join(label for _, label in RATES) + " | time (s) |",
+        "|---|---|---|---|---|" + "---|" * (len(RATES) + 1),
+    ]
+    for (data, refs, judge), run in groups.items():
+        f1 = _metric(run, "supersession_f1")
+        lo, hi = _metric(run, "supersession_f1_ci_low"), _metric(run, "supersession_f1_ci_high")
+        ci = f" [{lo:.2f}, {hi:.2f}]" if lo is not None and hi is not None else ""
+        cells = [_fmt(_metric(run, metric)) for metric, _ in RATES]
+        repos = _metric(run, "n_repos")
+        seconds = _metric(run, "latency_total_s")
+        lines.append(
+            f"| {data} | {refs} | {judge} | {int(repos) if repos is not None else '?'} | {_fmt(f1)}{ci} | "
+            + " | ".join(cells)
+            + (f" | {seconds:.0f} |" if seconds is not None else " | – |")
+        )
+    return lines
+
+
+def loro_table(runs: Sequence[Any]) -> list[str]:
+    """LORO folds pooled: per (refs, judge), the counts of the newest run of each held-out repository summed."""
+    from memlab.benchmarks.adr.pooled import rates
+
+    folds: dict[tuple[str, str], dict[str, Any]] = defaultdict(dict)
+    for run in sorted(runs, key=lambda r: r.start_time):
+        if fold_model(run.params):
+            key = (run.params.get("dataset.refs", "strip"), judge_label(run.params))
+            folds[key][run.params.get("dataset.repos", "?")] = run
+    if not folds:
+        return ["No LORO fold runs in this store (experiments/adr_decisions/README.md says how to make them).", ""]
+    lines = [
+        "| refs | judge | folds | F1 | "
+        + " | ".join(label for m, label in RATES if m != "supersession_f1_macro")
+        + " |",
+        "|---|---|---|---|" + "---|" * (len(RATES) - 1),
+    ]
+    for (refs, judge), by_repo in sorted(folds.items()):
+        total = dict.fromkeys(FOLD_COUNTS.values(), 0.0)
+        for run in by_repo.values():
+            for name, key in FOLD_COUNTS.items():
+                total[key] += float(run.metrics.get(name, 0.0))
+        values = rates(total)
+        cells = [_fmt(values.get(m)) for m, _ in RATES if m != "supersession_f1_macro"]
+        lines.append(
+            f"| {refs} | {judge} | {len(by_repo)} | {_fmt(values.get('supersession_f1'))} | " + " | ".join(cells) + " |"
+        )
+    return [*lines, ""]
+
+
+def per_repo_table(groups: Mapping[tuple[str, str, str], Any], refs: str = "strip") -> list[str]:
+    """Per repository (rows) and judge (columns): ``supersession_f1`` of the whole-split runs in ``refs`` mode."""
+    columns = [(data, judge) for (data, r, judge) in groups if r == refs]
+    cells: dict[str, dict[tuple[str, str], float]] = defaultdict(dict)
+    for (data, r, judge), run in groups.items():
+        if r != refs:
+            continue
+        for name, value in run.metrics.items():
+            if name.startswith("repo.") and name.endswith(".supersession_f1"):
+                cells[name[len("repo.") : -len(".supersession_f1")]][(data, judge)] = float(value)
+    if not cells:
+        return []
+    lines = [
+        "| repository | " + " | ".join(f"{judge} ({data})" for data, judge in columns) + " |",
+        "|---|" + "---|" * len(columns),
+    ]
+    for repo in sorted(cells):
+        lines.append(f"| {repo} | " + " | ".join(_fmt(cells[repo].get(c)) for c in columns) + " |")
+    return [*lines, ""]
+
+
+def targets_table(groups: Mapping[tuple[str, str, str], Any]) -> list[str]:
+    """The issue's targets beside the default judge on the sealed split."""
+    lines = ["| refs | metric | target | default judge, sealed split | met |", "|---|---|---|---|---|"]
+    found = False
+    for refs, metric, op, value in TARGETS:
+        run = next(
+            (
+                r
+                for (data, m, judge), r in groups.items()
+                if data == "sealed" and m == refs and judge.startswith("cascade (")
+            ),
+            None,
+        )
+        got = _metric(run, metric) if run is not None else None
+        found |= got is not None
+        met = "–" if got is None else ("yes" if (got >= value if op == "≥" else got <= value) else "no")
+        lines.append(f"| {refs} | `{metric}` | {op} {value:.2f} | {_fmt(got)} | {met} |")
+    return [*lines, ""] if found else []
+
+
+def render(runs: Sequence[Any], experiment: str = EXPERIMENT) -> str:
+    """The report's markdown."""
+    groups = newest(runs)
+    return "\n".join(
+        [
+            "# Supersession judges on public architecture decision records",
+            "",
+            f"Generated by `memlab report adr` from the MLflow experiment `{experiment}`; do not edit by hand. "
+            "`dev`: the 17 development repositories (every choice was made on them, by leave-one-repository-out); "
+            "`sealed`: the 9 repositories held out by name hash and first read for this report; the record model "
+            "shipped with the default judge was trained on `dev`, so its `dev` rows are in-sample and its LORO rows "
+            "are the development estimate. `refs=strip`: status marks, record numbers, links and 'supersedes' "
+            "sentences removed; `keep`: the newer record's references stay. Pooled rates are micro over the "
+            "repositories' counts, intervals are bootstrap over repositories.",
+            "",
+            "## Pooled over the repositories of each run",
+            "",
+            *pooled_table(groups),
+            "",
+            "## Leave one repository out (each repository judged by a model trained without it)",
+            "",
+            *loro_table(runs),
+            "## Targets against the sealed repositories (default judge)",
+            "",
+            *(targets_table(groups) or ["No sealed run of the default judge in this store.", ""]),
+            "## supersession_f1 per repository (`refs=strip`)",
+            "",
+            *per_repo_table(groups, "strip"),
+            "## supersession_f1 per repository (`refs=keep`)",
+            "",
+            *per_repo_table(groups, "keep"),
+        ]
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the report from the runs that exist (none: one-line error, nothing written); returns 0."""
+    from memlab.reports.common import add_partial_argument, check_output, finished_runs, require_runs, write_report
+
+    parser = argparse.ArgumentParser(prog="memlab report adr", description=__doc__.splitlines()[0])
+    parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
+    parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / "adr.md"))
+    parser.add_argument("--experiment", default=EXPERIMENT)
+    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
+    add_partial_argument(parser)
+    args = parser.parse_args(argv)
+    runs = finished_runs(args.experiment, args.uri)
+    require_runs(runs, [args.experiment], args.uri)
+    out = Path(args.out)
+    check_output([out], args.force)
+    write_report(out, render(runs, args.experiment), [r.run_id for r in runs], partial=args.partial, uri=args.uri)
+    print(f"wrote {out} ({len(runs)} runs)")
+    return 0
