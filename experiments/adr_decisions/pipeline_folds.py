@@ -2,9 +2,13 @@
 repository with the record judge's fold model (trained without that repository, ``loro.py --models-out``),
 then the counts pooled over the folds (micro supersession P/R/F1, stale rate, current truth, candidate recall).
 
-    .venv/bin/python experiments/adr_decisions/pipeline_folds.py DIR [--judge record] [extra overrides ...]
+    .venv/bin/python experiments/adr_decisions/pipeline_folds.py DIR [--cascade] [extra overrides ...]
 
-DIR holds ``<owner__name>.json`` fold models. Prints one JSON line per fold and the pooled line.
+DIR holds ``<owner__name>.json`` fold models. ``--cascade`` runs the default judge (``judge=cascade``: the reference
+reader first, the record judge on record stores) with the fold model as its record model; without it,
+``judge=record``. Extra overrides (``dataset.refs=keep``, ``tracking.uri=...``) are passed on. Prints one JSON
+line per fold and the pooled line; every fold is an MLflow run of ``adr_decisions`` that ``memlab report adr``
+pools as a LORO row.
 """
 
 from __future__ import annotations
@@ -53,13 +57,18 @@ def pooled(total: dict[str, float]) -> dict[str, float]:
 def main() -> None:
     """Run and print (see the module docstring)."""
     models = Path(sys.argv[1])
-    extra = sys.argv[2:]
+    cascade = "--cascade" in sys.argv[2:]
+    extra = [a for a in sys.argv[2:] if a != "--cascade"]
     from memlab.benchmarks.adr.corpus import repo_files
 
     total = dict.fromkeys(COUNTS, 0.0)
     for path in repo_files(default_folder(), split="dev"):
         repo = path.stem
-        overrides = ["judge=record", f"judge.model_path={models / (repo + '.json')}", "judge.model_sha256=null", *extra]
+        model = models / (repo + ".json")
+        if cascade:
+            overrides = ["judge=cascade", f"judge.record.model_path={model}", "judge.record.model_sha256=null", *extra]
+        else:
+            overrides = ["judge=record", f"judge.model_path={model}", "judge.model_sha256=null", *extra]
         metrics = run(repo, overrides)
         for key in COUNTS:
             total[key] += float(metrics.get(key, 0.0))
