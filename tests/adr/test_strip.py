@@ -151,3 +151,15 @@ def test_content_is_capped_on_a_word_boundary():
 def test_unknown_refs_mode():
     with pytest.raises(ValueError, match="refs"):
         clean("# x", refs="maybe")
+
+
+def test_keep_mode_keeps_a_reference_that_calls_the_older_record_deprecated():
+    text = (
+        "# 7. Use Kafka\n\n## Decision\n\nWe will use Kafka, "
+        "which replaces [ADR-4](0004-use-nats.md) (now deprecated). Kafka is fast.\n"
+    )
+    keep = clean(text, "keep")
+    assert "which replaces [ADR-4](0004-use-nats.md) (now deprecated)." in keep.content
+    assert clean(text).content == "Kafka is fast."  # strip mode: the sentence names a record and a relation
+    marked = clean("# 7. Use Kafka\n\n## Decision\n\nWe will use Kafka. Superseded by ADR-9 (old).\n", "keep")
+    assert marked.content == "We will use Kafka."  # a mark on this record still goes

@@ -46,6 +46,10 @@ _ACTIVE_START = re.compile(
     r"(?i)^\W*(?:this\s+(?:adr|decision|record|document)\s+)?(?:\w+ly\s+)?"
     r"(?:supersedes|supercedes|replaces|amends|refines|extends|obsoletes|overrides)\b"
 )
+#: An active verb of this record acting on another ("replaces [ADR-56] (now deprecated)"): a reference, not a mark.
+_ACTIVE_VERB = re.compile(
+    r"(?i)\b(?:supersedes|supercedes|replaces|amends|refines|extends|obsoletes|overrides)\b(?!\s+(?:\([^)]*\)\s+)?by\b)"
+)
 _SELF_MARK = re.compile(
     r"(?i)\b(?:this|the)\s+(?:adr|decision|record|document|proposal)\b[^.]*?\b(?:is|was|has\s+been|have\s+been|been)\s+"
     r"(?:now\s+|since\s+|partially\s+|partly\s+|officially\s+|fully\s+|marked\s+as\s+|\*\*|__|\*|_)*(?:deprecated|superseded|superceded|replaced"
@@ -105,12 +109,14 @@ class _Cleaner:
             return False
         names_record = rf.mentions_record(sentence, self.stems, self.defs)
         if _PASSIVE.search(sentence) and (names_record or not self.strip):
-            return True  # "Superseded by ..." / "deprecated": a mark on this record, edited in later
+            # "Superseded by ..." / "deprecated": a mark on this record, edited in later; but in keep mode
+            # "which replaces [ADR-56] (now deprecated)" is this record's reference to an older one
+            return self.strip or not (names_record and _ACTIVE_VERB.search(sentence))
         return self.strip and (names_record or bool(_ACTIVE_START.match(sentence)))
 
     def is_reference(self, sentence: str) -> bool:
         """An active "supersedes/amends X" sentence naming an earlier record (kept in ``keep`` mode)."""
-        if _PASSIVE.search(sentence) or not _RELATION_RE.search(sentence):
+        if not _RELATION_RE.search(sentence) or (_PASSIVE.search(sentence) and not _ACTIVE_VERB.search(sentence)):
             return False
         return bool(_ACTIVE_START.match(sentence)) or rf.mentions_record(sentence, self.stems, self.defs)
 
