@@ -1,6 +1,6 @@
 """``memlab report --experiment NAME [--baseline K=V] [--force]``: any experiment's configurations compared
 (:mod:`memlab.reports.experiment`); ``memlab report NAME [args]``: a study's own report
-(``memlab.reports.NAME.main(args)``: judge_families, locomo, presets, project_history, temporal). Reports read
+(``memlab.reports.NAME.main(args)``: adr, judge_families, locomo, presets, project_history, temporal). Reports read
 MLflow runs, refuse to write without runs and never overwrite an existing file without ``--force``.
 """
 

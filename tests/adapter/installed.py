@@ -129,7 +129,10 @@ def write_spec(folder: Path) -> Path:
 
 
 def make_venv(folder: Path) -> str:
-    """A virtualenv holding memlab and PyYAML in its site-packages (no pip, no other package); its python."""
+    """A virtualenv holding memlab and PyYAML in its site-packages, and memlab's other dependencies beside them
+    (links to this environment's packages, as ``pip install`` would place them: the background consolidation
+    needs numpy and the rest); its python. No ``.pth`` file and no editable install is carried over.
+    """
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True, capture_output=True)
     python = folder / "bin" / "python"
     site = subprocess.run(
@@ -145,6 +148,12 @@ def make_venv(folder: Path) -> str:
     shutil.copytree(Path(yaml.__file__).parent, Path(site) / "yaml", ignore=ignore)
     for extra in Path(yaml.__file__).parent.parent.glob("_yaml*"):
         (shutil.copytree if extra.is_dir() else shutil.copy2)(extra, Path(site) / extra.name)
+    here = Path(yaml.__file__).parent.parent
+    for entry in here.iterdir():
+        target = Path(site) / entry.name
+        skip = entry.suffix == ".pth" or entry.name.startswith(("memlab", "__editable__", "_yaml", "yaml"))
+        if not skip and not target.exists():
+            target.symlink_to(entry)
     return str(python)
 
 
