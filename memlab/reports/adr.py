@@ -54,6 +54,8 @@ FOLD_COUNTS: Mapping[str, str] = {
     "n_as_of_queries": "n_as_of_queries",
     "n_as_of_correct": "n_as_of_correct",
 }
+#: The label of the project's default judge (conf/judge/cascade.yaml).
+DEFAULT_JUDGE = "cascade (references, record stores)"
 #: The issue's targets for ``refs=strip`` (and ``keep``): metric -> (comparison, value).
 TARGETS: tuple[tuple[str, str, str, float], ...] = (
     ("strip", "candidate_recall", "≥", 0.95),
@@ -83,7 +85,7 @@ def judge_label(params: Mapping[str, str]) -> str:
     labelled ``… (LORO fold)``.
     """
     target = params.get("judge._target_", "?").rsplit(".", 1)[-1]
-    name = target.removesuffix("Judge").lower() or "?"
+    name = "none" if target == "NoJudge" else target.removesuffix("Judge").lower() or "?"
     if target == "CascadeJudge":
         stages = [
             s
@@ -200,11 +202,7 @@ def targets_table(groups: Mapping[tuple[str, str, str], Any]) -> list[str]:
     found = False
     for refs, metric, op, value in TARGETS:
         run = next(
-            (
-                r
-                for (data, m, judge), r in groups.items()
-                if data == "sealed" and m == refs and judge.startswith("cascade (")
-            ),
+            (r for (data, m, judge), r in groups.items() if data == "sealed" and m == refs and judge == DEFAULT_JUDGE),
             None,
         )
         got = _metric(run, metric) if run is not None else None
