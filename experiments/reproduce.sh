@@ -60,7 +60,18 @@ step LoCoMo-style generated conversations, seeds 0-2
 $P -m memlab --multirun dataset=locomo_synth embedder=minilm temporal=rules,pattern_table,none seed=0,1,2 \
     experiment_name=locomo_synth
 
+step real decision records: dev and sealed repositories, strip and keep, LORO folds of the default judge
+$P -m memlab --multirun +experiment=adr_decisions dataset.split=sealed \
+    judge=cascade,record,reference,slot,similarity,none dataset.refs=strip,keep
+$P -m memlab --multirun +experiment=adr_decisions dataset.split=dev judge=reference,slot,similarity,none \
+    dataset.refs=strip,keep
+FOLDS=$(mktemp -d)
+$P experiments/adr_decisions/loro.py --sets default --models-out "$FOLDS"
+$P experiments/adr_decisions/pipeline_folds.py "$FOLDS" --cascade
+$P experiments/adr_decisions/pipeline_folds.py "$FOLDS" --cascade dataset.refs=keep
+
 step reports
+$P -m memlab.cli report adr --force
 $P -m memlab.cli report project_history --force
 $P -m memlab.cli report locomo --force
 $P -m memlab.cli report temporal --force
