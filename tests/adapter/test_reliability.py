@@ -123,11 +123,16 @@ records = st.lists(st.tuples(st.sampled_from(["a", "b", "c", "d"]), st.integers(
 junk = st.lists(st.text(max_size=30), max_size=5)
 
 
+def stamp(t: int) -> str:
+    """A valid, zoned ``written_at`` ``t`` seconds into the day (text order is time order)."""
+    return f"2025-01-01T00:{t // 60:02d}:{t % 60:02d}+00:00"
+
+
 @pytest.mark.slow
 @THOUSAND
 @given(records, junk, st.randoms())
 def test_jsonl_newest_wins_under_any_order_and_junk(items, noise, rnd):
-    lines = [jsonl_refs.encode([{"id": i, "v": v}], written_at=f"2025-01-01T00:00:{t:02d}") for i, t, v in items]
+    lines = [jsonl_refs.encode([{"id": i, "v": v}], written_at=stamp(t)) for i, t, v in items]
     clean, _, _ = jsonl_refs.decode("\n".join(lines))
     mixed = lines + noise
     rnd.shuffle(mixed)
@@ -136,7 +141,7 @@ def test_jsonl_newest_wins_under_any_order_and_junk(items, noise, rnd):
     merged, _, _ = jsonl_refs.decode("\n".join(sorted(set(mixed))))  # what cat_sort_uniq produces
     assert merged == clean
     for rid, record in clean.items():
-        assert record["written_at"] == max(f"2025-01-01T00:00:{t:02d}" for i, t, _ in items if i == rid)
+        assert record["written_at"] == max(stamp(t) for i, t, _ in items if i == rid)
 
 
 json_scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5))
