@@ -8,7 +8,6 @@ the leave-one-repository-out figures and the command that wrote it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from collections.abc import Sequence
@@ -17,19 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
+from memlab.models.trees import card_path, sha256_of  # the learned judge's model files follow the same rules
 
 FORMAT = "memlab.logistic/1"
 CARD_FORMAT = "memlab.record_judge/1"
-
-
-def card_path(model: Path) -> Path:
-    """The card beside a model file: ``record.json`` -> ``record.card.json``."""
-    return model.with_name(model.name.removesuffix(".json") + ".card.json")
-
-
-def sha256_of(path: Path) -> str:
-    """SHA-256 hex digest of a file's bytes."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @dataclass(frozen=True)
