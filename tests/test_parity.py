@@ -1,0 +1,36 @@
+"""Fixed runs keep their metrics and predictions (``experiments/parity/baseline.json``).
+
+A change that should not alter results (a refactor) must leave every case identical; a change that does
+alter them regenerates the baseline in the same commit (``python experiments/parity/snapshot.py
+experiments/parity/baseline.json``) and says why.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+
+from memlab.paths import PROJECT_ROOT
+
+SNAPSHOT = PROJECT_ROOT / "experiments" / "parity" / "snapshot.py"
+BASELINE = PROJECT_ROOT / "experiments" / "parity" / "baseline.json"
+
+
+def _snapshot_module():
+    spec = importlib.util.spec_from_file_location("memlab_parity_snapshot", SNAPSHOT)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", sorted(json.loads(BASELINE.read_text())))
+def test_case_matches_baseline(case: str) -> None:
+    snap = _snapshot_module()
+    expected = json.loads(BASELINE.read_text())[case]
+    got = snap.run_case(snap.CASES[case])
+    assert got["metrics"] == expected["metrics"]
+    assert got["predictions_sha256"] == expected["predictions_sha256"]
