@@ -2,6 +2,8 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
+# pip shows its own progress on a terminal; CI logs stay quiet.
+PIP_QUIET := $(if $(CI),-q,)
 
 .PHONY: setup quickstart test test-slow test-all lint clean
 
@@ -9,10 +11,15 @@ setup: $(VENV)/.installed
 
 # torch first: the CPU wheel 2.13.0 (a plain `torch` would pull a multi-GB CUDA build).
 $(VENV)/.installed: pyproject.toml requirements/constraints.txt
+	@echo "memlab setup: creating $(VENV)"
 	python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -c requirements/constraints.txt -e ".[dev]"
+	@echo "memlab setup: upgrading pip"
+	$(PY) -m pip install $(PIP_QUIET) --upgrade pip
+	@echo "memlab setup: installing torch 2.13.0 (CPU wheel, the largest download)"
+	$(PY) -m pip install $(PIP_QUIET) torch==2.13.0
+	@echo "memlab setup: installing memlab and its pinned dependencies"
+	$(PY) -m pip install $(PIP_QUIET) -c requirements/constraints.txt -e ".[dev]"
+	@echo "memlab setup: done"
 	touch $@
 
 quickstart: setup
