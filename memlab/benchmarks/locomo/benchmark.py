@@ -34,6 +34,7 @@ from memlab.benchmarks.locomo.dates import date_correct, parse_answer
 from memlab.benchmarks.locomo.errata import load_errata
 from memlab.benchmarks.locomo.ingest import ingest
 from memlab.benchmarks.locomo.loader import CATEGORIES, Conversation, LocomoData, Question, load
+from memlab.benchmarks.locomo.reader_llm import locomo_reader, locomo_reader_metrics
 from memlab.benchmarks.locomo.recall import KS, recall_at_k, recall_row
 from memlab.benchmarks.locomo.scoring import answer_f1, token_f1
 from memlab.benchmarks.metrics import latency_metrics
@@ -97,6 +98,10 @@ class LocomoBenchmark(EpisodeBenchmark):
         heldout: Conversation ids (``sample_id``) also reported alone (``_heldout``) and without (``_tune``).
         conversations: Restrict the run to these conversation ids (``None`` = all).
         llm_answer: Also answer every question with the DSPy answerer from its context (needs an ``llm``).
+        llm_reader: The field's protocol (:mod:`memlab.benchmarks.locomo.reader_llm`): an LLM reader answers
+            categories 1–4 from the selected context, scored by J, F1 and BLEU-1 (needs an ``llm``).
+        llm_judge: Grade the reader's answers with the LLM judge (``j_score``).
+        max_reader_questions: Cap on questions read (``None`` = all).
         llm_context: Context units given to the LLM answerer.
         max_llm_questions: Cap on LLM-answered questions (``None`` = all).
         cv_grid: ``AnswerConfig`` field -> candidate values: leave-one-conversation-out choice of the
@@ -130,6 +135,9 @@ class LocomoBenchmark(EpisodeBenchmark):
         llm_context: int = 10,
         max_llm_questions: int | None = None,
         cv_grid: dict[str, Any] | None = None,
+        llm_reader: bool = False,
+        llm_judge: bool = True,
+        max_reader_questions: int | None = None,
     ) -> None:
         self.path = path
         self.errata = errata
@@ -140,6 +148,9 @@ class LocomoBenchmark(EpisodeBenchmark):
         self.llm_context = llm_context
         self.max_llm_questions = max_llm_questions
         self.cv_grid = dict(cv_grid or {})
+        self.llm_reader = llm_reader
+        self.llm_judge = llm_judge
+        self.max_reader_questions = max_reader_questions
 
     def _answer_cfg(self) -> AnswerConfig:
         unknown = sorted(set(self.answer) - set(AnswerConfig.__dataclass_fields__))
@@ -181,6 +192,7 @@ class LocomoBenchmark(EpisodeBenchmark):
 
             llm = LlmAnswerer(components.llm, seed=0)
         counter = {"llm": 0}
+        read = locomo_reader(self.llm_reader, self.llm_judge, self.max_reader_questions, components.llm)
 
         def answer(query: Query, context: QueryContext, store: MemoryStore) -> dict[str, Any]:
             q = data.question(query.id)
@@ -203,6 +215,8 @@ class LocomoBenchmark(EpisodeBenchmark):
                 reply, malformed = llm.answer(q.question, units[: self.llm_context], query.at)
                 row.update(llm_prediction=reply, llm_malformed=malformed, llm_f1=answer_f1(reply, q.answer, q.category))
                 counter["llm"] += 1
+            if read is not None:
+                row.update(read(q, units))
             return row
 
         return answer
@@ -268,6 +282,7 @@ class LocomoBenchmark(EpisodeBenchmark):
         metrics.update({f"quirk_{k}": float(v) for k, v in data.data.quirks.items()})
         metrics["n_consolidations"] = float(sum(len(o.runs) for o in outcomes))
         metrics.update(latency_metrics(o.seconds for o in outcomes))
+        metrics.update(locomo_reader_metrics(kept, metrics, len(rows)))
         tiers: dict[str, int] = {}
         for outcome in outcomes:
             for state in outcome.store.states.values():
