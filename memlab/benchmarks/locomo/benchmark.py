@@ -10,7 +10,7 @@ conversation's last session and answered from the context its selector chose und
   categories 1–4 and per category ``_cat1``…``_cat5``; ``context_tokens`` (mean tokens of the context);
   ``temporal_date_acc``, ``temporal_date_acc_datelike``, ``temporal_f1``, ``n_temporal``,
   ``n_temporal_datelike`` of the temporal answerer, which reads only the context; ``llm_f1*`` when
-  ``llm_answer`` is on;
+  ``llm_answer`` is on; ``j_score``, ``answer_f1``, ``bleu1`` (and ``.cat<k>``) with ``llm_reader``;
 * the retriever-only view: ``recall_at_{1,5,10,25}_{turn,session}`` — the policy's retriever ranking every
   turn of the conversation (no consolidation, no tiers, no budget), over categories 1–4 and per category;
 * quirk counts as ``quirk_*``. With ``errata`` the plain names exclude the flagged questions and the same
@@ -98,14 +98,14 @@ class LocomoBenchmark(EpisodeBenchmark):
         heldout: Conversation ids (``sample_id``) also reported alone (``_heldout``) and without (``_tune``).
         conversations: Restrict the run to these conversation ids (``None`` = all).
         llm_answer: Also answer every question with the DSPy answerer from its context (needs an ``llm``).
-        llm_reader: The field's protocol (:mod:`memlab.benchmarks.locomo.reader_llm`): an LLM reader answers
-            categories 1–4 from the selected context, scored by J, F1 and BLEU-1 (needs an ``llm``).
-        llm_judge: Grade the reader's answers with the LLM judge (``j_score``).
-        max_reader_questions: Cap on questions read (``None`` = all).
         llm_context: Context units given to the LLM answerer.
         max_llm_questions: Cap on LLM-answered questions (``None`` = all).
         cv_grid: ``AnswerConfig`` field -> candidate values: leave-one-conversation-out choice of the
             answerer's settings on the cached contexts (:mod:`memlab.benchmarks.locomo.cv`), logged as ``cv_*``.
+        llm_reader: The field's protocol (:mod:`memlab.benchmarks.locomo.reader_llm`): an LLM reader answers
+            categories 1–4 from the selected context, scored by J, F1 and BLEU-1 (needs an ``llm``).
+        llm_judge: Grade the reader's answers with the LLM judge (``j_score``).
+        max_reader_questions: Cap on questions read (``None`` = all).
     """
 
     card: ClassVar[BenchmarkCard] = BenchmarkCard(
