@@ -20,6 +20,7 @@ from typing import Any
 
 from memlab.benchmarks.qa_metrics import bleu1, qa_f1
 from memlab.errors import MemlabError
+from memlab.llm.qa_signatures import PROMPT_VERSION
 from memlab.types import Memory
 
 
@@ -95,7 +96,7 @@ class QaReader:
         out, row = self._call(self.reader_, "reader", memories=render_memories(units), question=question)
         text = getattr(out, "answer", None) if out is not None else None
         answer = " ".join(text.split())[:300] if isinstance(text, str) else ""
-        row.update(reader_answer=answer, reader_malformed=not answer)
+        row.update(reader_answer=answer, reader_malformed=not answer, qa_prompt_version=PROMPT_VERSION)
         row.update(reader_f1=qa_f1(answer, gold), reader_bleu1=bleu1(answer, gold))
         if not self.judge:
             return row
