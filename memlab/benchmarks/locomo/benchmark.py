@@ -10,7 +10,7 @@ conversation's last session and answered from the context its selector chose und
   categories 1–4 and per category ``_cat1``…``_cat5``; ``context_tokens`` (mean tokens of the context);
   ``temporal_date_acc``, ``temporal_date_acc_datelike``, ``temporal_f1``, ``n_temporal``,
   ``n_temporal_datelike`` of the temporal answerer, which reads only the context; ``llm_f1*`` when
-  ``llm_answer`` is on;
+  ``llm_answer`` is on; ``j_score``, ``answer_f1``, ``bleu1`` (and ``.cat<k>``) with ``llm_reader``;
 * the retriever-only view: ``recall_at_{1,5,10,25}_{turn,session}`` — the policy's retriever ranking every
   turn of the conversation (no consolidation, no tiers, no budget), over categories 1–4 and per category;
 * quirk counts as ``quirk_*``. With ``errata`` the plain names exclude the flagged questions and the same
@@ -34,6 +34,7 @@ from memlab.benchmarks.locomo.dates import date_correct, parse_answer
 from memlab.benchmarks.locomo.errata import load_errata
 from memlab.benchmarks.locomo.ingest import ingest
 from memlab.benchmarks.locomo.loader import CATEGORIES, Conversation, LocomoData, Question, load
+from memlab.benchmarks.locomo.reader_llm import locomo_reader, locomo_reader_metrics
 from memlab.benchmarks.locomo.recall import KS, recall_at_k, recall_row
 from memlab.benchmarks.locomo.scoring import answer_f1, token_f1
 from memlab.benchmarks.metrics import latency_metrics
@@ -101,6 +102,10 @@ class LocomoBenchmark(EpisodeBenchmark):
         max_llm_questions: Cap on LLM-answered questions (``None`` = all).
         cv_grid: ``AnswerConfig`` field -> candidate values: leave-one-conversation-out choice of the
             answerer's settings on the cached contexts (:mod:`memlab.benchmarks.locomo.cv`), logged as ``cv_*``.
+        llm_reader: The field's protocol (:mod:`memlab.benchmarks.locomo.reader_llm`): an LLM reader answers
+            categories 1–4 from the selected context, scored by J, F1 and BLEU-1 (needs an ``llm``).
+        llm_judge: Grade the reader's answers with the LLM judge (``j_score``).
+        max_reader_questions: Cap on questions read (``None`` = all).
     """
 
     card: ClassVar[BenchmarkCard] = BenchmarkCard(
@@ -130,6 +135,9 @@ class LocomoBenchmark(EpisodeBenchmark):
         llm_context: int = 10,
         max_llm_questions: int | None = None,
         cv_grid: dict[str, Any] | None = None,
+        llm_reader: bool = False,
+        llm_judge: bool = True,
+        max_reader_questions: int | None = None,
     ) -> None:
         self.path = path
         self.errata = errata
@@ -140,6 +148,9 @@ class LocomoBenchmark(EpisodeBenchmark):
         self.llm_context = llm_context
         self.max_llm_questions = max_llm_questions
         self.cv_grid = dict(cv_grid or {})
+        self.llm_reader = llm_reader
+        self.llm_judge = llm_judge
+        self.max_reader_questions = max_reader_questions
 
     def _answer_cfg(self) -> AnswerConfig:
         unknown = sorted(set(self.answer) - set(AnswerConfig.__dataclass_fields__))
@@ -181,6 +192,7 @@ class LocomoBenchmark(EpisodeBenchmark):
 
             llm = LlmAnswerer(components.llm, seed=0)
         counter = {"llm": 0}
+        read = locomo_reader(self.llm_reader, self.llm_judge, self.max_reader_questions, components.llm)
 
         def answer(query: Query, context: QueryContext, store: MemoryStore) -> dict[str, Any]:
             q = data.question(query.id)
@@ -203,6 +215,8 @@ class LocomoBenchmark(EpisodeBenchmark):
                 reply, malformed = llm.answer(q.question, units[: self.llm_context], query.at)
                 row.update(llm_prediction=reply, llm_malformed=malformed, llm_f1=answer_f1(reply, q.answer, q.category))
                 counter["llm"] += 1
+            if read is not None:
+                row.update(read(q, units))
             return row
 
         return answer
@@ -268,6 +282,7 @@ class LocomoBenchmark(EpisodeBenchmark):
         metrics.update({f"quirk_{k}": float(v) for k, v in data.data.quirks.items()})
         metrics["n_consolidations"] = float(sum(len(o.runs) for o in outcomes))
         metrics.update(latency_metrics(o.seconds for o in outcomes))
+        metrics.update(locomo_reader_metrics(kept, metrics, len(rows)))
         tiers: dict[str, int] = {}
         for outcome in outcomes:
             for state in outcome.store.states.values():

@@ -11,6 +11,9 @@ underscores):
   k), the same per question type as ``lme_recall_at_{k}_session_<type>``;
 * the policy's view: ``evidence_recall_at_budget``, the fraction of evidence sessions with a memory in
   the selected context (a summary counts as its sources), and ``context_tokens``;
+* with ``llm_reader``, the field's protocol (:mod:`memlab.benchmarks.qa_reader`): an LLM reads each question's
+  selected context and answers, an LLM judge grades it: ``j_score``, ``answer_f1``, ``bleu1`` overall and per
+  question type (``j_score.temporal_reasoning`` ...), each with ``n_``, and the reader's and judge's costs;
 * ``n_questions``. Items without evidence sessions are skipped and counted; abstention items (``_abs``
   ids) are skipped too unless ``score_abstention`` (LongMemEval's own retrieval evaluation leaves them out).
 """
@@ -27,6 +30,8 @@ from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, Datas
 from memlab.benchmarks.longmemeval.load import read_file, read_hub
 from memlab.benchmarks.longmemeval.schema import QUESTION_TYPES, Question, parse_all
 from memlab.benchmarks.metrics import latency_metrics, mean
+from memlab.benchmarks.qa_metrics import memory_side, reader_metrics
+from memlab.benchmarks.qa_reader import QaReader
 from memlab.components import Components
 from memlab.errors import MemlabError
 from memlab.pipeline.episode import Episode
@@ -126,6 +131,8 @@ class LongMemEvalBenchmark(EpisodeBenchmark):
         ks: tuple[int, ...] = (1, 5, 10),
         granularity: str = "turn",
         score_abstention: bool = False,
+        llm_reader: bool = False,
+        llm_judge: bool = True,
     ) -> None:
         self.path = path
         self.hub_id = hub_id
@@ -136,6 +143,8 @@ class LongMemEvalBenchmark(EpisodeBenchmark):
         self.ks = tuple(int(k) for k in ks)
         self.granularity = granularity
         self.score_abstention = score_abstention
+        self.llm_reader = llm_reader
+        self.llm_judge = llm_judge
 
     def read(self) -> tuple[list[Question], str, str]:
         """Parsed and filtered questions, the data's checksum and its source description."""
@@ -175,6 +184,19 @@ class LongMemEvalBenchmark(EpisodeBenchmark):
         )
         return LmeData(tuple(questions), haystacks, gold, sha, source)
 
+    def answerer(self, components: Components, data: LmeData) -> Any:
+        """With ``llm_reader``: the LLM reader's answer (and verdict) from the selected context; else ``None``."""
+        if not self.llm_reader:
+            return None
+        qa = QaReader(components.llm, judge=self.llm_judge)
+        by_id = {q.question_id: q for q in data.questions}
+
+        def answer(query: EpisodeQuery, context: Any, store: Any) -> dict[str, Any]:
+            q = by_id[query.id]
+            return qa.read(q.question, q.answer, [item.unit for item in context.items])
+
+        return answer
+
     def score(self, data: LmeData, outcomes: Sequence[Any], components: Components, seed: int) -> BenchmarkResult:
         """Retriever-only session recall@k and the context's evidence recall per question."""
         by_question = {o.episode.id: o for o in outcomes}
@@ -195,6 +217,7 @@ class LongMemEvalBenchmark(EpisodeBenchmark):
                 ctx = outcome.queries[0].context
                 context = sessions_in_order(ctx.memory_ids(), by_id)
                 tokens = ctx.tokens
+                row |= outcome.queries[0].answer
             row |= {"evidence": sorted(gold), "ranked_sessions": ranked[: max(self.ks)], "scored": bool(gold)}
             row |= {"context_sessions": context, "context_tokens": tokens}
             row["evidence_recall_at_budget"] = len(gold & set(context)) / len(gold) if gold else 0.0
@@ -203,6 +226,8 @@ class LongMemEvalBenchmark(EpisodeBenchmark):
             predictions.append(row)
         metrics = aggregate(predictions, self.ks)
         metrics.update(latency_metrics(o.seconds for o in outcomes))
+        if reader := reader_metrics(predictions, lambda p: p["question_type"].replace("-", "_")):
+            metrics.update(reader | memory_side(metrics, len(outcomes)))
         counts = Counter(q.question_type for q in data.questions)
         info = {
             "question_types": dict(sorted(counts.items())),
