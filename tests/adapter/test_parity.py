@@ -9,8 +9,8 @@ from datetime import datetime
 from memlab.adapter.export import spec_from_config
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import load_memories
-from memlab.benchmarks.project_history.builtin import generate
 from memlab.build import build_components
+from memlab.data.project_history.builtin import generate
 from memlab.pipeline.consolidate import consolidate
 from memlab.pipeline.inject import build_block
 from memlab.pipeline.store import MemoryStore
