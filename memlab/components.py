@@ -16,6 +16,7 @@ from memlab.protocols import (
     SupersessionJudge,
     TemporalResolver,
 )
+from memlab.selection_types import DEFAULT_BUDGET_TOKENS
 
 #: Values of ``pipeline.schedule``.
 SCHEDULES: tuple[str, ...] = ("session", "every_n", "end")
@@ -100,7 +101,7 @@ class PipelineSettings:
     min_pair_similarity: float = 0.3
     recall_limit: int = 10
     recall_mode: str = "standard"
-    budget_tokens: int = 2000
+    budget_tokens: int = DEFAULT_BUDGET_TOKENS
     min_judge_confidence: float = 0.0
     exact_dedup: bool = True
     propagate_supersession: bool = False

@@ -25,6 +25,9 @@ class Tier(enum.StrEnum):
     ARCHIVED = "archived"
 
 
+#: Token budget of the SessionStart block when a config or spec sets none (``pipeline.budget_tokens``).
+DEFAULT_BUDGET_TOKENS = 2000
+
 #: Tiers in order from most to least retrievable.
 TIER_ORDER: tuple[Tier, ...] = (Tier.HOT, Tier.WARM, Tier.COLD, Tier.ARCHIVED)
 

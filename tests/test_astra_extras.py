@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from memlab.benchmarks.base import DatasetCard
-from memlab.benchmarks.project_history.builtin import generate as generate_builtin
 from memlab.benchmarks.project_history.evaluate import evaluate_history
 from memlab.components import Components, PipelineSettings
+from memlab.data.project_history.builtin import generate as generate_builtin
 from memlab.embed.tfidf import TfidfEmbedder
 from memlab.pipeline.anchor import IdentityAnchor, action_for, cosine_distance, fold
 from memlab.pipeline.astra import extras_info, extras_metrics

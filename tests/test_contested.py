@@ -10,7 +10,7 @@ import pytest
 
 from memlab.embed.knn import knn_pairs, knn_pairs_within, merge_pairs
 from memlab.pipeline.consolidate import consolidate
-from memlab.pipeline.inject import build_block, candidates, contested
+from memlab.pipeline.inject import candidates, contested, store_block
 from memlab.pipeline.store import MemoryStore
 from memlab.strategies.judge.learned import verdict_from_proba
 from memlab.strategies.selector.current_facts import CurrentFactsSelector
@@ -81,10 +81,10 @@ def test_a_tentative_supersede_is_reviewed_not_applied_and_keeps_the_fact_out_of
     assert contested(store, now) == {"old": pytest.approx(0.35)}
     conf = {c.id: c.confidence for c in candidates(store, comps, now)}
     assert conf == {"old": pytest.approx(0.65), "new": 1.0, "other": 1.0}
-    assert [c.id for c in build_block(store, comps, now).items] == ["new", "other"]
+    assert [c.id for c in store_block(store, comps, now).items] == ["new", "other"]
     # without min_confidence the contested fact is injected; a verdict not yet recorded at `now` is no doubt
     loose = replace(comps, selector=CurrentFactsSelector(min_confidence=0.0))
-    assert "old" in [c.id for c in build_block(store, loose, now).items]
+    assert "old" in [c.id for c in store_block(store, loose, now).items]
     assert contested(store, T0 + timedelta(days=5)) == {}
 
 
@@ -92,7 +92,7 @@ def test_a_confident_supersede_is_an_edge_and_a_weak_merge_is_no_doubt():
     store, _, now = run(Verdict(Relation.SUPERSEDE, 0.8, "sure"), 0.5, 0.7)
     assert store.state("old").superseded_by == "new" and store.review_queue == []
     store, comps, now = run(Verdict(Relation.MERGE, 0.3, "weak"), 0.5, 0.7)
-    assert contested(store, now) == {} and "old" in [c.id for c in build_block(store, comps, now).items]
+    assert contested(store, now) == {} and "old" in [c.id for c in store_block(store, comps, now).items]
 
 
 def test_knn_k_namespace_adds_within_namespace_pairs_to_the_judged_ones():

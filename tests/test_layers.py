@@ -35,6 +35,8 @@ def memlab_imports(path: Path) -> set[str]:
 ALLOWED: dict[str, tuple[str, ...]] = {
     "text": ("memlab.text", "memlab.types", "memlab.selection_types", "memlab.errors"),
     "models": ("memlab.models", "memlab.errors"),
+    # generated and read data, shared by benchmarks and training (both may import it; it imports neither)
+    "data": ("memlab.data", "memlab.types", "memlab.text", "memlab.errors"),
     "strategies": (
         "memlab.strategies",
         "memlab.types",
@@ -87,5 +89,20 @@ def test_no_hydra_or_mlflow_below_the_entry_points(sub):
         for p in files(sub)
         for m in imports(p)
         if m.split(".")[0] in ("hydra", "mlflow", "omegaconf")
+    ]
+    assert bad == []
+
+
+@pytest.mark.parametrize(
+    ("package", "forbidden"),
+    [("reports", "memlab.commands"), ("training", "memlab.benchmarks"), ("tracking", "memlab.commands")],
+)
+def test_no_upward_import(package, forbidden):
+    """Reports and tracking never import a command; training takes its data from memlab.data, not a benchmark."""
+    bad = [
+        f"{p.relative_to(PKG)} imports {m}"
+        for p in files(package)
+        for m in memlab_imports(p)
+        if m.startswith(forbidden)
     ]
     assert bad == []

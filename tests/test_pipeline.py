@@ -12,7 +12,7 @@ from memlab.embed.knn import knn_pairs
 from memlab.embed.tfidf import TfidfEmbedder
 from memlab.errors import MemlabError
 from memlab.pipeline.consolidate import consolidate
-from memlab.pipeline.inject import TAG, build_block
+from memlab.pipeline.inject import TAG, store_block
 from memlab.pipeline.recall import recall
 from memlab.pipeline.store import MemoryStore
 from memlab.strategies.clusterer.agglomerative import AgglomerativeClusterer
@@ -183,21 +183,31 @@ def test_summaries_cover_clusters_and_injection_prefers_them():
     summary = next(iter(store.summaries.values()))
     assert sorted(summary.source_ids) == ["s0", "s1", "s2"]
     assert all(e.type is EdgeType.CONSOLIDATES for e in store.edges_of(summary.id))
-    block = build_block(store, comps, T0 + timedelta(days=5))
+    block = store_block(store, comps, T0 + timedelta(days=5))
     assert [c.id for c in block.items] == [summary.id]
 
 
 def test_block_is_deterministic_and_within_budget():
     store, comps, _ = chain_store()
     now = T0 + timedelta(days=30)
-    b1 = build_block(store, comps, now)
-    b2 = build_block(store, comps, now)
+    b1 = store_block(store, comps, now)
+    b2 = store_block(store, comps, now)
     assert b1.text == b2.text and b1.text.startswith(f'<{TAG} version="{b1.version}" generated_at="2025-01-31">')
     assert b1.text.endswith(f"</{TAG}>")
     assert "Litestar" in b1.text and "Flask for the web API" not in b1.text
     small = components(ScriptedJudge({}), budget_tokens=60)
     consolidate(store, small, now)
-    assert build_block(store, small, now).tokens <= 60
+    assert store_block(store, small, now).tokens <= 60
+
+
+def test_the_block_is_cut_to_max_chars_by_dropping_its_last_items():
+    store, comps, _ = chain_store()
+    now = T0 + timedelta(days=30)
+    full = store_block(store, comps, now)
+    assert len(full.items) >= 2 and store_block(store, comps, now, max_chars=len(full.text)).text == full.text
+    cut = store_block(store, comps, now, max_chars=len(full.text) - 1)
+    assert 0 < len(cut.items) < len(full.items) and cut.items == full.items[: len(cut.items)]
+    assert len(cut.text) <= len(full.text) - 1 and cut.version != full.version
 
 
 def test_a_judge_that_observes_the_store_sees_every_memory_before_any_pair():

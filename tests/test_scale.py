@@ -98,8 +98,8 @@ def test_vector_bank_embeds_each_text_once_and_scores_every_row():
 
 
 def test_recall_of_a_pool_with_positions_equals_recall_of_the_plain_list(monkeypatch):
-    from memlab.benchmarks.project_history.generator import generate
     from memlab.build import build_components
+    from memlab.data.project_history.generator import generate
     from memlab.pipeline import recall as recall_module
     from memlab.strategies.retriever import engine
     from tests.support.compose import compose_cfg
@@ -319,8 +319,8 @@ def test_top_columns_is_the_prefix_of_the_stable_argsort(data, rows, cols):
 
 
 def test_incremental_consolidation_judges_only_the_new_pairs():
-    from memlab.benchmarks.project_history.generator import generate
     from memlab.build import build_components
+    from memlab.data.project_history.generator import generate
     from memlab.pipeline.consolidate import consolidate
     from tests.support.compose import compose_cfg
 
@@ -339,7 +339,7 @@ def test_incremental_consolidation_judges_only_the_new_pairs():
 
 
 def test_learned_judge_many_equals_judge_of_each_pair():
-    from memlab.benchmarks.project_history.generator import generate
+    from memlab.data.project_history.generator import generate
     from memlab.embed.knn import knn_pairs
     from memlab.embed.tfidf import TfidfEmbedder
     from memlab.strategies.judge.learned import LearnedJudge

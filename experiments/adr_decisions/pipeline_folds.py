@@ -59,7 +59,7 @@ def main() -> None:
     models = Path(sys.argv[1])
     cascade = "--cascade" in sys.argv[2:]
     extra = [a for a in sys.argv[2:] if a != "--cascade"]
-    from memlab.benchmarks.adr.corpus import repo_files
+    from memlab.data.adr.corpus import repo_files
 
     total = dict.fromkeys(COUNTS, 0.0)
     for path in repo_files(default_folder(), split="dev"):

@@ -37,7 +37,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from memlab.benchmarks.base import DatasetCard
 from memlab.benchmarks.project_history.evaluate import evaluate_history
-from memlab.benchmarks.project_history.generator import generate
+from memlab.data.project_history.generator import generate
 from memlab.strategies.judge.learned import verdict_from_proba
 from memlab.strategies.judge.pair_features import FEATURES, pair_features
 from memlab.strategies.judge.slot_profiles import SlotProfiles

@@ -18,8 +18,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from memlab.benchmarks.metrics import transitive_closure
 from memlab.build import build, build_components
+from memlab.data.relations import transitive_closure
 from memlab.types import Relation, Verdict
 from tests.support.compose import compose_cfg
 

@@ -11,8 +11,8 @@ from dataclasses import replace
 from memlab.benchmarks.base import DatasetCard
 from memlab.benchmarks.project_history import history_metrics as hm
 from memlab.benchmarks.project_history.evaluate import evaluate_history
-from memlab.benchmarks.project_history.generator import generate
 from memlab.build import build_components
+from memlab.data.project_history.generator import generate
 from memlab.types import Relation, Verdict
 from tests.support.compose import compose_cfg
 

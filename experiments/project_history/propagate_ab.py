@@ -7,8 +7,8 @@ import sys
 
 from memlab.benchmarks.base import DatasetCard
 from memlab.benchmarks.project_history.evaluate import evaluate_history
-from memlab.benchmarks.project_history.generator import generate
 from memlab.build import build_components
+from memlab.data.project_history.generator import generate
 from tests.support.compose import compose_cfg
 
 KEYS = (

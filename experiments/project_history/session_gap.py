@@ -25,8 +25,8 @@ from typing import Any
 import memlab.pipeline.episode as episode
 from memlab.benchmarks.base import DatasetCard
 from memlab.benchmarks.project_history.evaluate import evaluate_history
-from memlab.benchmarks.project_history.generator import generate
 from memlab.build import build_components
+from memlab.data.project_history.generator import generate
 from tests.support.compose import compose_cfg
 
 CARD = DatasetCard("project_history", "1", "0", "-", "-", "supersession_f1")

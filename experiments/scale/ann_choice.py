@@ -14,7 +14,7 @@ import faiss
 import hnswlib
 import numpy as np
 
-from memlab.benchmarks.project_history.generator import generate
+from memlab.data.project_history.generator import generate
 from memlab.embed.knn import knn_pairs
 from memlab.embed.tfidf import TfidfEmbedder
 

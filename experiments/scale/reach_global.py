@@ -6,7 +6,7 @@ Run from the checkout: python experiments/scale/reach_global.py
 import sys
 
 sys.path.insert(0, ".")
-from memlab.benchmarks.project_history.generator import generate
+from memlab.data.project_history.generator import generate
 from memlab.embed.knn import knn_pairs, knn_pairs_within, merge_pairs
 from memlab.embed.tfidf import TfidfEmbedder
 from memlab.types import Relation

@@ -9,7 +9,7 @@ import sys
 
 sys.path.insert(0, ".")
 
-from memlab.benchmarks.project_history.generator import generate
+from memlab.data.project_history.generator import generate
 from memlab.embed.knn import knn_pairs_within
 from memlab.embed.tfidf import TfidfEmbedder
 from memlab.pipeline.subject_candidates import subject_block

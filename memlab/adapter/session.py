@@ -26,7 +26,7 @@ from memlab.adapter.state import (
     read_json,
     write_json_atomic,
 )
-from memlab.selection_types import InjectionCandidate, SelectionContext, Tier
+from memlab.selection_types import DEFAULT_BUDGET_TOKENS, InjectionCandidate, Tier
 
 SOURCES = ("startup", "resume", "clear", "compact", "fork")
 #: Sessions remembered for the resume/fork policy.
@@ -165,23 +165,6 @@ def raw_candidates(
     return out
 
 
-def build_block(pool: list[InjectionCandidate], budget_tokens: int, spec: dict[str, Any], now: datetime) -> Any:
-    """Select from ``pool`` with the spec's selector and render; cut to ``max_chars``."""
-    from memlab.adapter.spec import build_selector
-    from memlab.pipeline.inject import overhead_tokens, render
-
-    selector = build_selector(spec)
-    context = SelectionContext(now=now, query=None)
-    budget = max(0, int(budget_tokens) - overhead_tokens(context.chars_per_token))
-    chosen = list(selector.select(pool, context, budget))
-    block = render(chosen, now.date())
-    limit = int(spec["hook"]["max_chars"])
-    while chosen and len(block.text) > limit:
-        chosen.pop()
-        block = render(chosen, now.date())
-    return block
-
-
 def decide(policy: str, source: str, session_id: str, version: str, sessions: dict[str, Any]) -> bool:
     """Whether to inject: ``always``, ``never`` or ``if_changed`` (since this session's last injection;
     a fork — a new session id — compares with the last injection in the repository; a resumed session
@@ -200,9 +183,9 @@ def decide(policy: str, source: str, session_id: str, version: str, sessions: di
 
 def _spec_budget(spec: dict[str, Any]) -> int:
     try:
-        return int((spec.get("pipeline") or {}).get("budget_tokens", 2000))
+        return int((spec.get("pipeline") or {}).get("budget_tokens", DEFAULT_BUDGET_TOKENS))
     except (TypeError, ValueError):
-        return 2000
+        return DEFAULT_BUDGET_TOKENS
 
 
 def session_start(
@@ -217,7 +200,8 @@ def session_start(
         now: The clock.
         deadline: ``time.monotonic()`` by which reading raw notes must stop (first sessions only).
     """
-    from memlab.adapter.spec import config_hash
+    from memlab.adapter.spec import build_selector, config_hash
+    from memlab.pipeline.inject import build_block
 
     source = str(payload.get("source") or "startup")
     if source not in SOURCES:
@@ -242,8 +226,8 @@ def session_start(
         if other_spec and claim_start(repo, min(interval, 60.0)):
             spawn_consolidation(repo, spec.get("path"))  # the cache came from another spec: refresh it
         pool = cached_candidates(rows)
-        budget = int(cache.get("budget_tokens", 2000))
-    block = build_block(pool, budget, spec, now)
+        budget = int(cache.get("budget_tokens", DEFAULT_BUDGET_TOKENS))
+    block = build_block(pool, budget, build_selector(spec), now, int(spec["hook"]["max_chars"]))
     if not block.text:
         return {"systemMessage": "memlab: no memory to inject"}
     sessions_path = repo.memlab_dir / SESSIONS_FILE

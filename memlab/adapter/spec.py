@@ -19,6 +19,7 @@ from typing import Any
 
 from memlab.build import GROUPS, build_node, config_hash, missing_package_error
 from memlab.errors import MemlabError
+from memlab.pipeline.inject import MAX_BLOCK_CHARS, MAX_ITEM_CHARS
 
 #: Strategy groups every spec must carry (a spec exported before ``retriever`` existed gets ``dense``).
 REQUIRED_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g != "retriever")
@@ -28,8 +29,8 @@ SPEC_FORMAT = "memlab.hook-spec/1"
 SPEC_FILE = "memlab-hook.json"
 #: Hook behaviour defaults (a spec's ``hook`` section overrides them).
 HOOK_DEFAULTS: dict[str, Any] = {
-    "max_chars": 9500,
-    "max_item_chars": 400,
+    "max_chars": MAX_BLOCK_CHARS,
+    "max_item_chars": MAX_ITEM_CHARS,
     "time_budget_seconds": 3.0,
     "consolidate_min_new": 5,
     "consolidate_min_interval_seconds": 600,

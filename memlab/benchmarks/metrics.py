@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
+from memlab.data.relations import transitive_closure
 from memlab.types import TIER_ORDER
 
 
@@ -25,25 +26,6 @@ def precision_recall_f1(predicted: Collection, gold: Collection) -> tuple[float,
     recall = hit / len(ref) if ref else 1.0
     f1 = 0.0 if hit == 0 else 2 * precision * recall / (precision + recall)
     return precision, recall, f1
-
-
-def transitive_closure(pairs: Iterable[tuple[str, str]]) -> set[tuple[str, str]]:
-    """All ``(a, c)`` reachable through ``(a, b), (b, c), ...``; self-pairs from cycles are dropped."""
-    succ: dict[str, set[str]] = {}
-    for a, b in pairs:
-        succ.setdefault(a, set()).add(b)
-    out: set[tuple[str, str]] = set()
-    for start in succ:
-        stack, seen = list(succ[start]), set()
-        while stack:
-            node = stack.pop()
-            if node in seen:
-                continue
-            seen.add(node)
-            if node != start:
-                out.add((start, node))
-            stack.extend(succ.get(node, ()))
-    return out
 
 
 def supersession_scores(

@@ -26,15 +26,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the run as JSON")
 
 
-def main_metric(runs) -> str:
-    """The main metric the runs declare (``memlab.main_metric`` tag); one-line error when they disagree."""
-    names = sorted({r.tags["memlab.main_metric"] for r in runs if r.tags.get("memlab.main_metric")})
-    if len(names) != 1:
-        found = ", ".join(names) or "none"
-        raise MemlabError(f"the runs declare main metrics {found}; choose one with --metric")
-    return names[0]
-
-
 def describe(record) -> str:
     """One tied run: id, name, the groups that are not ``none`` and its cost."""
     from memlab.tracking.query import COST_METRIC, active_groups
@@ -47,7 +38,7 @@ def describe(record) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the best run's id, metric, strategies, and any tie it broke."""
-    from memlab.tracking.query import find_runs, rank_runs
+    from memlab.tracking.query import find_runs, main_metric, rank_runs
 
     if args.list_metrics or args.metric is None:
         runs = find_runs(args.experiment, args.tracking_uri)

@@ -17,7 +17,7 @@ SKIP: frozenset[str] = frozenset({"dspy", "none"})
 
 def expressions(size: int = 1000, seed: int = 0) -> list[tuple[str, Any]]:
     """(memory text, anchor) for each gold temporal expression of a generated history."""
-    from memlab.benchmarks.project_history.generator import generate
+    from memlab.data.project_history.generator import generate
 
     history = generate(seed, size)
     by_id = {m.id: m for m in history.memories}

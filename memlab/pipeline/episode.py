@@ -34,7 +34,7 @@ from typing import Any
 from memlab.components import Components
 from memlab.pipeline.consolidate import PHASES, consolidate
 from memlab.pipeline.context import QueryContext, select_context
-from memlab.pipeline.inject import InjectedBlock, build_block
+from memlab.pipeline.inject import InjectedBlock, store_block
 from memlab.pipeline.online import process_arrival
 from memlab.pipeline.recall import recall_many
 from memlab.pipeline.store import MemoryStore
@@ -245,7 +245,7 @@ class _Runner:
         end = self.episode.end or (max(times) if times else None)
         t0 = time.perf_counter()
         with span("inject"):
-            block = build_block(self.store, self.components, end, self.episode.block_query) if end else None
+            block = store_block(self.store, self.components, end, self.episode.block_query) if end else None
         self.seconds["inject"] += time.perf_counter() - t0
         if block is None:
             from memlab.pipeline.inject import render

@@ -27,6 +27,7 @@ from memlab.sha import sha256
 if TYPE_CHECKING:
     from memlab.components import Components
     from memlab.pipeline.store import MemoryStore
+    from memlab.protocols import InjectionSelector
     from memlab.types import Memory, Summary
 
 TAG = "memory_consolidated_summaries"
@@ -101,7 +102,13 @@ def contested(store: MemoryStore, now: datetime) -> dict[str, float]:
     return out
 
 
-def summary_candidate(summary: Summary, now: datetime, relevance: float = 0.0, max_item_chars: int = 400):
+#: Longest block the hook prints (a spec's ``hook.max_chars``); the benchmarks score the block cut the same way.
+MAX_BLOCK_CHARS = 9500
+#: Longest text of one item (a spec's ``hook.max_item_chars``).
+MAX_ITEM_CHARS = 400
+
+
+def summary_candidate(summary: Summary, now: datetime, relevance: float = 0.0, max_item_chars: int = MAX_ITEM_CHARS):
     """A summary as a selector candidate (recency: 30-day half-life from its newest source)."""
     text = escape(
         f"- [{summary.namespace} summary, {summary.temporal_start.date()}..{summary.temporal_end.date()}] "
@@ -129,7 +136,7 @@ def memory_candidate(
     now: datetime,
     relevance: float = 0.0,
     doubt: dict[str, float] | None = None,
-    max_item_chars: int = 400,
+    max_item_chars: int = MAX_ITEM_CHARS,
 ) -> InjectionCandidate:
     """A memory as a selector candidate: recency from the retention function, activation from the access
     count (seed: ``min(1, count / 10)``), confidence 1 minus the strongest pending SUPERSEDE verdict
@@ -152,7 +159,12 @@ def memory_candidate(
 
 
 def candidates(
-    store: MemoryStore, components: Components, now: datetime, query: str | None = None, *, max_item_chars: int = 400
+    store: MemoryStore,
+    components: Components,
+    now: datetime,
+    query: str | None = None,
+    *,
+    max_item_chars: int = MAX_ITEM_CHARS,
 ) -> list[InjectionCandidate]:
     """Everything the selector may inject at ``now``: summaries and current hot/warm memories.
 
@@ -215,11 +227,46 @@ def render(items: Sequence[InjectionCandidate], generated_at: date) -> InjectedB
 
 
 def build_block(
-    store: MemoryStore, components: Components, now: datetime, query: str | None = None, *, max_item_chars: int = 400
+    pool: Sequence[InjectionCandidate],
+    budget_tokens: int,
+    selector: InjectionSelector,
+    now: datetime,
+    max_chars: int = MAX_BLOCK_CHARS,
+    query: str | None = None,
 ) -> InjectedBlock:
-    """Candidates → selector (under the budget minus the block's overhead) → rendered block."""
+    """The SessionStart block, as the hook prints it and the benchmarks score it.
+
+    The selector chooses from ``pool`` under ``budget_tokens`` minus the block's fixed parts
+    (:func:`overhead_tokens`); the choice is rendered, and its last items are dropped while the text is longer
+    than ``max_chars``.
+
+    Args:
+        pool: Candidates (:func:`candidates`, or the hook's cache of them).
+        budget_tokens: The block's token budget (``pipeline.budget_tokens``).
+        selector: The selector strategy.
+        now: The session's time.
+        max_chars: Longest text printed (a spec's ``hook.max_chars``).
+        query: Text describing the session, if any.
+    """
     context = SelectionContext(now=now, query=query)
-    budget = max(0, components.settings.budget_tokens - overhead_tokens(context.chars_per_token))
+    budget = max(0, int(budget_tokens) - overhead_tokens(context.chars_per_token))
+    chosen = list(selector.select(pool, context, budget))
+    block = render(chosen, now.date())
+    while chosen and len(block.text) > max_chars:
+        chosen.pop()
+        block = render(chosen, now.date())
+    return block
+
+
+def store_block(
+    store: MemoryStore,
+    components: Components,
+    now: datetime,
+    query: str | None = None,
+    *,
+    max_item_chars: int = MAX_ITEM_CHARS,
+    max_chars: int = MAX_BLOCK_CHARS,
+) -> InjectedBlock:
+    """The block a session starting at ``now`` gets from ``store``: :func:`candidates`, then :func:`build_block`."""
     pool = candidates(store, components, now, query, max_item_chars=max_item_chars)
-    chosen = components.selector.select(pool, context, budget)
-    return render(chosen, now.date())
+    return build_block(pool, components.settings.budget_tokens, components.selector, now, max_chars, query)

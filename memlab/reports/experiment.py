@@ -223,7 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Write ``reports/NAME.md`` and its figures."""
     from memlab.reports import common
     from memlab.reports.experiment_figures import draw_all
-    from memlab.tracking.query import resolve_uri
+    from memlab.tracking.query import main_metric, resolve_uri
     from memlab.tracking.status import step
 
     parser = argparse.ArgumentParser(prog="memlab report --experiment", description=__doc__.splitlines()[0])
@@ -238,8 +238,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs = common.finished_runs(args.experiment, args.uri)
     common.require_runs(runs, [args.experiment], args.uri)
     if args.metric is None:
-        from memlab.commands.best import main_metric
-
         args.metric = main_metric(runs)
     out = Path(args.out) if args.out else PROJECT_ROOT / "reports" / f"{args.experiment}.md"
     names = {k: out.with_name(f"{out.stem}_{k}.png") for k in ("main", "tiers", "latency", "budget")}

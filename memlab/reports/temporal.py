@@ -154,7 +154,7 @@ def norm_section(runs: Sequence) -> list[str]:
         "### Dev and held-out halves",
         "",
         "Fixed hash halves (Duckling by phrase, TBAQ by document group = source and date; "
-        "`memlab/benchmarks/temporal_norm/data.py`). Rules were tuned by reading dev errors only.",
+        "`memlab/data/temporal_norm/data.py`). Rules were tuned by reading dev errors only.",
         "",
     ]
     head = [

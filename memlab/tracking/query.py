@@ -134,6 +134,15 @@ TIE_RULE = (
 COST_METRIC = "injected_tokens"
 
 
+def main_metric(runs: list[RunRecord]) -> str:
+    """The main metric the runs declare (``memlab.main_metric`` tag); one-line error when they disagree."""
+    names = sorted({r.tags["memlab.main_metric"] for r in runs if r.tags.get("memlab.main_metric")})
+    if len(names) != 1:
+        found = ", ".join(names) or "none"
+        raise MemlabError(f"the runs declare main metrics {found}; choose one with --metric")
+    return names[0]
+
+
 def active_groups(run: RunRecord) -> int:
     """Strategy groups of the run that do something (a ``memlab.strategy.<group>`` tag not naming ``none``)."""
     return sum(1 for k, v in run.tags.items() if k.startswith("memlab.strategy.") and v.split("@", 1)[0] != "none")

@@ -81,16 +81,16 @@ def parse_training_seeds(spec: str) -> tuple[list[int], dict[int, str], dict[int
 
 
 def make_history(dataset: str, seed: int, size: int, style: str = "classic", hard_negatives: float = 0.0) -> Any:
-    """One training history: ``builtin`` (memlab.benchmarks.project_history.builtin) or ``generator`` (with
+    """One training history: ``builtin`` (memlab.data.project_history.builtin) or ``generator`` (with
     its phrasing family ``style`` and share of ``hard_negatives``).
     """
     if dataset == "builtin":
-        from memlab.benchmarks.project_history.builtin import generate
+        from memlab.data.project_history.builtin import generate
 
         return generate(seed)
     if dataset == "generator":
         try:
-            from memlab.benchmarks.project_history.generator import generate as gen
+            from memlab.data.project_history.generator import generate as gen
         except ImportError:
             raise MemlabError("the project-history generator is not available; use --dataset builtin") from None
         return gen(seed, size, style=style, hard_negatives=hard_negatives)
@@ -171,7 +171,7 @@ def candidate_pairs(
     The kNN pairs are those of the pipeline's ``knn_k`` (``k``) and ``knn_k_namespace`` (``k_namespace``)
     at ``min_similarity``.
     """
-    from memlab.benchmarks.metrics import transitive_closure
+    from memlab.data.relations import transitive_closure
     from memlab.embed.knn import knn_pairs, knn_pairs_within
 
     memories = list(history.memories)

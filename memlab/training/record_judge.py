@@ -1,6 +1,6 @@
 """Training and leave-one-repository-out evaluation of the record judge on a folder of ADR repositories.
 
-Each repository becomes its ``refs=strip`` history (:func:`memlab.benchmarks.adr.history.repo_history`). Pairs
+Each repository becomes its ``refs=strip`` history (:func:`memlab.data.adr.history.repo_history`). Pairs
 are the candidate pairs the ``adr_decisions`` experiment puts in front of the judge: each record's
 ``k`` nearest neighbours by MiniLM over its text (``pipeline.knn_k``) and over its title
 (``pipeline.knn_k_summary``), cosine >= ``min_similarity``. Label: 1 for a gold SUPERSEDE pair, 0 otherwise
@@ -41,8 +41,8 @@ class RepoPairs:
 
 def load_repos(folder: str | Path, repos: Sequence[str] | None = None, split: str = "dev") -> list[Any]:
     """The ``refs=strip`` histories of ``folder``'s repositories in ``split`` (``repos``: only those)."""
-    from memlab.benchmarks.adr.corpus import read_repo, repo_files
-    from memlab.benchmarks.adr.history import repo_history
+    from memlab.data.adr.corpus import read_repo, repo_files
+    from memlab.data.adr.history import repo_history
 
     return [repo_history(read_repo(p), refs="strip") for p in repo_files(folder, repos, split)]
 
@@ -104,7 +104,7 @@ def probabilities(model: Any, repo: RepoPairs) -> np.ndarray:
 
 def closure(pairs: set[tuple[str, str]]) -> set[tuple[str, str]]:
     """Transitive closure of ``(older, newer)`` pairs."""
-    from memlab.benchmarks.metrics import transitive_closure
+    from memlab.data.relations import transitive_closure
 
     return set(transitive_closure(pairs))
 

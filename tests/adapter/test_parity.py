@@ -9,10 +9,10 @@ from datetime import datetime
 from memlab.adapter.export import spec_from_config
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import load_memories
-from memlab.benchmarks.project_history.builtin import generate
 from memlab.build import build_components
+from memlab.data.project_history.builtin import generate
 from memlab.pipeline.consolidate import consolidate
-from memlab.pipeline.inject import build_block
+from memlab.pipeline.inject import store_block
 from memlab.pipeline.store import MemoryStore
 from tests.adapter.conftest import NOW, cli, session_payload
 from tests.adapter.helpers import write_memories
@@ -30,7 +30,7 @@ def test_pipeline_and_hook_select_the_same_items_in_order(repo, tmp_path):
     store = MemoryStore(memories)
     components = build_components(cfg)
     consolidate(store, components, now)
-    expected = build_block(store, components, now)
+    expected = store_block(store, components, now)
     assert len(expected.items) >= 5
 
     spec_path = tmp_path / "memlab-hook.json"

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from memlab.benchmarks.adr.corpus import SPLITS, read_repo, repo_files, sealed_names
+from memlab.data.adr.corpus import SPLITS, read_repo, repo_files, sealed_names
 from memlab.errors import MemlabError
 from tests.adr.factory import kafka_repo, record, write_repo
 

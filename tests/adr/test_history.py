@@ -2,8 +2,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memlab.benchmarks.adr.corpus import read_repo
-from memlab.benchmarks.adr.history import memory_id, repo_history
+from memlab.data.adr.corpus import read_repo
+from memlab.data.adr.history import memory_id, repo_history
 from memlab.errors import MemlabError
 from memlab.types import Relation
 from tests.adr.factory import kafka_repo, link, md, record, write_repo

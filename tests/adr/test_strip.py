@@ -2,8 +2,8 @@
 
 import pytest
 
-from memlab.benchmarks.adr.strip import clean_record
-from memlab.benchmarks.adr.titles import strip_title
+from memlab.data.adr.strip import clean_record
+from memlab.data.adr.titles import strip_title
 
 STEMS = frozenset({"0002-use-json", "0004-use-nats", "0007-use-kafka", "0009-later"})
 

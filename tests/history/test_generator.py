@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from memlab.benchmarks.project_history.generator import generate, generate_with_log
-from memlab.benchmarks.project_history.generator_events import EVENT_RELATION, HARD_NEGATIVES, relative_interval
-from memlab.benchmarks.project_history.generator_topics import TOPICS
+from memlab.data.project_history.generator import generate, generate_with_log
+from memlab.data.project_history.generator_events import EVENT_RELATION, HARD_NEGATIVES, relative_interval
+from memlab.data.project_history.generator_topics import TOPICS
 from memlab.errors import MemlabError
 from memlab.types import NAMESPACES, Relation
 

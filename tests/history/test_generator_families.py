@@ -6,15 +6,15 @@ from collections import Counter
 
 import pytest
 
-from memlab.benchmarks.project_history.generator import generate, generate_with_log
-from memlab.benchmarks.project_history.generator_events import HARD_NEGATIVES
-from memlab.benchmarks.project_history.generator_families import (
+from memlab.data.project_history.generator import generate, generate_with_log
+from memlab.data.project_history.generator_events import HARD_NEGATIVES
+from memlab.data.project_history.generator_families import (
     QUERY_KINDS,
     families,
     parse_style,
     scope_thing,
 )
-from memlab.benchmarks.project_history.generator_topics import TOPICS
+from memlab.data.project_history.generator_topics import TOPICS
 from memlab.errors import MemlabError
 from memlab.types import Relation
 

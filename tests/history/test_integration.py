@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memlab.benchmarks.project_history.generator import generate
+from memlab.data.project_history.generator import generate
 from memlab.paths import default_data_dir
 from memlab.run import run
 from tests.support.compose import compose_cfg

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from memlab.benchmarks.project_history.generator import generate
-from memlab.benchmarks.project_history.schema import from_dict, read
+from memlab.data.project_history.generator import generate
+from memlab.data.project_history.schema import from_dict, read
 from memlab.errors import MemlabError
 
 GOOD = {

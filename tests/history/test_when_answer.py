@@ -75,7 +75,7 @@ def test_questions_about_events_are_asked_about_the_past():
     from datetime import UTC, datetime
 
     from memlab.benchmarks.project_history.evaluate_queries import episode_query
-    from memlab.benchmarks.project_history.schema import GoldQuery
+    from memlab.data.project_history.schema import GoldQuery
 
     at = datetime(2025, 3, 1, tzinfo=UTC)
     end = datetime(2025, 6, 1, tzinfo=UTC)

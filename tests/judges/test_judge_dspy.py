@@ -90,8 +90,8 @@ def test_low_confidence_is_flagged_for_review() -> None:
 
 
 def test_low_confidence_goes_to_the_pipeline_review_queue() -> None:
-    from memlab.benchmarks.project_history.builtin import generate
     from memlab.build import build_components
+    from memlab.data.project_history.builtin import generate
     from memlab.pipeline.consolidate import consolidate
     from memlab.pipeline.store import MemoryStore
     from tests.support.compose import compose_cfg

@@ -44,7 +44,7 @@ def test_training_refuses_evaluation_seeds() -> None:
 
 
 def test_labels_come_from_gold_and_absent_pairs_coexist() -> None:
-    from memlab.benchmarks.project_history.builtin import generate
+    from memlab.data.project_history.builtin import generate
 
     history = generate(1000)
     rows, labels = history_pairs(history, make_embedder("tfidf"))
@@ -56,7 +56,7 @@ def test_labels_come_from_gold_and_absent_pairs_coexist() -> None:
 
 
 def test_session_profiles_are_those_of_the_store_when_the_newer_session_is_consolidated() -> None:
-    from memlab.benchmarks.project_history.builtin import generate
+    from memlab.data.project_history.builtin import generate
     from memlab.strategies.judge.pair_features import pair_features
     from memlab.strategies.judge.slot_profiles import SlotProfiles
     from memlab.training.judge import candidate_pairs, session_ends
@@ -217,7 +217,7 @@ def test_relation_f1_exact() -> None:
 
 
 def test_training_pairs_with_k_namespace_are_a_superset() -> None:
-    from memlab.benchmarks.project_history.builtin import generate
+    from memlab.data.project_history.builtin import generate
     from memlab.training.judge import candidate_pairs
 
     history, emb = generate(1000), make_embedder("tfidf")

@@ -148,7 +148,7 @@ def test_shipped_model_loads_with_its_pin() -> None:
 
 
 def test_training_on_tiny_synthetic_repos_is_deterministic() -> None:
-    from memlab.benchmarks.project_history.schema import GoldRelation, ProjectHistory
+    from memlab.data.project_history.schema import GoldRelation, ProjectHistory
     from memlab.training import record_judge as rj
 
     def history(name: str, shift: int) -> ProjectHistory:

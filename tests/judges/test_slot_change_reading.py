@@ -73,7 +73,7 @@ def test_keyword_gate_changes_nothing(monkeypatch) -> None:
     import json
     from pathlib import Path
 
-    from memlab.benchmarks.project_history.generator import generate
+    from memlab.data.project_history.generator import generate
     from memlab.text import change_reading
 
     texts = [

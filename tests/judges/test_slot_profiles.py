@@ -84,7 +84,7 @@ def test_profiles_do_not_depend_on_note_order_and_similarities_are_symmetric(ord
 
 _FEATURES_OF_A_HISTORY = """
 import json
-from memlab.benchmarks.project_history.generator import generate
+from memlab.data.project_history.generator import generate
 from memlab.strategies.judge.slot_profiles import SlotProfiles
 h = generate(1020, 120)
 p = SlotProfiles.from_memories(h.memories)

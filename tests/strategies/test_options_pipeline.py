@@ -8,7 +8,7 @@ import pytest
 
 from memlab.build import build_components
 from memlab.pipeline.consolidate import consolidate
-from memlab.pipeline.inject import build_block
+from memlab.pipeline.inject import store_block
 from memlab.pipeline.store import MemoryStore
 from memlab.types import Memory
 from tests.support.compose import compose_cfg
@@ -64,7 +64,7 @@ def test_option_runs_through_the_pipeline(overrides, tmp_path):
         store = MemoryStore(history())
         now = T0 + timedelta(days=150)
         result = consolidate(store, components, now)
-        block = build_block(store, components, now, query="which web framework")
+        block = store_block(store, components, now, query="which web framework")
     assert sum(result.tier_counts.values()) == 40
     for summary in store.summaries.values():
         assert set(summary.source_ids) <= set(store.memories)

@@ -1,7 +1,7 @@
 import pytest
 
-from memlab.benchmarks.locomo_synth.config import SynthConfig
-from memlab.benchmarks.locomo_synth.generator import generate
+from memlab.data.locomo_synth.config import SynthConfig
+from memlab.data.locomo_synth.generator import generate
 
 
 @pytest.fixture(scope="session")

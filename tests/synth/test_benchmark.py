@@ -54,8 +54,8 @@ def test_runs_through_locomo_benchmark(tmp_path):
 
 def test_locomo_parser_reads_every_gold_answer_as_its_exact_interval():
     dates = pytest.importorskip("memlab.benchmarks.locomo.dates")
-    from memlab.benchmarks.locomo_synth.config import SynthConfig
-    from memlab.benchmarks.locomo_synth.generator import generate
+    from memlab.data.locomo_synth.config import SynthConfig
+    from memlab.data.locomo_synth.generator import generate
 
     for seed in range(4):
         _, gold = generate(SynthConfig(seed=seed))

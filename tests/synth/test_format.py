@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlab.benchmarks.locomo_synth.__main__ import main
-from memlab.benchmarks.locomo_synth.config import SynthConfig
-from memlab.benchmarks.locomo_synth.generator import generate
-from memlab.benchmarks.locomo_synth.io import cached, dumps, gold_path_for, write
+from memlab.data.locomo_synth.config import SynthConfig
+from memlab.data.locomo_synth.generator import generate
+from memlab.data.locomo_synth.io import cached, dumps, gold_path_for, write
 from memlab.errors import MemlabError
 
 from .helpers import check_file, parse_stamp, turns_by_id
@@ -163,7 +163,7 @@ def test_default_seed0_bytes_are_pinned():
     """Changing generator output must bump GENERATOR_VERSION (cached files are keyed by it) and this pin."""
     import hashlib
 
-    from memlab.benchmarks.locomo_synth.config import GENERATOR_VERSION
+    from memlab.data.locomo_synth.config import GENERATOR_VERSION
 
     data, _ = generate(SynthConfig(seed=0))
     digest = hashlib.sha256(dumps(data)).hexdigest()

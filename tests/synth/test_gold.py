@@ -11,9 +11,9 @@ from datetime import date, timedelta
 
 import pytest
 
-from memlab.benchmarks.locomo_synth.config import SynthConfig
-from memlab.benchmarks.locomo_synth.expressions import KINDS
-from memlab.benchmarks.locomo_synth.generator import generate
+from memlab.data.locomo_synth.config import SynthConfig
+from memlab.data.locomo_synth.expressions import KINDS
+from memlab.data.locomo_synth.generator import generate
 
 from .helpers import parse_stamp, turns_by_id
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from memlab.benchmarks.locomo_synth.config import SynthConfig
-from memlab.benchmarks.locomo_synth.generator import generate
+from memlab.data.locomo_synth.config import SynthConfig
+from memlab.data.locomo_synth.generator import generate
 from memlab.paths import default_data_dir
 
 from .helpers import DIA, SESSION_KEY, STAMP, parse_stamp

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from memlab.benchmarks.temporal_norm.data import corpus_path, parse, split_of
 from memlab.benchmarks.temporal_norm.scoring import choose
+from memlab.data.temporal_norm.data import corpus_path, parse, split_of
 from memlab.errors import MemlabError
 from memlab.run import run
 from memlab.types import TemporalRef

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.benchmarks.temporal_norm.data import corpus_path
+from memlab.data.temporal_norm.data import corpus_path
 from memlab.strategies.temporal.rules import _LOWER_RULES, _RULES, resolve_chunk
 from memlab.text.temporal.prefilter import Trigger, trigger
 from tests.support.compose import compose_cfg

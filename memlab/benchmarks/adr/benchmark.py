@@ -1,6 +1,6 @@
 """``dataset=adr_decisions``: public architecture decision records, one episode per repository.
 
-Each repository file of ``path`` becomes a :class:`ProjectHistory` (:mod:`memlab.benchmarks.adr.history`),
+Each repository file of ``path`` becomes a :class:`ProjectHistory` (:mod:`memlab.data.adr.history`),
 run through the whole policy as one episode and scored with the same query answerer as the project
 histories. Per repository: ``info["repos"][name]`` (its rates, counts, gold pairs with candidate /
 predicted / verdict, skipped links) and the MLflow metrics ``repo.<owner__name>.<rate>`` for the main
@@ -21,16 +21,16 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from memlab.benchmarks import metrics
-from memlab.benchmarks.adr.corpus import SPLITS, read_repo, repo_files
-from memlab.benchmarks.adr.history import repo_history
 from memlab.benchmarks.adr.pooled import CI_RATES, pooled_metrics, rates
 from memlab.benchmarks.adr.scoring import repo_score
-from memlab.benchmarks.adr.strip import REFS
 from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
 from memlab.benchmarks.project_history.evaluate import history_episode, stale_since
 from memlab.benchmarks.project_history.evaluate_queries import make_answerer
-from memlab.benchmarks.project_history.schema import ProjectHistory
 from memlab.components import Components
+from memlab.data.adr.corpus import SPLITS, read_repo, repo_files
+from memlab.data.adr.history import repo_history
+from memlab.data.adr.strip import REFS
+from memlab.data.project_history.schema import ProjectHistory
 from memlab.errors import MemlabError
 
 MAIN_METRIC = "supersession_f1"
@@ -70,8 +70,8 @@ class AdrDecisionsBenchmark(EpisodeBenchmark):
     Args:
         path: Folder of ``owner__name.json`` files (format: the folder's ``SOURCE.md``).
         repos: Only these repositories (``owner/name`` or ``owner__name``); ``None``: all of the split.
-        split: ``all``, ``dev`` or ``sealed`` (:func:`memlab.benchmarks.adr.corpus.sealed_names`).
-        refs: ``strip`` or ``keep`` (:mod:`memlab.benchmarks.adr.strip`).
+        split: ``all``, ``dev`` or ``sealed`` (:func:`memlab.data.adr.corpus.sealed_names`).
+        refs: ``strip`` or ``keep`` (:mod:`memlab.data.adr.strip`).
         max_chars: Cap of each memory's content.
     """
 

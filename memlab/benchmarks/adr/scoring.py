@@ -17,7 +17,7 @@ from memlab.benchmarks.project_history.evaluate import (
     predicted_relations,
     stale_since,
 )
-from memlab.benchmarks.project_history.schema import ProjectHistory
+from memlab.data.project_history.schema import ProjectHistory
 from memlab.pipeline.episode import EpisodeOutcome
 from memlab.pipeline.store import MemoryStore
 from memlab.types import Relation

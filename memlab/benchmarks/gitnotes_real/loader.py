@@ -11,7 +11,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from memlab.benchmarks.project_history.schema import parse_time
+from memlab.data.project_history.schema import parse_time
 from memlab.errors import MemlabError
 from memlab.types import Memory
 

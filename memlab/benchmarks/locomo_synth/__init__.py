@@ -4,6 +4,6 @@
 writes a file the LoCoMo loader reads, plus ``locomo_synth_seed0.gold.json`` with the gold intervals.
 """
 
-from memlab.benchmarks.locomo_synth.config import GENERATOR_VERSION, SynthConfig
+from memlab.data.locomo_synth.config import GENERATOR_VERSION, SynthConfig
 
 __all__ = ["GENERATOR_VERSION", "SynthConfig"]

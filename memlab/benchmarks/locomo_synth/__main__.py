@@ -6,9 +6,9 @@ import argparse
 import json
 import sys
 
-from memlab.benchmarks.locomo_synth.config import SynthConfig
-from memlab.benchmarks.locomo_synth.expressions import KINDS
-from memlab.benchmarks.locomo_synth.io import write
+from memlab.data.locomo_synth.config import SynthConfig
+from memlab.data.locomo_synth.expressions import KINDS
+from memlab.data.locomo_synth.io import write
 from memlab.errors import MemlabError
 
 

@@ -17,10 +17,10 @@ from typing import Any, ClassVar
 
 from memlab.benchmarks.base import BenchmarkCard, BenchmarkResult, DatasetCard
 from memlab.benchmarks.locomo.benchmark import USES, LocomoBenchmark, LocomoRunData
-from memlab.benchmarks.locomo_synth.config import GENERATOR_VERSION, SynthConfig
-from memlab.benchmarks.locomo_synth.io import cached, write
 from memlab.benchmarks.locomo_synth.score import gold_scores
 from memlab.components import Components
+from memlab.data.locomo_synth.config import GENERATOR_VERSION, SynthConfig
+from memlab.data.locomo_synth.io import cached, write
 from memlab.errors import MemlabError
 
 

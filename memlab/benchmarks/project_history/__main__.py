@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hard-negatives", type=float, default=0.0, help="share of hard-negative events")
     parser.add_argument("--out", required=True, help="output JSON file")
     args = parser.parse_args(argv)
-    from memlab.benchmarks.project_history.generator import generate
+    from memlab.data.project_history.generator import generate
 
     try:
         difficulty = args.difficulty

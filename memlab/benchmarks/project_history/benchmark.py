@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
-from memlab.benchmarks.project_history.builtin import generate as generate_builtin
 from memlab.benchmarks.project_history.evaluate import history_episode, score_history, stale_since
 from memlab.benchmarks.project_history.evaluate_queries import make_answerer
-from memlab.benchmarks.project_history.generator import GENERATOR_VERSION, generate
-from memlab.benchmarks.project_history.schema import ProjectHistory, read
 from memlab.components import Components
+from memlab.data.project_history.builtin import generate as generate_builtin
+from memlab.data.project_history.generator import GENERATOR_VERSION, generate
+from memlab.data.project_history.schema import ProjectHistory, read
 from memlab.errors import MemlabError
 
 MAIN_METRIC = "supersession_f1"
@@ -59,7 +59,7 @@ class _HistoryBenchmark(EpisodeBenchmark):
 
 
 class ProjectHistoryBenchmark(_HistoryBenchmark):
-    """A generated history (see :mod:`memlab.benchmarks.project_history.generator`).
+    """A generated history (see :mod:`memlab.data.project_history.generator`).
 
     Args:
         seed: Generator seed (conf default: the run's ``seed``).
@@ -162,7 +162,7 @@ class ProjectHistoryFileBenchmark(_HistoryBenchmark):
 
 
 class BuiltinHistoryBenchmark(_HistoryBenchmark):
-    """The hand-written built-in history (:mod:`memlab.benchmarks.project_history.builtin`; no files).
+    """The hand-written built-in history (:mod:`memlab.data.project_history.builtin`; no files).
 
     Args:
         seed: Shuffles phrasings and noise (the gold follows).
@@ -189,7 +189,7 @@ class BuiltinHistoryBenchmark(_HistoryBenchmark):
             self.card.version,
             history.sha256(),
             self.card.licence,
-            f"memlab.benchmarks.project_history.builtin.generate(seed={self.seed})",
+            f"memlab.data.project_history.builtin.generate(seed={self.seed})",
             self.card.main_metric,
         )
         return HistoryData(history, card)

@@ -32,8 +32,8 @@ from memlab.benchmarks import metrics
 from memlab.benchmarks.base import BenchmarkResult, DatasetCard
 from memlab.benchmarks.project_history import history_metrics as hm
 from memlab.benchmarks.project_history.evaluate_queries import episode_query, query_metrics
-from memlab.benchmarks.project_history.schema import ProjectHistory
 from memlab.components import Components
+from memlab.data.project_history.schema import ProjectHistory
 from memlab.pipeline.astra import extras_info, extras_metrics
 from memlab.pipeline.audit import audit_jsonl
 from memlab.pipeline.episode import Episode, EpisodeOutcome

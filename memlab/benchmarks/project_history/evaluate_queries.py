@@ -23,9 +23,9 @@ from typing import Any
 
 from memlab.benchmarks import metrics
 from memlab.benchmarks.project_history.history_metrics import stale_rate
-from memlab.benchmarks.project_history.schema import GoldQuery, ProjectHistory
 from memlab.benchmarks.project_history.when_answer import when_memory
 from memlab.components import Components
+from memlab.data.project_history.schema import GoldQuery, ProjectHistory
 from memlab.pipeline.context import QueryContext
 from memlab.pipeline.episode import Query
 from memlab.pipeline.history import history_of

@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
-from memlab.benchmarks.metrics import precision_recall_f1, transitive_closure
+from memlab.benchmarks.metrics import precision_recall_f1
+from memlab.data.relations import transitive_closure
 from memlab.types import Memory, Relation
 
 Pair = tuple[str, str]

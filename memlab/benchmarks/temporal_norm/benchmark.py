@@ -41,9 +41,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from memlab.benchmarks.base import BenchmarkCard, BenchmarkResult, DatasetCard
-from memlab.benchmarks.temporal_norm.data import Record, corpus_path, load
 from memlab.benchmarks.temporal_norm.scoring import choose, intervals, local, metrics_for, status
 from memlab.components import Components
+from memlab.data.temporal_norm.data import Record, corpus_path, load
 from memlab.errors import MemlabError
 
 GRAINS = ("second", "minute", "hour", "day", "week", "month", "quarter", "year")

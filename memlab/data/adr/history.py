@@ -22,10 +22,10 @@ import hashlib
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memlab.benchmarks.adr import refs as rf
-from memlab.benchmarks.adr.corpus import AdrRecord, AdrRepo
-from memlab.benchmarks.adr.strip import REFS, clean_record
-from memlab.benchmarks.project_history.schema import GoldQuery, GoldRelation, ProjectHistory
+from memlab.data.adr import refs as rf
+from memlab.data.adr.corpus import AdrRecord, AdrRepo
+from memlab.data.adr.strip import REFS, clean_record
+from memlab.data.project_history.schema import GoldQuery, GoldRelation, ProjectHistory
 from memlab.errors import MemlabError
 from memlab.types import Memory, Relation
 
@@ -95,7 +95,7 @@ def repo_history(repo: AdrRepo, refs: str = "strip", max_chars: int = 1500) -> P
 
     Args:
         repo: The repository's records and links.
-        refs: ``strip`` (default) or ``keep`` (:mod:`memlab.benchmarks.adr.strip`).
+        refs: ``strip`` (default) or ``keep`` (:mod:`memlab.data.adr.strip`).
         max_chars: Cap of each memory's content.
     """
     if refs not in REFS:

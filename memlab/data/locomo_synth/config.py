@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from memlab.benchmarks.locomo_synth.expressions import KINDS
+from memlab.data.locomo_synth.expressions import KINDS
 from memlab.errors import MemlabError
 
 #: Bump when the same knobs would produce different bytes.
@@ -22,7 +22,7 @@ def default_mix() -> dict[str, float]:
 
 @dataclass(frozen=True)
 class SynthConfig:
-    """Knobs of :func:`memlab.benchmarks.locomo_synth.generator.generate`.
+    """Knobs of :func:`memlab.data.locomo_synth.generator.generate`.
 
     Attributes:
         seed: Random seed; the same seed and knobs give byte-identical files.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from memlab.benchmarks.adr.refs import strip_leading_number
+from memlab.data.adr.refs import strip_leading_number
 
 _MARK_WORD = r"(?:supersed|superced|deprecat|obsolet|replaced|withdrawn|rejected|retired|abandoned|outdated)"
 _TITLE_BRACKET = re.compile(rf"(?i)[\[(]\s*{_MARK_WORD}")

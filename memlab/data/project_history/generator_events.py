@@ -19,9 +19,9 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from memlab.benchmarks.project_history import generator_templates as tpl
-from memlab.benchmarks.project_history.generator_families import CLASSIC, Family, Pool
-from memlab.benchmarks.project_history.generator_topics import TopicSpec
+from memlab.data.project_history import generator_templates as tpl
+from memlab.data.project_history.generator_families import CLASSIC, Family, Pool
+from memlab.data.project_history.generator_topics import TopicSpec
 
 #: Event kinds and the gold relation of the event's memory to the earlier memories it relates to.
 EVENT_RELATION: dict[str, str | None] = {

@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memlab.benchmarks.adr import refs as rf
-from memlab.benchmarks.adr.sections import Heading, code_lines, headings, section_end, text_format
-from memlab.benchmarks.adr.titles import strip_title
+from memlab.data.adr import refs as rf
+from memlab.data.adr.sections import Heading, code_lines, headings, section_end, text_format
+from memlab.data.adr.titles import strip_title
 
 REFS = ("strip", "keep")
 

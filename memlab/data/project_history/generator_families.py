@@ -22,9 +22,9 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from memlab.benchmarks.project_history import generator_queries as q
-from memlab.benchmarks.project_history import generator_templates as tpl
-from memlab.benchmarks.project_history.generator_topics import SUBJECT_NAMES, SUBJECT_QUALIFIERS, subject_name
+from memlab.data.project_history import generator_queries as q
+from memlab.data.project_history import generator_templates as tpl
+from memlab.data.project_history.generator_topics import SUBJECT_NAMES, SUBJECT_QUALIFIERS, subject_name
 from memlab.errors import MemlabError
 
 Template = tuple[str, str]
@@ -149,11 +149,11 @@ CLASSIC = Family(
 
 
 def _registry() -> dict[str, Family]:
-    from memlab.benchmarks.project_history.family_chat import CHAT
-    from memlab.benchmarks.project_history.family_narrative import NARRATIVE
-    from memlab.benchmarks.project_history.family_terse import TERSE
-    from memlab.benchmarks.project_history.family_ticket import TICKET
-    from memlab.benchmarks.project_history.family_wiki import WIKI
+    from memlab.data.project_history.family_chat import CHAT
+    from memlab.data.project_history.family_narrative import NARRATIVE
+    from memlab.data.project_history.family_terse import TERSE
+    from memlab.data.project_history.family_ticket import TICKET
+    from memlab.data.project_history.family_wiki import WIKI
 
     return {f.name: f for f in (CLASSIC, TERSE, NARRATIVE, TICKET, CHAT, WIKI)}
 

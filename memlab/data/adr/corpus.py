@@ -7,7 +7,7 @@ each record has ``id``, ``path``, ``number`` (or null), ``title``, ``date`` (``Y
 
 Every record is validated; a malformed file or record raises a one-line :class:`~memlab.errors.MemlabError`
 naming the file and the record. A link naming a record the file does not hold is not an error here: the
-history (:mod:`memlab.benchmarks.adr.history`) skips and counts it.
+history (:mod:`memlab.data.adr.history`) skips and counts it.
 
 Splits: ``sealed`` is the first third (rounded up) of the folder's repository names ordered by
 ``sha256("memlab-adr-seal:" + name)``, ``dev`` the rest; names only decide it, so adding files to a

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from memlab.benchmarks.locomo_synth.dates import (
+from memlab.data.locomo_synth.dates import (
     MONTHS,
     NUMBER_WORDS,
     WEEKDAYS,

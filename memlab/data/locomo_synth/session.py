@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from memlab.benchmarks.locomo_synth.chatter import CLOSINGS, FILLERS, GREETING_REPLIES, GREETINGS
+from memlab.data.locomo_synth.chatter import CLOSINGS, FILLERS, GREETING_REPLIES, GREETINGS
 
 
 @dataclass

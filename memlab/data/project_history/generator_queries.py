@@ -6,10 +6,10 @@ import random
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from memlab.benchmarks.project_history.schema import GoldQuery
+from memlab.data.project_history.schema import GoldQuery
 
 if TYPE_CHECKING:
-    from memlab.benchmarks.project_history.generator_events import Event, InstanceBuilder
+    from memlab.data.project_history.generator_events import Event, InstanceBuilder
 
 #: At most this many instances get queries (keeps evaluation linear on large histories).
 MAX_QUERY_INSTANCES = 120

@@ -3,7 +3,7 @@
 Each conversation: two speakers, ``n_sessions`` sessions a few days to weeks apart (times of day drawn
 from the whole clock, so some sessions fall just after midnight), each session ``turns_per_session``
 turns. Events are mentioned through relative expressions resolved against the mentioning session's
-calendar day (:mod:`memlab.benchmarks.locomo_synth.expressions`); the questions ask for them in LoCoMo's
+calendar day (:mod:`memlab.data.locomo_synth.expressions`); the questions ask for them in LoCoMo's
 answer style. Distractor turns mention similar events at other dates. Single-hop (job, hometown,
 instrument), multi-hop (two pets in two sessions) and adversarial items (the event asked about the
 speaker who never did it) complete the format.
@@ -16,8 +16,8 @@ import re
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from memlab.benchmarks.locomo_synth.catalog import EVENTS, Event
-from memlab.benchmarks.locomo_synth.chatter import (
+from memlab.data.locomo_synth.catalog import EVENTS, Event
+from memlab.data.locomo_synth.chatter import (
     FACTS,
     FOLLOW_UPS,
     NAMES,
@@ -29,10 +29,10 @@ from memlab.benchmarks.locomo_synth.chatter import (
     PLAN_REACTIONS,
     REACTIONS,
 )
-from memlab.benchmarks.locomo_synth.config import SynthConfig
-from memlab.benchmarks.locomo_synth.dates import session_stamp
-from memlab.benchmarks.locomo_synth.expressions import Expression, draw
-from memlab.benchmarks.locomo_synth.session import Beat, lay_out
+from memlab.data.locomo_synth.config import SynthConfig
+from memlab.data.locomo_synth.dates import session_stamp
+from memlab.data.locomo_synth.expressions import Expression, draw
+from memlab.data.locomo_synth.session import Beat, lay_out
 
 LEADS: tuple[str, ...] = ("", "", "", "Guess what? ", "Oh, I meant to tell you: ", "So, ", "Funny story: ")
 

@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from memlab.benchmarks.locomo_synth.config import SynthConfig
-from memlab.benchmarks.locomo_synth.generator import generate
+from memlab.data.locomo_synth.config import SynthConfig
+from memlab.data.locomo_synth.generator import generate
 from memlab.errors import MemlabError
 
 

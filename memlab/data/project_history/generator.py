@@ -21,12 +21,12 @@ import random
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
-from memlab.benchmarks.project_history import generator_templates as tpl
-from memlab.benchmarks.project_history.generator_events import Draft, Event, InstanceBuilder, Style
-from memlab.benchmarks.project_history.generator_families import FamilyDraw, parse_style
-from memlab.benchmarks.project_history.generator_queries import make_queries
-from memlab.benchmarks.project_history.generator_topics import TOPICS
-from memlab.benchmarks.project_history.schema import GoldRelation, GoldTemporal, ProjectHistory
+from memlab.data.project_history import generator_templates as tpl
+from memlab.data.project_history.generator_events import Draft, Event, InstanceBuilder, Style
+from memlab.data.project_history.generator_families import FamilyDraw, parse_style
+from memlab.data.project_history.generator_queries import make_queries
+from memlab.data.project_history.generator_topics import TOPICS
+from memlab.data.project_history.schema import GoldRelation, GoldTemporal, ProjectHistory
 from memlab.errors import MemlabError
 from memlab.types import Memory, Relation
 
@@ -125,7 +125,7 @@ def generate_with_log(
     query_time = memories[-1].timestamp + timedelta(hours=1)
     queries = make_queries(rng, builders, ids, events, query_time)
     meta = {
-        "generator": "memlab.benchmarks.project_history.generator",
+        "generator": "memlab.benchmarks.project_history.generator",  # the recorded name (data stay byte-identical)
         "generator_version": GENERATOR_VERSION,
         "seed": seed,
         "size": size,

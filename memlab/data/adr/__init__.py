@@ -1,0 +1,1 @@
+"""Public architecture decision records: reading the corpus and turning a repository into a history."""

@@ -1,0 +1,1 @@
+"""LoCoMo-style synthetic conversations with exact temporal gold: configuration, generator, files."""

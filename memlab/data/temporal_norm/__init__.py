@@ -1,0 +1,1 @@
+"""Reading Duckling-format temporal-expression corpora into expected intervals."""
