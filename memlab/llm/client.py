@@ -140,9 +140,10 @@ class LLMClient:
         detail = " ".join(str(exc).split())[:160]
         if isinstance(exc, ex.LMTransportError | ex.LMTimeoutError | ConnectionError | TimeoutError):
             return self.message(f"cannot be reached ({detail})", "start the server or point llm.api_base at it")
-        if isinstance(exc, ex.LMAuthError | ex.LMBillingError):
+        if isinstance(exc, ex.LMAuthError | ex.LMBillingError | ex.LMNotConfiguredError):
             key = self.llm.get("api_key_env") or "llm.api_key"
-            return self.message(f"refused the credentials ({detail})", f"set a valid key in {key}")
+            problem = "has no API key" if isinstance(exc, ex.LMNotConfiguredError) else "refused the credentials"
+            return self.message(f"{problem} ({detail})", f"set a valid key in {key}")
         if isinstance(exc, ex.LMInvalidRequestError):
             return self.message(f"rejected the request ({detail})", "check llm.model names a model the server has")
         return self.message(f"failed ({type(exc).__name__}: {detail})", "check the server's log and llm settings")

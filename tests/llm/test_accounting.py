@@ -113,3 +113,14 @@ def test_prices_come_from_the_bundled_map() -> None:
     assert token_prices("openai/gpt-4o-mini", "http://127.0.0.1:1234/v1") is None
     assert token_prices("openai/no-such-model-anywhere") is None
     assert token_prices(None) is None
+
+
+@pytest.mark.parametrize("option", ["local", "ollama", "openai"])
+def test_every_llm_option_stops_on_failure_and_caches_by_default(option: str) -> None:
+    from memlab.llm.client import LLMClient
+
+    cfg = compose_cfg([f"llm={option}"])
+    llm = cfg["llm"]
+    assert llm["model"] and llm["on_error"] == "fail" and llm["malformed_retries"] == 1 and llm["cache"] is True
+    assert llm["cache_dir"] == f"{cfg['paths']['cache_dir']}/llm"
+    assert LLMClient(llm, "judge", "judge=dspy", "COEXIST").on_error == "fail"

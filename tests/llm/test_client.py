@@ -130,3 +130,11 @@ def test_each_call_is_a_span_with_its_tokens(ledger) -> None:
     node = next(c for c in tree["children"] if c["name"] == "llm.judge")
     assert node["count"] == 3 and node["counts"] == {"prompt_tokens": 60.0, "completion_tokens": 12.0}
     assert trace.attributes(node)["memlab.prompt_tokens"] == 60.0
+
+
+def test_a_missing_api_key_names_the_variable(ledger, monkeypatch) -> None:
+    monkeypatch.delenv("MEMLAB_TEST_NO_SUCH_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)  # DSPy would read it: no request may leave the machine
+    llm = {"model": "openai/gpt-4o-mini", "api_key_env": "MEMLAB_TEST_NO_SUCH_KEY", "num_retries": 0, "cache": False}
+    with pytest.raises(LLMFailure, match=r"has no API key .* set a valid key in MEMLAB_TEST_NO_SUCH_KEY"):
+        DSPyJudge(llm=llm).judge(*PAIRS[0])
