@@ -20,6 +20,7 @@ from memlab import provenance, trace
 from memlab.benchmarks.base import Benchmark, BenchmarkCard, BenchmarkResult, DatasetCard
 from memlab.build import GROUPS, SETTINGS_GROUPS, build_components, build_node, config_hash
 from memlab.errors import MemlabError
+from memlab.llm import accounting
 from memlab.naming import RUNTIME_KEYS, run_name_for
 
 
@@ -184,9 +185,11 @@ def run(
     tracer = trace.start(cfg.get("trace"))
     if tracer is not None:
         trace.instrument(components, used)
+    ledger = accounting.start(cfg, used)
     try:
         with trace.span("benchmark"):
             result = benchmark.run(components, seed)
+        accounting.finish(ledger, result.metrics, tracker)  # LLM calls, tokens, failures; memlab.llm_used
         tracker.set_tags(
             {
                 "memlab.dataset_sha256": result.card.sha256,

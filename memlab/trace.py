@@ -34,7 +34,7 @@ BINS_PER_DECADE = 4
 class Node:
     """One aggregated span: every call of ``name`` under the same parent path."""
 
-    __slots__ = ("children", "count", "first_ns", "hist", "max", "min", "name", "seconds")
+    __slots__ = ("children", "count", "counts", "first_ns", "hist", "max", "min", "name", "seconds")
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -45,6 +45,7 @@ class Node:
         self.first_ns = 0
         self.hist: dict[int, int] = {}
         self.children: dict[str, Node] = {}
+        self.counts: dict[str, float] = {}
 
     def add(self, seconds: float) -> None:
         """Record one call of ``seconds``."""
@@ -59,8 +60,10 @@ class Node:
         hist[b] = hist.get(b, 0) + 1
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form (children in first-call order)."""
+        """JSON form (children in first-call order; ``counts`` only when :func:`record` gave some)."""
+        extra = {"counts": dict(self.counts)} if self.counts else {}
         return {
+            **extra,
             "name": self.name,
             "count": self.count,
             "seconds": self.seconds,
@@ -174,6 +177,19 @@ def traced(name: str) -> Callable[[F], F]:
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def record(name: str, seconds: float, counts: Mapping[str, float]) -> None:
+    """Record one finished call of ``seconds`` as span ``name`` under the current span and add ``counts``
+    (e.g. an LLM call's tokens) to the span's totals (no-op when not recording).
+    """
+    tracer = _TRACER
+    if tracer is None:
+        return
+    node = tracer.child(name)
+    node.add(seconds)
+    for key, value in counts.items():
+        node.counts[key] = node.counts.get(key, 0.0) + float(value)
 
 
 #: Optional strategy hooks the pipeline calls besides the protocol methods (see memlab.protocols).
@@ -293,6 +309,7 @@ def attributes(node: Mapping[str, Any]) -> dict[str, Any]:
         "memlab.mean_s": float(node["seconds"]) / count if count else 0.0,
         "memlab.min_s": float(node["min"]),
         "memlab.max_s": float(node["max"]),
+        **{f"memlab.{k}": float(v) for k, v in (node.get("counts") or {}).items()},
     }
 
 

@@ -1,20 +1,39 @@
 """Build a DSPy language model from the ``llm`` config group.
 
-DSPy is imported lazily (only LLM-backed strategies pay for it). Responses are cached on disk under
-``cache_dir`` so a rerun of the same configuration makes no calls. No accuracy may be reported from the
-``stub`` option: it points at a local stub server that tests start.
+DSPy is imported lazily (only LLM-backed strategies pay for it). DSPy's own response cache is off: answers
+are cached by :class:`memlab.llm.client.LLMClient` (:mod:`memlab.llm.cache`), which counts its hits. The
+model keeps the token usage of its last response in ``last_usage_`` (for the run's ledger). No accuracy may
+be reported from a stub server.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from pathlib import Path
+from functools import cache
 from typing import Any
 
 from memlab.errors import MemlabError
 
-_CACHE_CONFIGURED: set[str] = set()
+
+@cache
+def counting_lm_class() -> type:
+    """``dspy.LM`` that keeps the usage of each response it records (``last_usage_``, a list per call)."""
+    import dspy
+
+    class CountingLM(dspy.LM):
+        """A ``dspy.LM`` whose responses' token usage is kept for memlab's ledger."""
+
+        last_usage_: list[dict[str, Any]]
+
+        def update_history(self, entry: dict[str, Any]) -> None:
+            usage = getattr(self, "last_usage_", None)
+            if usage is None:
+                usage = self.last_usage_ = []
+            usage.append(dict(entry.get("usage") or {}))
+            super().update_history(entry)
+
+    return CountingLM
 
 
 def make_lm(cfg: Mapping[str, Any]) -> Any:
@@ -22,7 +41,8 @@ def make_lm(cfg: Mapping[str, Any]) -> Any:
 
     Keys: ``model`` (LiteLLM-style, e.g. ``openai/gpt-4o-mini``, ``ollama_chat/llama3``), ``api_base``,
     ``api_key`` (or ``api_key_env``: the name of an environment variable), ``temperature``,
-    ``max_tokens``, ``cache`` (bool), ``cache_dir``, ``num_retries``.
+    ``max_tokens``, ``num_retries`` (transport retries inside DSPy). The cache keys (``cache``, ``cache_dir``)
+    and the error policy (``on_error``, ``malformed_retries``) are read by :class:`~memlab.llm.client.LLMClient`.
 
     Raises:
         MemlabError: No model is configured, or dspy is not installed.
@@ -33,14 +53,9 @@ def make_lm(cfg: Mapping[str, Any]) -> Any:
     # is set; the bundled copy is enough. `python -m memlab` sets it too, but a hook or library use may not.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     try:
-        import dspy
+        lm_class = counting_lm_class()
     except ImportError:  # pragma: no cover - dspy is a declared dependency
         raise MemlabError("LLM strategies need the dspy package; install it with `pip install dspy`") from None
-    cache_dir = cfg.get("cache_dir")
-    if cfg.get("cache", True) and cache_dir and str(cache_dir) not in _CACHE_CONFIGURED:
-        Path(cache_dir).mkdir(parents=True, exist_ok=True)
-        dspy.configure_cache(enable_disk_cache=True, enable_memory_cache=True, disk_cache_dir=str(cache_dir))
-        _CACHE_CONFIGURED.add(str(cache_dir))
     api_key = cfg.get("api_key")
     if not api_key and cfg.get("api_key_env"):
         api_key = os.environ.get(str(cfg["api_key_env"]))
@@ -49,11 +64,11 @@ def make_lm(cfg: Mapping[str, Any]) -> Any:
         kwargs["api_base"] = cfg["api_base"]
     if api_key:
         kwargs["api_key"] = api_key
-    return dspy.LM(
+    return lm_class(
         cfg["model"],
         temperature=cfg.get("temperature", 0.0),
         max_tokens=cfg.get("max_tokens", 512),
-        cache=bool(cfg.get("cache", True)),
+        cache=False,
         num_retries=int(cfg.get("num_retries", 0)),
         **kwargs,
     )

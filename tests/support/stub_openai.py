@@ -1,7 +1,10 @@
 """A stub OpenAI-compatible chat-completions server on 127.0.0.1 for tests of LLM-backed strategies.
 
 It answers every ``POST /v1/chat/completions`` (and ``/chat/completions``) with the next scripted reply,
-or with ``responder(messages)`` when a function is given. It records the requests it got. No accuracy is
+or with ``responder(messages)`` when a function is given. A reply is the message text, or a dict
+``{"content": ..., "status": 401, "prompt_tokens": 7, "completion_tokens": 3}`` (a status other than 200
+answers an OpenAI-style error body instead; the token counts default to the server's ``prompt_tokens`` and
+``completion_tokens``). The last scripted reply repeats. It records the requests it got. No accuracy is
 ever reported from it.
 """
 
@@ -17,9 +20,17 @@ from typing import Any
 class StubOpenAI:
     """Context manager running the stub server on a free loopback port."""
 
-    def __init__(self, replies: list[str] | None = None, responder: Callable[[list[dict]], str] | None = None):
+    def __init__(
+        self,
+        replies: list[str | dict[str, Any]] | None = None,
+        responder: Callable[[list[dict]], str | dict[str, Any]] | None = None,
+        prompt_tokens: int = 1,
+        completion_tokens: int = 1,
+    ):
         self.replies = list(replies or [])
         self.responder = responder
+        self.prompt_tokens = prompt_tokens
+        self.completion_tokens = completion_tokens
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -30,7 +41,7 @@ class StubOpenAI:
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}/v1"
 
-    def _next(self, messages: list[dict]) -> str:
+    def _next(self, messages: list[dict]) -> str | dict[str, Any]:
         with self._lock:
             if self.responder is not None:
                 return self.responder(messages)
@@ -49,19 +60,33 @@ class StubOpenAI:
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 stub.requests.append(body)
-                content = stub._next(body.get("messages", []))
-                payload = {
-                    "id": f"stub-{len(stub.requests)}",
-                    "object": "chat.completion",
-                    "created": 0,
-                    "model": body.get("model", "stub"),
-                    "choices": [
-                        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
-                    ],
-                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-                }
+                reply = stub._next(body.get("messages", []))
+                spec = reply if isinstance(reply, dict) else {"content": reply}
+                status = int(spec.get("status", 200))
+                content = str(spec.get("content", ""))
+                prompt_tokens = int(spec.get("prompt_tokens", stub.prompt_tokens))
+                completion_tokens = int(spec.get("completion_tokens", stub.completion_tokens))
+                error = {"error": {"message": content or f"stub status {status}", "type": "stub_error", "code": status}}
+                payload = (
+                    error
+                    if status != 200
+                    else {
+                        "id": f"stub-{len(stub.requests)}",
+                        "object": "chat.completion",
+                        "created": 0,
+                        "model": body.get("model", "stub"),
+                        "choices": [
+                            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
+                        ],
+                        "usage": {
+                            "prompt_tokens": prompt_tokens,
+                            "completion_tokens": completion_tokens,
+                            "total_tokens": prompt_tokens + completion_tokens,
+                        },
+                    }
+                )
                 data = json.dumps(payload).encode()
-                self.send_response(200)
+                self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
@@ -77,13 +102,16 @@ class StubOpenAI:
             self._server.server_close()
 
     def llm_config(self, **extra: Any) -> dict[str, Any]:
-        """An ``llm`` config mapping pointing at this server (no cache, no retries)."""
+        """An ``llm`` config mapping pointing at this server: no cache, no retries, and ``on_error=fallback``
+        (tests of a strategy's stand-in; pass ``on_error="fail"`` to test that a failure stops the run)."""
         return {
             "model": "openai/stub-model",
             "api_base": self.base_url,
             "api_key": "stub",
             "cache": False,
             "num_retries": 0,
+            "malformed_retries": 0,
+            "on_error": "fallback",
             "temperature": 0.0,
             "max_tokens": 256,
             **extra,

@@ -47,10 +47,11 @@ def test_malformed_reply_gives_empty_list(reply: str) -> None:
         assert resolver.resolve(TEXT, A) == []
 
 
-def test_unreachable_server_gives_empty_list() -> None:
-    resolver = DSPyResolver(llm={"model": "openai/x", "api_base": "http://127.0.0.1:9/v1", "api_key": "k",
-                                 "cache": False, "num_retries": 0})  # fmt: skip
-    assert resolver.resolve(TEXT, A) == []
+def test_unreachable_server_stops_or_falls_back_to_an_empty_list() -> None:
+    llm = {"model": "openai/x", "api_base": "http://127.0.0.1:9/v1", "api_key": "k", "cache": False, "num_retries": 0}
+    with pytest.raises(MemlabError, match=r"temporal=dspy: .* at http://127.0.0.1:9/v1 cannot be reached"):
+        DSPyResolver(llm=llm).resolve(TEXT, A)
+    assert DSPyResolver(llm={**llm, "on_error": "fallback"}).resolve(TEXT, A) == []
 
 
 def test_no_model_is_a_clear_error() -> None:

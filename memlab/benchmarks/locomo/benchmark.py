@@ -214,6 +214,7 @@ class LocomoBenchmark(EpisodeBenchmark):
             if llm is not None and (self.max_llm_questions is None or counter["llm"] < self.max_llm_questions):
                 reply, malformed = llm.answer(q.question, units[: self.llm_context], query.at)
                 row.update(llm_prediction=reply, llm_malformed=malformed, llm_f1=answer_f1(reply, q.answer, q.category))
+                row["llm_call"] = llm.last_  # calls, tokens, cache hit of this answer
                 counter["llm"] += 1
             if read is not None:
                 row.update(read(q, units))

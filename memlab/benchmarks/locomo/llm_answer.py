@@ -20,7 +20,10 @@ def _context(memories: Sequence[Memory]) -> str:
 class LlmAnswerer:
     """Answers a question from retrieved turns with a DSPy ``Predict`` over a small signature.
 
-    Malformed or failed model output gives an empty answer and ``malformed=True``, never an exception.
+    Calls go through :class:`memlab.llm.client.LLMClient` (cache, accounting under ``llm.answerer.*``,
+    retries of malformed output). A failure stops the run with one line (``llm.on_error=fail``, the default);
+    with ``llm.on_error=fallback`` the answer is empty and ``malformed=True`` (counted in ``llm_fallbacks``).
+    :attr:`last_` holds the last answer's calls, tokens and whether it came from the cache.
 
     Args:
         llm_cfg: The resolved ``llm`` config (passed to :func:`memlab.llm.lm.make_lm`).
@@ -32,14 +35,14 @@ class LlmAnswerer:
             raise MemlabError("dataset.llm_answer=true needs an LLM: pick llm=local|openai|ollama (llm=none has none)")
         self.llm_cfg = dict(llm_cfg)
         self.seed = seed
-        self.lm_: Any = None
+        self.client_: Any = None
         self.program_: Any = None
 
     def _program(self) -> Any:
         if self.program_ is None:
             import dspy
 
-            from memlab.llm.lm import make_lm
+            from memlab.llm.client import LLMClient
 
             class AnswerFromMemory(dspy.Signature):
                 """Answer the question about the conversation from the dated excerpts. Give a short answer
@@ -52,21 +55,25 @@ class LlmAnswerer:
                 question: str = dspy.InputField()
                 answer: str = dspy.OutputField()
 
-            self.lm_ = make_lm(self.llm_cfg)
-            self.program_ = dspy.Predict(AnswerFromMemory)
+            self.client_ = LLMClient(self.llm_cfg, "answerer", "dataset.llm_answer", "an empty answer")
+            self.program_ = AnswerFromMemory
         return self.program_
+
+    @property
+    def last_(self) -> dict[str, Any]:
+        """Calls, tokens and cache hit of the last answer (empty before the first)."""
+        return dict(self.client_.last_) if self.client_ is not None else {}
 
     def answer(self, question: str, memories: Sequence[Memory], now: datetime) -> tuple[str, bool]:
         """``(answer, malformed)`` for ``question`` given the retrieved ``memories``."""
         program = self._program()
-        import dspy
 
-        try:
-            with dspy.context(lm=self.lm_):
-                out = program(excerpts=_context(memories), today=f"{now.day} {now:%B %Y}", question=question)
-            text = getattr(out, "answer", None)
-        except Exception:  # malformed output, parse failure, server error: no answer, counted
-            return "", True
-        if not isinstance(text, str) or not text.strip():
-            return "", True
-        return " ".join(text.split())[:300], False
+        def parse(outputs: Mapping[str, Any]) -> str:
+            text = outputs.get("answer")
+            if not isinstance(text, str) or not text.strip():
+                raise ValueError("empty answer")
+            return " ".join(text.split())[:300]
+
+        inputs = {"excerpts": _context(memories), "today": f"{now.day} {now:%B %Y}", "question": question}
+        text = self.client_.ask(program, inputs, parse)
+        return ("", True) if text is None else (text, False)

@@ -27,9 +27,12 @@ class DSPyJudge:
     verdict below ``pipeline.min_judge_confidence`` in ``store.review_queue`` instead of applying it, so run
     with ``pipeline.min_judge_confidence=0.8`` to route low-confidence LLM verdicts to review.
 
-    **Failures.** Malformed output (unparseable, unknown label, empty), a server error or any other failure
-    of one call gives COEXIST with confidence 0 and the failure in the reason; no exception. A missing LLM
-    configuration (``llm=none``) is a configuration error: :class:`~memlab.errors.MemlabError` at first use.
+    **Failures.** Calls go through :class:`~memlab.llm.client.LLMClient` (cache, accounting, retries of
+    malformed output: unparseable, unknown label, empty). A failure (unreachable endpoint, auth, server
+    error, malformed output after the retries) stops the run with one line (``llm.on_error=fail``, the
+    default); with ``llm.on_error=fallback`` the verdict is the stand-in COEXIST with confidence 0, the
+    failure in the reason, counted in ``llm_fallbacks``. A missing LLM configuration (``llm=none``) is a
+    configuration error: :class:`~memlab.errors.MemlabError` at first use.
 
     Args:
         llm: The ``llm`` config mapping (the conf passes ``${llm}``), given to :func:`memlab.llm.lm.make_lm`.
@@ -55,23 +58,21 @@ class DSPyJudge:
         self.review_threshold = review_threshold
         self.confidence_map = dict(confidence_map or CONFIDENCE_WORDS)
         self.max_chars = max_chars
-        self.predict_: Any = None
-        self.lm_: Any = None
-        self.adapter_: Any = None
+        self.signature_: Any = None
+        self.client_: Any = None
         self.review_: list[dict[str, Any]] = []
 
     def _setup(self) -> None:
-        if self.predict_ is not None:
+        if self.client_ is not None:
             return
-        import dspy
-
-        from memlab.llm.lm import make_lm
+        from memlab.errors import MemlabError
+        from memlab.llm.client import LLMClient
         from memlab.llm.supersession_signatures import signature
 
-        sig = signature(self.prompt)
-        self.lm_ = make_lm(self.llm)
-        self.adapter_ = dspy.ChatAdapter(use_json_adapter_fallback=False)
-        self.predict_ = dspy.Predict(sig)
+        if not self.llm.get("model"):
+            raise MemlabError("no LLM configured; pick one with llm=<option> (see `memlab list llm`) or set llm.model")
+        self.signature_ = signature(self.prompt)
+        self.client_ = LLMClient(self.llm, "judge", f"judge=dspy (prompt {self.prompt})", "COEXIST at confidence 0")
 
     def _describe(self, memory: Memory) -> str:
         text = " ".join((memory.text or "").split())[: self.max_chars]
@@ -98,36 +99,33 @@ class DSPyJudge:
             value = value / 100.0
         return float(min(1.0, max(0.0, value))) if value == value else 0.0
 
-    def _verdict(self, result: Any) -> Verdict:
+    def _verdict(self, result: Mapping[str, Any]) -> Verdict:
+        """The verdict of the model's outputs (raises ``ValueError`` on an unknown label)."""
         if self.prompt == "seed":
-            supersedes = result.supersedes
+            supersedes = result.get("supersedes")
             if isinstance(supersedes, str):
                 supersedes = supersedes.strip().lower() in {"true", "yes", "1"}
             relation = Relation.SUPERSEDE if supersedes else Relation.COEXIST
-            reason = str(getattr(result, "reason", "") or "")
+            reason = str(result.get("reason") or "")
         else:
-            label = str(result.classification or "").strip().upper().strip(".\"' ")
+            label = str(result.get("classification") or "").strip().upper().strip(".\"' ")
             if label not in Relation.__members__:
-                return Verdict(Relation.COEXIST, 0.0, f"malformed model output: unknown label {label[:40]!r}")
+                raise ValueError(f"malformed model output: unknown label {label[:40]!r}")
             relation = Relation[label]
-            reason = str(getattr(result, "reasoning", "") or "")
-        return Verdict(relation, self.confidence_value(result.confidence), reason[:500])
+            reason = str(result.get("reasoning") or "")
+        return Verdict(relation, self.confidence_value(result.get("confidence")), reason[:500])
 
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
         """Judge ``newer`` against ``older`` with one LM call."""
         self._setup()
-        import dspy
-
         a, b = self._describe(older), self._describe(newer)
         inputs = (
             {"older_memory": a, "newer_memory": b} if self.prompt == "seed" else {"existing_fact": a, "new_fact": b}
         )
-        try:
-            with dspy.context(lm=self.lm_, adapter=self.adapter_):
-                result = self.predict_(**inputs)
-            verdict = self._verdict(result)
-        except Exception as exc:  # malformed output, server errors: the contract says COEXIST
-            return Verdict(Relation.COEXIST, 0.0, f"malformed model output or LM failure: {type(exc).__name__}")
+        verdict = self.client_.ask(self.signature_, inputs, self._verdict)
+        if verdict is None:  # llm.on_error=fallback: the stated stand-in, counted by the client
+            why = str(self.client_.last_.get("error", ""))[:300]
+            return Verdict(Relation.COEXIST, 0.0, f"COEXIST stand-in (llm.on_error=fallback) after: {why}")
         if verdict.confidence < self.review_threshold and verdict.relation is not Relation.COEXIST:
             verdict = Verdict(verdict.relation, verdict.confidence, f"review: {verdict.reason}")
             self.review_.append(

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
@@ -40,19 +37,22 @@ class DSPySummarizer:
     name a member as ``source_memory_id`` (the mapping's facts are added for members the model missed);
     the temporal range spans the cited members; the id is the hash of the cited ids.
 
-    **Failures.** Malformed output (unparseable, an empty summary, wrong types), a server error or any
-    other failure gives the ``fallback`` (``extractive``: the extractive summary of the cluster; ``none``:
-    no summary) and is recorded in :attr:`failures_`; never an exception. A missing LLM configuration
-    (``llm=none``) is a configuration error (:class:`~memlab.errors.MemlabError`).
+    **Failures.** Calls go through :class:`~memlab.llm.client.LLMClient`: malformed output (unparseable, an
+    empty summary, wrong types) is asked again (``llm.malformed_retries``); a failure (unreachable endpoint,
+    auth, server error, malformed output after the retries) stops the run with one line
+    (``llm.on_error=fail``, the default). With ``llm.on_error=fallback`` the summary is the ``fallback``
+    (``extractive``: the extractive summary of the cluster; ``none``: no summary), counted in
+    ``llm_fallbacks`` and recorded in :attr:`failures_`. A missing LLM configuration (``llm=none``) is a
+    configuration error (:class:`~memlab.errors.MemlabError`).
 
-    **Cache.** Parsed answers are stored under ``cache_dir`` as ``<sha256>.json``, the hash taken over the
-    model settings, the prompt version, the rendered memories and the known supersessions; a rerun makes
-    no call (failures are not cached, so a retry may succeed).
+    **Cache.** Answers that validated are stored under ``cache_dir`` (else the ``llm`` group's cache), keyed
+    by the model settings, the prompt and the inputs (the rendered memories and the known supersessions); a
+    rerun makes no call and counts a cache hit (failures are not cached, so a retry may succeed).
 
     Args:
         llm: The ``llm`` config mapping (the conf passes ``${llm}``), given to :func:`memlab.llm.lm.make_lm`.
         fallback: ``extractive`` or ``none``.
-        cache_dir: Response cache folder (``null`` = no cache).
+        cache_dir: Response cache folder (``null``: the ``llm`` group's ``cache_dir`` when ``llm.cache``).
         max_chars: Each memory is cut to this many characters in the prompt.
         max_facts: Key facts kept (also the fallback's).
         max_decisions: Decisions kept (also the fallback's).
@@ -76,22 +76,16 @@ class DSPySummarizer:
         self.max_chars = max_chars
         self.max_facts = max_facts
         self.max_decisions = max_decisions
-        self.predict_: Any = None
-        self.lm_: Any = None
-        self.adapter_: Any = None
+        self.client_: Any = None
         self.failures_: list[str] = []
 
     def _setup(self) -> None:
-        if self.predict_ is not None:
+        if self.client_ is not None:
             return
-        import dspy
+        from memlab.llm.client import LLMClient
 
-        from memlab.llm.lm import make_lm
-        from memlab.llm.summary_signatures import signature
-
-        self.lm_ = make_lm(self.llm)
-        self.adapter_ = dspy.ChatAdapter(use_json_adapter_fallback=False)
-        self.predict_ = dspy.Predict(signature())
+        stand_in = "the extractive summary" if self.fallback == "extractive" else "no summary"
+        self.client_ = LLMClient(self.llm, "summarizer", "summarizer=dspy", stand_in, cache_dir=self.cache_dir)
 
     def render(self, ordered: Sequence[Memory]) -> str:
         """The memories as prompt lines."""
@@ -99,25 +93,6 @@ class DSPySummarizer:
             f"[{m.id}] ({m.namespace}, {m.timestamp.isoformat()}) {' '.join(m.text.split())[: self.max_chars]}"
             for m in ordered
         )
-
-    def cache_key(self, memories_text: str, known: str) -> str:
-        """sha256 over the model settings, the prompt version and the inputs."""
-        from memlab.llm.summary_signatures import PROMPT_VERSION
-
-        settings = {k: self.llm.get(k) for k in ("model", "api_base", "temperature", "max_tokens")}
-        payload = json.dumps([settings, PROMPT_VERSION, memories_text, known], sort_keys=True, default=str)
-        return hashlib.sha256(payload.encode()).hexdigest()
-
-    def _cache_path(self, key: str) -> Path | None:
-        return Path(self.cache_dir) / f"{key}.json" if self.cache_dir else None
-
-    def _ask(self, memories_text: str, known: str) -> dict[str, Any]:
-        self._setup()
-        import dspy
-
-        with dspy.context(lm=self.lm_, adapter=self.adapter_):
-            result = self.predict_(memories=memories_text, known_supersessions=known)
-        return json.loads(json.dumps({f: getattr(result, f, None) for f in FIELDS}, default=str))
 
     def build(self, raw: Mapping[str, Any], ordered: Sequence[Memory], superseded: Mapping[str, str] | None) -> Summary:
         """Validate a parsed answer into a :class:`Summary` (raises ``ValueError`` when malformed)."""
@@ -182,26 +157,15 @@ class DSPySummarizer:
         pairs = sorted((k, v) for k, v in (superseded or {}).items() if k in members)
         known = "\n".join(f"{old} -> {new}" for old, new in pairs) or "none"
         memories_text = self.render(ordered)
-        path = self._cache_path(self.cache_key(memories_text, known))
-        raw: Any = None
-        if path is not None and path.is_file():
-            try:
-                raw = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                raw = None
-        from_cache = isinstance(raw, dict)
-        try:
-            if not from_cache:
-                raw = self._ask(memories_text, known)
-            summary = self.build(raw, ordered, superseded)
-        except Exception as exc:  # malformed output, server errors: fall back, never raise
-            return self._fallback(memories, superseded, f"{type(exc).__name__}: {exc}")
-        if path is not None and not from_cache:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(f".{os.getpid()}.tmp")
-                tmp.write_text(json.dumps(raw, sort_keys=True), encoding="utf-8")
-                os.replace(tmp, path)
-            except OSError as exc:
-                self.failures_.append(f"cache write failed: {exc}"[:300])
+        self._setup()
+        from memlab.llm.summary_signatures import signature
+
+        def parse(outputs: Mapping[str, Any]) -> Summary:
+            raw = json.loads(json.dumps({f: outputs.get(f) for f in FIELDS}, default=str))
+            return self.build(raw, ordered, superseded)
+
+        inputs = {"memories": memories_text, "known_supersessions": known}
+        summary = self.client_.ask(signature(), inputs, parse)
+        if summary is None:  # llm.on_error=fallback: the stated stand-in, counted by the client
+            return self._fallback(memories, superseded, str(self.client_.last_.get("error", "LLM failure")))
         return summary

@@ -3,10 +3,12 @@
 Signature: ``text`` + ``anchor`` (ISO 8601) -> ``expressions``: a JSON list of
 ``{"text", "start", "end", "grain"}`` objects (ISO datetimes, ``end`` exclusive). Each item is checked: the
 text must occur in the input (its first occurrence after the previous item gives the span), both datetimes
-must parse with ``start < end``, and the grain must be known; invalid items are dropped. Any malformed or
-failed model output gives ``[]``, never an exception. The model comes from the ``llm`` hyperparameter
-(``llm: ${llm}`` in the yaml) through :func:`memlab.llm.lm.make_lm`; no accuracy is claimed from tests,
-which run against a local stub server.
+must parse with ``start < end``, and the grain must be known; invalid items are dropped. An answer without
+a JSON list is malformed: calls go through :class:`memlab.llm.client.LLMClient` (cache, accounting, retries
+of malformed output), and a failure stops the run with one line (``llm.on_error=fail``, the default) or,
+with ``llm.on_error=fallback``, gives the stand-in ``[]``, counted in ``llm_fallbacks``. The model comes from
+the ``llm`` hyperparameter (``llm: ${llm}`` in the yaml); no accuracy is claimed from tests, which run
+against a local stub server.
 """
 
 from __future__ import annotations
@@ -22,6 +24,19 @@ from memlab.text.temporal.calendar import GRAINS
 from memlab.types import TemporalRef
 
 _JSON_LIST = re.compile(r"\[.*\]", re.DOTALL)
+
+
+def json_list(raw: Any) -> list[Any]:
+    """The model's ``expressions`` answer as a list (raises ``ValueError`` when it holds no JSON list)."""
+    if isinstance(raw, list):
+        return raw
+    m = _JSON_LIST.search(raw) if isinstance(raw, str) else None
+    if not m:
+        raise ValueError("no JSON list in the answer")
+    items = json.loads(m.group(0))
+    if not isinstance(items, list):
+        raise ValueError("the answer is not a JSON list")
+    return items
 
 
 def parse_expressions(raw: Any, text: str, anchor: datetime) -> list[TemporalRef]:
@@ -76,7 +91,7 @@ class DSPyResolver:
         self.llm = dict(llm or {})
         self.max_chars = max_chars
         self.program_: Any = None
-        self.lm_: Any = None
+        self.client_: Any = None
 
     def _load(self) -> None:
         if self.program_ is not None:
@@ -85,10 +100,11 @@ class DSPyResolver:
             raise MemlabError(
                 "temporal=dspy needs a language model; pick one with llm=<option> (see `memlab list llm`)"
             )
-        from memlab.llm.lm import make_lm
-
-        self.lm_ = make_lm(self.llm)
         import dspy
+
+        from memlab.llm.client import LLMClient
+
+        self.client_ = LLMClient(self.llm, "temporal", "temporal=dspy", "no expressions ([])")
 
         class ResolveTimes(dspy.Signature):
             """Find every temporal expression in the text and resolve it against the anchor time.
@@ -100,19 +116,17 @@ class DSPyResolver:
             anchor: str = dspy.InputField(desc="ISO 8601 time the text was written")
             expressions: str = dspy.OutputField(desc="JSON list of {text, start, end, grain}")
 
-        self.program_ = dspy.Predict(ResolveTimes)
+        self.program_ = ResolveTimes
 
     def resolve(self, text: str, anchor: datetime) -> list[TemporalRef]:
-        """Ask the model; malformed output or a failed call gives ``[]``."""
+        """Ask the model (see the module docstring for malformed output and failures)."""
         if not isinstance(text, str) or not text.strip() or not isinstance(anchor, datetime):
             return []
         self._load()
         text = text[: self.max_chars]
-        try:
-            import dspy
 
-            with dspy.context(lm=self.lm_):
-                pred = self.program_(text=text, anchor=anchor.isoformat())
-            return parse_expressions(getattr(pred, "expressions", None), text, anchor)
-        except Exception:  # model or adapter failure: the protocol says [] rather than an exception
-            return []
+        def parse(outputs: Mapping[str, Any]) -> list[TemporalRef]:
+            return parse_expressions(json_list(outputs.get("expressions")), text, anchor)
+
+        refs = self.client_.ask(self.program_, {"text": text, "anchor": anchor.isoformat()}, parse)
+        return [] if refs is None else refs
