@@ -13,7 +13,7 @@ from memlab.components import Components, PipelineSettings
 from memlab.embed.tfidf import TfidfEmbedder
 from memlab.errors import MemlabError
 from memlab.pipeline.episode import Episode, Query, run_episode, session_of
-from memlab.pipeline.recall import is_summary, sources_of
+from memlab.pipeline.units import is_summary, sources_of
 from memlab.strategies.clusterer.agglomerative import AgglomerativeClusterer
 from memlab.strategies.clusterer.none import NoClusterer
 from memlab.strategies.judge.none import NoJudge

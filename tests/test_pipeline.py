@@ -11,9 +11,10 @@ from memlab.components import Components, PipelineSettings
 from memlab.embed.knn import knn_pairs
 from memlab.embed.tfidf import TfidfEmbedder
 from memlab.errors import MemlabError
-from memlab.pipeline.consolidate import consolidate
+from memlab.pipeline.consolidate import PHASES, consolidate
 from memlab.pipeline.inject import TAG, store_block
 from memlab.pipeline.recall import recall
+from memlab.pipeline.steps import ARRIVAL_STEPS, STEPS
 from memlab.pipeline.store import MemoryStore
 from memlab.strategies.clusterer.agglomerative import AgglomerativeClusterer
 from memlab.strategies.judge.none import NoJudge
@@ -231,3 +232,50 @@ def test_a_judge_that_observes_the_store_sees_every_memory_before_any_pair():
     consolidate(MemoryStore(mems), components(Observing()), T0 + timedelta(days=6))
     visible = sorted(m.id for m in mems if m.timestamp <= T0 + timedelta(days=6))
     assert seen[0] == ("observe", visible) and len(visible) < len(mems)
+
+
+def steps_on(**settings) -> list[str]:
+    """Names of the step-table rows a policy with ``settings`` runs, in order."""
+    policy = PipelineSettings(**settings)
+    return [step.run.__name__ for step in STEPS if step.when(policy)]
+
+
+def test_the_step_table_runs_each_extra_only_when_its_setting_is_on():
+    core = ["scan", "cluster", "judge", "summarize", "tier", "persist"]
+    assert steps_on() == core
+    assert steps_on(propagate_supersession=True) == [*core[:3], "propagate", *core[3:]]
+    online = ["scan", "cluster", "summarize", "tier", "keep_deleted", "persist"]
+    assert steps_on(mode="online") == steps_on(mode="online", propagate_supersession=True) == online
+    assert steps_on(insights=True) == [*core[:5], "insights", "persist"]
+    assert steps_on(identity_anchor=True, insights=True) == [*core[:5], "insights", "anchor", "persist"]
+    assert {step.phase for step in STEPS} == {*PHASES, "astra"}
+    assert [step.run.__name__ for step in ARRIVAL_STEPS if step.when(PipelineSettings(mode="online"))] == [
+        "process_arrival"
+    ]
+    assert [step for step in ARRIVAL_STEPS if step.when(PipelineSettings())] == []
+
+
+def test_online_consolidation_judges_no_pair_and_times_every_phase():
+    table = {("a", "b"): Relation.SUPERSEDE, ("b", "c"): Relation.SUPERSEDE}
+    store = MemoryStore(framework_memories())
+    result = consolidate(store, components(ScriptedJudge(table), mode="online"), T0 + timedelta(days=30))
+    assert result.edges_created == {} and store.state("a").superseded_by is None
+    assert list(result.phase_seconds) == list(PHASES)
+    assert store.runs == [result] and result.summaries_created == len(store.summaries) > 0
+
+
+def test_propagation_runs_after_the_judge_and_counts_its_edges():
+    memories = [
+        Memory("a", "decisions", T0, "Use Flask for the web API", "Flask is simple."),
+        Memory("a2", "decisions", T0 + timedelta(days=1), "Use Flask for the web API", "Flask is simple."),
+        Memory("b", "decisions", T0 + timedelta(days=10), "Use FastAPI for the web API", "Switched from Flask."),
+    ]
+    judge = ScriptedJudge({("a", "b"): Relation.SUPERSEDE})  # exact dedup hides a2 from the judge
+    results = {}
+    for propagate in (False, True):
+        store = MemoryStore(memories)
+        policy = components(judge, propagate_supersession=propagate)
+        results[propagate] = consolidate(store, policy, T0 + timedelta(days=30))
+    assert results[False].edges_created == {"duplicates": 1, "supersedes": 1}
+    assert results[True].edges_created == {"duplicates": 1, "supersedes": 2}
+    assert store.state("a2").superseded_by == "b"

@@ -27,8 +27,9 @@ from typing import Any
 import numpy as np
 
 from memlab.components import Components
-from memlab.pipeline.recall import StoreEmbedder, summary_unit
 from memlab.pipeline.store import MemoryStore
+from memlab.pipeline.units import summary_unit
+from memlab.pipeline.vectors import StoreEmbedder
 
 logger = logging.getLogger(__name__)
 

@@ -1,30 +1,15 @@
-"""Astra's extras after a consolidation (insight extraction, identity anchor) and what runs report of them.
+"""What runs report of Astra's extras (insight extraction, identity anchor).
 
-Called by :func:`memlab.pipeline.consolidate.consolidate` after the tier phase when ``pipeline.insights`` or
-``pipeline.identity_anchor`` is on (both off by default): memlab/pipeline/insights.py and
-memlab/pipeline/anchor.py hold the rules.
+The extras run after the tier phase when ``pipeline.insights`` or ``pipeline.identity_anchor`` is on (both off
+by default; their rows in memlab/pipeline/steps.py); memlab/pipeline/insights.py and memlab/pipeline/anchor.py
+hold the rules.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
-from memlab.components import Components
 from memlab.pipeline.store import MemoryStore
-
-
-def after_consolidation(store: MemoryStore, components: Components, now: datetime, run_id: str) -> None:
-    """Run the extras the policy turns on, in Astra's order (insights, then the anchor)."""
-    settings = components.settings
-    if settings.insights:
-        from memlab.pipeline.insights import extract_insights
-
-        extract_insights(store, components, now, run_id)
-    if settings.identity_anchor:
-        from memlab.pipeline.anchor import update_anchor
-
-        update_anchor(store, components, now, run_id)
 
 
 def extras_metrics(store: MemoryStore) -> dict[str, float]:

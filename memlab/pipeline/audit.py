@@ -30,6 +30,7 @@ from dataclasses import fields
 from datetime import datetime
 from typing import Any
 
+from memlab.errors import MemlabError
 from memlab.pipeline.store import MemoryStore
 from memlab.types import Edge, EdgeType, Memory, MemoryState, Tier
 
@@ -132,8 +133,6 @@ def edge_from_dict(data: Mapping[str, Any]) -> Edge:
 def apply_record(store: MemoryStore, record: Mapping[str, Any]) -> None:
     """Apply one audit record to ``store`` (in place) and append it to ``store.audit``."""
     if record.get("operation") not in OPERATIONS:
-        from memlab.errors import MemlabError
-
         raise MemlabError(
             f"audit record {record.get('seq')} has operation {record.get('operation')!r}; "
             f"valid: {', '.join(OPERATIONS)}"

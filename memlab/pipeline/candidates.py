@@ -41,6 +41,7 @@ def candidate_pairs(
         ]
         pairs = merge_pairs(pairs, extra)
     if settings.knn_k_subject > 0:
+        # lazy: subject blocks parse memories (memlab.text.slot_parse, ~20 ms to import); off by default and in the hook
         from memlab.pipeline.subject_candidates import incremental_subject_pairs, subject_pairs
 
         if settings.incremental and not full:  # only the memories new since the last run are searched
@@ -53,6 +54,7 @@ def candidate_pairs(
         pairs = merge_pairs(pairs, subject)
     slot_only: set[tuple[str, str]] = set()
     if settings.knn_k_slot > 0:
+        # lazy: slot scores parse memories (memlab.text.slot_parse, ~20 ms to import); off by default and in the hook
         from memlab.pipeline.slot_candidates import slot_pairs
 
         slot = slot_pairs(memories, matrix, components.embedder, settings.knn_k_slot)

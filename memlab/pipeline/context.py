@@ -15,8 +15,9 @@ from datetime import datetime
 
 from memlab.components import Components
 from memlab.pipeline.inject import contested, memory_candidate, summary_candidate
-from memlab.pipeline.recall import RecallHit, sources_of
+from memlab.pipeline.recall import RecallHit
 from memlab.pipeline.store import MemoryStore
+from memlab.pipeline.units import sources_of
 from memlab.text.tokens import item_tokens
 from memlab.types import InjectionCandidate, Memory, SelectionContext
 
@@ -26,7 +27,7 @@ class ContextItem:
     """One selected unit.
 
     Attributes:
-        unit: The memory, or the summary as a unit (:func:`memlab.pipeline.recall.summary_unit`).
+        unit: The memory, or the summary as a unit (:func:`memlab.pipeline.units.summary_unit`).
         rank: Its retrieval rank (0 = best).
         score: Its retrieval score.
         text: The line the selector budgeted.

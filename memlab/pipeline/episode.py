@@ -18,7 +18,8 @@ the last consolidation left it; it goes through recall (mode, tiers, validity, t
 restricts it to what was valid at that time) and the selector's token budget; the benchmark's answerer
 reads only the selected context. Latency is timed here, once, per phase: the consolidation phases summed
 over runs, plus ``ingest``, ``recall``, ``select``, ``answer`` and ``inject`` (and ``online`` with
-``pipeline.mode=online``, where each memory is judged as it arrives: memlab/pipeline/online.py).
+``pipeline.mode=online``, where each memory is judged as it arrives: the arrival steps of
+memlab/pipeline/steps.py, memlab/pipeline/online.py).
 """
 
 from __future__ import annotations
@@ -34,9 +35,9 @@ from typing import Any
 from memlab.components import Components
 from memlab.pipeline.consolidate import PHASES, consolidate
 from memlab.pipeline.context import QueryContext, select_context
-from memlab.pipeline.inject import InjectedBlock, store_block
-from memlab.pipeline.online import process_arrival
+from memlab.pipeline.inject import InjectedBlock, render, store_block
 from memlab.pipeline.recall import recall_many
+from memlab.pipeline.steps import ARRIVAL_STEPS
 from memlab.pipeline.store import MemoryStore
 from memlab.trace import span
 from memlab.types import ConsolidationResult, Memory
@@ -155,6 +156,7 @@ class _Runner:
         self.next = 0
         self.runs: list[ConsolidationResult] = []
         self.seconds: dict[str, float] = {p: 0.0 for p in (*PHASES, *QUERY_PHASES)}
+        self.arrival_steps = [step for step in ARRIVAL_STEPS if step.when(self.settings)]
 
     def consolidate(self) -> None:
         if not self.pending:
@@ -176,10 +178,10 @@ class _Runner:
             with span("ingest"):
                 self.store.add([memory])
             self.seconds["ingest"] += time.perf_counter() - t0
-            if self.settings.mode == "online":  # judged as it arrives (pipeline/online.py)
+            for step in self.arrival_steps:  # e.g. online mode: judged as it arrives (pipeline/online.py)
                 t0 = time.perf_counter()
-                process_arrival(self.store, self.components, memory)
-                self.seconds["online"] = self.seconds.get("online", 0.0) + time.perf_counter() - t0
+                step.run(self.store, self.components, memory)
+                self.seconds[step.phase] = self.seconds.get(step.phase, 0.0) + time.perf_counter() - t0
             self.pending.append(memory)
             self.next += 1
             if schedule == "every_n" and len(self.pending) >= max(1, self.settings.schedule_every):
@@ -248,8 +250,6 @@ class _Runner:
             block = store_block(self.store, self.components, end, self.episode.block_query) if end else None
         self.seconds["inject"] += time.perf_counter() - t0
         if block is None:
-            from memlab.pipeline.inject import render
-
             block = render([], datetime.min.date())
         return EpisodeOutcome(
             self.episode,

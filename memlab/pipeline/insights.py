@@ -9,7 +9,9 @@ narratives) and a ``confidence`` "based on repetition and consistency". memlab's
   ``summarizer=session_narrative`` and sessions as clusters they are Astra's session narratives; any other
   summarizer's summaries are used the same way); each is embedded as its recall unit's text;
 * clustering: average linkage on cosine distance cut at ``insight_similarity`` (Astra names no threshold;
-  the default 0.85 is the seed's clustering threshold), clusters of ``insight_min_cluster_size`` or more;
+  the default 0.85 is the seed's clustering threshold), clusters of ``insight_min_cluster_size`` or more
+  (:func:`~memlab.embed.linkage.average_linkage`, the agglomerative clusterer's, without its canonical row
+  order and size cap);
 * ``confidence = consistency · repetition``: consistency = mean pairwise cosine of the cluster's narratives
   (clipped to [0, 1]), repetition = ``min(1, n / (2 · min_cluster_size))`` (3 narratives → 0.5, 6 → 1);
 * ``text`` (Astra's LLM writes it): ``Recurring in <n> sessions <first>..<last>: <keywords>. Most typical:
@@ -34,8 +36,10 @@ from typing import Any
 import numpy as np
 
 from memlab.components import Components
-from memlab.pipeline.recall import StoreEmbedder, summary_unit
+from memlab.embed.linkage import average_linkage
 from memlab.pipeline.store import MemoryStore
+from memlab.pipeline.units import summary_unit
+from memlab.pipeline.vectors import StoreEmbedder
 from memlab.types import Summary
 
 
@@ -100,6 +104,7 @@ def confidence(vectors: np.ndarray, min_cluster_size: int) -> float:
 
 def keywords(store: MemoryStore, narratives: list[Summary], limit: int = 5) -> list[str]:
     """Content tokens of the narratives' sources found in at least half of the narratives."""
+    # lazy: memlab.text.slot_parse takes ~20 ms to import; insights are off by default and in the hook
     from memlab.text.slot_parse import content_tokens as tokens
 
     spread: Counter = Counter()
@@ -121,14 +126,7 @@ def cluster_labels(vectors: np.ndarray, similarity: float, min_size: int) -> np.
     labels = np.full(len(vectors), -1, dtype=int)
     if len(vectors) < max(2, min_size):
         return labels
-    from sklearn.cluster import AgglomerativeClustering
-
-    dist = np.clip(1.0 - vectors @ vectors.T, 0.0, 2.0)
-    np.fill_diagonal(dist, 0.0)
-    model = AgglomerativeClustering(
-        n_clusters=None, distance_threshold=1.0 - similarity, metric="precomputed", linkage="average"
-    )
-    raw = model.fit_predict(dist)
+    raw = average_linkage(vectors, similarity)
     sizes = np.bincount(raw)
     for label in range(len(sizes)):
         if sizes[label] >= min_size:

@@ -9,7 +9,7 @@ store is searched for similar memories (cosine above ``online_min_similarity``, 
   and the new one is marked ``duplicate_of`` it (MycelicMemory discards it; memlab keeps it, hidden from
   current recall like any duplicate);
 * SUPERSEDE → **UPDATE** of the older memory: ``valid_until``/``superseded_by`` and the SUPERSEDES edge
-  (:func:`~memlab.pipeline.consolidate.apply_verdict`, which links the chain); combined memories citing it
+  (:func:`~memlab.pipeline.verdicts.apply_verdict`, which links the chain); combined memories citing it
   stop being valid too; with ``online_archive_superseded`` a **DELETE** follows: the older memory is
   archived (tier ARCHIVED, kept through later tier phases: :func:`keep_deleted_archived`; nothing is ever
   erased);
@@ -33,9 +33,10 @@ from typing import Any
 
 from memlab.components import Components
 from memlab.pipeline.audit import edge_to_dict, memory_to_dict, state_to_dict
-from memlab.pipeline.consolidate import apply_verdict, embed_missing, exact_key
 from memlab.pipeline.online_search import MERGED_KIND, Index, candidates, index_of, merged_sources
 from memlab.pipeline.store import MemoryStore
+from memlab.pipeline.vectors import embed_missing
+from memlab.pipeline.verdicts import apply_verdict, exact_key
 from memlab.types import (
     MAX_ACCESS_TIMES,
     RELATION_EDGE,

@@ -13,8 +13,8 @@ from itertools import islice
 import numpy as np
 
 from memlab.components import Components
-from memlab.pipeline.consolidate import embed_missing
 from memlab.pipeline.store import MemoryStore
+from memlab.pipeline.vectors import embed_missing
 from memlab.types import Memory
 
 #: ``meta["kind"]`` of a combined memory written by a MERGE.

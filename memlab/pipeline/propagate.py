@@ -10,6 +10,7 @@ copies stay "current" and leak into recall and the SessionStart block.
 from __future__ import annotations
 
 from memlab.pipeline.store import MemoryStore
+from memlab.pipeline.verdicts import apply_verdict
 from memlab.types import EdgeType, Relation, Verdict
 
 
@@ -35,8 +36,6 @@ def propagate_supersession(store: MemoryStore, run_id: str) -> int:
     """Add SUPERSEDES edges from each superseder to the earlier members of its target's duplicate/merge
     group; returns the number of edges added (deterministic: edges are visited in sorted order).
     """
-    from memlab.pipeline.consolidate import apply_verdict
-
     root = _groups(store)
     members: dict[str, list[str]] = {}
     for mid, r in root.items():

@@ -4,8 +4,9 @@ Modes follow the seed: ``reflexive`` searches hot memories, ``standard`` hot and
 cold, ``exhaustive`` everything, including superseded memories. Outside exhaustive mode superseded
 memories are hidden (current-only retrieval) and duplicates collapse onto their original. A cluster
 summary is a unit of its own (``meta["kind"] == "summary"``, ``meta["sources"]``: the memories it cites)
-while at least one of its sources is still valid, whatever the sources' tiers. The ``retriever`` strategy
-ranks the eligible units; recall returns the best ``limit`` and, with ``track``, counts them as accessed.
+while at least one of its sources is still valid, whatever the sources' tiers (memlab/pipeline/units.py). The
+``retriever`` strategy ranks the eligible units; recall returns the best ``limit`` and, with ``track``, counts
+them as accessed.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ import numpy as np
 
 from memlab.components import Components
 from memlab.errors import MemlabError
-from memlab.pipeline.consolidate import takes_keyword
+from memlab.pipeline.optional import takes_keyword
 from memlab.pipeline.store import MemoryStore
-from memlab.types import MAX_ACCESS_TIMES, Memory, Summary, Tier
+from memlab.pipeline.units import is_summary, summary_unit
+from memlab.pipeline.vectors import StoreEmbedder
+from memlab.types import MAX_ACCESS_TIMES, Memory, Tier
 
 MODE_TIERS: dict[str, frozenset[Tier]] = {
     "reflexive": frozenset({Tier.HOT}),
@@ -28,8 +31,6 @@ MODE_TIERS: dict[str, frozenset[Tier]] = {
     "deep": frozenset({Tier.HOT, Tier.WARM, Tier.COLD}),
     "exhaustive": frozenset(Tier),
 }
-#: ``meta["kind"]`` of a summary unit.
-SUMMARY_KIND = "summary"
 
 
 @dataclass(frozen=True)
@@ -45,29 +46,6 @@ class RecallHit:
     def is_summary(self) -> bool:
         """Whether the unit is a cluster summary."""
         return is_summary(self.memory)
-
-
-def is_summary(unit: Memory) -> bool:
-    """Whether a unit stands for a cluster summary."""
-    return unit.meta.get("kind") == SUMMARY_KIND
-
-
-def sources_of(unit: Memory) -> tuple[str, ...]:
-    """The memory ids a unit speaks for: its own id, or a summary's sources."""
-    return tuple(unit.meta.get("sources", ())) if is_summary(unit) else (unit.id,)
-
-
-def summary_unit(summary: Summary) -> Memory:
-    """A summary as a retrievable unit: its text and key facts, stamped with its newest source's time."""
-    facts = "\n".join(f for f in summary.key_facts if f and f not in summary.summary)
-    return Memory(
-        id=summary.id,
-        namespace=summary.namespace,
-        timestamp=summary.temporal_end,
-        summary=summary.summary,
-        content=facts,
-        meta={"kind": SUMMARY_KIND, "sources": tuple(summary.source_ids), "start": summary.temporal_start},
-    )
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -210,36 +188,6 @@ def units(
         and any(i in store.memories and (mode == "exhaustive" or store.valid_at(i, when)) for i in s.source_ids)
     ]
     return sorted([*pool, *extra], key=lambda m: (m.timestamp, m.id))
-
-
-class StoreEmbedder:
-    """The run's embedder behind an in-process memo (text -> vector) kept on the store.
-
-    Consolidation has embedded every memory already; the retriever asks for the same texts again per
-    query moment, and for the queries themselves. The memo answers the repeats without the model or the
-    on-disk cache.
-    """
-
-    def __init__(self, store: MemoryStore, embedder: object) -> None:
-        self.store = store
-        self.embedder = embedder
-
-    @property
-    def model_id(self) -> str:
-        """The wrapped embedder's model id."""
-        return self.embedder.model_id  # type: ignore[attr-defined]
-
-    def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """Vectors for ``texts`` (float32, unit rows), computing only the texts not seen before."""
-        memo = self.store.text_vectors
-        todo = sorted({t for t in texts if t not in memo})
-        if todo:
-            vectors = self.embedder.encode(todo)  # type: ignore[attr-defined]
-            for text, vec in zip(todo, vectors, strict=True):
-                memo[text] = np.asarray(vec, dtype=np.float32)
-        if not texts:
-            return np.zeros((0, 0), dtype=np.float32)
-        return np.stack([memo[t] for t in texts])
 
 
 def recall_many(

@@ -25,13 +25,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from memlab.protocols import Embedder
+from memlab.text.attributes import attribute_phrases
+from memlab.text.slot_parse import parse
 from memlab.types import Memory
 
 
 def _phrase_index(memories: Sequence[Memory], embedder: Embedder) -> tuple[list[list[int]], np.ndarray]:
     """Each memory's attribute phrases as row indices into the returned L2-normalised phrase matrix."""
-    from memlab.text.attributes import attribute_phrases
-
     phrases = [sorted(attribute_phrases(m)) for m in memories]
     unique = sorted({p for ps in phrases for p in ps})
     if not unique:
@@ -45,8 +45,6 @@ def _phrase_index(memories: Sequence[Memory], embedder: Embedder) -> tuple[list[
 
 def _subject_matrix(memories: Sequence[Memory]) -> np.ndarray:
     """Incidence matrix (memories × subjects) of the subjects each memory names."""
-    from memlab.text.slot_parse import parse
-
     subjects = [parse(m).subjects for m in memories]
     names = {s: i for i, s in enumerate(sorted({s for ss in subjects for s in ss}))}
     out = np.zeros((len(memories), max(1, len(names))), dtype=np.float32)

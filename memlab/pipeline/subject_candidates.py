@@ -19,14 +19,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from memlab.embed.knn import knn_pairs_within
+from memlab.embed.knn_blocks import BlockedKnn
 from memlab.pipeline.store import MemoryStore
+from memlab.text.slot_parse import parse
 from memlab.types import Memory
 
 
 def subject_block(memory: Memory) -> str:
     """The memory's block: ``s:<first subject>``, or ``n:<namespace>`` when it names no subject."""
-    from memlab.text.slot_parse import parse
-
     subjects = parse(memory).subjects
     return f"s:{min(subjects)}" if subjects else f"n:{memory.namespace}"
 
@@ -57,8 +57,6 @@ def incremental_subject_pairs(
     unless a new memory enters its ``k`` nearest; pairs of two earlier memories were candidates in the run
     that added the later of them (and judged then: ``store.judged``). Indices refer to ``memories``.
     """
-    from memlab.embed.knn_blocks import BlockedKnn
-
     if k <= 0 or len(memories) < 2:
         return []
     setting = (k, float(min_similarity), model_id, int(matrix.shape[1]))

@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.pipeline.consolidate import apply_verdict
 from memlab.pipeline.history import history_of, member_valid_at, recall_history
 from memlab.pipeline.recall import eligible
 from memlab.pipeline.store import MemoryStore
+from memlab.pipeline.verdicts import apply_verdict
 from memlab.types import Memory, Relation, Verdict
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)

@@ -13,7 +13,7 @@ from memlab.benchmarks.locomo.answerer import AnswerConfig, answer_temporal, seg
 from memlab.benchmarks.locomo.dates import date_correct
 from memlab.benchmarks.locomo.ingest import ingest
 from memlab.benchmarks.locomo.loader import load
-from memlab.pipeline.recall import summary_unit
+from memlab.pipeline.units import summary_unit
 from memlab.strategies.summarizer.extractive import ExtractiveSummarizer
 from memlab.strategies.temporal.none import NoResolver
 from memlab.strategies.temporal.rules import RulesResolver

@@ -64,7 +64,7 @@ class Judge:
 def test_instrument_counts_strategy_calls_and_keeps_signatures():
     from types import SimpleNamespace
 
-    from memlab.pipeline.consolidate import takes_keyword
+    from memlab.pipeline.optional import takes_keyword
 
     components = SimpleNamespace(judge=Judge())
     assert trace.instrument(components, ["judge"]) == 2

@@ -41,7 +41,7 @@ from memlab.benchmarks.locomo.question import (
     within_named,
 )
 from memlab.benchmarks.locomo.render import at_grain, render
-from memlab.pipeline.recall import is_summary
+from memlab.pipeline.units import is_summary
 from memlab.protocols import TemporalResolver
 from memlab.text.lexical import stem
 from memlab.types import Memory, TemporalRef

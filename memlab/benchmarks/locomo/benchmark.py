@@ -42,8 +42,9 @@ from memlab.components import Components
 from memlab.errors import MemlabError
 from memlab.pipeline.context import QueryContext
 from memlab.pipeline.episode import Episode, EpisodeOutcome, Query
-from memlab.pipeline.recall import StoreEmbedder, is_summary
 from memlab.pipeline.store import MemoryStore
+from memlab.pipeline.units import is_summary
+from memlab.pipeline.vectors import StoreEmbedder
 from memlab.types import Memory
 
 LICENCE = "CC BY-NC 4.0 (snap-research/locomo)"

@@ -36,7 +36,7 @@ from memlab.components import Components
 from memlab.errors import MemlabError
 from memlab.pipeline.episode import Episode
 from memlab.pipeline.episode import Query as EpisodeQuery
-from memlab.pipeline.recall import StoreEmbedder
+from memlab.pipeline.vectors import StoreEmbedder
 from memlab.types import Memory
 
 

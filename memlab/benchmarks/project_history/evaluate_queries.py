@@ -30,8 +30,8 @@ from memlab.pipeline.context import QueryContext
 from memlab.pipeline.episode import Query
 from memlab.pipeline.history import history_of
 from memlab.pipeline.online_search import merged_sources
-from memlab.pipeline.recall import is_summary, sources_of
 from memlab.pipeline.store import MemoryStore
+from memlab.pipeline.units import is_summary, sources_of
 from memlab.types import Memory
 
 #: Units recall hands to the selector for each question.

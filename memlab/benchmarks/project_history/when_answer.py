@@ -22,8 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 from memlab.pipeline.context import QueryContext
-from memlab.pipeline.recall import is_summary, sources_of
 from memlab.pipeline.store import MemoryStore
+from memlab.pipeline.units import is_summary, sources_of
 from memlab.text.modality import prospective, retrospective
 from memlab.types import EdgeType, Memory
 

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from memlab.embed.linkage import average_linkage
 from memlab.errors import MemlabError
 from memlab.strategies.clusterer.canonical import order_independent
 
@@ -41,17 +42,7 @@ class AgglomerativeClusterer:
     def _fit(self, x: np.ndarray) -> np.ndarray:
         if len(x) < 2:
             return np.full(len(x), 0 if len(x) else -1, dtype=int)
-        from sklearn.cluster import AgglomerativeClustering
-
-        dist = np.clip(1.0 - x.astype(np.float64) @ x.astype(np.float64).T, 0.0, 2.0)
-        np.fill_diagonal(dist, 0.0)
-        model = AgglomerativeClustering(
-            n_clusters=None,
-            distance_threshold=1.0 - self.similarity_threshold,
-            metric="precomputed",
-            linkage="average",
-        )
-        return model.fit_predict(dist)
+        return average_linkage(x, self.similarity_threshold)
 
     def fit_predict(self, embeddings: np.ndarray, timestamps: Sequence[datetime]) -> np.ndarray:
         """Label rows; see the class docstring."""

@@ -1,0 +1,51 @@
+"""Verdicts on the store: how a judge's relation between two memories becomes an edge and state changes.
+
+Shared by the batch judge phase (memlab/pipeline/phases.py), online mode (memlab/pipeline/online.py) and
+propagation across restatements (memlab/pipeline/propagate.py), so all three write chains the same way.
+"""
+
+from __future__ import annotations
+
+from memlab.pipeline.store import MemoryStore
+from memlab.types import RELATION_EDGE, Edge, Memory, Relation, Verdict
+
+
+def apply_verdict(store: MemoryStore, older: Memory, newer: Memory, verdict: Verdict, run_id: str) -> bool:
+    """Record a judge's verdict as an edge and state change; returns whether an edge was added.
+
+    SUPERSEDE sets ``superseded_by``/``valid_until`` on the older memory, keeping the earliest superseder
+    when several newer memories supersede it (its validity ends at the first replacement). DUPLICATE sets
+    ``duplicate_of`` on the newer memory (pointing at the earliest original).
+    """
+    edge_type = RELATION_EDGE.get(verdict.relation)
+    if edge_type is None:
+        return False
+    edge = Edge(
+        newer.id,
+        older.id,
+        edge_type,
+        weight=verdict.confidence,
+        reason=verdict.reason,
+        created_at=newer.timestamp,
+        run_id=run_id,
+    )
+    if not store.add_edge(edge):
+        return False
+    if verdict.relation is Relation.SUPERSEDE:
+        state = store.state(older.id)
+        if (
+            state.valid_until is None
+            or newer.timestamp < state.valid_until
+            or (newer.timestamp == state.valid_until and newer.id < (state.superseded_by or ""))
+        ):
+            store.update_state(older.id, superseded_by=newer.id, valid_until=newer.timestamp)
+    elif verdict.relation is Relation.DUPLICATE:
+        state = store.state(newer.id)
+        if state.duplicate_of is None:
+            store.update_state(newer.id, duplicate_of=store.state(older.id).duplicate_of or older.id)
+    return True
+
+
+def exact_key(memory: Memory) -> str:
+    """Whitespace-normalised text: memories with the same key are exact duplicates."""
+    return " ".join(memory.text.split())
