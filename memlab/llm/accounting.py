@@ -132,12 +132,15 @@ def _names_llm(node: Any) -> bool:
 
 def llm_strategies(cfg: Mapping[str, Any], groups: Sequence[str]) -> list[str]:
     """The groups among ``groups`` whose configured strategy answers through a language model, plus
-    ``answerer`` when the dataset asks an LLM for answers (``dataset.llm_answer``).
+    ``answerer`` when the dataset asks an LLM for answers (``dataset.llm_answer``) and ``reader`` (and
+    ``judge_qa`` with ``dataset.llm_judge``) when it runs the reader protocol (``dataset.llm_reader``).
     """
     out = [g for g in groups if _names_llm(cfg.get(g))]
     dataset = cfg.get("dataset")
     if isinstance(dataset, Mapping) and dataset.get("llm_answer"):
         out.append("answerer")
+    if isinstance(dataset, Mapping) and dataset.get("llm_reader"):
+        out += ["reader", "judge_qa"] if dataset.get("llm_judge", True) else ["reader"]
     return out
 
 

@@ -9,6 +9,10 @@ of its judge (``evaluation/metrics/llm_judge.py``: CORRECT or WRONG, generous wi
 the gold's topic and with other formats of the same date, a one-sentence reason first). They are not verbatim
 copies; results from them are comparable with the published J in protocol, not in model or data.
 
+Both signatures carry a ``reasoning`` output before the answer (the step-by-step reading and the one-sentence
+reason the published prompts ask for), so a plain ``dspy.Predict`` — what
+:class:`~memlab.llm.client.LLMClient` calls — keeps the chain of thought of the published protocol.
+
 Importing this module does not import dspy.
 """
 
@@ -18,7 +22,7 @@ from functools import cache
 from typing import Any, Literal
 
 #: Bumped whenever a signature or its instructions change (recorded with the run's answers).
-PROMPT_VERSION = 1
+PROMPT_VERSION = 2
 
 READER_INSTRUCTIONS = """You answer a question about a long conversation between two people. You see only \
 memories taken from that conversation, each with the date it was recorded.
@@ -46,12 +50,13 @@ when it states the time relative to a date.
 
 @cache
 def reader_signature() -> Any:
-    """The reader: memories and a question in, a short answer out (use with ``dspy.ChainOfThought``)."""
+    """The reader: memories and a question in, reasoning and a short answer out."""
     import dspy
 
     class AnswerFromMemories(dspy.Signature):
         memories: str = dspy.InputField(desc="one memory per line: [date recorded] speaker: text")
         question: str = dspy.InputField()
+        reasoning: str = dspy.OutputField(desc="step by step, from the memories only")
         answer: str = dspy.OutputField(desc="a precise answer of at most about six words")
 
     return AnswerFromMemories.with_instructions(READER_INSTRUCTIONS)
@@ -59,13 +64,14 @@ def reader_signature() -> Any:
 
 @cache
 def judge_signature() -> Any:
-    """The J judge: question, gold and generated answer in, CORRECT or WRONG out (``dspy.ChainOfThought``)."""
+    """The J judge: question, gold and generated answer in, a one-sentence reason and CORRECT or WRONG out."""
     import dspy
 
     class GradeAnswer(dspy.Signature):
         question: str = dspy.InputField()
         gold_answer: str = dspy.InputField()
         generated_answer: str = dspy.InputField()
+        reasoning: str = dspy.OutputField(desc="one sentence")
         label: Literal["CORRECT", "WRONG"] = dspy.OutputField()
 
     return GradeAnswer.with_instructions(JUDGE_INSTRUCTIONS)

@@ -19,9 +19,10 @@ ANSWERS = {
 }
 
 
-def responder(messages: list[dict]) -> str:
+def responder(messages: list[dict], labels: dict[str, str] | None = None) -> str:
     text = json.dumps(messages).split("[[ ## question ## ]]")[-1]
-    answer, label = next(v for q, v in ANSWERS.items() if q in text)
+    question, (answer, label) = next((q, v) for q, v in ANSWERS.items() if q in text)
+    label = (labels or {}).get(question, label)
     if "gold_answer" in text:
         return f"[[ ## reasoning ## ]]\nCompared.\n\n[[ ## label ## ]]\n{label}\n\n[[ ## completed ## ]]"
     return f"[[ ## reasoning ## ]]\nRead.\n\n[[ ## answer ## ]]\n{answer}\n\n[[ ## completed ## ]]"
@@ -46,6 +47,25 @@ def test_reader_and_judge_per_question_type(tmp_path) -> None:
     assert m["bleu1.temporal_reasoning"] == 1.0
     row = next(p for p in out.result.predictions if p["question_id"] == "q2")
     assert row["reader_answer"] == "a red one" and row["judge_label"] == "WRONG"
+    assert row["reader_calls"] == row["judge_calls"] == 1 and row["judge_prompt_tokens"] == 1
+    assert m["llm.reader.calls"] == m["llm.judge_qa.calls"] == 3.0 and m["llm_failures"] == 0.0
+
+
+def test_an_unreadable_verdict_stops_the_run_unless_fallback(tmp_path) -> None:
+    path = tmp_path / "lme.json"
+    path.write_text(json.dumps(RECORDS))
+    maybe = {"Which road bike do I own now?": "MAYBE"}
+    with StubOpenAI(responder=lambda messages: responder(messages, maybe)) as stub:
+        cfg = compose_cfg(["dataset=longmemeval", f"dataset.path={path}", "embedder=tfidf", "dataset.llm_reader=true"])
+        cfg["llm"] = stub.llm_config(on_error="fail")
+        with pytest.raises(MemlabError, match=r"^dataset\.llm_reader=true \(J judge\): .* malformed output") as err:
+            run(cfg, tmp_path / "o1")
+        assert "\n" not in str(err.value)
+        cfg["llm"] = stub.llm_config()  # on_error=fallback: J undefined for that question, counted
+        m = run(cfg, tmp_path / "o2").metrics
+    assert m["j_score"] == 1.0 and m["n_j_score"] == 2 and m["n_judge_malformed"] == 1
+    assert "j_score.knowledge_update" not in m and m["answer_f1.knowledge_update"] == pytest.approx(1 / 3)
+    assert m["llm.judge_qa.failures"] == m["llm.judge_qa.fallbacks"] == 1.0 and m["llm.reader.fallbacks"] == 0.0
 
 
 def test_reader_without_a_model_fails_in_one_line(tmp_path) -> None:

@@ -4,7 +4,9 @@ Categories 1–4 are read and judged, as in the published evaluations (category 
 wrong answer a confused reader would give, so it has no gold to grade against). Metrics:
 ``j_score``, ``answer_f1``, ``bleu1`` over categories 1–4 and per category (``j_score.cat2`` ...), each
 with its ``n_``; reader and judge latency and tokens; the memory side's seconds per question
-(:func:`memlab.benchmarks.qa_metrics.memory_side`) beside ``context_tokens``.
+(:func:`memlab.benchmarks.qa_metrics.memory_side`) beside ``context_tokens``. The calls go through
+:class:`memlab.llm.client.LLMClient` (:class:`~memlab.benchmarks.qa_reader.QaReader`): cached, counted as
+``llm.reader.*`` and ``llm.judge_qa.*``, and a failure stops the run unless ``llm.on_error=fallback``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ def locomo_reader(
     """``read(question, units) -> row fields`` for categories 1–4 (at most ``limit`` questions), or ``None``.
 
     Raises:
-        MemlabError: ``on`` and no model is configured.
+        MemlabError: ``on`` and no model is configured; ``read`` raises
+            :class:`~memlab.llm.client.LLMFailure` when a call fails and ``llm.on_error=fail``.
     """
     if not on:
         return None
