@@ -9,6 +9,7 @@ different seeds are pooled: their items are keyed by ``(seed, item)``.
 from __future__ import annotations
 
 import json
+import statistics
 import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -147,3 +148,26 @@ def phase_histograms(runs: Sequence[RunData], phases: Sequence[str]) -> dict[str
         if run.trace:
             visit(run.trace)
     return merged
+
+
+#: Phases of an episode, in order (latency tables and figures).
+PHASES: tuple[str, ...] = (
+    "ingest",
+    "embed",
+    "cluster",
+    "supersession",
+    "summarize",
+    "tier",
+    "recall",
+    "select",
+    "answer",
+    "inject",
+)
+TIERS: tuple[str, ...] = ("hot", "warm", "cold", "archived")
+BUDGET = "pipeline.budget_tokens"
+
+
+def mean_metric(runs: Sequence[RunData], name: str) -> float | None:
+    """Mean of a metric over the runs that logged it."""
+    values = [r.record.metrics[name] for r in runs if name in r.record.metrics]
+    return statistics.fmean(values) if values else None

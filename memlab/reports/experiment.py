@@ -20,23 +20,10 @@ from pathlib import Path
 from memlab.errors import MemlabError
 from memlab.paths import PROJECT_ROOT
 from memlab.reports import configs as cf
+from memlab.reports.configs import PHASES, mean_metric
 from memlab.reports.stats import PairedResult, bootstrap_ci, histogram_quantile, paired_test, ratio
 
 #: Phases whose latency the report shows (metric ``latency_<phase>_s``, span ``<phase>``).
-PHASES: tuple[str, ...] = (
-    "ingest",
-    "embed",
-    "cluster",
-    "supersession",
-    "summarize",
-    "tier",
-    "recall",
-    "select",
-    "answer",
-    "inject",
-)
-TIERS: tuple[str, ...] = ("hot", "warm", "cold", "archived")
-BUDGET = "pipeline.budget_tokens"
 
 
 @dataclass
@@ -111,12 +98,6 @@ def main_table(rows: Sequence[Row], metric: str, baseline: Row | None) -> list[s
                 cells += [f"{p.diff:+.3f}", f"[{p.ci_low:+.3f}, {p.ci_high:+.3f}]", f"{p.p_value:.4f}"]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
-
-
-def mean_metric(runs: Sequence[cf.RunData], name: str) -> float | None:
-    """Mean of a metric over the runs that logged it."""
-    values = [r.record.metrics[name] for r in runs if name in r.record.metrics]
-    return statistics.fmean(values) if values else None
 
 
 def latency_table(rows: Sequence[Row]) -> list[str]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from memlab.reports import configs as cf
 from memlab.reports.common import pyplot, save
+from memlab.reports.configs import BUDGET, PHASES, TIERS, mean_metric
 
 TIER_COLOURS = {"hot": "#d62728", "warm": "#ff7f0e", "cold": "#1f77b4", "archived": "#7f7f7f"}
 
@@ -59,8 +60,6 @@ def main_figure(experiment: str, metric: str, rows: Sequence[Any], baseline: Any
 
 def tier_figure(experiment: str, rows: Sequence[Any], path: Path) -> Path | None:
     """Stacked bars: fraction of memories per tier at the end of the runs, per configuration."""
-    from memlab.reports.experiment import TIERS, mean_metric
-
     fractions = {t: [mean_metric(r.runs, f"tier_frac_{t}") or 0.0 for r in rows] for t in TIERS}
     if not any(v for values in fractions.values() for v in values):
         return None
@@ -85,8 +84,6 @@ def latency_figure(experiment: str, rows: Sequence[Any], path: Path) -> Path | N
     """Left: seconds per phase per configuration (mean, error bars: sd over runs). Right: per-call durations
     of each phase from the span trees (all configurations).
     """
-    from memlab.reports.experiment import PHASES
-
     phases = [p for p in PHASES if any(f"latency_{p}_s" in r.record.metrics for row in rows for r in row.runs)]
     hists = cf.phase_histograms([r for row in rows for r in row.runs], PHASES)
     if not phases and not hists:
@@ -127,8 +124,6 @@ def latency_figure(experiment: str, rows: Sequence[Any], path: Path) -> Path | N
 
 def budget_figure(experiment: str, metric: str, rows: Sequence[Any], path: Path) -> Path | None:
     """Main metric against ``pipeline.budget_tokens``, one line per configuration otherwise equal."""
-    from memlab.reports.experiment import BUDGET
-
     series: dict[str, list[tuple[float, Any]]] = {}
     for row in rows:
         parts = row.label.split()

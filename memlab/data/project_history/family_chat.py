@@ -6,7 +6,7 @@ or attribute name with any other family (:mod:`generator_families`).
 
 from __future__ import annotations
 
-from memlab.data.project_history.generator_families import Family, component_name
+from memlab.data.project_history.family import Family, component_name
 
 
 def _subject(index: int) -> dict[str, str]:

@@ -7,7 +7,7 @@ component is named as a service in brackets. Shares no template or attribute nam
 
 from __future__ import annotations
 
-from memlab.data.project_history.generator_families import Family, component_name
+from memlab.data.project_history.family import Family, component_name
 
 
 def _subject(index: int) -> dict[str, str]:

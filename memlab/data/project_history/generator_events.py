@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from memlab.data.project_history import generator_templates as tpl
-from memlab.data.project_history.generator_families import CLASSIC, Family, Pool
+from memlab.data.project_history.family import CLASSIC, Family, Pool
 from memlab.data.project_history.generator_topics import TopicSpec
 
 #: Event kinds and the gold relation of the event's memory to the earlier memories it relates to.

@@ -14,29 +14,6 @@ if TYPE_CHECKING:
 #: At most this many instances get queries (keeps evaluation linear on large histories).
 MAX_QUERY_INSTANCES = 120
 
-CURRENT_Q = (
-    "Which {attr} does {subj} use?",
-    "What is {subj}'s {attr} right now?",
-    "What {attr} is {subj} on today?",
-)
-AS_OF_Q = (
-    "Which {attr} did {subj} use on {date}?",
-    "What was the {attr} of {subj} as of {date}?",
-)
-WHEN_Q = (
-    "When did {subj} switch its {attr} to {v}?",
-    "Since when has {subj} used {v} as its {attr}?",
-)
-REVERT_Q = ("When did {subj} go back to {v} as its {attr}?",)
-BLOCKER_Q = (
-    "When did the {v} trouble on {subj} start?",
-    "On which day did {v} problems begin for {subj}?",
-)
-HISTORY_Q = (
-    "How has the {attr} of {subj} changed over time?",
-    "What {attr}s has {subj} used, in order?",
-)
-
 
 def make_queries(
     rng: random.Random,
