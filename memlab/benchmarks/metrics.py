@@ -139,3 +139,101 @@ def ci_metrics(name: str, values: Sequence[float], seed: int = 0) -> dict[str, f
     """``<name>_ci_low`` / ``<name>_ci_high`` of :func:`bootstrap_ci`; empty when ``values`` is."""
     interval = bootstrap_ci(values, seed=seed)
     return {} if interval is None else {f"{name}_ci_low": interval[0], f"{name}_ci_high": interval[1]}
+
+
+#: Rate -> the names its count (denominator) is logged under, first logged wins (benchmarks differ).
+COUNT_NAMES: Mapping[str, tuple[str, ...]] = {
+    "supersession_precision": ("n_supersession_predicted",),
+    "supersession_recall": ("n_supersession_gold",),
+    "supersession_f1": ("n_supersession_gold",),
+    "supersession_f1_macro": ("n_repos_with_gold",),
+    "candidate_recall": ("n_gold_listed",),
+    "merge_recall": ("n_gold_merge",),
+    "current_truth_at_1": ("n_queries_current", "n_current_queries"),
+    "current_coverage_injected": ("n_queries_current", "n_current_queries"),
+    "as_of_acc": ("n_queries_as_of", "n_as_of_queries"),
+    "when_acc": ("n_queries_when",),
+    "history_acc": ("n_queries_history",),
+    "stale_rate_top5": ("n_top5_items",),
+    "stale_rate_injected": ("n_injected_facts",),
+    "dup_collapsed_exact": ("n_dup_redundant_exact", "dup_redundant_exact"),
+    "compression_ratio": ("n_retrievable",),
+    "evidence_recall_at_budget": ("n_evidence_cat1_4", "n_scored"),
+    "context_tokens": ("n_questions_cat1_4", "n_scored"),
+    "temporal_date_acc": ("n_temporal",),
+    "temporal_f1": ("n_temporal",),
+    "temporal_date_acc_datelike": ("n_temporal_datelike",),
+    "temporal_f1_datelike": ("n_temporal_datelike",),
+    "cv_temporal_date_acc_datelike": ("cv_n_temporal_datelike",),
+    "cv_temporal_date_acc": ("cv_n_temporal",),
+    "cv_temporal_f1": ("cv_n_temporal",),
+    "llm_f1": ("n_llm_answered_cat1_4",),
+    "synth_date_acc": ("n_synth_temporal",),
+    "resolver_acc": ("n_evaluated",),
+    "resolver_coverage": ("n_evaluated",),
+    "resolver_acc_supported": ("n_supported",),
+}
+#: ``(pattern, count template)`` for families of rates (per category, per relation, per kind ...).
+COUNT_PATTERNS: tuple[tuple[str, str], ...] = (
+    (r"relation_precision_(\w+)", r"n_relation_predicted_\1"),
+    (r"relation_(?:recall|f1)_(\w+)", r"n_relation_gold_\1"),
+    (r"(?:recall_at_\d+_(?:turn|session)|evidence_recall_at_budget)_cat(\d)", r"n_evidence_cat\1"),
+    (r"recall_at_\d+_(?:turn|session)", "n_evidence_cat1_4"),
+    (r"llm_f1_cat(\d)", r"n_llm_answered_cat\1"),
+    (r"lme_recall(?:_all)?_at_\d+_session", "n_scored"),
+    (r"lme_recall_at_\d+_session_(\w+)", r"n_scored_\1"),
+    (r"synth_date_acc_(\w+)", r"n_synth_temporal_\1"),
+    (r"resolver_acc_kind_(\w+)", r"n_kind_\1"),
+    (r"resolver_acc_(\w+)", r"n_\1"),
+    (r"tier_frac_\w+", "n_memories"),
+    (r"cv_heldout_(.+)", r"cv_n_heldout_\1"),
+)
+#: Suffixes a rate's name may carry: its interval bounds, then the subset it was computed on.
+INTERVAL_SUFFIXES = ("_ci_low", "_ci_high")
+SUBSET_SUFFIXES = ("_incl_flagged", "_heldout", "_tune", "_dev", "_all")
+
+
+def _count_candidates(stem: str) -> list[str]:
+    if stem in COUNT_NAMES:
+        return list(COUNT_NAMES[stem])
+    import re
+
+    for pattern, template in COUNT_PATTERNS:
+        match = re.fullmatch(pattern, stem)
+        if match:
+            return [match.expand(template)]
+    return []
+
+
+def count_name(metric: str, logged: Collection[str]) -> str | None:
+    """The name under which ``metric``'s count (its denominator, ``n_...``) is in ``logged``; ``None`` when the
+    metric is not a rate or its count was not logged.
+
+    Interval bounds share their rate's count; a subset suffix (``_heldout``, ``_tune``, ``_incl_flagged``,
+    ``_dev``, ``_all``) and a ``repo.<name>.`` prefix carry over to the count.
+    """
+    prefix, name = "", metric
+    if name.startswith("repo.") and name.count(".") >= 2:
+        head, name = name.rsplit(".", 1)
+        prefix = head + "."
+    for subset in ("", *SUBSET_SUFFIXES):
+        if subset and not name.endswith(subset):
+            continue
+        stem = name[: len(name) - len(subset)]
+        for suffix in INTERVAL_SUFFIXES:
+            stem = stem.removesuffix(suffix)
+        for candidate in _count_candidates(stem):
+            if f"{prefix}{candidate}{subset}" in logged:
+                return f"{prefix}{candidate}{subset}"
+    return None
+
+
+def count_of(metric: str, logged: Mapping[str, float]) -> float | None:
+    """The value of ``metric``'s count in ``logged`` (:func:`count_name`); ``None`` when there is none."""
+    name = count_name(metric, logged)
+    return None if name is None else float(logged[name])
+
+
+def is_defined(value: float | None) -> bool:
+    """A value a table shows: logged and not NaN (runs of older versions may have logged NaN)."""
+    return value is not None and value == value
