@@ -288,3 +288,22 @@ def test_a_run_that_predicts_nothing_logs_no_precision_and_no_empty_kind():
     assert out["n_relation_gold_merge"] == 0.0 and out["n_memories"] == 3.0
     assert out["compression_ratio"] == 3.0 / out["n_retrievable"]
     assert all(v == v and v is not None for v in out.values())
+
+
+def test_sweep_table_skips_undefined_values_and_shows_counts():
+    from memlab.sweeps.table import comparison_table, ranked, render_comparison
+    from memlab.tracking.store import ChildRun
+
+    rows = [
+        ChildRun("a" * 32, "judge=none", "FINISHED", "when_acc", float("nan"), (("supersession_f1", None),)),
+        ChildRun(
+            "b" * 32, "judge=slot", "FINISHED", "when_acc", 0.25, (("supersession_f1", 0.5),),
+            counts=(("when_acc", 4.0), ("supersession_f1", 6.0)),
+        ),
+    ]  # fmt: skip
+    assert [c.name for c in ranked(rows)] == ["judge=slot", "judge=none"]  # NaN ranks with the unscored
+    table = comparison_table(rows)
+    assert "| 0.2500 (n=4) | 0.5000 (n=6) |" in table
+    assert "| judge=none | when_acc | – | – |" in table and "nan" not in table
+    text = render_comparison(rows, 80)
+    assert "n (when_acc)" in text and "nan" not in text
