@@ -307,3 +307,17 @@ def test_sweep_table_skips_undefined_values_and_shows_counts():
     assert "| judge=none | when_acc | – | – |" in table and "nan" not in table
     text = render_comparison(rows, 80)
     assert "n (when_acc)" in text and "nan" not in text
+
+
+def test_best_ranks_only_runs_where_the_metric_is_defined_and_prints_its_count(tmp_path, capsys):
+    from memlab.cli import main
+    from tests.sweeps.helpers import log_run
+
+    uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
+    log_run(uri, "conv", tmp_path / "a", strategies={"judge": "slot"}, params={}, correct=[1, 0],
+            metrics={"n_queries_current": 2.0})  # fmt: skip
+    log_run(uri, "conv", tmp_path / "b", strategies={"judge": "none"}, params={}, correct=[1], main_metric="when_acc")
+    assert main(["best", "--experiment", "conv", "--metric", "current_truth_at_1", "--tracking-uri", uri]) == 0
+    out = capsys.readouterr().out
+    assert "current_truth_at_1=0.5 (n=2)" in out.splitlines()[0]
+    assert "best of 1 FINISHED runs where current_truth_at_1 is defined" in out
