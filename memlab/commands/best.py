@@ -70,13 +70,14 @@ def run(args: argparse.Namespace) -> int:
     ranking = rank_runs(args.experiment, metric, args.tracking_uri, minimize=args.minimize)
     record = ranking.best
     if args.json:
-        from memlab.benchmarks.metrics import count_name
+        from memlab.benchmarks.metrics import count_name, count_of
 
         data = {
             "run_id": record.run_id,
             "metric": metric,
             "value": record.metrics[metric],
-            "count": count_name(metric, record.metrics),
+            "n": count_of(metric, record.metrics),
+            "n_metric": count_name(metric, record.metrics),
             "ties": [r.run_id for r in ranking.ties],
             "tie_rule": ranking.rule,
             "metrics": record.metrics,

@@ -198,7 +198,7 @@ def children(uri: str, parent_id: str) -> list[ChildRun]:
         headline = tuple((n, logged.get(n)) for n in names)
         value = logged.get(metric)
         counts = tuple((n, c) for n in (metric, *names) if (c := count_of(n, logged)) is not None)
-        low, high = r.data.metrics.get(f"{metric}_ci_low"), r.data.metrics.get(f"{metric}_ci_high")
+        low, high = logged.get(f"{metric}_ci_low"), logged.get(f"{metric}_ci_high")
         interval = (low, high) if low is not None and high is not None else None
         params = tuple(sorted(r.data.params.items()))
         out.append(
