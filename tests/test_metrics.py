@@ -8,9 +8,9 @@ from memlab.benchmarks import metrics
 
 
 def test_prf_edge_cases():
-    assert metrics.precision_recall_f1([], []) == (1.0, 1.0, 1.0)
-    assert metrics.precision_recall_f1([], [1]) == (1.0, 0.0, 0.0)
-    assert metrics.precision_recall_f1([1], []) == (0.0, 1.0, 0.0)
+    assert metrics.precision_recall_f1([], []) == (None, None, None)
+    assert metrics.precision_recall_f1([], [1]) == (None, 0.0, 0.0)
+    assert metrics.precision_recall_f1([1], []) == (0.0, None, 0.0)
     p, r, f = metrics.precision_recall_f1([1, 2, 3, 4], [3, 4, 5])
     assert (p, r) == (0.5, pytest.approx(2 / 3)) and f == pytest.approx(2 * 0.5 * (2 / 3) / (0.5 + 2 / 3))
 
@@ -22,18 +22,20 @@ def test_transitive_closure_and_supersession_scores():
     assert metrics.supersession_scores([("a", "b"), ("b", "c"), ("a", "c")], gold) == (1.0, 1.0, 1.0)
     p, r, _f = metrics.supersession_scores([("a", "c")], gold)
     assert (p, r) == (1.0, pytest.approx(1 / 3))
-    assert metrics.supersession_scores([], []) == (1.0, 1.0, 1.0)
+    assert metrics.supersession_scores([], []) == (None, None, None)
 
 
 def test_hit_at_1_and_mean():
     assert metrics.hit_at_1([], {"a"}) == 0.0
+    assert metrics.hit_at_1(["a"], set()) is None
     assert metrics.hit_at_1(["a", "b"], {"a"}) == 1.0
     assert metrics.hit_at_1(["b", "a"], {"a"}) == 0.0
-    assert metrics.mean([]) == 0.0 and metrics.mean([1, 0, 0, 1]) == 0.5
+    assert metrics.mean([]) is None and metrics.mean([1, 0, 0, 1]) == 0.5
+    assert metrics.mean([None, 1.0, None, 0.0]) == 0.5
 
 
 def test_tier_fractions():
-    assert metrics.tier_fractions({}) == {f"tier_frac_{t}": 0.0 for t in ("hot", "warm", "cold", "archived")}
+    assert metrics.tier_fractions({}) == {}
     fr = metrics.tier_fractions({"hot": 1, "warm": 3})
     assert fr["tier_frac_hot"] == 0.25 and fr["tier_frac_warm"] == 0.75 and fr["tier_frac_archived"] == 0.0
 
@@ -42,7 +44,7 @@ def test_bootstrap_ci_brackets_mean_and_is_seeded():
     vals = [0, 1] * 50
     lo, hi = metrics.bootstrap_ci(vals, seed=1)
     assert lo <= 0.5 <= hi and (lo, hi) == metrics.bootstrap_ci(vals, seed=1)
-    assert metrics.bootstrap_ci([]) == (0.0, 0.0)
+    assert metrics.bootstrap_ci([]) is None
 
 
 def test_latency_metrics_sum_every_phase_over_episodes_and_total_them():

@@ -32,6 +32,8 @@ def evaluate(cfg):
         qs = [q for q in c.questions if q.category in (1, 2, 3, 4)]
         for q, order in zip(qs, r.rank_all([q.question for q in qs]), strict=True):
             rec = recall_row([mem[i].meta["dia_id"] for i in order], q.evidence)["recall_at_10_turn"]
+            if rec is None:  # no evidence: recall is undefined
+                continue
             res["tune" if c.sample_id in TUNE else "held"].append(rec)
             if c.sample_id in TUNE:
                 cats.setdefault(q.category, []).append(rec)

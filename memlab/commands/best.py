@@ -4,7 +4,8 @@ Without ``--metric`` the runs' own main metric (the benchmark card's, tagged on 
 ``--split S`` ranks on ``<metric>_S`` (for example LoCoMo's ``_heldout`` conversations, which no setting
 was chosen on). A tie is broken by a stated rule that does not depend on the order the runs finished in: the
 simpler configuration wins (fewer strategy groups that are not ``none``, then fewer injected tokens, then config
-hash, then run id); the tie and every tied run are printed.
+hash, then run id); the tie and every tied run are printed. A run where the metric is undefined (not logged,
+or NaN) is not ranked; the value is printed with its count ``n`` (the rate's denominator) when the run logged it.
 """
 
 from __future__ import annotations
@@ -36,6 +37,14 @@ def describe(record) -> str:
     return f"{record.run_id}  {active_groups(record)} groups not none, {COST_METRIC} {shown}  ({name})"
 
 
+def shown(record, metric: str) -> str:
+    """``metric=value`` with its count (``(n=...)``) when the run logged one."""
+    from memlab.benchmarks.metrics import count_of
+
+    n = count_of(metric, record.metrics)
+    return f"{metric}={record.metrics[metric]:.6g}" + ("" if n is None else f" (n={n:.0f})")
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the best run's id, metric, strategies, and any tie it broke."""
     from memlab.tracking.query import find_runs, main_metric, rank_runs
@@ -52,10 +61,14 @@ def run(args: argparse.Namespace) -> int:
     ranking = rank_runs(args.experiment, metric, args.tracking_uri, minimize=args.minimize)
     record = ranking.best
     if args.json:
+        from memlab.benchmarks.metrics import count_name, count_of
+
         data = {
             "run_id": record.run_id,
             "metric": metric,
             "value": record.metrics[metric],
+            "n": count_of(metric, record.metrics),
+            "n_metric": count_name(metric, record.metrics),
             "ties": [r.run_id for r in ranking.ties],
             "tie_rule": ranking.rule,
             "metrics": record.metrics,
@@ -64,8 +77,11 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2))
         return 0
     name = record.tags.get("mlflow.runName", "")
-    print(f"{record.run_id}  {metric}={record.metrics[metric]:.6g}  ({record.experiment}; {name})")
-    print(f"  best of {ranking.considered} FINISHED runs ({'lowest' if args.minimize else 'highest'} {metric})")
+    print(f"{record.run_id}  {shown(record, metric)}  ({record.experiment}; {name})")
+    print(
+        f"  best of {ranking.considered} FINISHED runs where {metric} is defined "
+        f"({'lowest' if args.minimize else 'highest'} {metric})"
+    )
     if ranking.ties:
         print(f"  tie: {len(ranking.ties) + 1} runs have {metric}={record.metrics[metric]:.6g}; chose {ranking.rule}")
         for rank, tied in enumerate((record, *ranking.ties), 1):

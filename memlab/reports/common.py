@@ -163,3 +163,21 @@ def kept_on_error(paths: Sequence[Path]) -> Iterator[None]:
             else:
                 path.write_bytes(data)
         raise
+
+
+def defined_values(runs: Sequence[Any], metric: str) -> list[float]:
+    """``metric`` of every run where it is defined (logged and not NaN)."""
+    from memlab.benchmarks.metrics import is_defined
+
+    return [float(r.metrics[metric]) for r in runs if is_defined(r.metrics.get(metric))]
+
+
+def with_count(cell: str, runs: Sequence[Any], metric: str) -> str:
+    """``cell`` followed by the rate's count summed over the runs where it is defined (`` (n=...)``); unchanged
+    for a metric without a count, or an empty cell.
+    """
+    from memlab.benchmarks.metrics import count_of, is_defined
+
+    counts = [count_of(metric, r.metrics) for r in runs if is_defined(r.metrics.get(metric))]
+    known = [c for c in counts if c is not None]
+    return cell if cell == "–" or not known else f"{cell} (n={sum(known):.0f})"

@@ -60,6 +60,10 @@ def _pct(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}"
 
 
+def _n(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0f}"
+
+
 def _newest(runs: Sequence[RunRecord]) -> RunRecord | None:
     return max(runs, key=lambda r: r.start_time) if runs else None
 
@@ -79,6 +83,9 @@ def recall_table(run: RunRecord, unit: str, suffix: str = "") -> list[str]:
         name = f"recall_at_{k}_{unit}"
         cells = [_pct(m.get(f"{name}_cat{c}{suffix}")) for c, _ in CATS] + [_pct(m.get(f"{name}{suffix}"))]
         lines.append(f"| memlab ({unit}s) | {k} | " + " | ".join(cells) + " |")
+        if k == 1:  # the recalls' count: questions with evidence
+            counts = [m.get(f"n_evidence_cat{c}{suffix}") for c, _ in CATS] + [m.get(f"n_evidence_cat1_4{suffix}")]
+            lines.append("| n (questions with evidence) | – | " + " | ".join(_n(v) for v in counts) + " |")
         if unit == "turn" and k in PAPER_RECALL:
             paper = ["–" if v is None else f"{v:.1f}" for v in PAPER_RECALL[k]]
             lines.append(
@@ -167,14 +174,19 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
         f"| {m.get('n_temporal_tune', 0):.0f} / {m.get('n_temporal_datelike_tune', 0):.0f} | "
         f"{m.get('n_temporal_heldout', 0):.0f} / {m.get('n_temporal_datelike_heldout', 0):.0f} | |"
     )
+    out.append(
+        f"| `n_evidence_cat1_4` (recall's count) | {_n(m.get('n_evidence_cat1_4'))} | "
+        f"{_n(m.get('n_evidence_cat1_4_tune'))} | {_n(m.get('n_evidence_cat1_4_heldout'))} | |"
+    )
     out += [
         "",
         "## Evidence recall@k per category (headline run, dev file)",
         "",
         "Recall = fraction of a question's evidence ids in the top k (LoCoMo paper's definition); "
-        f"questions without resolvable evidence count as 1 ({m.get('n_no_evidence_cat1_4', 0):.0f} of "
-        f"{m.get('n_questions_cat1_4', 0):.0f} in categories 1–4). The paper's figures come from the earlier "
-        "50-conversation release with its own retriever (Dragon) and its last column averages all five categories; "
+        f"questions without resolvable evidence have no recall and are left out (the paper counts them as 1; "
+        f"{m.get('n_no_evidence_cat1_4', 0):.0f} of {m.get('n_questions_cat1_4', 0):.0f} in categories 1–4). "
+        "The paper's figures come from the earlier 50-conversation release with its own retriever (Dragon) and "
+        "its last column averages all five categories; "
         "ours is categories 1–4 of the 5-conversation dev file. Session level here = the order in which the turn "
         "ranking first reaches each session (the paper retrieved session summaries instead).",
         "",
@@ -274,8 +286,9 @@ def _plot(sweep: Sequence[RunRecord], path: Path) -> None:
 
     plt = pyplot()
     labels = [f"{_resolver(r)} / {_mode(r)}" for r in sweep]
-    values = [100 * r.metrics.get("temporal_date_acc_datelike", 0.0) for r in sweep]
-    held = [100 * r.metrics.get("temporal_date_acc_datelike_heldout", 0.0) for r in sweep]
+    nan = float("nan")  # undefined: no bar
+    values = [100 * r.metrics.get("temporal_date_acc_datelike", nan) for r in sweep]
+    held = [100 * r.metrics.get("temporal_date_acc_datelike_heldout", nan) for r in sweep]
     fig, ax = plt.subplots(figsize=(max(7, len(sweep) * 0.9), 4.8))
     xs = range(len(sweep))
     ax.bar([x - 0.2 for x in xs], values, 0.4, label="dev file")

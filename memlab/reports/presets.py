@@ -149,7 +149,8 @@ def detail_rows(groups: Mapping[str, list[Any]], headline: Sequence[str]) -> lis
     for name in [n for n in ORDER if n in groups] + sorted(set(groups) - set(ORDER)):
         runs = groups[name]
         cells = [f"`{name}`", *(cell(mean(runs, m)) for m in headline)]
-        cells += [f"{100 * (mean(runs, f'tier_frac_{t}') or 0.0):.1f}" for t in TIERS]
+        fractions = [mean(runs, f"tier_frac_{t}") for t in TIERS]  # None: no memories, undefined
+        cells += ["–" if v is None else f"{100 * v:.1f}" for v in fractions]
         cells += [cell(mean(runs, "latency_total_s")), *(cell(mean(runs, f"latency_{p}_s")) for p in phases)]
         lines.append("| " + " | ".join(cells) + " |")
     return lines

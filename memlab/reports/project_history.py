@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from memlab.paths import PROJECT_ROOT
+from memlab.reports.common import defined_values, with_count
 from memlab.reports.history_figure import Summary, plot_f1
 
 HISTORY_METRICS: tuple[str, ...] = (
@@ -92,7 +93,7 @@ def common_seeds(groups: dict[tuple, list]) -> dict[str, set[str]]:
 
 
 def _row(k: tuple, group: Sequence) -> str:
-    cells = [mean_sd([r.metrics[m] for r in group if m in r.metrics]) for m in HISTORY_METRICS]
+    cells = [with_count(mean_sd(defined_values(group, m)), group, m) for m in HISTORY_METRICS]
     seeds = ",".join(r.params.get("seed", "?") for r in group)
     return f"| {k[0]} | {k[1]} | {k[2]} | {seeds} | " + " | ".join(cells) + f" | {code_label(group)} |"
 
@@ -130,9 +131,10 @@ def _history_section(runs: Sequence) -> tuple[list[str], dict]:
             extended.append(k)
         shown += group
         lines.append(_row(k, group))
-        values = [r.metrics.get("supersession_f1", 0.0) for r in group]
-        summary[k] = statistics.fmean(values)
-        summary.spread[k] = statistics.stdev(values) if len(values) > 1 else 0.0
+        values = defined_values(group, "supersession_f1")  # undefined (no gold, no prediction): left out
+        if values:
+            summary[k] = statistics.fmean(values)
+            summary.spread[k] = statistics.stdev(values) if len(values) > 1 else 0.0
     if extended:
         lines += ["", "### On all seeds run", "", "Groups run on more seeds than the table above shares.", "", *header]
         lines += [_row(k, groups[k]) for k in extended]
@@ -178,7 +180,7 @@ def _gitnotes_section(runs: Sequence) -> list[str]:
         "|---|---|---|---|---|---|" + "---|" * (len(GITNOTES_METRICS) + 1),
     ]
     for key, run in sorted(latest.items()):
-        cells = [f"{run.metrics[m]:.3f}" if m in run.metrics else "–" for m in GITNOTES_METRICS]
+        cells = [with_count(f"{run.metrics[m]:.3f}", [run], m) if m in run.metrics else "–" for m in GITNOTES_METRICS]
         lines.append("| " + " | ".join(map(str, key)) + " | " + " | ".join(cells) + f" | `{run.run_id[:8]}` |")
     lines.append("")
     return lines
@@ -213,7 +215,7 @@ def _scaling_section(runs: Sequence) -> list[str]:
         "|---|---|---|" + "---|" * (len(SCALING_METRICS) + 1),
     ]
     for key, run in sorted(latest.items()):
-        cells = [f"{run.metrics[m]:.3f}" if m in run.metrics else "–" for m in SCALING_METRICS]
+        cells = [with_count(f"{run.metrics[m]:.3f}", [run], m) if m in run.metrics else "–" for m in SCALING_METRICS]
         lines.append("| " + " | ".join(map(str, key)) + " | " + " | ".join(cells) + f" | `{run.run_id[:8]}` |")
     lines.append("")
     return lines

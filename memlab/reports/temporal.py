@@ -229,9 +229,11 @@ def synth_section(runs: Sequence) -> list[str]:
         sd = statistics.stdev(values) if len(values) > 1 else 0.0
         return f"{statistics.fmean(values):.3f} ± {sd:.3f}"
 
-    order = sorted(
-        by_resolver, key=lambda n: -statistics.fmean(r.metrics.get("synth_date_acc", 0) for r in by_resolver[n])
-    )
+    def rank(name: str) -> float:  # best mean first; a resolver with no defined value last
+        values = [r.metrics["synth_date_acc"] for r in by_resolver[name] if "synth_date_acc" in r.metrics]
+        return -statistics.fmean(values) if values else float("inf")
+
+    order = sorted(by_resolver, key=rank)
     lines = [
         "## LoCoMo-style generated conversations (`locomo_synth`)",
         "",

@@ -2,7 +2,8 @@
 
 The console table keeps every configuration readable at any width (80 columns, a pipe, a CI log): runs are
 numbered (``#1`` is the best), the table holds the numbers and the metrics, and a legend under it gives each
-number's full configuration, wrapped rather than cut.
+number's full configuration, wrapped rather than cut. A metric a run did not log (undefined there) shows ``–``;
+a rate shows its count beside it (``(n=...)``, the Markdown table for every metric, the console for the main one).
 """
 
 from __future__ import annotations
@@ -15,13 +16,30 @@ PIPE_WIDTH = 100
 
 
 def ranked(rows: list[Any]) -> list[Any]:
-    """Best main metric first (ties: run id), unscored runs last."""
-    return sorted(rows, key=lambda c: (c.value is None, -(c.value or 0.0), c.run_id))
+    """Best main metric first (ties: run id), unscored runs (no value, or NaN) last."""
+
+    def key(c: Any) -> tuple[bool, float, str]:
+        undefined = c.value is None or c.value != c.value
+        return undefined, 0.0 if undefined else -c.value, c.run_id
+
+    return sorted(rows, key=key)
 
 
-def fmt(value: float | None) -> str:
-    """A metric value for a table (``–`` when the run did not log it)."""
-    return "–" if value is None else f"{value:.4f}"
+def fmt(value: float | None, n: float | None = None) -> str:
+    """A metric value for a table (``–`` when the run did not log it or logged NaN), with its count ``n``."""
+    if value is None or value != value:
+        return "–"
+    return f"{value:.4f}" if n is None else f"{value:.4f} (n={n:.0f})"
+
+
+def count(row: Any, name: str) -> float | None:
+    """The run's count of metric ``name`` (``None`` when it has none)."""
+    return dict(getattr(row, "counts", ())).get(name)
+
+
+def fmt_n(n: float | None) -> str:
+    """A count for a table (``–`` when there is none)."""
+    return "–" if n is None else f"{n:.0f}"
 
 
 def headline_names(rows: list[Any]) -> list[str]:
@@ -37,8 +55,9 @@ def comparison_table(rows: list[Any]) -> str:
     lines = [head, "|" + "---|" * (6 + len(extra))]
     for rank, c in enumerate(ordered, 1):
         values = dict(c.headline)
-        cells = "".join(f"{fmt(values.get(n))} | " for n in extra)
-        lines.append(f"| {rank} | {c.name} | {c.main_metric} | {fmt(c.value)} | {cells}{c.status} | `{c.run_id}` |")
+        cells = "".join(f"{fmt(values.get(n), count(c, n))} | " for n in extra)
+        main = fmt(c.value, count(c, c.main_metric))
+        lines.append(f"| {rank} | {c.name} | {c.main_metric} | {main} | {cells}{c.status} | `{c.run_id}` |")
     return "\n".join(lines) + "\n"
 
 
@@ -60,18 +79,22 @@ def render_comparison(rows: list[Any], width: int) -> str:
         for rank in range(1, len(ordered) + 1):
             table.add_column(f"#{rank}", justify="right", no_wrap=True)
         table.add_row(metric, *(fmt(c.value) for c in ordered))
+        if any(count(c, metric) is not None for c in ordered):
+            table.add_row(f"n ({metric})", *(fmt_n(count(c, metric)) for c in ordered))
         for name in extra:
             table.add_row(name, *(fmt(dict(c.headline).get(name)) for c in ordered))
         table.add_row("run", *(c.run_id[:8] for c in ordered))
     else:
         table = Table(title=f"sweep comparison ({metric}, best first)")
         table.add_column("#", justify="right", no_wrap=True)
-        for name in (metric, *extra):
+        with_n = any(count(c, metric) is not None for c in ordered)
+        for name in (metric, *(["n"] if with_n else []), *extra):
             table.add_column(name, justify="right", overflow="fold")
         table.add_column("run", no_wrap=True)
         for rank, c in enumerate(ordered, 1):
             values = dict(c.headline)
-            table.add_row(str(rank), fmt(c.value), *(fmt(values.get(n)) for n in extra), c.run_id[:8])
+            n = [fmt_n(count(c, metric))] if with_n else []
+            table.add_row(str(rank), fmt(c.value), *n, *(fmt(values.get(name)) for name in extra), c.run_id[:8])
     console.print(table)
     for rank, c in enumerate(ordered, 1):
         status = "" if c.status == "FINISHED" else f" [{c.status}]"

@@ -163,7 +163,7 @@ def rank_runs(experiment: str, metric: str, uri: str | None = None, *, minimize:
     """
     check_metric(experiment, metric, resolve_uri(uri))
     finished = find_runs(experiment, uri)
-    runs = [r for r in finished if metric in r.metrics]
+    runs = [r for r in finished if metric in r.metrics and r.metrics[metric] == r.metrics[metric]]  # NaN: undefined
     if not runs:
         stem = metric.rsplit("_", 1)[0]
         near = sorted({m for r in finished for m in r.metrics if m.startswith(stem)})[:12]

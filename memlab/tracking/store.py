@@ -158,6 +158,7 @@ class ChildRun:
         headline: The benchmark's headline metrics and their values.
         interval: The main metric's 95% interval when the run logged one (``_ci_low`` / ``_ci_high``).
         params: The run's parameters.
+        counts: Metric -> its count ``n`` (the rate's denominator) for the main and headline metrics that have one.
     """
 
     run_id: str
@@ -168,6 +169,7 @@ class ChildRun:
     headline: tuple[tuple[str, float | None], ...] = ()
     interval: tuple[float, float] | None = None
     params: tuple[tuple[str, str], ...] = ()
+    counts: tuple[tuple[str, float], ...] = ()
 
 
 def experiment_ids(client: Any) -> list[str]:
@@ -186,17 +188,23 @@ def children(uri: str, parent_id: str) -> list[ChildRun]:
         max_results=50000,
         order_by=["attributes.start_time ASC"],
     )
+    from memlab.benchmarks.metrics import count_of, is_defined
+
     out = []
     for r in runs:
         metric = r.data.tags.get("memlab.main_metric", "")
         names = [n for n in r.data.tags.get("memlab.headline", "").split(",") if n]
-        headline = tuple((n, r.data.metrics.get(n)) for n in names)
-        value = r.data.metrics.get(metric)
-        low, high = r.data.metrics.get(f"{metric}_ci_low"), r.data.metrics.get(f"{metric}_ci_high")
+        logged = {k: v for k, v in r.data.metrics.items() if is_defined(v)}  # NaN (older runs): undefined
+        headline = tuple((n, logged.get(n)) for n in names)
+        value = logged.get(metric)
+        counts = tuple((n, c) for n in (metric, *names) if (c := count_of(n, logged)) is not None)
+        low, high = logged.get(f"{metric}_ci_low"), logged.get(f"{metric}_ci_high")
         interval = (low, high) if low is not None and high is not None else None
         params = tuple(sorted(r.data.params.items()))
         out.append(
-            ChildRun(r.info.run_id, r.info.run_name or "", r.info.status, metric, value, headline, interval, params)
+            ChildRun(
+                r.info.run_id, r.info.run_name or "", r.info.status, metric, value, headline, interval, params, counts
+            )
         )
     return out
 

@@ -32,15 +32,18 @@ def test_relation_scores_exact():
     # gold D: (a,d); predicted D: (d,e) -> 0
     assert out["relation_f1_duplicate"] == 0.0
     # gold M: (a,e) not predicted
-    assert out["relation_recall_merge"] == 0.0 and out["relation_precision_merge"] == 1.0
+    assert out["relation_recall_merge"] == 0.0 and "relation_precision_merge" not in out  # nothing predicted
+    assert out["relation_f1_merge"] == 0.0
+    assert out["n_relation_predicted_merge"] == 0.0 and out["n_relation_gold_merge"] == 1.0
     # gold COEXIST in universe: (a,f), (d,e); predicted COEXIST: (a,e), (a,f), (b,c)
     assert out["relation_precision_coexist"] == pytest.approx(1 / 3)
     assert out["relation_recall_coexist"] == pytest.approx(1 / 2)
 
 
-def test_relation_scores_empty_is_perfect():
+def test_relation_scores_empty_are_undefined():
     out = hm.relation_scores([], {}, {}, [])
-    assert all(v == 1.0 for v in out.values())
+    assert all(k.startswith("n_relation_") and v == 0.0 for k, v in out.items())
+    assert len(out) == 8  # predicted and gold counts of the four relations; no score
 
 
 def test_closure_pairs_count_only_when_judged():
@@ -56,7 +59,7 @@ def test_stale_rate_and_superseded_at():
     assert since == {"a": t + timedelta(days=1)}
     assert hm.stale_rate(["a", "b"], since, t) == 0.0
     assert hm.stale_rate(["a", "b"], since, t + timedelta(days=1)) == 0.5
-    assert hm.stale_rate([], since, t) == 0.0
+    assert hm.stale_rate([], since, t) is None
 
 
 def test_exact_duplicates_and_collapse():
@@ -70,10 +73,11 @@ def test_exact_duplicates_and_collapse():
     groups = hm.exact_duplicate_groups(ms)
     assert groups == [["x1", "x2", "x3"]]
     assert hm.dup_collapsed_exact(groups, {"x2": "x1", "x3": None}) == 0.5
-    assert hm.dup_collapsed_exact([], {}) == 1.0
+    assert hm.dup_collapsed_exact([], {}) is None
+    assert hm.n_redundant(groups) == 2 and hm.n_redundant([]) == 0
 
 
 def test_compression_ratio_edges():
-    assert hm.compression_ratio(0, 0) == 0.0
-    assert hm.compression_ratio(10, 0) == 10.0
+    assert hm.compression_ratio(0, 0) is None
+    assert hm.compression_ratio(10, 0) is None
     assert hm.compression_ratio(10, 4) == 2.5

@@ -45,8 +45,9 @@ def test_runs_and_logs_every_metric(tmp_path) -> None:
     m = out.metrics
     for name in NAMES:
         assert name in m
-        for cat in (1, 2, 3, 4):
+        for cat in (1, 2, 4):
             assert f"{name}_cat{cat}" in m
+        assert f"{name}_cat3" not in m  # the only category-3 question has no evidence: undefined, not 1.0
     for name in TEMPORAL:
         assert name in m
     assert m["n_temporal"] == 2 and m["n_temporal_datelike"] == 2

@@ -25,7 +25,7 @@ def test_recall_at_k_exact() -> None:
     assert recall_at_k(RANKED, ["D1:3", "D1:2"], 1) == 0.0
     assert recall_at_k(RANKED, ["D1:3", "D1:2"], 2) == 0.5
     assert recall_at_k(RANKED, ["D1:3", "D1:2"], 5) == 1.0
-    assert recall_at_k(RANKED, [], 1) == 1.0  # no evidence counts as 1 (paper)
+    assert recall_at_k(RANKED, [], 1) is None  # no evidence: undefined (the paper counts 1)
     assert recall_at_k([], ["D1:1"], 10) == 0.0
 
 

@@ -89,7 +89,9 @@ def test_switches_and_split(data_file: Path, tmp_path: Path) -> None:
 
 def test_none_resolver_supports_nothing(data_file: Path, tmp_path: Path) -> None:
     m = _run(data_file, tmp_path, "none").metrics
-    assert (m["resolver_acc"], m["resolver_acc_supported"], m["resolver_coverage"]) == (0.0, 0.0, 0.0)
+    assert (m["resolver_acc"], m["resolver_coverage"]) == (0.0, 0.0)
+    assert "resolver_acc_supported" not in m and m["n_supported"] == 0.0  # nothing supported: undefined
+    assert "resolver_acc_supported_ci_low" not in m
 
 
 def test_missing_and_malformed_files(tmp_path: Path) -> None:
@@ -106,7 +108,7 @@ def test_missing_and_malformed_files(tmp_path: Path) -> None:
 
 
 def test_scoring_pure_functions() -> None:
-    assert summarise([]) == {"acc": 0.0, "acc_supported": 0.0, "coverage": 0.0, "n": 0.0, "n_correct": 0.0,
+    assert summarise([]) == {"acc": None, "acc_supported": None, "coverage": None, "n": 0.0, "n_correct": 0.0,
                              "n_supported": 0.0}  # fmt: skip
     s = summarise(["correct", "wrong", "unsupported", "correct"])
     assert (s["acc"], s["acc_supported"], s["coverage"]) == (0.5, 2 / 3, 0.75)

@@ -4,8 +4,9 @@ Each repository file of ``path`` becomes a :class:`ProjectHistory` (:mod:`memlab
 run through the whole policy as one episode and scored with the same query answerer as the project
 histories. Per repository: ``info["repos"][name]`` (its rates, counts, gold pairs with candidate /
 predicted / verdict, skipped links) and the MLflow metrics ``repo.<owner__name>.<rate>`` for the main
-rates. Pooled over repositories (:mod:`memlab.benchmarks.adr.pooled`): ``supersession_{precision,recall,f1}``
-(micro), ``supersession_f1_macro``, ``candidate_recall``, ``stale_rate_injected``, ``current_truth_at_1``,
+rates, with their counts ``repo.<owner__name>.n_...`` (:data:`memlab.benchmarks.adr.pooled.RATE_COUNTS`).
+Pooled over repositories (:mod:`memlab.benchmarks.adr.pooled`): ``supersession_{precision,recall,f1}`` (micro),
+``supersession_f1_macro``, ``candidate_recall``, ``stale_rate_injected``, ``current_truth_at_1``,
 ``current_coverage_injected``, ``as_of_acc`` with bootstrap intervals over repositories and the ``n_``
 counts, the consolidation phases' ``latency_*_s`` summed over repositories, and ``injected_tokens`` (mean
 per repository). An undefined rate (no gold, no query, empty block) is absent. An empty repository is
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from memlab.benchmarks import metrics
-from memlab.benchmarks.adr.pooled import CI_RATES, pooled_metrics, rates
+from memlab.benchmarks.adr.pooled import CI_RATES, RATE_COUNTS, pooled_metrics, rate_counts, rates
 from memlab.benchmarks.adr.scoring import repo_score
 from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
 from memlab.benchmarks.project_history.evaluate import history_episode, stale_since
@@ -157,6 +158,8 @@ class AdrDecisionsBenchmark(EpisodeBenchmark):
             predictions.extend(records)
             repos[history.name] = {"empty": False, **repo_rates, "counts": repo_counts, **info}
             out.update({f"repo.{history.name}.{k}": v for k, v in repo_rates.items() if k in REPO_METRICS})
+            shown = {RATE_COUNTS[k] for k in REPO_METRICS}  # every per-repository rate's count, defined or not
+            out.update({f"repo.{history.name}.{k}": v for k, v in rate_counts(repo_counts).items() if k in shown})
             artifacts[f"injected_blocks/{history.name}.md"] = outcome.block.text.encode("utf-8")
         out.update(pooled_metrics(counts, seed=0))
         if counts:

@@ -53,6 +53,18 @@ RATES: Mapping[str, tuple[tuple[tuple[float, str], ...], tuple[tuple[float, str]
     "current_coverage_injected": (((1, "n_current_covered"),), ((1, "n_current_queries"),)),
     "as_of_acc": (((1, "n_as_of_correct"),), ((1, "n_as_of_queries"),)),
 }
+#: Rate -> the name of its count (the denominator) among :func:`rate_counts` and the summed counts.
+RATE_COUNTS: Mapping[str, str] = {
+    "supersession_precision": "n_supersession_predicted",
+    "supersession_recall": "n_supersession_gold",
+    "supersession_f1": "n_supersession_gold",
+    "candidate_recall": "n_gold_listed",
+    "merge_recall": "n_gold_merge",
+    "stale_rate_injected": "n_injected_facts",
+    "current_truth_at_1": "n_current_queries",
+    "current_coverage_injected": "n_current_queries",
+    "as_of_acc": "n_as_of_queries",
+}
 #: Rates that get bootstrap intervals over repositories.
 CI_RATES: tuple[str, ...] = (
     "supersession_f1",
@@ -84,6 +96,17 @@ def rates(counts: Mapping[str, float]) -> dict[str, float]:
         if denominator > 0:
             out[name] = float(_terms(values, num)) / denominator
     return out
+
+
+def rate_counts(counts: Mapping[str, float]) -> dict[str, float]:
+    """The denominators of :data:`RATES` by name (:data:`RATE_COUNTS`), from one repository's (or summed) counts."""
+    c = {name: float(counts.get(name, 0.0)) for name in COUNTS}
+    derived = {
+        "n_supersession_predicted": c["sup_tp"] + c["sup_fp"],
+        "n_supersession_gold": c["sup_tp"] + c["sup_fn"],
+        "n_gold_listed": c["n_gold_supersede"] + c["n_gold_merge"],
+    }
+    return {name: derived.get(name, c.get(name, 0.0)) for name in dict.fromkeys(RATE_COUNTS.values())}
 
 
 def summed(counts: Sequence[Mapping[str, float]]) -> dict[str, float]:
@@ -129,6 +152,7 @@ def pooled_metrics(counts: Sequence[Mapping[str, float]], seed: int = 0) -> dict
     out.update(bootstrap(counts, seed=seed))
     out.update({name: value for name, value in total.items() if name.startswith("n_")})
     out.update({f"n_supersession_{kind}": total[f"sup_{kind}"] for kind in ("tp", "fp", "fn")})
+    out.update(rate_counts(total))
     out["n_repos"] = float(len(counts))
     out["n_repos_with_gold"] = float(sum(1 for c in counts if c.get("n_gold_supersede", 0) > 0))
     return out

@@ -14,6 +14,8 @@ no gold beyond exact duplicates (records with identical summary and content, 4,8
   duplicate, hot or warm tier).
 * ``tier_frac_*``; ``latency_consolidate_s`` (all consolidation phases), ``latency_<phase>_s``,
   ``throughput_mem_per_s``; ``injected_tokens`` of the SessionStart block at the last record's time.
+* Counts beside the rates: ``n_dup_redundant_exact``, ``n_retrievable``, ``n_memories``. A rate whose
+  denominator is empty (no exact duplicate, nothing retrievable, no consolidation time) is absent.
 """
 
 from __future__ import annotations
@@ -118,6 +120,7 @@ class GitNotesRealBenchmark(EpisodeBenchmark):
         out = {
             "dup_collapsed_exact": hm.dup_collapsed_exact(groups, duplicate_of),
             "dup_redundant_exact": float(len(exact_pairs)),
+            "n_dup_redundant_exact": float(len(exact_pairs)),
             "dup_groups_exact": float(len(groups)),
             "dup_edges": float(len(dup_edges)),
             "dup_edges_non_exact": float(len(non_exact)),
@@ -131,7 +134,7 @@ class GitNotesRealBenchmark(EpisodeBenchmark):
             "n_judged_pairs": float(len(store.judged)),
             "injected_tokens": float(block.tokens),
             "latency_consolidate_s": consolidate_s,
-            "throughput_mem_per_s": len(memories) / consolidate_s if consolidate_s > 0 else 0.0,
+            "throughput_mem_per_s": len(memories) / consolidate_s if consolidate_s > 0 else None,
             **metrics.tier_fractions(tiers),
             **latency_metrics(outcome),
         }
@@ -152,7 +155,7 @@ class GitNotesRealBenchmark(EpisodeBenchmark):
             "review_queue": len(store.review_queue),
         }
         return BenchmarkResult(
-            out,
+            metrics.defined(out),
             predictions,
             data.card,
             info,

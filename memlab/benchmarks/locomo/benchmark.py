@@ -6,7 +6,8 @@ conversation's last session and answered from the context its selector chose und
 ``pipeline.budget_tokens``. Metrics (see experiments/locomo_temporal/README.md):
 
 * the policy's view: ``evidence_recall_at_budget`` (fraction of a question's gold evidence turns inside
-  the selected context, a summary counting as its source turns; no resolvable evidence counts as 1) over
+  the selected context, a summary counting as its source turns; undefined, and left out, for a question with
+  no resolvable evidence) over
   categories 1–4 and per category ``_cat1``…``_cat5``; ``context_tokens`` (mean tokens of the context);
   ``temporal_date_acc``, ``temporal_date_acc_datelike``, ``temporal_f1``, ``n_temporal``,
   ``n_temporal_datelike`` of the temporal answerer, which reads only the context; ``llm_f1*`` when
@@ -292,6 +293,7 @@ class LocomoBenchmark(EpisodeBenchmark):
         from memlab.benchmarks.metrics import tier_fractions
 
         metrics.update(tier_fractions(tiers))
+        metrics["n_memories"] = float(sum(tiers.values()))
         card = DatasetCard(
             "locomo", self.card.version, data.data.sha256, LICENCE, str(self.path), self.card.main_metric
         )
@@ -310,8 +312,9 @@ class LocomoBenchmark(EpisodeBenchmark):
             "answer": self._answer_cfg().__dict__,
             "cv_grid": self.cv_grid,
             "clock": "each question is asked at the time of its conversation's last session",
-            "recall_definition": "fraction of evidence ids in the top k; no resolvable evidence counts as 1",
+            "recall_definition": "fraction of evidence ids in the top k; undefined (null, left out of the means) "
+            "with no resolvable evidence",
             "evidence_recall_at_budget": "fraction of evidence turns in the selected context (summaries hold "
-            "their source turns); no resolvable evidence counts as 1",
+            "their source turns); undefined (null, left out of the means) with no resolvable evidence",
         }
         return BenchmarkResult(metrics, rows, card, info, tier_counts=tiers, artifacts=artifacts)

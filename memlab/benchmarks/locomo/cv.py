@@ -78,7 +78,8 @@ def check_grid(grid: Mapping[str, Sequence[Any]]) -> None:
 
 
 def _mean(values: Sequence[float]) -> float:
-    return float(sum(values) / len(values)) if values else 0.0
+    """Mean of a non-empty sequence (every fold has questions on both sides)."""
+    return float(sum(values) / len(values))
 
 
 def loocv(values: Sequence[Mapping[str, float]], groups: Mapping[str, str]) -> tuple[list[Fold], dict[str, float]]:
@@ -168,7 +169,8 @@ def locomo_cv(
     Returns:
         Metrics (``cv_temporal_date_acc_datelike`` with ``_ci_low``/``_ci_high``, ``cv_temporal_date_acc``,
         ``cv_temporal_f1`` over all temporal questions under the folds' choices, and per fold
-        ``cv_heldout_<conversation>``) and a JSON-ready report (grid, folds with their chosen settings).
+        ``cv_heldout_<conversation>``, with the counts ``cv_n_temporal_datelike``, ``cv_n_temporal`` and
+        ``cv_n_heldout_<conversation>``) and a JSON-ready report (grid, folds with their chosen settings).
     """
     from memlab.benchmarks.metrics import bootstrap_ci
 
@@ -182,7 +184,9 @@ def locomo_cv(
     choice = {f.heldout: f.chosen for f in folds}
     chosen_rows = {q: answers[choice[g]][q] for q, g in every.items()}
     estimate = [pooled[q] for q in sorted(pooled)]
-    low, high = bootstrap_ci(estimate, seed=seed)
+    interval = bootstrap_ci(estimate, seed=seed)
+    assert interval is not None  # loocv refuses fewer than two conversations: the estimate has questions
+    low, high = interval
     metrics = {
         f"cv_{CV_METRIC}": _mean(estimate),
         f"cv_{CV_METRIC}_ci_low": low,
@@ -190,7 +194,10 @@ def locomo_cv(
         "cv_temporal_date_acc": _mean([float(a["date_correct"]) for a in chosen_rows.values()]),
         "cv_temporal_f1": _mean([float(a["f1"]) for a in chosen_rows.values()]),
         "cv_n_settings": float(len(settings)),
+        "cv_n_temporal_datelike": float(len(estimate)),
+        "cv_n_temporal": float(len(chosen_rows)),
         **{f"cv_heldout_{f.heldout}": f.heldout_score for f in folds},
+        **{f"cv_n_heldout_{f.heldout}": float(f.n_heldout) for f in folds},
     }
     report = {
         "metric": CV_METRIC,

@@ -1,7 +1,8 @@
 """Evidence recall@k, the LoCoMo paper's definition (pure functions).
 
-recall@k of a question = fraction of its evidence ids found among the top k retrieved units; a question
-with no (resolvable) evidence counts as 1 (as in the paper; the benchmark reports how many there were).
+recall@k of a question = fraction of its evidence ids found among the top k retrieved units; for a question
+with no (resolvable) evidence it is undefined (``None``) and the question is left out of the means (the paper
+counts it as 1; the benchmark reports how many there were, ``n_no_evidence_cat1_4``).
 Session level: the ranking of sessions is the order in which the turn ranking first reaches each session
 (max-pooling), and the evidence is the set of sessions holding the evidence turns.
 """
@@ -13,11 +14,11 @@ from collections.abc import Collection, Sequence
 KS = (1, 5, 10, 25)
 
 
-def recall_at_k(ranked: Sequence[str], evidence: Collection[str], k: int) -> float:
-    """Fraction of ``evidence`` in ``ranked[:k]``; 1.0 when ``evidence`` is empty."""
+def recall_at_k(ranked: Sequence[str], evidence: Collection[str], k: int) -> float | None:
+    """Fraction of ``evidence`` in ``ranked[:k]``; ``None`` (undefined) when ``evidence`` is empty."""
     gold = set(evidence)
     if not gold:
-        return 1.0
+        return None
     return len(gold & set(ranked[:k])) / len(gold)
 
 
@@ -34,11 +35,13 @@ def session_ranking(ranked_turns: Sequence[str]) -> list[str]:
     return list(seen)
 
 
-def recall_row(ranked_turns: Sequence[str], evidence: Collection[str], ks: Sequence[int] = KS) -> dict[str, float]:
-    """``recall_at_{k}_turn`` and ``recall_at_{k}_session`` for one question."""
+def recall_row(
+    ranked_turns: Sequence[str], evidence: Collection[str], ks: Sequence[int] = KS
+) -> dict[str, float | None]:
+    """``recall_at_{k}_turn`` and ``recall_at_{k}_session`` for one question (``None`` with no evidence)."""
     sessions = session_ranking(ranked_turns)
     gold_sessions = {session_of(e) for e in evidence}
-    row: dict[str, float] = {}
+    row: dict[str, float | None] = {}
     for k in ks:
         row[f"recall_at_{k}_turn"] = recall_at_k(ranked_turns, evidence, k)
         row[f"recall_at_{k}_session"] = recall_at_k(sessions, gold_sessions, k)

@@ -3,7 +3,9 @@
 A temporal prediction is correct when it normalises to an interval that lies inside the gold interval
 and is not coarser (the LoCoMo benchmark's rule, applied to the exact gold). Metrics: ``synth_date_acc``
 over every temporal item, ``synth_date_acc_<kind>`` per expression kind, ``synth_date_acc_distracted``
-and ``synth_date_acc_undistracted`` (items with and without distractor turns), ``n_synth_temporal``.
+and ``synth_date_acc_undistracted`` (items with and without distractor turns), with their counts
+``n_synth_temporal``, ``n_synth_temporal_<kind>``, ``n_synth_temporal_distracted`` and
+``n_synth_temporal_undistracted``; an accuracy over no item is absent.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from memlab.benchmarks.metrics import mean
+from memlab.benchmarks.metrics import defined, mean
 
 
 def qa_index(qid: str) -> int:
@@ -38,6 +40,8 @@ def gold_scores(rows: Sequence[dict[str, Any]], items: Sequence[Mapping[str, Any
     metrics = {"n_synth_temporal": float(len(scored)), "synth_date_acc": mean(c for _, c in scored)}
     for kind in sorted({i["kind"] for i, _ in scored}):
         metrics[f"synth_date_acc_{kind}"] = mean(c for i, c in scored if i["kind"] == kind)
-    metrics["synth_date_acc_distracted"] = mean(c for i, c in scored if i["distractors"])
-    metrics["synth_date_acc_undistracted"] = mean(c for i, c in scored if not i["distractors"])
-    return metrics
+        metrics[f"n_synth_temporal_{kind}"] = float(sum(1 for i, _ in scored if i["kind"] == kind))
+    for name, distracted in (("distracted", True), ("undistracted", False)):
+        metrics[f"synth_date_acc_{name}"] = mean(c for i, c in scored if bool(i["distractors"]) is distracted)
+        metrics[f"n_synth_temporal_{name}"] = float(sum(1 for i, _ in scored if bool(i["distractors"]) is distracted))
+    return defined(metrics)

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
 from memlab.benchmarks.longmemeval.load import read_file, read_hub
 from memlab.benchmarks.longmemeval.schema import QUESTION_TYPES, Question, parse_all
-from memlab.benchmarks.metrics import latency_metrics, mean
+from memlab.benchmarks.metrics import defined, latency_metrics, mean
 from memlab.benchmarks.qa_metrics import memory_side, reader_metrics
 from memlab.benchmarks.qa_reader import QaReader
 from memlab.components import Components
@@ -40,10 +40,12 @@ from memlab.pipeline.vectors import StoreEmbedder
 from memlab.types import Memory
 
 
-def session_recall(ranked: list[str], gold: set[str], k: int) -> tuple[float, float]:
-    """(fraction of ``gold`` in the top ``k`` of ``ranked``, 1.0 if all of it is there); empty gold → (0, 0)."""
+def session_recall(ranked: list[str], gold: set[str], k: int) -> tuple[float | None, float | None]:
+    """(fraction of ``gold`` in the top ``k`` of ``ranked``, 1.0 if all of it is there); empty gold → undefined
+    (``None``, ``None``).
+    """
     if not gold:
-        return 0.0, 0.0
+        return None, None
     found = len(gold & set(ranked[:k]))
     return found / len(gold), float(found == len(gold))
 
@@ -220,7 +222,7 @@ class LongMemEvalBenchmark(EpisodeBenchmark):
                 row |= outcome.queries[0].answer
             row |= {"evidence": sorted(gold), "ranked_sessions": ranked[: max(self.ks)], "scored": bool(gold)}
             row |= {"context_sessions": context, "context_tokens": tokens}
-            row["evidence_recall_at_budget"] = len(gold & set(context)) / len(gold) if gold else 0.0
+            row["evidence_recall_at_budget"] = len(gold & set(context)) / len(gold) if gold else None
             for k in self.ks:
                 row[f"recall_at_{k}"], row[f"recall_all_at_{k}"] = session_recall(ranked, set(gold), k)
             predictions.append(row)
@@ -242,12 +244,16 @@ class LongMemEvalBenchmark(EpisodeBenchmark):
 
 
 def aggregate(predictions: list[dict[str, Any]], ks: tuple[int, ...]) -> dict[str, float]:
-    """Mean recall over scored items, overall and per question type, plus ``n_questions``."""
+    """Mean recall over scored items (count ``n_scored``), overall and per question type (count
+    ``n_scored_<type>``), plus ``n_questions``; a mean over no scored item is absent.
+    """
     scored = [p for p in predictions if p["scored"]]
-    metrics: dict[str, float] = {"n_questions": float(len(predictions)), "n_scored": float(len(scored))}
+    metrics: dict[str, float | None] = {"n_questions": float(len(predictions)), "n_scored": float(len(scored))}
     metrics["evidence_recall_at_budget"] = mean(p["evidence_recall_at_budget"] for p in scored)
     metrics["context_tokens"] = mean(p["context_tokens"] for p in scored)
     types = sorted({p["question_type"] for p in scored})
+    for t in types:
+        metrics[f"n_scored_{t.replace('-', '_')}"] = float(sum(1 for p in scored if p["question_type"] == t))
     for k in ks:
         metrics[f"lme_recall_at_{k}_session"] = mean(p[f"recall_at_{k}"] for p in scored)
         metrics[f"lme_recall_all_at_{k}_session"] = mean(p[f"recall_all_at_{k}"] for p in scored)
@@ -256,4 +262,4 @@ def aggregate(predictions: list[dict[str, Any]], ks: tuple[int, ...]) -> dict[st
             metrics[f"lme_recall_at_{k}_session_{suffix}"] = mean(
                 p[f"recall_at_{k}"] for p in scored if p["question_type"] == t
             )
-    return metrics
+    return defined(metrics)

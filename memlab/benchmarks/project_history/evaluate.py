@@ -16,6 +16,10 @@ built at the history's clock. Metrics (exact names, shared across issues):
   value (the query's evidence) is in the block. ``injected_tokens``: the block's size.
 * ``dup_collapsed_exact``: fraction of redundant exact-duplicate records marked duplicate;
   ``compression_ratio``: memories in / memories still retrievable in standard mode.
+* Counts beside the rates: ``n_supersession_{predicted,gold}`` (closures), ``n_relation_{predicted,gold}_*``,
+  ``n_queries_<kind>``, ``n_top5_items``, ``n_injected_facts``, ``n_dup_redundant_exact``,
+  ``n_retrievable``, ``n_memories``. A rate whose denominator is empty is undefined and absent (never 1.0
+  or 0.0 by convention).
 * ``tier_frac_*``, ``n_consolidations``, ``latency_total_s``, ``latency_<phase>_s`` (consolidation phases
   summed over runs, ``ingest``, ``recall``, ``select``, ``answer``, ``inject``; ``online`` in online mode).
 * ``anchor_drift`` (final), ``anchor_drift_max`` with ``pipeline.identity_anchor``; ``n_insights`` with
@@ -119,18 +123,22 @@ def score_history(history: ProjectHistory, outcome: EpisodeOutcome, card: Datase
     retrievable = len(eligible(store, "standard", now))
     tiers = final_tier_counts(outcome)
 
-    out: dict[str, float] = {
+    out: dict[str, float | None] = {
         "supersession_precision": precision,
         "supersession_recall": recall_,
         "supersession_f1": f1,
+        **metrics.supersession_counts(pred_sup, gold_sup),
         **relation,
         **query_metrics(predictions),
         "stale_rate_injected": hm.stale_rate(facts, stale_since(history), now),
-        "current_coverage_injected": metrics.mean(covered) if current else 0.0,
+        "n_injected_facts": float(len(facts)),
+        "current_coverage_injected": metrics.mean(covered),
         "injected_tokens": float(block.tokens),
         "injected_items": float(len(block.items)),
         "dup_collapsed_exact": hm.dup_collapsed_exact(groups, duplicate_of),
+        "n_dup_redundant_exact": float(hm.n_redundant(groups)),
         "compression_ratio": hm.compression_ratio(len(history.memories), retrievable),
+        "n_retrievable": float(retrievable),
         "n_memories": float(len(history.memories)),
         "n_judged_pairs": float(len(store.judged)),
         **metrics.tier_fractions(tiers),
@@ -138,10 +146,10 @@ def score_history(history: ProjectHistory, outcome: EpisodeOutcome, card: Datase
         **extras_metrics(store),
     }
     current_hits = [r["correct"] for r in predictions if r["kind"] == "current"]
-    lo, hi = metrics.bootstrap_ci(current_hits)
+    interval = metrics.bootstrap_ci(current_hits)
     info: dict[str, Any] = {
         "consolidations": [r.counts() for r in outcome.runs],
-        "current_truth_at_1_ci95": [lo, hi],
+        "current_truth_at_1_ci95": list(interval) if interval else None,
         "history_meta": history.meta,
         "injected_block": block.text,
         "injected_ids": [c.id for c in block.items],
@@ -151,7 +159,7 @@ def score_history(history: ProjectHistory, outcome: EpisodeOutcome, card: Datase
     artifacts = {"injected_block.md": block.text.encode("utf-8")}
     if store.audit:  # pipeline.mode=online: the operations, replayable (memlab/pipeline/audit.py)
         artifacts["audit.jsonl"] = audit_jsonl(store.audit)
-    return BenchmarkResult(out, predictions, card, info, tier_counts=tiers, artifacts=artifacts)
+    return BenchmarkResult(metrics.defined(out), predictions, card, info, tier_counts=tiers, artifacts=artifacts)
 
 
 def evaluate_history(history: ProjectHistory, components: Components, card: DatasetCard) -> BenchmarkResult:

@@ -106,7 +106,10 @@ def make_answerer(history: ProjectHistory, components: Components, stale_since: 
 
 
 def query_metrics(records: list[dict[str, Any]]) -> dict[str, float]:
-    """``current_truth_at_1``, ``stale_rate_top5``, ``as_of_acc``, ``when_acc``, ``history_acc`` and counts."""
+    """``current_truth_at_1``, ``stale_rate_top5``, ``as_of_acc``, ``when_acc``, ``history_acc``,
+    ``context_tokens`` and their counts (``n_queries_<kind>``, ``n_top5_items``); a rate over no query (or no
+    item) is undefined and absent.
+    """
     by_kind: dict[str, list[dict[str, Any]]] = {}
     for r in records:
         by_kind.setdefault(r["kind"], []).append(r)
@@ -114,7 +117,8 @@ def query_metrics(records: list[dict[str, Any]]) -> dict[str, float]:
     n_top = sum(r["n_top5"] for r in current)
     out = {
         "current_truth_at_1": metrics.mean(r["correct"] for r in current),
-        "stale_rate_top5": (sum(r["stale_top5"] * r["n_top5"] for r in current) / n_top) if n_top else 0.0,
+        "stale_rate_top5": metrics.ratio(sum(r["stale_top5"] * r["n_top5"] for r in current if r["n_top5"]), n_top),
+        "n_top5_items": float(n_top),
         "as_of_acc": metrics.mean(r["correct"] for r in by_kind.get("as_of", [])),
         "when_acc": metrics.mean(r["correct"] for r in by_kind.get("when", [])),
         "history_acc": metrics.mean(r["correct"] for r in by_kind.get("history", [])),
@@ -123,4 +127,4 @@ def query_metrics(records: list[dict[str, Any]]) -> dict[str, float]:
     }
     for kind in ("as_of", "when", "history"):
         out[f"n_queries_{kind}"] = float(len(by_kind.get(kind, [])))
-    return out
+    return metrics.defined(out)

@@ -13,6 +13,10 @@ the universe ``U`` = pairs the policy judged ∪ pairs listed in gold, so that
   judged pairs absent from gold are gold COEXIST, and calling them anything else is a false positive of
   that relation and a false negative of COEXIST. Never-judged unlisted pairs (nearly all pairs) are left
   out, otherwise COEXIST would be trivially near 1.
+
+Undefined values are absent (never 1.0 or 0.0 by convention): a relation's precision with no prediction of
+it, its recall with no gold of it, its F1 with neither; the counts ``n_relation_{predicted,gold}_<relation>``
+are logged beside them.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
-from memlab.benchmarks.metrics import precision_recall_f1
+from memlab.benchmarks.metrics import defined, precision_recall_f1
 from memlab.data.relations import transitive_closure
 from memlab.types import Memory, Relation
 
@@ -44,7 +48,8 @@ def relation_scores(
     gold: Mapping[Pair, Relation],
     listed: Iterable[Pair],
 ) -> dict[str, float]:
-    """``relation_{precision,recall,f1}_<relation>`` for the four relations (see the module docstring).
+    """``relation_{precision,recall,f1}_<relation>`` for the four relations (see the module docstring) and
+    their counts ``n_relation_predicted_<relation>``, ``n_relation_gold_<relation>``.
 
     Args:
         judged: Pairs the policy judged.
@@ -52,10 +57,10 @@ def relation_scores(
         gold: :func:`gold_labels` of the gold relations.
         listed: Pairs listed in gold (closure-only pairs count only when judged).
 
-    A relation with no gold and no prediction in the universe scores 1.0 (nothing to find, nothing found).
+    An undefined score is absent (no prediction: precision; no gold: recall; neither: F1).
     """
     universe = set(judged) | set(predicted) | set(listed)
-    out: dict[str, float] = {}
+    out: dict[str, float | None] = {}
     for relation in Relation:
         pred = {p for p in universe if predicted.get(p, Relation.COEXIST) is relation}
         ref = {p for p in universe if gold.get(p, Relation.COEXIST) is relation}
@@ -64,7 +69,9 @@ def relation_scores(
         out[f"relation_precision_{key}"] = precision
         out[f"relation_recall_{key}"] = recall
         out[f"relation_f1_{key}"] = f1
-    return out
+        out[f"n_relation_predicted_{key}"] = float(len(pred))
+        out[f"n_relation_gold_{key}"] = float(len(ref))
+    return defined(out)
 
 
 def superseded_at(relations: Iterable[tuple[str, str, Relation]], timestamps: Mapping[str, datetime]) -> dict:
@@ -79,10 +86,10 @@ def superseded_at(relations: Iterable[tuple[str, str, Relation]], timestamps: Ma
     return out
 
 
-def stale_rate(ids: Sequence[str], stale_since: Mapping[str, datetime], now: datetime) -> float:
-    """Fraction of ``ids`` superseded (in gold) at ``now``; 0.0 for no ids."""
+def stale_rate(ids: Sequence[str], stale_since: Mapping[str, datetime], now: datetime) -> float | None:
+    """Fraction of ``ids`` superseded (in gold) at ``now``; ``None`` (undefined) for no ids."""
     if not ids:
-        return 0.0
+        return None
     return sum(1 for i in ids if i in stale_since and stale_since[i] <= now) / len(ids)
 
 
@@ -99,21 +106,27 @@ def exact_duplicate_groups(memories: Iterable[Memory]) -> list[list[str]]:
     return [[m.id for m in g] for g in out]
 
 
-def dup_collapsed_exact(groups: Sequence[Sequence[str]], duplicate_of: Mapping[str, str | None]) -> float:
+def n_redundant(groups: Sequence[Sequence[str]]) -> int:
+    """Redundant exact-duplicate records: all but the first of each group (``dup_collapsed_exact``'s count)."""
+    return sum(max(0, len(g) - 1) for g in groups)
+
+
+def dup_collapsed_exact(groups: Sequence[Sequence[str]], duplicate_of: Mapping[str, str | None]) -> float | None:
     """Fraction of redundant exact-duplicate records (all but the first of each group) that the policy
-    marked as a duplicate (``duplicate_of`` set); 1.0 when there are none.
+    marked as a duplicate (``duplicate_of`` set); ``None`` (undefined) when there are none.
     """
     redundant = [mid for g in groups for mid in g[1:]]
     if not redundant:
-        return 1.0
+        return None
     return sum(1 for mid in redundant if duplicate_of.get(mid)) / len(redundant)
 
 
-def compression_ratio(n_memories: int, n_retrievable: int) -> float:
+def compression_ratio(n_memories: int, n_retrievable: int) -> float | None:
     """Memories in per item still retrievable in standard mode (current, not duplicate, hot/warm).
 
-    1.0 means nothing was collapsed; 0.0 for no memories; ``n_memories`` when nothing is retrievable.
+    1.0 means nothing was collapsed; ``None`` (undefined) for no memories or nothing retrievable (count:
+    ``n_retrievable``).
     """
-    if n_memories <= 0:
-        return 0.0
-    return n_memories / max(1, n_retrievable)
+    if n_memories <= 0 or n_retrievable <= 0:
+        return None
+    return n_memories / n_retrievable

@@ -28,7 +28,8 @@ Metrics: ``resolver_acc`` (correct / evaluated), ``resolver_acc_supported`` (cor
 calling thread per record, ``time.thread_time_ns`` around each call after one warm-up call, so neither
 other load on a shared machine nor the tracker's background threads inflate it; the fastest of
 ``timing_passes`` passes over all records, the usual guard against a pass slowed by the machine),
-``resolver_acc_<grain>`` and ``n_<grain>`` per expected grain, ``resolver_acc_kind_<point|interval|open>``.
+``resolver_acc_<grain>`` and ``n_<grain>`` per expected grain, ``resolver_acc_kind_<point|interval|open>``
+with ``n_kind_<point|interval|open>``. A rate over no phrase (or no supported phrase) is absent.
 Scoring rules: :mod:`.scoring`.
 """
 
@@ -188,12 +189,16 @@ class TemporalNormBenchmark:
             metrics |= metrics_for(part, f"_{half}") | intervals(part, f"_{half}", seed=seed)
         for grain in GRAINS:
             sub = [row for row in main if row["expected"]["grain"] == grain]
-            metrics[f"resolver_acc_{grain}"] = metrics_for(sub)["resolver_acc"]
+            metrics.update({f"resolver_acc_{grain}": v for k, v in metrics_for(sub).items() if k == "resolver_acc"})
             metrics[f"n_{grain}"] = float(len(sub))
         for group in ("point", "interval", "open"):
             sub = [row for row, r in zip(rows, records, strict=True) if row["evaluated"] and r.kind_group == group]
-            metrics[f"resolver_acc_kind_{group}"] = metrics_for(sub)["resolver_acc"]
-        metrics["resolver_us_per_expr"] = total_ns / 1000 / max(1, len(records))
+            metrics.update(
+                {f"resolver_acc_kind_{group}": v for k, v in metrics_for(sub).items() if k == "resolver_acc"}
+            )
+            metrics[f"n_kind_{group}"] = float(len(sub))
+        if records:
+            metrics["resolver_us_per_expr"] = total_ns / 1000 / len(records)
         metrics["n_records"] = float(len(records))
         metrics["n_skipped_unrepresentable"] = float(skipped)
         metrics["n_resolver_errors"] = float(sum("error" in row for row in rows))

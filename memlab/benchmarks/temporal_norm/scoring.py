@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+from memlab.benchmarks.metrics import ci_metrics, defined
 from memlab.types import TemporalRef
 
 CORRECT, WRONG, UNSUPPORTED = "correct", "wrong", "unsupported"
@@ -55,19 +56,20 @@ def status(ref: TemporalRef | None, start: datetime, end: datetime, ref_time: da
     return CORRECT if ok else WRONG
 
 
-def summarise(statuses: Iterable[str]) -> dict[str, float]:
+def summarise(statuses: Iterable[str]) -> dict[str, float | None]:
     """Acc (correct / all), acc_supported (correct / supported), coverage (supported / all), counts.
 
-    Empty input gives zeros (never a division by zero); acc_supported is 0 when nothing is supported.
+    A rate whose denominator is 0 is ``None`` (undefined): acc and coverage with no input, acc_supported
+    when nothing is supported.
     """
     items = list(statuses)
     n = len(items)
     correct = sum(s == CORRECT for s in items)
     supported = sum(s != UNSUPPORTED for s in items)
     return {
-        "acc": correct / n if n else 0.0,
-        "acc_supported": correct / supported if supported else 0.0,
-        "coverage": supported / n if n else 0.0,
+        "acc": correct / n if n else None,
+        "acc_supported": correct / supported if supported else None,
+        "coverage": supported / n if n else None,
         "n": float(n),
         "n_correct": float(correct),
         "n_supported": float(supported),
@@ -75,28 +77,28 @@ def summarise(statuses: Iterable[str]) -> dict[str, float]:
 
 
 def metrics_for(rows: Sequence[dict[str, Any]], suffix: str = "") -> dict[str, float]:
-    """``resolver_*`` metrics with ``suffix`` over prediction rows (each has ``status``)."""
+    """``resolver_*`` metrics with ``suffix`` over prediction rows (each has ``status``); undefined ones absent."""
     s = summarise(r["status"] for r in rows)
-    return {
-        f"resolver_acc{suffix}": s["acc"],
-        f"resolver_acc_supported{suffix}": s["acc_supported"],
-        f"resolver_coverage{suffix}": s["coverage"],
-        f"n_evaluated{suffix}": s["n"],
-        f"n_correct{suffix}": s["n_correct"],
-        f"n_supported{suffix}": s["n_supported"],
-    }
+    return defined(
+        {
+            f"resolver_acc{suffix}": s["acc"],
+            f"resolver_acc_supported{suffix}": s["acc_supported"],
+            f"resolver_coverage{suffix}": s["coverage"],
+            f"n_evaluated{suffix}": s["n"],
+            f"n_correct{suffix}": s["n_correct"],
+            f"n_supported{suffix}": s["n_supported"],
+        }
+    )
 
 
 def intervals(rows: Sequence[dict[str, Any]], suffix: str = "", seed: int = 0) -> dict[str, float]:
     """95% percentile-bootstrap intervals (``_ci_low`` / ``_ci_high``) of ``resolver_acc`` and
-    ``resolver_acc_supported`` over prediction rows (1,000 resamples of the rows; fixed ``seed``).
+    ``resolver_acc_supported`` over prediction rows (1,000 resamples of the rows; fixed ``seed``); absent
+    where the rate is undefined.
     """
-    from memlab.benchmarks.metrics import bootstrap_ci
-
     acc = [1.0 if r["status"] == CORRECT else 0.0 for r in rows]
     sup = [1.0 if r["status"] == CORRECT else 0.0 for r in rows if r["status"] != UNSUPPORTED]
     out: dict[str, float] = {}
     for name, values in (("resolver_acc", acc), ("resolver_acc_supported", sup)):
-        lo, hi = bootstrap_ci(values, seed=seed)
-        out[f"{name}{suffix}_ci_low"], out[f"{name}{suffix}_ci_high"] = lo, hi
+        out.update(ci_metrics(f"{name}{suffix}", values, seed=seed))
     return out
