@@ -250,7 +250,7 @@ def test_count_name_finds_each_rates_denominator():
 
 
 def _history():
-    from memlab.benchmarks.project_history.schema import GoldQuery, GoldRelation, ProjectHistory
+    from memlab.data.project_history.schema import GoldQuery, GoldRelation, ProjectHistory
 
     memories = (
         Memory("m1", "decisions", T0, "Database: PostgreSQL", "We use PostgreSQL for storage."),
