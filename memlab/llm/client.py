@@ -113,7 +113,11 @@ class LLMClient:
     def _record(self, tally: accounting.Tally | None, seconds: float | None, usage: list[dict[str, Any]]) -> None:
         prompt, completion = _usage(usage)
         cost = cost_usd(self.llm.get("model"), self.llm.get("api_base"), prompt, completion)
-        self.last_.update(calls=self.last_.get("calls", 0) + 1, prompt_tokens=prompt, completion_tokens=completion)
+        self.last_.update(  # summed over the attempts of one ask (retries of malformed output included)
+            calls=self.last_.get("calls", 0) + 1,
+            prompt_tokens=self.last_.get("prompt_tokens", 0) + prompt,
+            completion_tokens=self.last_.get("completion_tokens", 0) + completion,
+        )
         trace.record(f"llm.{self.group}", seconds or 0.0, {"prompt_tokens": prompt, "completion_tokens": completion})
         if tally is None:
             return
