@@ -112,7 +112,7 @@ def copy_strategy_artifacts(components: Any, folder: Path, groups: Sequence[str]
 
     copied: list[Path] = []
     for group in groups:
-        path = getattr(getattr(components, group), "artifact_path", None)
+        path = getattr(components, group).artifact_path  # every strategy's base gives it (None: no file)
         if not path or not Path(path).is_file():
             continue
         target = folder / "models" / group

@@ -111,7 +111,7 @@ def test_the_llm_fallback_is_asked_only_where_the_learned_judge_does_not_answer(
             [*overrides, *llm, "judge.model_sha256=null", "judge.llm_min_probability=null", "llm.cache=false"]
         )
         cascade = build(cfg["judge"], "judge")
-        assert cascade.llm["api_base"] == stub.base_url and cascade.dspy["prompt"] == "fourway"
+        assert cascade.dspy.llm["api_base"] == stub.base_url and cascade.dspy.prompt == "fourway"
         cascade._parts()  # builds the DSPy fallback from the composed llm settings
         cascade.slot_ = Fixed(Relation.SUPERSEDE, 0.9)
         cascade.learned_ = Fixed(Relation.SUPERSEDE, 0.95)
