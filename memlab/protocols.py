@@ -193,7 +193,8 @@ class Retriever(Protocol):
     score is better; scores compare only within one ranking); ties are broken by the candidates' order
     (the pipeline passes them in time order, ties by id); deterministic; it sees only ``candidates`` (the
     pipeline passes what existed at ``now``) and reads no clock; odd text never raises. ``embedder`` is
-    the run's embedder (dense options need it).
+    the run's embedder (dense options need it). The ``none`` option ranks nothing: every candidate scores 0,
+    newest first (ties by id), so that recall hands the newest units to the selector.
 
     Optional: ``rank_many(queries, candidates, now, embedder=None, limit=None)`` ranks several queries over one
     candidate list (the same answers as ``rank``, faster; with ``limit`` it may return only the best ``limit``

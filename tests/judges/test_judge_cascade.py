@@ -196,3 +196,11 @@ def test_the_experiment_runs_with_an_llm_fallback_end_to_end(tmp_path: Path) -> 
     metrics = json.loads((tmp_path / "result.json").read_text())["metrics"]
     assert metrics["supersession_f1"] == 0.0
     assert 0 < len(stub.requests) < metrics["n_judged_pairs"], (len(stub.requests), metrics["n_judged_pairs"])
+
+
+def test_an_evaluation_seed_reaches_the_learned_judges_built_and_to_come() -> None:
+    cascade = CascadeJudge(fallback="learned", eval_seed=1)
+    cascade._parts()
+    cascade.set_eval_seed(7)
+    assert cascade.eval_seed == 7 and cascade.learned_.eval_seed == 7 and cascade.fallback_.eval_seed == 7
+    assert cascade._fallback_model().eval_seed == 7
