@@ -9,6 +9,7 @@ import pytest
 from memlab.adapter.spec import file_sha256
 from memlab.build import build
 from memlab.errors import MemlabError
+from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.cascade import FALLBACK_MODEL, CascadeJudge
 from memlab.types import Relation, Verdict
 from tests.judges.helpers import four_way_reply, mem
@@ -16,8 +17,10 @@ from tests.support.compose import compose_cfg
 from tests.support.stub_openai import StubOpenAI
 
 
-class Fixed:
+class Fixed(JudgeBase):
     """A judge that answers one verdict and records what it saw."""
+
+    name, version = "fixed", 1
 
     def __init__(self, relation: Relation, confidence: float) -> None:
         self.verdict = Verdict(relation, confidence, "fixed")
