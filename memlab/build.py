@@ -1,11 +1,13 @@
 """The one builder: strategy objects from a Hydra config or from an exported hook spec.
 
 A node is a mapping with ``_target_`` (the class) and its hyperparameters. :func:`build_node` imports the
-class with :mod:`importlib` and calls it with the hyperparameters — the same path for a resolved Hydra
-config (``python -m memlab``) and for a frozen JSON spec (the SessionStart hook, which must start without
-Hydra). Every target must be on the allow-list of its group (:data:`memlab.strategy_index.TARGETS`), every
-built strategy is checked against its kind's protocol, and an unknown option name gives one line that
-lists the valid options and the nearest match.
+class with :mod:`importlib` and calls it with the hyperparameters — the same path for a resolved Hydra config
+(``python -m memlab``) and for a frozen JSON spec (the SessionStart hook, which must start without Hydra). A
+hyperparameter that is itself a node (or a list of nodes) is built first, as an option of the same group: the
+cascade judge's stages are judges of their own, composed in ``conf/judge/cascade.yaml``. Every target must be on
+the allow-list of its group (:data:`memlab.strategy_index.TARGETS`), every built strategy (a nested one too) is
+checked against its kind's protocol, and an unknown option name gives one line that lists the valid options and
+the nearest match.
 
 :func:`build_components` builds only the groups a benchmark's card declares; the others are
 :class:`Unused` stand-ins that raise on any use, so a benchmark cannot silently depend on a group it does
@@ -23,21 +25,10 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from memlab.errors import MemlabError
+from memlab.groups import GROUPS, SETTINGS_GROUPS
 from memlab.sha import sha256
 
-#: The strategy groups of a policy, in build order (every Components field, every spec's strategies).
-GROUPS: tuple[str, ...] = (
-    "embedder",
-    "retention",
-    "clusterer",
-    "summarizer",
-    "judge",
-    "temporal",
-    "selector",
-    "retriever",
-)
-#: Settings groups a benchmark may declare besides strategies (``pipeline.*`` knobs).
-SETTINGS_GROUPS: tuple[str, ...] = ("pipeline",)
+__all__ = ["GROUPS", "SETTINGS_GROUPS", "build", "build_components", "build_node", "config_hash"]
 #: Import name -> pip package, for the "install X" message.
 PACKAGES: dict[str, str] = {
     "sklearn": "scikit-learn",
@@ -124,7 +115,9 @@ def build_node(node: Mapping[str, Any], group: str, *, where: str = "config") ->
     """Build one node (``_target_`` plus hyperparameters) and check it against ``group``'s protocol.
 
     Args:
-        node: A mapping with ``_target_`` and hyperparameters (keys starting with ``_`` are not passed).
+        node: A mapping with ``_target_`` and hyperparameters (keys starting with ``_`` are not passed); a
+            hyperparameter that is a node, or a list of nodes, is built first, as an option of the same group
+            (the same allow-list and protocol).
         group: The conf group it came from (selects the allow-list and the protocol).
         where: ``config`` or ``spec``, for the wording of errors.
 
@@ -139,7 +132,7 @@ def build_node(node: Mapping[str, Any], group: str, *, where: str = "config") ->
         raise MemlabError(f"{group} {where} has no _target_; {fix}")
     target = str(node["_target_"])
     cls = resolve_target(target, group, where=where)
-    params = {str(k): v for k, v in node.items() if not str(k).startswith("_")}
+    params = {str(k): _nested(v, group, where) for k, v in node.items() if not str(k).startswith("_")}
     try:
         obj = cls(**params)
     except MemlabError:
@@ -153,6 +146,15 @@ def build_node(node: Mapping[str, Any], group: str, *, where: str = "config") ->
     if protocol is not None and not isinstance(obj, protocol):
         raise MemlabError(f"{group} '{target}' does not implement {protocol.__name__}; fix the class or the {where}")
     return obj
+
+
+def _nested(value: Any, group: str, where: str) -> Any:
+    """``value`` with the nodes in it built (a mapping with ``_target_``, or a list of them); other values as given."""
+    if isinstance(value, Mapping) and "_target_" in value:
+        return build_node(value, group, where=where)
+    if isinstance(value, list | tuple) and any(isinstance(v, Mapping) and "_target_" in v for v in value):
+        return [_nested(v, group, where) for v in value]
+    return value
 
 
 def build(node: Mapping[str, Any], group: str) -> Any:

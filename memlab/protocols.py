@@ -3,13 +3,20 @@
 Every strategy class also carries ``name`` and ``version`` class attributes: a behaviour change gets a new
 version while the old one keeps working. Constructors only store hyperparameters (the scikit-learn rule);
 anything learned or loaded lives in attributes ending in ``_`` and is created lazily.
+
+Every strategy class inherits its kind's base class (``memlab/strategies/<kind>/base.py``; the embedders'
+``memlab/embed/base.py``; :data:`memlab.groups.BASES`), which gives the optional methods a protocol names their
+default behaviour, so that a caller calls them on any strategy and never asks whether a strategy has them. Every
+base also gives ``artifact_path = None`` (a strategy that reads a model file names it there, to log it with the run).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
+
+from memlab.groups import PROTOCOL_NAMES
 
 if TYPE_CHECKING:
     import numpy as np
@@ -34,11 +41,12 @@ class RetentionFunction(Protocol):
     moves later; the tier is monotone in ``overall`` (a higher score never gets a colder tier); it reads
     no clock (``now`` is the benchmark's time) and has no side effects.
 
-    Optional: a function whose score depends on the other memories (a sliding window, a capacity cap)
-    defines ``score_all(memories: Sequence[Memory], states: Sequence[MemoryState], now) ->
-    list[RetentionScore]`` (one score per memory, in order, the same contract per item); the pipeline's
-    tier phase calls it, when present, with every memory the consolidation run sees. ``score`` then scores
-    one memory as if it were the only one.
+    Optional: ``score_all(memories: Sequence[Memory], states: Sequence[MemoryState], now, *, references=None)
+    -> list[RetentionScore]`` (one score per memory, in order, the same contract per item; ``references``: memory
+    id -> ids it refers to); the pipeline's tier phase calls it with every memory the consolidation run sees.
+    Default (:class:`~memlab.strategies.retention.base.RetentionBase`): ``score`` of each memory alone. A
+    function whose score depends on the other memories (a sliding window, a capacity cap) overrides it;
+    ``score`` then scores one memory as if it were the only one.
     """
 
     name: ClassVar[str]
@@ -73,18 +81,17 @@ class Summarizer(Protocol):
     an invented id), and its temporal range spans exactly the cited memories; ``None`` means "no
     summary" (the ``none`` option); deterministic for the same input set.
 
-    Optional: a summarizer that can report outdated facts accepts the keyword
-    ``superseded: Mapping[str, str] | None = None`` in ``summarize`` (memory id -> id of the memory that
-    supersedes it, from the judged SUPERSEDE edges, for members of the cluster; the superseder may lie
-    outside the cluster); it fills ``superseded_facts`` from it (``source_memory_id`` always a member) and
-    keeps superseded members out of ``key_facts`` and ``decisions``. A caller passes it only when
-    ``"superseded"`` is a parameter of the summarizer's ``summarize`` (``inspect.signature``).
+    Every ``summarize`` takes the keyword ``superseded: Mapping[str, str] | None = None`` (memory id -> id of
+    the memory that supersedes it, from the judged SUPERSEDE edges, for members of the cluster; the superseder
+    may lie outside the cluster; :class:`~memlab.strategies.summarizer.base.SummarizerBase`). Optional use: a
+    summarizer that can report outdated facts fills ``superseded_facts`` from it (``source_memory_id`` always a
+    member) and keeps superseded members out of ``key_facts`` and ``decisions``; one that cannot ignores it.
     """
 
     name: ClassVar[str]
     version: ClassVar[int]
 
-    def summarize(self, memories: Sequence[Memory]) -> Summary | None:
+    def summarize(self, memories: Sequence[Memory], *, superseded: Mapping[str, str] | None = None) -> Summary | None:
         """Summarise ``memories`` (one cluster, any order)."""
         ...
 
@@ -96,12 +103,16 @@ class SupersessionJudge(Protocol):
     Contract: returns a :class:`~memlab.types.Verdict` whose relation is one of DUPLICATE, SUPERSEDE,
     MERGE, COEXIST and whose confidence is in [0, 1]; malformed model output or any internal failure
     gives COEXIST, never an exception; ``similarity`` (cosine of the two embeddings, when the pipeline
-    has it) is a hint, not a requirement. Optional: a judge that learns from the store it judges (the
-    learned judge's slot profiles) defines ``observe(memories: Sequence[Memory]) -> None``; the pipeline
-    calls it with every memory the consolidation run sees (none recorded after its clock) before judging.
-    Optional: ``judge_many(pairs: Sequence[tuple[older, newer, similarity]]) -> list[Verdict]`` judges a
-    run's pairs at once (the learned judge's classifier runs once per batch); it must equal ``judge`` of
-    each pair, in order.
+    has it) is a hint, not a requirement.
+
+    Optional, with the defaults of :class:`~memlab.strategies.judge.base.JudgeBase`:
+    ``observe(memories: Sequence[Memory]) -> None`` — the pipeline calls it with every memory the
+    consolidation run sees (none recorded after its clock) before judging; a judge that learns from the store
+    it judges (the learned judge's slot profiles) overrides it; default: nothing.
+    ``judge_many(pairs: Sequence[tuple[older, newer, similarity]]) -> list[Verdict]`` — a run's pairs at once
+    (the learned judge's classifier runs once per batch); it must equal ``judge`` of each pair, in order,
+    which is the default. ``set_eval_seed(seed) -> None`` — the seed of the data about to be judged (a judge
+    trained on seeds checks it against them); default: nothing.
     """
 
     name: ClassVar[str]
@@ -182,8 +193,13 @@ class Retriever(Protocol):
     score is better; scores compare only within one ranking); ties are broken by the candidates' order
     (the pipeline passes them in time order, ties by id); deterministic; it sees only ``candidates`` (the
     pipeline passes what existed at ``now``) and reads no clock; odd text never raises. ``embedder`` is
-    the run's embedder (dense options need it). Optional: ``rank_many(queries, candidates, now,
-    embedder)`` ranks several queries over one candidate list (the same answers as ``rank``, faster).
+    the run's embedder (dense options need it). The ``none`` option ranks nothing: every candidate scores 0,
+    newest first (ties by id), so that recall hands the newest units to the selector.
+
+    Optional: ``rank_many(queries, candidates, now, embedder=None, limit=None)`` ranks several queries over one
+    candidate list (the same answers as ``rank``, faster; with ``limit`` it may return only the best ``limit``
+    of each ranking). Default (:class:`~memlab.strategies.retriever.base.RetrieverBase`): ``rank`` of each
+    query, whole.
     """
 
     name: ClassVar[str]
@@ -196,14 +212,5 @@ class Retriever(Protocol):
         ...
 
 
-#: Conf group -> protocol its options must satisfy.
-GROUP_PROTOCOLS: dict[str, type] = {
-    "retention": RetentionFunction,
-    "clusterer": Clusterer,
-    "summarizer": Summarizer,
-    "judge": SupersessionJudge,
-    "temporal": TemporalResolver,
-    "selector": InjectionSelector,
-    "embedder": Embedder,
-    "retriever": Retriever,
-}
+#: Conf group -> protocol its options must satisfy (the groups of :data:`memlab.groups.TABLE`).
+GROUP_PROTOCOLS: dict[str, type] = {group: globals()[protocol] for group, protocol in PROTOCOL_NAMES.items()}

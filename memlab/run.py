@@ -113,7 +113,7 @@ def copy_strategy_artifacts(components: Any, folder: Path, groups: Sequence[str]
 
     copied: list[Path] = []
     for group in groups:
-        path = getattr(getattr(components, group), "artifact_path", None)
+        path = getattr(components, group).artifact_path  # every strategy's base gives it (None: no file)
         if not path or not Path(path).is_file():
             continue
         target = folder / "models" / group
@@ -148,9 +148,9 @@ def run(
     seed = int(cfg.get("seed", 0))
     seed_everything(seed)
     benchmark = build_node(cfg["dataset"], "dataset")
-    card: BenchmarkCard | None = getattr(type(benchmark), "card", None)
-    if not isinstance(benchmark, Benchmark) or not isinstance(card, BenchmarkCard):
+    if not isinstance(benchmark, Benchmark) or not isinstance(type(benchmark).card, BenchmarkCard):
         raise MemlabError(f"dataset target {cfg['dataset'].get('_target_')} is not a Benchmark; fix conf/dataset/")
+    card: BenchmarkCard = type(benchmark).card
     check_uses(card, overridden_groups(overrides))
     check = getattr(benchmark, "check", None)
     if callable(check):

@@ -83,3 +83,36 @@ def test_config_and_spec_build_the_same_policy():
 def test_config_hash_is_canonical():
     assert config_hash({"a": 1, "b": [1, 2]}) == config_hash({"b": [1, 2], "a": 1})
     assert len(config_hash({})) == 12
+
+
+CASCADE = "memlab.strategies.judge.cascade.CascadeJudge"
+SLOT = "memlab.strategies.judge.slot.SlotJudge"
+
+
+def test_a_nested_node_is_built_as_an_option_of_the_same_group():
+    from memlab.strategies.judge.slot import SlotJudge
+
+    judge = build_node({"_target_": CASCADE, "slot": {"_target_": SLOT, "dup_jaccard": 0.5}}, "judge", where="spec")
+    assert isinstance(judge.slot, SlotJudge) and judge.slot.dup_jaccard == 0.5
+    several = build_node({"_target_": CASCADE, "slot": [{"_target_": SLOT}, {"_target_": SLOT}]}, "judge")
+    assert [type(j) for j in several.slot] == [SlotJudge, SlotJudge]
+
+
+@pytest.mark.parametrize(
+    "target", ["os.system", "memlab.strategies.selector.none.NoSelector", "memlab.adapter.gitcli.run_git"]
+)
+def test_a_nested_node_off_its_groups_allow_list_is_refused(target):
+    with pytest.raises(MemlabError, match="is not one of memlab's judge classes"):
+        build_node({"_target_": CASCADE, "slot": {"_target_": target}}, "judge", where="spec")
+
+
+def test_a_cascade_spec_from_before_nested_nodes_is_a_one_line_error():
+    with pytest.raises(MemlabError, match=r"cannot build judge .*_target_; re-export the spec"):
+        build_node({"_target_": CASCADE, "slot": {"dup_jaccard": 0.5}}, "judge", where="spec")
+
+
+def test_the_cascade_config_reads_no_other_groups_keys():
+    text = (CONF_DIR / "judge" / "cascade.yaml").read_text(encoding="utf-8")
+    read = set(re.findall(r"\$\{([^}]*)\}", text))
+    assert read == {"seed", "learned_supersede_threshold", "llm", "paths.cache_dir"}
+    assert "oc.select" not in text

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlab.benchmarks.base import Benchmark
-from memlab.build import available_options, build
+from memlab.build import GROUPS, available_options, build
 from memlab.protocols import GROUP_PROTOCOLS
 from memlab.text.tokens import item_tokens
 from memlab.types import (
@@ -28,7 +28,8 @@ from memlab.types import (
 from tests.support.compose import compose_cfg
 from tests.support.stub_openai import StubOpenAI
 
-STRATEGY_GROUPS = ["retention", "clusterer", "summarizer", "judge", "temporal", "selector"]
+#: Groups with a ``none`` option (the ablation): all but the embedder (every run needs vectors).
+STRATEGY_GROUPS = [g for g in GROUPS if g != "embedder"]
 ANCHOR = datetime(2025, 3, 14, 15, 9, tzinfo=UTC)
 
 
@@ -54,17 +55,21 @@ FAST: dict[tuple[str, str], list[str]] = {}
 @functools.cache
 def built(group: str, option: str):
     cfg = compose_cfg([f"{group}={option}", "embedder=tfidf", *FAST.get((group, option), [])])
-    node = dict(cfg[group])
-    if "llm" in node:  # LLM-backed options: drive them through the stub, never a real model
-        node["llm"] = stub_llm()
-    return build(node, group)
+    return build(with_stub_llm(cfg[group]), group)
+
+
+def with_stub_llm(node):
+    """``node`` with every ``llm`` mapping in it (nested judges too) pointing at the stub: never a real model."""
+    if isinstance(node, dict):
+        return {k: stub_llm() if k == "llm" else with_stub_llm(v) for k, v in node.items()}
+    return node
 
 
 def params(group: str):
     return [pytest.param(group, o, id=f"{group}={o}") for o in options(group)]
 
 
-ALL = [p for g in [*STRATEGY_GROUPS, "embedder"] for p in params(g)]
+ALL = [p for g in GROUPS for p in params(g)]
 
 
 def mem(i: int, text: str = "", ns: str = "decisions", days: int = 0) -> Memory:
@@ -135,17 +140,13 @@ def _tier_monotone(scores) -> None:
 def test_retention_batch_contract(group, option):
     fn = built(group, option)
     memories, states = _retention_cases()
-    score_all = getattr(fn, "score_all", None)
     prev = None
     for days in (0, 10, 40, 400, 4000):
         now = ANCHOR + timedelta(days=days)
-        if callable(score_all):
-            scores = list(score_all(memories, states, now))
-            assert len(scores) == len(memories)
-            assert score_all([memories[3]], [states[3]], now)[0] == fn.score(memories[3], states[3], now)
-            assert list(score_all(memories, states, now)) == scores  # pure
-        else:
-            scores = [fn.score(m, s, now) for m, s in zip(memories, states, strict=True)]
+        scores = list(fn.score_all(memories, states, now, references={}))
+        assert len(scores) == len(memories)
+        assert fn.score_all([memories[3]], [states[3]], now)[0] == fn.score(memories[3], states[3], now)
+        assert list(fn.score_all(memories, states, now)) == scores  # pure
         assert all(0.0 <= s.overall <= 1.0 and isinstance(s.tier, Tier) for s in scores)
         _tier_monotone(scores)
         if prev is not None:
@@ -320,3 +321,36 @@ def test_tracking_option_builds(option):
 def test_llm_option_composes(option):
     cfg = compose_cfg([f"llm={option}"])
     assert "model" in cfg["llm"]
+
+
+RETRIEVER_TEXTS = [
+    "Use FastAPI for the API",
+    "Switched CI to GitHub Actions",
+    "The API now uses Flask",
+    "Deploy on Fridays is forbidden",
+    "",
+    "use fastapi for the api",
+    "ünïcödé ✓ " + string.punctuation,
+]
+
+
+@pytest.mark.parametrize(("group", "option"), params("retriever"))
+@given(query=st.text(max_size=40), order=st.permutations(range(len(RETRIEVER_TEXTS))))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_retriever_ranks_candidates_once_best_first(group, option, query, order):
+    retriever = built(group, option)
+    embedder = built("embedder", "tfidf")
+    pool = [mem(i, t, days=i % 3) for i, t in enumerate(RETRIEVER_TEXTS)]
+    candidates = [pool[i] for i in order]
+    now = ANCHOR + timedelta(days=5)
+    ranking = retriever.rank(query, candidates, now, embedder)
+    ids = [unit_id for unit_id, _ in ranking]
+    assert len(ids) == len(set(ids)) and set(ids) <= {m.id for m in candidates}
+    scores = [score for _, score in ranking]
+    assert scores == sorted(scores, reverse=True)  # best first
+    assert retriever.rank(query, candidates, now, embedder) == ranking  # deterministic
+    many = retriever.rank_many([query, "the API"], candidates, now, embedder)
+    assert many[0] == ranking and many[1] == retriever.rank("the API", candidates, now, embedder)
+    best = retriever.rank_many([query], candidates, now, embedder, limit=2)[0]
+    assert best == ranking[: len(best)] and len(best) <= len(ranking)
+    assert retriever.rank(query, [], now, embedder) == []

@@ -20,11 +20,12 @@ from typing import Any
 
 from memlab.build import build, build_components
 from memlab.data.relations import transitive_closure
+from memlab.strategies.judge.base import JudgeBase
 from memlab.types import Relation, Verdict
 from tests.support.compose import compose_cfg
 
 
-class Recorder:
+class Recorder(JudgeBase):
     """Stands in for the language model: records each pair it is asked about and answers COEXIST."""
 
     name, version = "recorder", 1

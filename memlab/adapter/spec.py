@@ -19,6 +19,7 @@ from typing import Any
 
 from memlab.build import GROUPS, build_node, config_hash, missing_package_error
 from memlab.errors import MemlabError
+from memlab.groups import SPEC_DEFAULTS
 from memlab.pipeline.inject import MAX_BLOCK_CHARS, MAX_ITEM_CHARS
 
 #: Strategy groups every spec must carry (a spec exported before ``retriever`` existed gets ``dense``).
@@ -150,16 +151,7 @@ def build_components(spec: Mapping[str, Any]) -> Any:
 DEFAULT_RETRIEVER: dict[str, Any] = {"_target_": "memlab.strategies.retriever.dense.DenseRetriever"}
 
 #: Options of the built-in default spec (the foundation's defaults with the hashing embedder).
-DEFAULT_OPTIONS: dict[str, str] = {
-    "embedder": "tfidf",
-    "retention": "exponential",
-    "clusterer": "agglomerative",
-    "summarizer": "extractive",
-    "judge": "similarity",
-    "temporal": "pattern_table",
-    "selector": "seed_weighted",
-    "retriever": "dense",
-}
+DEFAULT_OPTIONS: dict[str, str] = dict(SPEC_DEFAULTS)  # memlab/groups.py
 
 
 def default_spec() -> dict[str, Any]:

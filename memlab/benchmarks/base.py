@@ -17,18 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from memlab.components import Components
+from memlab.groups import EPISODE_GROUPS, SETTINGS_GROUPS
 
-#: The strategy and settings groups an episode exercises: the whole policy.
-POLICY: tuple[str, ...] = (
-    "embedder",
-    "retention",
-    "clusterer",
-    "summarizer",
-    "judge",
-    "retriever",
-    "selector",
-    "pipeline",
-)
+#: The strategy and settings groups an episode exercises: the whole policy (memlab/groups.py).
+POLICY: tuple[str, ...] = (*EPISODE_GROUPS, *SETTINGS_GROUPS)
 
 
 @dataclass(frozen=True)

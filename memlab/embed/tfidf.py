@@ -11,8 +11,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from memlab.embed.base import EmbedderBase
 
-class TfidfEmbedder:
+
+class TfidfEmbedder(EmbedderBase):
     """Hashed (1..``ngram_max``)-gram term frequencies, ``1 + log(tf)``, L2 rows.
 
     Args:

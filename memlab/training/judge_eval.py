@@ -47,13 +47,9 @@ def evaluate(
     gold: list[str] = []
     pred: list[str] = []
     for seed in parse_seeds(seeds):
-        if hasattr(judge, "eval_seed"):
-            judge.eval_seed = seed
-            judge.model_ = None  # re-check the seed rule for each evaluation seed
+        judge.set_eval_seed(seed)  # a judge trained on seeds checks each evaluation seed (JudgeBase)
         history = make_history(dataset, seed, size)
-        observe = getattr(judge, "observe", None)
-        if callable(observe):  # as the pipeline does: the whole store before its pairs
-            observe(list(history.memories))
+        judge.observe(list(history.memories))  # as the pipeline does: the whole store before its pairs
         for older, newer, sim, label in candidate_pairs(history, emb, k, min_similarity):
             gold.append(label)
             pred.append(judge.judge(older, newer, sim).relation.value)

@@ -10,6 +10,7 @@ import pytest
 
 from memlab.strategies.judge.cascade import CascadeJudge, is_record_store
 from memlab.strategies.judge.learned import LearnedJudge
+from memlab.strategies.judge.record import RecordJudge
 from memlab.strategies.judge.slot import SlotJudge
 from memlab.types import Memory, Relation
 from tests.judges.test_record import embed, model_file
@@ -33,7 +34,7 @@ def test_a_record_store_is_a_fifth_of_long_form_records(lengths: tuple[int, ...]
 
 def cascade(tmp_path: Path, **kwargs) -> CascadeJudge:
     encoder = type("E", (), {"encode": staticmethod(embed)})
-    record = {"model_path": str(model_file(tmp_path)), "model_sha256": None, "embedder": encoder}
+    record = RecordJudge(model_path=str(model_file(tmp_path)), model_sha256=None, embedder=encoder)
     return CascadeJudge(records=True, record=record, references=True, **kwargs)
 
 

@@ -9,6 +9,7 @@ import pytest
 from memlab.adapter.spec import file_sha256
 from memlab.build import build
 from memlab.errors import MemlabError
+from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.cascade import FALLBACK_MODEL, CascadeJudge
 from memlab.types import Relation, Verdict
 from tests.judges.helpers import four_way_reply, mem
@@ -16,8 +17,10 @@ from tests.support.compose import compose_cfg
 from tests.support.stub_openai import StubOpenAI
 
 
-class Fixed:
+class Fixed(JudgeBase):
     """A judge that answers one verdict and records what it saw."""
+
+    name, version = "fixed", 1
 
     def __init__(self, relation: Relation, confidence: float) -> None:
         self.verdict = Verdict(relation, confidence, "fixed")
@@ -111,7 +114,7 @@ def test_the_llm_fallback_is_asked_only_where_the_learned_judge_does_not_answer(
             [*overrides, *llm, "judge.model_sha256=null", "judge.llm_min_probability=null", "llm.cache=false"]
         )
         cascade = build(cfg["judge"], "judge")
-        assert cascade.llm["api_base"] == stub.base_url and cascade.dspy["prompt"] == "fourway"
+        assert cascade.dspy.llm["api_base"] == stub.base_url and cascade.dspy.prompt == "fourway"
         cascade._parts()  # builds the DSPy fallback from the composed llm settings
         cascade.slot_ = Fixed(Relation.SUPERSEDE, 0.9)
         cascade.learned_ = Fixed(Relation.SUPERSEDE, 0.95)
@@ -196,3 +199,11 @@ def test_the_experiment_runs_with_an_llm_fallback_end_to_end(tmp_path: Path) -> 
     metrics = json.loads((tmp_path / "result.json").read_text())["metrics"]
     assert metrics["supersession_f1"] == 0.0
     assert 0 < len(stub.requests) < metrics["n_judged_pairs"], (len(stub.requests), metrics["n_judged_pairs"])
+
+
+def test_an_evaluation_seed_reaches_the_learned_judges_built_and_to_come() -> None:
+    cascade = CascadeJudge(fallback="learned", eval_seed=1)
+    cascade._parts()
+    cascade.set_eval_seed(7)
+    assert cascade.eval_seed == 7 and cascade.learned_.eval_seed == 7 and cascade.fallback_.eval_seed == 7
+    assert cascade._fallback_model().eval_seed == 7

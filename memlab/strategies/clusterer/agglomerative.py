@@ -10,10 +10,11 @@ import numpy as np
 
 from memlab.embed.linkage import average_linkage
 from memlab.errors import MemlabError
+from memlab.strategies.clusterer.base import ClustererBase
 from memlab.strategies.clusterer.canonical import order_independent
 
 
-class AgglomerativeClusterer:
+class AgglomerativeClusterer(ClustererBase):
     """Cosine distances, average linkage, cut at ``1 − similarity_threshold``; keep clusters of
     ``min_cluster_size..max_cluster_size`` members. Time plays no part (the seed clusters by meaning only).
 

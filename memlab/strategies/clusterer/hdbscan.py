@@ -9,12 +9,13 @@ from typing import ClassVar
 import numpy as np
 
 from memlab.errors import MemlabError
+from memlab.strategies.clusterer.base import ClustererBase
 from memlab.strategies.clusterer.canonical import order_independent
 
 METRICS: tuple[str, ...] = ("euclidean", "cosine")
 
 
-class HdbscanClusterer:
+class HdbscanClusterer(ClustererBase):
     """HDBSCAN (Campello et al. 2013; McInnes et al.'s ``hdbscan`` package) on the L2-normalised rows.
 
     ``metric: euclidean`` runs on the unit vectors themselves (tree-based, memory ``O(n)``; on unit vectors

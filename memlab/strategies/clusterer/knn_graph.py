@@ -9,10 +9,11 @@ from typing import ClassVar
 import numpy as np
 
 from memlab.embed.knn import knn_pairs
+from memlab.strategies.clusterer.base import ClustererBase
 from memlab.strategies.clusterer.canonical import order_independent
 
 
-class KnnGraphClusterer:
+class KnnGraphClusterer(ClustererBase):
     """Link each row to its ``k`` nearest neighbours with cosine ≥ ``similarity_threshold``; clusters are
     the connected components, kept when their size is in ``[min_cluster_size, max_cluster_size]``.
 

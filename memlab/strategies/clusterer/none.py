@@ -8,8 +8,10 @@ from typing import ClassVar
 
 import numpy as np
 
+from memlab.strategies.clusterer.base import ClustererBase
 
-class NoClusterer:
+
+class NoClusterer(ClustererBase):
     """Labels every row ``-1``."""
 
     name: ClassVar[str] = "none"

@@ -9,13 +9,14 @@ from typing import ClassVar
 import numpy as np
 
 from memlab.errors import MemlabError
+from memlab.strategies.clusterer.base import ClustererBase
 from memlab.strategies.clusterer.canonical import canonical_order, relabel
 
 MODES: tuple[str, ...] = ("fixed", "gap")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-class TimeWindowClusterer:
+class TimeWindowClusterer(ClustererBase):
     """Groups memories by their timestamps only; the embeddings are ignored.
 
     * ``mode: fixed`` — calendar windows of ``window_hours`` aligned to the Unix epoch (UTC): two memories

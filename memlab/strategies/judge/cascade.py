@@ -7,8 +7,11 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
+from memlab.strategies.judge.base import JudgeBase
+from memlab.strategies.judge.dspy_judge import DSPyJudge
 from memlab.strategies.judge.learned import DEFAULT_MODEL, LearnedJudge
 from memlab.strategies.judge.record import RecordJudge
+from memlab.strategies.judge.record_store import is_record_store
 from memlab.strategies.judge.reference import ReferenceJudge
 from memlab.strategies.judge.slot import SlotJudge
 from memlab.types import Memory, Relation, Verdict
@@ -18,7 +21,7 @@ FALLBACK_MODEL: Path = DEFAULT_MODEL.with_name("learned_v11.json")
 FALLBACKS = ("slot", "learned", "dspy")
 
 
-class CascadeJudge:
+class CascadeJudge(JudgeBase):
     """The learned judge (:class:`~.learned.LearnedJudge`) where it is reliable, a fallback judge otherwise
     (``fallback``: the slot judge, :class:`~.slot.SlotJudge`, or a second learned judge), decided at two levels.
 
@@ -35,9 +38,9 @@ class CascadeJudge:
     Pair level: where the learned judge answers, a verdict whose confidence is below ``min_confidence`` is
     replaced by the fallback's (0 keeps every learned verdict).
 
-    Fallback: ``slot`` answers with the rules. ``dspy`` answers with a language model
-    (:class:`~.dspy_judge.DSPyJudge` with ``llm`` and the keyword arguments ``dspy``): the judge for wording no
-    rule or model was written or trained for, asked only about the pairs of distrusted stores or unsure
+    Fallback: ``slot`` answers with the rules. ``dspy`` answers with a language model (the DSPy judge ``dspy``,
+    :class:`~.dspy_judge.DSPyJudge`, whose ``llm`` is the ``llm`` group): the judge for wording no rule or model
+    was written or trained for, asked only about the pairs of distrusted stores or unsure
     learned verdicts, so that a store the specialist reads well costs no LLM call. On a distrusted store that is
     every candidate pair (about 10,000 of a 400-memory history at ``knn_k`` 20); with ``llm_min_probability``
     the fallback model (below) reads each pair first and a pair it gives every relation but COEXIST less than
@@ -51,13 +54,14 @@ class CascadeJudge:
     phrasing families" in experiments/project_history/README.md). The slot judge still supplies the checks.
 
     References (``references``, first stage): a pair on which the reference reader
-    (:class:`~.reference.ReferenceJudge`, keyword arguments ``reference``) has a verdict — the newer memory
+    (:class:`~.reference.ReferenceJudge`, ``reference``) has a verdict — the newer memory
     names the older one as what it supersedes or amends — gets that verdict; every other pair goes on as
     above (the store-level checks count every pair either way).
 
     The learned parameters are those of :class:`~.learned.LearnedJudge` (the same model file, SHA-256 pin,
-    seed rule and tentative-SUPERSEDE threshold; the fallback model shares all but the file and pin); ``slot``
-    holds the slot judge's.
+    seed rule and tentative-SUPERSEDE threshold; the fallback model shares all but the file and pin). The other
+    stages are judges built from the config's nested ``_target_`` nodes (``slot``, ``reference``, ``record``,
+    ``dspy``); one left ``None`` is the class's default where the cascade needs it.
 
     Args:
         model_path: As for the learned judge.
@@ -69,20 +73,19 @@ class CascadeJudge:
         min_agreement: Share of checks the learned judge must pass to keep answering.
         min_evidence: Checks needed before the share is read (until then the learned judge answers).
         evidence_confidence: Slot SUPERSEDE confidence from which a pair checks the learned judge.
-        slot: Keyword arguments of the slot judge.
+        slot: The slot judge (``None``: :class:`~.slot.SlotJudge` with its defaults).
         fallback: ``slot``, ``learned`` or ``dspy`` (which judge answers where the learned judge does not).
         fallback_model_path: With ``fallback: learned``, the model file (``None``: the shipped model v11).
         fallback_model_sha256: With ``fallback: learned``, the model file's SHA-256 the caller expects.
-        llm: With ``fallback: dspy``, the language model's settings (the ``llm`` config group).
-        dspy: With ``fallback: dspy``, keyword arguments of the DSPy judge (``prompt``, ``review_threshold``, ...).
+        dspy: With ``fallback: dspy``, the DSPy judge (its ``llm`` names the language model).
         llm_min_probability: With ``fallback: dspy``, the fallback model's probability of a relation other than
             COEXIST from which a pair goes to the language model (``None``: every pair goes).
         references: Answer a pair with the reference reader's verdict where it has one (first stage).
-        reference: Keyword arguments of the reference reader.
+        reference: The reference reader (``None``: :class:`~.reference.ReferenceJudge` with its defaults).
         records: On a store of long-form records, answer with the record judge instead of the note judges.
         record_min_chars: Length of summary and content from which a memory is a long-form record.
         record_share: Share of the observed memories that must be long-form records for a record store.
-        record: Keyword arguments of the record judge (``model_path``, ``model_sha256``, ``threshold``, ...).
+        record: The record judge (``None``: :class:`~.record.RecordJudge` with its defaults).
     """
 
     name: ClassVar[str] = "cascade"
@@ -99,19 +102,18 @@ class CascadeJudge:
         min_agreement: float = 0.5,
         min_evidence: int = 1,
         evidence_confidence: float = 0.8,
-        slot: Mapping[str, Any] | None = None,
+        slot: SlotJudge | None = None,
         fallback: str = "slot",
         fallback_model_path: str | None = None,
         fallback_model_sha256: str | None = None,
-        llm: Mapping[str, Any] | None = None,
-        dspy: Mapping[str, Any] | None = None,
+        dspy: DSPyJudge | None = None,
         llm_min_probability: float | None = None,
         references: bool = False,
-        reference: Mapping[str, Any] | None = None,
+        reference: ReferenceJudge | None = None,
         records: bool = False,
         record_min_chars: int = 200,
         record_share: float = 0.2,
-        record: Mapping[str, Any] | None = None,
+        record: RecordJudge | None = None,
     ) -> None:
         self.model_path = model_path
         self.model_sha256 = model_sha256
@@ -126,7 +128,6 @@ class CascadeJudge:
         self.fallback = fallback
         self.fallback_model_path = fallback_model_path
         self.fallback_model_sha256 = fallback_model_sha256
-        self.llm = llm
         self.dspy = dspy
         self.llm_min_probability = llm_min_probability
         self.references = references
@@ -135,54 +136,63 @@ class CascadeJudge:
         self.record_min_chars = record_min_chars
         self.record_share = record_share
         self.record = record
+        if any(isinstance(part, Mapping) for part in (slot, dspy, reference, record)):  # an old spec
+            raise TypeError("its slot, dspy, reference and record must be nodes with a _target_")
         self.record_judge_: RecordJudge | None = None
         self.record_store_ = False
         self.record_pending_: Sequence[Memory] | None = None
         self.reader_: ReferenceJudge | None = None
-        self.fallback_: Any = None
-        self.filter_: Any = None
+        self.fallback_: JudgeBase | None = None
+        self.filter_: LearnedJudge | None = None
         self.unobserved_: Sequence[Memory] | None = None
-        self.learned_: Any = None
-        self.slot_: Any = None
+        self.learned_: LearnedJudge | None = None
+        self.slot_: SlotJudge | None = None
         self.checks_ = 0
         self.passed_ = 0
         self.store_: frozenset[str] = frozenset()
 
-    def _parts(self) -> tuple[Any, Any]:
+    def _parts(self) -> tuple[LearnedJudge, SlotJudge]:
         if self.learned_ is None:
-            self.learned_ = LearnedJudge(
-                self.model_path, self.model_sha256, self.eval_seed, self.on_seed_overlap, self.supersede_threshold
-            )
+            self.learned_ = self._learned(self.model_path, self.model_sha256)
         if self.slot_ is None:
-            self.slot_ = SlotJudge(**dict(self.slot or {}))
+            self.slot_ = self.slot if self.slot is not None else SlotJudge()
         if self.reader_ is None and self.references:
-            self.reader_ = ReferenceJudge(**dict(self.reference or {}))
+            self.reader_ = self.reference if self.reference is not None else ReferenceJudge()
         if self.fallback_ is None and self.fallback != "slot":
             if self.fallback not in FALLBACKS:
                 raise MemlabError(f"judge.fallback must be one of {', '.join(FALLBACKS)}, not {self.fallback!r}")
             if self.fallback == "dspy":
-                from memlab.strategies.judge.dspy_judge import DSPyJudge
-
-                if not dict(self.llm or {}).get("model"):
+                if self.dspy is None or not self.dspy.llm.get("model"):
                     raise MemlabError(
                         "judge.fallback=dspy needs a language model; pick one with llm=<option> "
                         "(see `memlab list llm`) or set llm.model"
                     )
-                self.fallback_ = DSPyJudge(self.llm, **dict(self.dspy or {}))
+                self.fallback_ = self.dspy
                 if self.llm_min_probability is not None:
                     self.filter_ = self._fallback_model()
                 return self.learned_, self.slot_
             self.fallback_ = self._fallback_model()
         return self.learned_, self.slot_
 
-    def _fallback_model(self) -> LearnedJudge:
+    def _learned(self, model_path: str | None, model_sha256: str | None) -> LearnedJudge:
+        """A learned judge on ``model_path`` with the cascade's seed rule and tentative-SUPERSEDE threshold."""
         return LearnedJudge(
-            self.fallback_model_path or str(FALLBACK_MODEL),
-            self.fallback_model_sha256,
-            self.eval_seed,
-            self.on_seed_overlap,
-            self.supersede_threshold,
+            model_path=model_path,
+            model_sha256=model_sha256,
+            eval_seed=self.eval_seed,
+            on_seed_overlap=self.on_seed_overlap,
+            supersede_threshold=self.supersede_threshold,
         )
+
+    def _fallback_model(self) -> LearnedJudge:
+        return self._learned(self.fallback_model_path or str(FALLBACK_MODEL), self.fallback_model_sha256)
+
+    def set_eval_seed(self, seed: int | None) -> None:
+        """Name the evaluation seed to the learned judges (those built and those to come)."""
+        self.eval_seed = seed
+        for judge in (self.learned_, self.fallback_, self.filter_):
+            if judge is not None:
+                judge.set_eval_seed(seed)
 
     def observe(self, memories: Sequence[Memory]) -> None:
         """Pass the store's memories to both judges (slot profiles, common words); a new store resets the tally.
@@ -257,7 +267,7 @@ class CascadeJudge:
         if read is not None:
             return Verdict(read.relation, read.confidence, f"reference: {read.reason}")
         if self.record_judge_ is None:
-            self.record_judge_ = RecordJudge(**dict(self.record or {}))
+            self.record_judge_ = self.record if self.record is not None else RecordJudge()
         if self.record_pending_ is not None:  # embedded on the first pair a record store asks about
             self.record_judge_.observe(self.record_pending_)
             self.record_pending_ = None
@@ -270,9 +280,8 @@ class CascadeJudge:
             return Verdict(slot.relation, slot.confidence, f"slot ({why}): {slot.reason}")
         if self.unobserved_ is not None:
             for judge in (self.fallback_, self.filter_):
-                observe = getattr(judge, "observe", None)
-                if callable(observe):
-                    observe(self.unobserved_)
+                if judge is not None:
+                    judge.observe(self.unobserved_)
             self.unobserved_ = None
         if self.filter_ is not None:
             try:
@@ -287,21 +296,3 @@ class CascadeJudge:
         verdict = self.fallback_.judge(older, newer, similarity)
         kind = "fallback LLM" if self.fallback == "dspy" else "fallback model"
         return Verdict(verdict.relation, verdict.confidence, f"{kind} ({why}): {verdict.reason}")
-
-
-def is_record_store(memories: Sequence[Memory], min_chars: int, share: float) -> bool:
-    """Whether at least ``share`` of ``memories`` are long-form records (summary and content of ``min_chars`` or more).
-
-    Why the store and not the pair decides: the note judges (models v10/v11, the slot rules) were built on notes
-    of one to three sentences and read a page-long decision record as noise (and build their slot profiles over
-    every word of it: 29 minutes for the 17 development ADR repositories), while the record judge's features
-    (ranks and mutual best among the earlier records) need the store's records around the pair; and a record
-    store has short records too (a one-line decision). Why 200 characters and a fifth: on the development data,
-    at most 4% of a generated history's notes (six phrasing families, seed 0) and none of the hand-written
-    histories' notes reach 200 characters, against 31% to 100% of each development ADR repository's records
-    (experiments/adr_decisions/README.md, "Which judge reads which store").
-    """
-    if not memories:
-        return False
-    long_form = sum(len(m.text) >= min_chars for m in memories)
-    return long_form >= share * len(memories)

@@ -6,13 +6,14 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from memlab.strategies.judge.base import JudgeBase
 from memlab.types import Memory, Relation, Verdict
 
 #: Default mapping of verbal confidences to numbers (the seed prompt answers high|medium|low).
 CONFIDENCE_WORDS: dict[str, float] = {"high": 0.9, "medium": 0.6, "low": 0.3}
 
 
-class DSPyJudge:
+class DSPyJudge(JudgeBase):
     """Asks a language model through DSPy (``prompt: seed`` or ``fourway``,
     :mod:`memlab.llm.supersession_signatures`).
 

@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
+from memlab.strategies.judge.base import JudgeBase
 from memlab.types import Memory, Relation, Verdict
 
 #: The shipped model (``memlab train judge`` rebuilds it; its card says how).
 DEFAULT_MODEL: Path = Path(__file__).resolve().parents[2] / "models" / "judge" / "learned_v10.json"
 
 
-class LearnedJudge:
+class LearnedJudge(JudgeBase):
     """Histogram gradient-boosted trees over the features of :mod:`~memlab.strategies.judge.pair_features`
     (cosine hint, lexical overlaps, change/scope/subject cues, namespace match, time gap, value-token
     differences, the attribute words each note names, the slot judge's verdict, how close the two notes'
@@ -32,7 +33,7 @@ class LearnedJudge:
 
     **Seed rule.** Models are trained on histories with seeds >= 1000 (default 1000–1019, 1030–1059 and
     1070–1169; 1020–1029 and 1060–1069 are kept for validation) and evaluated on seeds < 1000. The model's
-    card records its training seeds; when ``eval_seed`` (the conf passes ``${dataset.seed}``) is one of them
+    card records its training seeds; when ``eval_seed`` (the conf passes the run's ``${seed}``) is one of them
     the judge refuses to run (``on_seed_overlap: refuse``, a one-line :class:`~memlab.errors.MemlabError`
     at first use) or warns loudly (``warn``).
 
@@ -96,6 +97,11 @@ class LearnedJudge:
         from memlab.strategies.judge.slot_profiles import SlotProfiles
 
         self.profiles_ = SlotProfiles.from_memories(memories)
+
+    def set_eval_seed(self, seed: int | None) -> None:
+        """Check the seed rule against ``seed`` from the next judgement on (the model is loaded again)."""
+        self.eval_seed = seed
+        self.model_ = None
 
     @property
     def artifact_path(self) -> str | None:

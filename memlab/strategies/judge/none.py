@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from memlab.strategies.judge.base import JudgeBase
 from memlab.types import Memory, Relation, Verdict
 
 
-class NoJudge:
+class NoJudge(JudgeBase):
     """Always COEXIST."""
 
     name: ClassVar[str] = "none"

@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
+from memlab.strategies.judge.base import JudgeBase
 from memlab.types import Memory, Relation, Verdict
 
 #: The shipped model (``memlab train record-judge`` rebuilds it; its card says how).
 DEFAULT_MODEL: Path = Path(__file__).resolve().parents[2] / "models" / "judge" / "record_v1.json"
 
 
-class RecordJudge:
+class RecordJudge(JudgeBase):
     """P(SUPERSEDE) from a logistic model over :mod:`~memlab.strategies.judge.record_features`.
 
     **Store context.** :meth:`observe` receives every memory the consolidation run sees; the judge embeds

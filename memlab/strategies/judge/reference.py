@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
+from memlab.strategies.judge.base import JudgeBase
 from memlab.text.lexical import tokens
 from memlab.text.references import Reference, number, read
 from memlab.types import Memory, Relation, Verdict
@@ -48,7 +49,7 @@ def dice(a: frozenset[str], b: frozenset[str]) -> float:
     return 2.0 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
 
 
-class ReferenceJudge:
+class ReferenceJudge(JudgeBase):
     """Reads explicit references in the newer memory (summary and content) and resolves them to earlier ones.
 
     References and their verbs are read by :mod:`memlab.text.references`: by handle (a record number, a file

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from memlab.strategies.judge.base import JudgeBase
 from memlab.types import Memory, Relation, Verdict
 
 
@@ -12,7 +13,7 @@ def normalised(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-class SimilarityJudge:
+class SimilarityJudge(JudgeBase):
     """Deliberately simple: identical normalised text → DUPLICATE; same namespace and cosine similarity at
     or above ``threshold`` → SUPERSEDE; otherwise COEXIST. Without a similarity hint it can only find
     duplicates.

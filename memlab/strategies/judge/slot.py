@@ -9,6 +9,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import ClassVar
 
+from memlab.strategies.judge.base import JudgeBase
 from memlab.text.change_reading import continues, negated_tokens, read_changes
 from memlab.text.slot_parse import CUE_WORDS, MAX_CHARS, Parsed, _words, jaccard, parse, parse_texts
 from memlab.types import Memory, Relation, Verdict
@@ -18,7 +19,7 @@ _RESOLUTION = "resolved"
 _REVERT = frozenset({"reverted", "back to"})
 
 
-class SlotJudge:
+class SlotJudge(JudgeBase):
     """Heuristic judge over (subject, attribute, scope, value) slots.
 
     Each memory is parsed by :mod:`memlab.text.slot_parse` into content tokens, salient

@@ -7,11 +7,12 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import ClassVar
 
+from memlab.strategies.retention.base import RetentionBase
 from memlab.strategies.retention.tiers import tier_for
 from memlab.types import Memory, MemoryState, RetentionScore
 
 
-class ActrRetention:
+class ActrRetention(RetentionBase):
     """ACT-R's base-level learning equation (Anderson & Schooler 1991; Anderson et al. 2004).
 
     ``B = ln Σ_j t_j^(−d)`` over the uses of the memory, where ``t_j`` is the time since use ``j`` in days:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import ClassVar
 
+from memlab.strategies.retention.base import RetentionBase
 from memlab.strategies.retention.tiers import tier_for
 from memlab.types import Memory, MemoryState, RetentionScore
 
@@ -26,7 +27,7 @@ SEED_IMPORTANCE: Mapping[str, float] = {
 }
 
 
-class ExponentialRetention:
+class ExponentialRetention(RetentionBase):
     """``overall = w_r·recency + w_a·activation + w_i·importance`` (× penalty if superseded), clamped.
 
     recency = exp(−age·ln2 / half_life) with age from the later of creation and last access;

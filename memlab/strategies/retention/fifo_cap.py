@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import ClassVar
 
 from memlab.errors import MemlabError
+from memlab.strategies.retention.base import RetentionBase
 from memlab.strategies.retention.window import keep_newest
 from memlab.types import Memory, MemoryState, RetentionScore
 
 
-class FifoCapRetention:
+class FifoCapRetention(RetentionBase):
     """First in, first out: the ``capacity`` newest memories (by timestamp, then id) are HOT (score 1),
     every older one ARCHIVED (score 0). This is the "hard prune" a chat agent does before it learns to
     summarise (squidbot's history limit before its consolidation design) and the usual buffer baseline;
@@ -41,7 +42,12 @@ class FifoCapRetention:
         return keep_newest([memory], self.capacity)[0]
 
     def score_all(
-        self, memories: Sequence[Memory], states: Sequence[MemoryState], now: datetime
+        self,
+        memories: Sequence[Memory],
+        states: Sequence[MemoryState],
+        now: datetime,
+        *,
+        references: Mapping[str, Iterable[str]] | None = None,
     ) -> list[RetentionScore]:
         """The newest ``capacity`` HOT, the rest ARCHIVED."""
         self._check()

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import ClassVar
 
+from memlab.strategies.retention.base import RetentionBase
 from memlab.types import Memory, MemoryState, RetentionScore, Tier
 
 
-class NoRetention:
+class NoRetention(RetentionBase):
     """Constant score 1.0, tier HOT; recency 1, no activation or importance factors."""
 
     name: ClassVar[str] = "none"

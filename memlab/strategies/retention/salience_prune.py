@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
+from memlab.strategies.retention.base import RetentionBase
 from memlab.strategies.retention.exponential import SEED_IMPORTANCE
 from memlab.strategies.retention.tiers import tier_for
 from memlab.types import Memory, MemoryState, RetentionScore, Tier
@@ -20,7 +21,7 @@ DEFAULT_SALIENCE: Mapping[str, float] = {ns: round((w - 0.5) / 0.5, 6) for ns, w
 DEFAULT_DECAY_WEIGHTS: Mapping[str, float] = {"access": 0.3, "salience": 0.3, "entropy": 0.2, "time": 0.2}
 
 
-class SaliencePruneRetention:
+class SaliencePruneRetention(RetentionBase):
     """Astra's Memory Pruner (Astra, "Memory Consolidation Layer Specification", and its
     ``MemoryDecayCalculator``).
 

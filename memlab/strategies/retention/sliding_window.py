@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import ClassVar
 
 from memlab.errors import MemlabError
+from memlab.strategies.retention.base import RetentionBase
 from memlab.strategies.retention.window import LIVE, keep_newest
 from memlab.types import Memory, MemoryState, RetentionScore
 
 
-class SlidingWindowRetention:
+class SlidingWindowRetention(RetentionBase):
     """squidbot's consolidation trigger (Athemis/squidbot, ``docs/plans/2026-02-23-memory-consolidation-design.md``):
     nothing happens while the conversation holds at most ``trigger`` messages; once it holds more, every
     message but the newest ``keep`` is summarised into the memory document and leaves the context.
@@ -50,7 +51,12 @@ class SlidingWindowRetention:
         return self.score_all([memory], [state], now)[0]
 
     def score_all(
-        self, memories: Sequence[Memory], states: Sequence[MemoryState], now: datetime
+        self,
+        memories: Sequence[Memory],
+        states: Sequence[MemoryState],
+        now: datetime,
+        *,
+        references: Mapping[str, Iterable[str]] | None = None,
     ) -> list[RetentionScore]:
         """All HOT up to ``trigger`` memories; beyond, the newest ``keep`` HOT and the rest ARCHIVED."""
         self._check()

@@ -36,6 +36,7 @@ import numpy as np
 
 from memlab.errors import MemlabError
 from memlab.protocols import Embedder
+from memlab.strategies.retriever.base import RetrieverBase
 from memlab.strategies.retriever.topk import BANK_MIN_UNITS, VectorBank, top_order
 from memlab.text.lexical import rewrite_query, tokens
 from memlab.types import Memory
@@ -272,7 +273,7 @@ class TurnRetriever:
         return self.rank_all([question])[0]
 
 
-class EngineRetriever:
+class EngineRetriever(RetrieverBase):
     """Shared body of the ``bm25``, ``dense`` and ``hybrid`` options: a :class:`TurnRetriever` over the
     candidates, kept while the candidates stay the same (the queries of one moment share one index).
 

@@ -6,10 +6,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, ClassVar
 
+from memlab.strategies.retriever.base import RetrieverBase
 from memlab.types import Memory
 
 
-class NoRetriever:
+class NoRetriever(RetrieverBase):
     """The ablation: every candidate with score 0, newest first (ties: id ascending).
 
     Without a ranking, recall hands the newest ``recall_limit`` units to the selector, which alone decides

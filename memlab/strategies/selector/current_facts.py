@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import ClassVar
 
 from memlab.selection_types import InjectionCandidate, SelectionContext
+from memlab.strategies.selector.base import SelectorBase
 from memlab.text.tokens import item_tokens
 
 #: Default namespace priority: facts that stay true first, chatter last.
@@ -26,7 +27,7 @@ DEFAULT_PRIORITY: tuple[str, ...] = (
 _ITEM_RE = re.compile(r"^- \[([^\]]*)\] (.*)$", re.DOTALL)
 
 
-class CurrentFactsSelector:
+class CurrentFactsSelector(SelectorBase):
     """Pack as many current facts as the budget allows, rendered compactly.
 
     The candidates are already current (the pipeline hides superseded memories and duplicates); this

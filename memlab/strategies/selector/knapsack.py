@@ -7,12 +7,13 @@ from typing import ClassVar
 
 from memlab.errors import MemlabError
 from memlab.selection_types import InjectionCandidate, SelectionContext
+from memlab.strategies.selector.base import SelectorBase
 from memlab.strategies.selector.packing import unique
 from memlab.strategies.selector.seed_weighted import SEED_WEIGHTS
 from memlab.text.tokens import item_tokens
 
 
-class KnapsackSelector:
+class KnapsackSelector(SelectorBase):
     """Choose the set of candidates whose total value is largest while their tokens fit the budget.
 
     ``value(c)`` is the seed's weighted score for ``prioritize_by``; the cost is

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from memlab.errors import MemlabError
 from memlab.selection_types import InjectionCandidate, SelectionContext
+from memlab.strategies.selector.base import SelectorBase
 from memlab.strategies.selector.packing import unique
 from memlab.strategies.selector.seed_weighted import SEED_WEIGHTS
 from memlab.text.tokens import item_tokens
@@ -28,7 +29,7 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / union if union else 0.0
 
 
-class MmrSelector:
+class MmrSelector(SelectorBase):
     """Maximal marginal relevance (Carbonell & Goldstein 1998), greedy under the token budget.
 
     ``rel(c)`` is the seed's weighted score for ``prioritize_by`` (relevance 0.5/0.3/0.2 over relevance,

@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from memlab.selection_types import InjectionCandidate, SelectionContext
+from memlab.strategies.selector.base import SelectorBase
 
 
-class NoSelector:
+class NoSelector(SelectorBase):
     """Always selects nothing."""
 
     name: ClassVar[str] = "none"

@@ -6,11 +6,12 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from memlab.selection_types import InjectionCandidate, SelectionContext
+from memlab.strategies.selector.base import SelectorBase
 from memlab.strategies.selector.packing import pack, unique
 from memlab.text.tokens import item_tokens
 
 
-class RecencySelector:
+class RecencySelector(SelectorBase):
     """Order by ``timestamp`` descending (ties by id), add while the budget allows (``skip`` an item that
     does not fit, or ``stop``), at most ``max_items``. The plain recency baseline: what a chat agent's
     context window keeps (squidbot's newest messages), with no relevance or frequency.

@@ -6,12 +6,13 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from memlab.selection_types import TIER_ORDER, InjectionCandidate, SelectionContext
+from memlab.strategies.selector.base import SelectorBase
 from memlab.strategies.selector.packing import pack, unique
 
 _TIER_RANK = {tier: i for i, tier in enumerate(TIER_ORDER)}
 
 
-class RetentionTopkSelector:
+class RetentionTopkSelector(SelectorBase):
     """Rank by retention: the candidate's tier (HOT > WARM > COLD > ARCHIVED, the retention function's
     verdict on its overall score), then its ``recency`` factor (the retention function's recency for
     memories, the seed's 30-day exponential for summaries), then ``activation``, then id; take the first

@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from memlab.errors import MemlabError
 from memlab.selection_types import InjectionCandidate, SelectionContext
+from memlab.strategies.selector.base import SelectorBase
 from memlab.text.tokens import item_tokens
 
 #: prioritize_by -> (relevance, recency, activation) weights, as in the seed.
@@ -17,7 +18,7 @@ SEED_WEIGHTS: Mapping[str, tuple[float, float, float]] = {
 }
 
 
-class SeedWeightedSelector:
+class SeedWeightedSelector(SelectorBase):
     """Drop candidates under ``min_confidence``; score ``w·(relevance, recency, activation)`` with the
     weights of ``prioritize_by``; order by score desc, id asc; keep the first ``max_items``; add them in
     order while the budget allows.

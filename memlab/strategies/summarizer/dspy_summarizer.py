@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
+from memlab.strategies.summarizer.base import SummarizerBase
 from memlab.strategies.summarizer.extract import dominant_namespace, summary_id, superseded_facts
 from memlab.types import Memory, Summary, SummaryDecision, SupersededFact
 
@@ -25,7 +26,7 @@ def _texts(raw: Any, limit: int) -> list[str]:
     return out
 
 
-class DSPySummarizer:
+class DSPySummarizer(SummarizerBase):
     """Asks a language model for the seed's ``MemorySummary`` of one cluster
     (:mod:`memlab.llm.summary_signatures`: summary, key facts, decisions, superseded facts, source ids).
 

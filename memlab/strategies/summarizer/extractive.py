@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from memlab.strategies.summarizer.base import SummarizerBase
 from memlab.strategies.summarizer.extract import (
     dominant_namespace,
     first_sentence,
@@ -17,7 +18,7 @@ from memlab.types import Memory, Summary, SummaryDecision
 __all__ = ["ExtractiveSummarizer", "first_sentence", "summary_id"]
 
 
-class ExtractiveSummarizer:
+class ExtractiveSummarizer(SummarizerBase):
     """Quote the cluster instead of paraphrasing it.
 
     ``summary`` is the newest current member's summary line with the member count and date span;

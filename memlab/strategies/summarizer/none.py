@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from memlab.strategies.summarizer.base import SummarizerBase
 from memlab.types import Memory, Summary
 
 
-class NoSummarizer:
+class NoSummarizer(SummarizerBase):
     """Returns ``None`` for every cluster."""
 
     name: ClassVar[str] = "none"
     version: ClassVar[int] = 1
 
-    def summarize(self, memories: Sequence[Memory]) -> Summary | None:
+    def summarize(self, memories: Sequence[Memory], *, superseded: Mapping[str, str] | None = None) -> Summary | None:
         """Always ``None``."""
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from memlab.strategies.summarizer.base import SummarizerBase
 from memlab.strategies.summarizer.extract import (
     centrality,
     dominant_namespace,
@@ -15,7 +16,7 @@ from memlab.strategies.summarizer.extract import (
 from memlab.types import Memory, Summary
 
 
-class RunningDocumentSummarizer:
+class RunningDocumentSummarizer(SummarizerBase):
     """The text squidbot appends to its ``memory.md`` when messages leave the context window
     (Athemis/squidbot's consolidation design: append, never overwrite; the raw log is never modified).
 

@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from memlab.strategies.summarizer.base import SummarizerBase
 from memlab.strategies.summarizer.extract import (
     centrality,
     dominant_namespace,
@@ -20,7 +21,7 @@ _QUESTION = re.compile(r"\?\s*(?:\[|$)")
 OPEN_NAMESPACES: tuple[str, ...] = ("blockers",)
 
 
-class SessionNarrativeSummarizer:
+class SessionNarrativeSummarizer(SummarizerBase):
     """One narrative per session (Astra's Session Consolidator), extractive.
 
     The cluster is the session: pair this with ``clusterer=time_window clusterer.mode=gap`` (sessions end

@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
+from memlab.strategies.temporal.base import TemporalBase
 from memlab.text.temporal import calendar as cal
 from memlab.types import TemporalRef
 
@@ -46,7 +47,7 @@ def _grain(period: str | None, t: datetime, anchor: datetime, text: str = "") ->
     return "minute" if t.minute or _MINUTES_WRITTEN.search(text) else "hour"
 
 
-class DateparserResolver:
+class DateparserResolver(TemporalBase):
     """dateparser as a resolver (see the module docstring).
 
     Args:

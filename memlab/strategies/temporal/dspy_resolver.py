@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
+from memlab.strategies.temporal.base import TemporalBase
 from memlab.text.temporal.calendar import GRAINS
 from memlab.types import TemporalRef
 
@@ -76,7 +77,7 @@ def parse_expressions(raw: Any, text: str, anchor: datetime) -> list[TemporalRef
     return out
 
 
-class DSPyResolver:
+class DSPyResolver(TemporalBase):
     """Temporal resolution by a language model (see the module docstring).
 
     Args:

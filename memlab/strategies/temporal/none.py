@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import ClassVar
 
+from memlab.strategies.temporal.base import TemporalBase
 from memlab.types import TemporalRef
 
 
-class NoResolver:
+class NoResolver(TemporalBase):
     """Finds nothing."""
 
     name: ClassVar[str] = "none"

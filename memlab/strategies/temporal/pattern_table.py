@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import ClassVar
 
+from memlab.strategies.temporal.base import TemporalBase
 from memlab.types import TemporalRef
 
 #: phrase -> (shift of the anchor, confidence)
@@ -48,7 +49,7 @@ def day_interval(t: datetime) -> tuple[datetime, datetime]:
     return start, start + timedelta(days=1)
 
 
-class PatternTableResolver:
+class PatternTableResolver(TemporalBase):
     """The seed's phrase table (see the module docstring)."""
 
     name: ClassVar[str] = "pattern_table"

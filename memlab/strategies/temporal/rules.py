@@ -74,6 +74,7 @@ from datetime import datetime
 from typing import ClassVar
 
 from memlab.errors import MemlabError
+from memlab.strategies.temporal.base import TemporalBase
 from memlab.text.temporal import calendar as cal
 from memlab.text.temporal import (
     rules_absolute,
@@ -199,7 +200,7 @@ def resolve_chunk(text: str, anchor: datetime, prefer: str, prefilter: bool = Tr
         return []
 
 
-class RulesResolver:
+class RulesResolver(TemporalBase):
     """Rule-based resolver (conventions in the module docstring).
 
     Args:

@@ -1,0 +1,28 @@
+"""Base class of every embedder (the ``embedder`` strategy group)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class EmbedderBase(ABC):
+    """What every embedder has (:class:`~memlab.protocols.Embedder`); it has no optional method."""
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+    #: The model file the embedder reads, to log with the run (``None``: none memlab ships beside it).
+    artifact_path: str | None = None
+
+    @property
+    @abstractmethod
+    def model_id(self) -> str:
+        """Identifier of the model and its settings."""
+
+    @abstractmethod
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed ``texts``."""

@@ -1,0 +1,36 @@
+"""Base class of every supersession judge: the optional methods of the protocol, with their defaults."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from memlab.types import Memory, Verdict
+
+
+class JudgeBase(ABC):
+    """What every judge has (:class:`~memlab.protocols.SupersessionJudge`): ``judge`` is the one method a judge
+    must define; the others default to what a judge without the capability does, so that callers never ask
+    whether a judge has them.
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+    #: The model file the judge reads, to log with the run (``None``: it reads none).
+    artifact_path: str | None = None
+
+    @abstractmethod
+    def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
+        """Judge ``newer`` against ``older`` (``older.timestamp <= newer.timestamp``)."""
+
+    def observe(self, memories: Sequence[Memory]) -> None:  # noqa: B027 - optional hook, empty by default
+        """Read the store about to be judged (every memory the run sees, before any pair); default: nothing."""
+
+    def judge_many(self, pairs: Sequence[tuple[Memory, Memory, float | None]]) -> list[Verdict]:
+        """Judge ``(older, newer, similarity)`` pairs at once; default: :meth:`judge` of each pair, in order."""
+        return [self.judge(older, newer, similarity=similarity) for older, newer, similarity in pairs]
+
+    def set_eval_seed(self, seed: int | None) -> None:  # noqa: B027 - optional hook, empty by default
+        """Name the seed of the data about to be judged (a judge trained on seeds checks it); default: nothing."""

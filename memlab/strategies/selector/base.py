@@ -1,0 +1,28 @@
+"""Base class of every injection selector."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+if TYPE_CHECKING:
+    from memlab.types import InjectionCandidate, SelectionContext
+
+
+class SelectorBase(ABC):
+    """What every selector has (:class:`~memlab.protocols.InjectionSelector`); it has no optional method."""
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+    #: The model file the selector reads, to log with the run (``None``: it reads none).
+    artifact_path: str | None = None
+
+    @abstractmethod
+    def select(
+        self,
+        candidates: Sequence[InjectionCandidate],
+        context: SelectionContext,
+        budget_tokens: int,
+    ) -> list[InjectionCandidate]:
+        """Select and order candidates for injection."""
