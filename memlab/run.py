@@ -152,20 +152,18 @@ def run(
         raise MemlabError(f"dataset target {cfg['dataset'].get('_target_')} is not a Benchmark; fix conf/dataset/")
     card: BenchmarkCard = type(benchmark).card
     check_uses(card, overridden_groups(overrides))
-    check = getattr(benchmark, "check", None)
-    if callable(check):
-        check()
+    benchmark.check()
     used = [g for g in GROUPS if g in card.uses]
     components = build_components(cfg, groups=used, benchmark=card.name)
     tracker = build_node(cfg["tracking"], "tracking")
 
     sha, dirty = provenance.git_state()
     chash = config_hash({k: v for k, v in cfg.items() if k not in RUNTIME_KEYS})
-    done = getattr(tracker, "finished_run", lambda _: None)(chash)
+    done = tracker.finished_run(chash)
     if done is not None:  # tracking.skip_finished: this config already has a FINISHED run
         dataset = DatasetCard(card.name, card.version, "", card.licence, "", card.main_metric)
         result = BenchmarkResult(dict(done[1]), [], dataset, {"skipped": done[0]})
-        url = getattr(tracker, "run_url", lambda _: None)(done[0])
+        url = tracker.run_url(done[0])
         ui = tracker.ui_command()
         return RunOutcome(done[0], result.metrics, card.main_metric, output_dir, ui, result, url, skipped=True)
     tags = {
@@ -206,6 +204,6 @@ def run(
         tracker.finish("FAILED")
         raise
     tracker.finish("FINISHED")
-    url = getattr(tracker, "run_url", lambda _: None)(run_id)
+    url = tracker.run_url(run_id)
     metrics = dict(result.metrics)
     return RunOutcome(run_id, metrics, card.main_metric, output_dir, tracker.ui_command(), result, url)

@@ -264,10 +264,9 @@ def finish(
     (folder / "trace.json").write_text(json.dumps(tree, indent=1) + "\n", encoding="utf-8")
     for child in tree["children"]:
         log.debug("span", extra={"span": child["name"], "seconds": child["seconds"], "count": child["count"]})
-    log_trace = getattr(tracker, "log_trace", None)
-    if callable(log_trace):
+    if tracker is not None:  # a Tracker (memlab.tracking.base): NullTracker ignores the tree
         try:
-            log_trace(tree)
+            tracker.log_trace(tree)
         except Exception as exc:
             log.warning("could not record the trace in the tracker: %s", exc)
     endpoint = (settings or {}).get("otlp_endpoint")

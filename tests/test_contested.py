@@ -12,6 +12,7 @@ from memlab.embed.knn import knn_pairs, knn_pairs_within, merge_pairs
 from memlab.pipeline.consolidate import consolidate
 from memlab.pipeline.inject import candidates, contested, store_block
 from memlab.pipeline.store import MemoryStore
+from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.learned import verdict_from_proba
 from memlab.strategies.selector.current_facts import CurrentFactsSelector
 from memlab.types import Memory, Relation, Verdict
@@ -47,7 +48,7 @@ def test_verdict_from_proba_argmax_and_tentative_supersede():
     assert verdict_from_proba([0.5, 0.0, 0.5, 0.0], CLASSES).relation is Relation.COEXIST  # tie: earlier class
 
 
-class TableJudge:
+class TableJudge(JudgeBase):
     name, version = "table", 1
 
     def __init__(self, table):

@@ -16,6 +16,7 @@ from memlab.pipeline.episode import Episode, Query, run_episode, session_of
 from memlab.pipeline.units import is_summary, sources_of
 from memlab.strategies.clusterer.agglomerative import AgglomerativeClusterer
 from memlab.strategies.clusterer.none import NoClusterer
+from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.none import NoJudge
 from memlab.strategies.retention.none import NoRetention
 from memlab.strategies.retriever.dense import DenseRetriever
@@ -128,7 +129,7 @@ def test_summaries_are_recall_units_citing_their_sources_and_old_ones_retire():
     assert not any(is_summary(i.unit) for i in no_units.queries[0].context.items)
 
 
-class Supersede:
+class Supersede(JudgeBase):
     name, version = "supersede", 1
 
     def judge(self, older, newer, similarity=None):

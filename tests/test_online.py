@@ -18,6 +18,7 @@ from memlab.pipeline.online import delete, expand_merged, process_arrival
 from memlab.pipeline.online_search import candidates, merged_sources
 from memlab.pipeline.store import MemoryStore
 from memlab.strategies.clusterer.none import NoClusterer
+from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.retention.exponential import ExponentialRetention
 from memlab.strategies.retention.none import NoRetention
 from memlab.strategies.retriever.dense import DenseRetriever
@@ -49,7 +50,7 @@ class TableEmbedder:
         return np.stack(out) if out else np.zeros((0, self.dim), dtype=np.float32)
 
 
-class ScriptedJudge:
+class ScriptedJudge(JudgeBase):
     """Answers from a table (older id, newer id) -> relation; counts its calls."""
 
     name = "scripted"

@@ -17,6 +17,7 @@ from memlab.pipeline.online_search import merged_sources
 from memlab.pipeline.recall import eligible
 from memlab.pipeline.store import MemoryStore
 from memlab.strategies.clusterer.agglomerative import AgglomerativeClusterer
+from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.retention.exponential import ExponentialRetention
 from memlab.strategies.retriever.dense import DenseRetriever
 from memlab.strategies.selector.none import NoSelector
@@ -44,7 +45,7 @@ class NearEmbedder:
         return np.stack(rows) if rows else np.zeros((0, 4), dtype=np.float32)
 
 
-class DrawnJudge:
+class DrawnJudge(JudgeBase):
     """Whatever hypothesis draws: any relation, any confidence."""
 
     name = "drawn"

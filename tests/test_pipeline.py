@@ -17,6 +17,7 @@ from memlab.pipeline.recall import recall
 from memlab.pipeline.steps import ARRIVAL_STEPS, STEPS
 from memlab.pipeline.store import MemoryStore
 from memlab.strategies.clusterer.agglomerative import AgglomerativeClusterer
+from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.none import NoJudge
 from memlab.strategies.retention.exponential import ExponentialRetention
 from memlab.strategies.retriever.dense import DenseRetriever
@@ -28,7 +29,7 @@ from memlab.types import EdgeType, Memory, Relation, Tier, Verdict
 T0 = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
 
 
-class ScriptedJudge:
+class ScriptedJudge(JudgeBase):
     """Judge answering from a table of (older, newer) -> relation."""
 
     name = "scripted"

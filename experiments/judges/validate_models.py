@@ -38,6 +38,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 from memlab.benchmarks.base import DatasetCard
 from memlab.benchmarks.project_history.evaluate import evaluate_history
 from memlab.data.project_history.generator import generate
+from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.learned import verdict_from_proba
 from memlab.strategies.judge.pair_features import FEATURES, pair_features
 from memlab.strategies.judge.slot_profiles import SlotProfiles
@@ -92,7 +93,7 @@ def training_rows(seed: int, cache: Path, embedder) -> tuple[np.ndarray, np.ndar
     return x, y
 
 
-class TableJudge:
+class TableJudge(JudgeBase):
     """The learned judge's reading of a pair, from a fitted classifier and cached feature rows."""
 
     name = "learned"

@@ -13,6 +13,7 @@ from memlab.benchmarks.project_history import history_metrics as hm
 from memlab.benchmarks.project_history.evaluate import evaluate_history
 from memlab.build import build_components
 from memlab.data.project_history.generator import generate
+from memlab.strategies.judge.base import JudgeBase
 from memlab.types import Relation, Verdict
 from tests.support.compose import compose_cfg
 
@@ -39,7 +40,7 @@ def main(argv: list[str]) -> None:
     history = generate(seed, size, difficulty)
     gold = hm.gold_labels([(r.older, r.newer, r.relation) for r in history.relations])
 
-    class Oracle:
+    class Oracle(JudgeBase):
         name, version = "oracle", 1
 
         def judge(self, older, newer, similarity=None):

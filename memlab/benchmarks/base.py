@@ -100,6 +100,10 @@ class Benchmark(Protocol):
 
     card: ClassVar[BenchmarkCard]
 
+    def check(self) -> None:
+        """Fail fast, before any work, when the data cannot be read (:class:`EpisodeBenchmark`: nothing)."""
+        ...
+
     def run(self, components: Components, seed: int) -> BenchmarkResult:
         """Evaluate ``components`` on this benchmark."""
         ...

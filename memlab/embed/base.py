@@ -17,6 +17,8 @@ class EmbedderBase(ABC):
     version: ClassVar[int]
     #: The model file the embedder reads, to log with the run (``None``: none memlab ships beside it).
     artifact_path: str | None = None
+    #: Folder of the embedder's on-disk cache (``None``: it keeps none).
+    cache_dir: str | None = None
 
     @property
     @abstractmethod

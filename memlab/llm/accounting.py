@@ -122,9 +122,9 @@ def _names_llm(node: Any) -> bool:
     if isinstance(node, Mapping):
         if node.get("_target_") in LLM_TARGETS:
             return True
-        if node.get("fallback") == "dspy" and "llm" in node:  # the cascade judge with its LLM fallback
-            return True
-        return any(_names_llm(v) for v in node.values())
+        # the cascade judge carries a nested ``dspy`` judge that it asks only when its fallback chain names it
+        chain = [s.strip() for s in str(node.get("fallback") or "").split(",")] if "fallback" in node else None
+        return any(_names_llm(v) for k, v in node.items() if chain is None or k != "dspy" or "dspy" in chain)
     if isinstance(node, list | tuple):
         return any(_names_llm(v) for v in node)
     return False
@@ -177,9 +177,8 @@ def finish(ledger: Ledger, metrics: MutableMapping[str, float], tracker: Any = N
     added = ledger.metrics()
     metrics.update(added)
     used = total.answers > 0
-    set_tags = getattr(tracker, "set_tags", None)
-    if callable(set_tags):
-        set_tags({"memlab.llm_used": str(used).lower()})
+    if tracker is not None:
+        tracker.set_tags({"memlab.llm_used": str(used).lower()})
     names = ", ".join(ledger.groups) or "none"
     if used:
         log.info(

@@ -128,7 +128,7 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
     record["distinct_texts"] = len({m.text for m in memories})
     if not spec.get("cold"):  # the model loaded (imports too) and, with a cache, every text in it
         texts = sorted({m.text for m in memories} | {q.text for q in data.episodes[0].queries})
-        texts = texts if hasattr(components.embedder, "cache_dir") else texts[:1]
+        texts = texts if components.embedder.cache_dir else texts[:1]
         _, record["prewarm_s"], _ = _timed(components.embedder.encode, texts)
     episode = data.episodes[0]
     record["queries"] = len(episode.queries)

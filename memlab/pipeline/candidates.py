@@ -45,7 +45,7 @@ def candidate_pairs(
         from memlab.pipeline.subject_candidates import incremental_subject_pairs, subject_pairs
 
         if settings.incremental and not full:  # only the memories new since the last run are searched
-            model_id = str(getattr(components.embedder, "model_id", ""))
+            model_id = str(components.embedder.model_id)
             subject = incremental_subject_pairs(
                 store, memories, matrix, settings.knn_k_subject, settings.min_pair_similarity, model_id
             )

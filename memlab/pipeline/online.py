@@ -249,9 +249,8 @@ def process_arrival(store: MemoryStore, components: Components, memory: Memory) 
         arrival.emit("ADD", [], memory.id, [], list)
         return arrival.records
     index = index_of(store, components)
-    observe = getattr(components.judge, "observe", None)
-    if callable(observe):
-        observe([m for m in store.ordered(until=memory.timestamp) if not merged_sources(m)])
+    if components.judge.observes:
+        components.judge.observe([m for m in store.ordered(until=memory.timestamp) if not merged_sources(m)])
     for older, sim in found:
         pair = (older.id, memory.id)
         store.judged.add(pair)

@@ -21,7 +21,6 @@ import numpy as np
 
 from memlab.components import Components
 from memlab.pipeline.candidates import candidate_pairs, time_ranks
-from memlab.pipeline.optional import takes_keyword
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.verdicts import apply_verdict, exact_key
 from memlab.progress import progress
@@ -53,14 +52,10 @@ def phase_summarize(store: MemoryStore, components: Components, clusters, run_id
     """
     created = 0
     summarize = components.summarizer.summarize
-    with_superseded = takes_keyword(summarize, "superseded")
     current: dict[str, object] = {}
     for cluster in progress(clusters, desc="summarizing clusters", unit="cluster"):
-        if with_superseded:
-            superseded = {m.id: s for m in cluster if (s := store.state(m.id).superseded_by)}
-            summary = summarize(cluster, superseded=superseded)
-        else:
-            summary = summarize(cluster)
+        superseded = {m.id: s for m in cluster if (s := store.state(m.id).superseded_by)}
+        summary = summarize(cluster, superseded=superseded)
         if summary is None:
             continue
         allowed = {m.id for m in cluster}
@@ -124,9 +119,7 @@ def phase_supersession(
     settings = components.settings
     counts: Counter = Counter()
     review: list[dict] = []
-    observe = getattr(components.judge, "observe", None)
-    if callable(observe):  # optional judge hook: every memory this run sees, before any pair (SupersessionJudge)
-        observe(list(memories))
+    components.judge.observe(list(memories))  # every memory this run sees, before any pair (JudgeBase: no-op)
     if settings.exact_dedup and len(memories):
         keep, added = phase_exact_dedup(store, memories, run_id)
         if added:
@@ -147,10 +140,9 @@ def phase_supersession(
             continue
         store.judged.add(key)
         todo.append((older, newer, float(sim)))
-    judge_many = getattr(components.judge, "judge_many", None)  # optional batch form (SupersessionJudge)
-    if callable(judge_many):
-        verdicts = list(judge_many(todo))
-    else:
+    if components.judge.judges_in_batch:
+        verdicts = list(components.judge.judge_many(todo))
+    else:  # pair by pair, with progress (an LLM judge can take minutes)
         verdicts = [
             components.judge.judge(older, newer, similarity=sim)
             for older, newer, sim in progress(todo, desc="judging pairs", unit="pair")
@@ -193,13 +185,9 @@ def phase_tier(store: MemoryStore, components: Components, memories: Sequence[Me
     """Score every memory with the retention function and assign its tier; returns transitions."""
     transitions: list[TierTransition] = []
     states = [store.state(m.id) for m in memories]
-    score_all = getattr(components.retention, "score_all", None)  # optional batch form (RetentionFunction)
-    if callable(score_all) and takes_keyword(score_all, "references"):
-        scores = list(score_all(list(memories), states, now, references=references_of(store)))
-    elif callable(score_all):
-        scores = list(score_all(list(memories), states, now))
-    else:
-        scores = [components.retention.score(m, st, now) for m, st in zip(memories, states, strict=True)]
+    retention = components.retention
+    references = references_of(store) if retention.reads_references else None
+    scores = list(retention.score_all(list(memories), states, now, references=references))
     for memory, state, score in zip(memories, states, scores, strict=True):
         if score.tier is not state.tier:
             transitions.append(TierTransition(memory.id, state.tier, score.tier, score.overall, "retention"))

@@ -19,7 +19,6 @@ import numpy as np
 
 from memlab.components import Components
 from memlab.errors import MemlabError
-from memlab.pipeline.optional import takes_keyword
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.units import is_summary, summary_unit
 from memlab.pipeline.vectors import StoreEmbedder
@@ -210,13 +209,7 @@ def recall_many(
         return [[] for _ in queries]
     retriever = components.retriever
     embedder = StoreEmbedder(store, components.embedder)
-    rank_many = getattr(retriever, "rank_many", None)
-    if callable(rank_many) and takes_keyword(rank_many, "limit"):  # optional: only the best `limit`, partially sorted
-        rankings = rank_many(list(queries), pool, now, embedder, limit=limit)
-    elif callable(rank_many):
-        rankings = rank_many(list(queries), pool, now, embedder)
-    else:
-        rankings = [retriever.rank(q, pool, now, embedder) for q in queries]
+    rankings = retriever.rank_many(list(queries), pool, now, embedder, limit=limit)  # RetrieverBase: rank each
     find = _finder(store, pool)
     out: list[list[RecallHit]] = []
     for ranking in rankings:

@@ -41,6 +41,18 @@ class Tracker(Protocol):
         """Shell command that opens a UI on the store, if any."""
         ...
 
+    def finished_run(self, config_hash: str) -> tuple[str, dict[str, float]] | None:
+        """``(run id, metrics)`` of a FINISHED run of this config when finished runs are skipped, else ``None``."""
+        ...
+
+    def run_url(self, run_id: str | None = None) -> str | None:
+        """Address of a run's page in the UI, if any."""
+        ...
+
+    def log_trace(self, tree: Mapping[str, Any]) -> str | None:
+        """Record a run's span tree in the tracker's own trace view; returns its id, if any."""
+        ...
+
 
 class NullTracker:
     """Records nothing (``tracking=none``)."""
@@ -65,4 +77,16 @@ class NullTracker:
 
     def ui_command(self) -> str | None:
         """No UI."""
+        return None
+
+    def finished_run(self, config_hash: str) -> tuple[str, dict[str, float]] | None:
+        """Never skips."""
+        return None
+
+    def run_url(self, run_id: str | None = None) -> str | None:
+        """No UI."""
+        return None
+
+    def log_trace(self, tree: Mapping[str, Any]) -> str | None:
+        """Ignore."""
         return None

@@ -10,6 +10,7 @@ import pytest
 from memlab.data.project_history.generator import generate
 from memlab.paths import default_data_dir
 from memlab.run import run
+from memlab.strategies.judge.base import JudgeBase
 from tests.support.compose import compose_cfg
 
 NOTES = default_data_dir() / "git-notes-memory-notes" / "notes.jsonl"
@@ -80,7 +81,7 @@ def test_perfect_judgement_scores_perfectly():
     history = generate(9, 200, "easy")
     gold = gold_labels([(r.older, r.newer, r.relation) for r in history.relations])
 
-    class Oracle:
+    class Oracle(JudgeBase):
         name, version = "oracle", 1
 
         def judge(self, older, newer, similarity=None):

@@ -229,13 +229,8 @@ class LocomoBenchmark(EpisodeBenchmark):
     ) -> list[list[str]]:
         """The retriever-only view: every turn ranked for each question (dialogue ids, best first)."""
         questions = [q.question for q in conv.conversation.questions]
-        rank_many = getattr(components.retriever, "rank_many", None)
         embedder = StoreEmbedder(outcome.store, components.embedder)
-        at = conv.conversation.last_time
-        if callable(rank_many):
-            rankings = rank_many(questions, conv.memories, at, embedder)
-        else:
-            rankings = [components.retriever.rank(q, conv.memories, at, embedder) for q in questions]
+        rankings = components.retriever.rank_many(questions, conv.memories, conv.conversation.last_time, embedder)
         dia = {m.id: str(m.meta["dia_id"]) for m in conv.memories}
         return [[dia[i] for i, _ in ranking if i in dia] for ranking in rankings]
 

@@ -126,6 +126,9 @@ class TemporalNormBenchmark:
             total += time.thread_time_ns() - t0
         return total
 
+    def check(self) -> None:
+        """Nothing to check before the run (the corpus is read, and checked, by :meth:`run`)."""
+
     def run(self, components: Components, seed: int) -> BenchmarkResult:
         """Resolve every phrase, time it, score it."""
         if self.split not in ("all", "dev", "heldout"):
@@ -220,6 +223,6 @@ class TemporalNormBenchmark:
             },
             "status_counts": dict(Counter(row["status"] for row in main)),
             "blocks": dict(Counter(r.block for r in records)),
-            "resolver": f"{getattr(resolver, 'name', '?')}@{getattr(resolver, 'version', '?')}",
+            "resolver": f"{resolver.name}@{resolver.version}",
         }
         return BenchmarkResult(metrics, rows, card, info)

@@ -20,6 +20,10 @@ class JudgeBase(ABC):
     version: ClassVar[int]
     #: The model file the judge reads, to log with the run (``None``: it reads none).
     artifact_path: str | None = None
+    #: ``True`` when :meth:`observe` reads the store (callers skip building its argument otherwise).
+    observes: ClassVar[bool] = False
+    #: ``True`` when :meth:`judge_many` judges the pairs as one batch (callers show per-pair progress otherwise).
+    judges_in_batch: ClassVar[bool] = False
 
     @abstractmethod
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:

@@ -90,6 +90,7 @@ class CascadeJudge(JudgeBase):
 
     name: ClassVar[str] = "cascade"
     version: ClassVar[int] = 1
+    observes: ClassVar[bool] = True
 
     def __init__(
         self,

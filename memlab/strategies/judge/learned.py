@@ -73,6 +73,8 @@ class LearnedJudge(JudgeBase):
 
     name: ClassVar[str] = "learned"
     version: ClassVar[int] = 8
+    observes: ClassVar[bool] = True
+    judges_in_batch: ClassVar[bool] = True
 
     def __init__(
         self,

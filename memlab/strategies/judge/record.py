@@ -48,6 +48,8 @@ class RecordJudge(JudgeBase):
 
     name: ClassVar[str] = "record"
     version: ClassVar[int] = 1
+    observes: ClassVar[bool] = True
+    judges_in_batch: ClassVar[bool] = True
 
     def __init__(
         self,

@@ -78,6 +78,7 @@ class ReferenceJudge(JudgeBase):
 
     name: ClassVar[str] = "reference"
     version: ClassVar[int] = 1
+    observes: ClassVar[bool] = True
 
     def __init__(
         self,

@@ -103,6 +103,7 @@ class SlotJudge(JudgeBase):
 
     name: ClassVar[str] = "slot"
     version: ClassVar[int] = 1
+    observes: ClassVar[bool] = True
 
     def __init__(
         self,

@@ -20,6 +20,8 @@ class RetentionBase(ABC):
     version: ClassVar[int]
     #: The model file the function reads, to log with the run (``None``: it reads none).
     artifact_path: str | None = None
+    #: ``True`` when :meth:`score_all` reads ``references`` (callers skip computing them otherwise).
+    reads_references: ClassVar[bool] = False
 
     @abstractmethod
     def score(self, memory: Memory, state: MemoryState, now: datetime) -> RetentionScore:

@@ -68,6 +68,7 @@ class SaliencePruneRetention(RetentionBase):
 
     name: ClassVar[str] = "salience_prune"
     version: ClassVar[int] = 1
+    reads_references: ClassVar[bool] = True
 
     def __init__(
         self,
