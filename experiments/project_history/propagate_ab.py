@@ -9,7 +9,7 @@ from memlab.benchmarks.base import DatasetCard
 from memlab.benchmarks.project_history.evaluate import evaluate_history
 from memlab.benchmarks.project_history.generator import generate
 from memlab.build import build_components
-from tests.support.compose import compose_cfg
+from memlab.config import compose
 
 KEYS = (
     "supersession_f1",
@@ -28,7 +28,7 @@ def main(argv: list[str]) -> None:
     seed, difficulty = int(argv[0]), argv[1]
     for flag in ("false", "true"):
         components = build_components(
-            compose_cfg(["+experiment=project_history", f"+pipeline.propagate_supersession={flag}"])
+            compose(["+experiment=project_history", f"+pipeline.propagate_supersession={flag}"])
         )
         card = DatasetCard("t", "1", "0", "-", "-", "supersession_f1")
         metrics = evaluate_history(generate(seed, 400, difficulty), components, card).metrics
