@@ -65,7 +65,7 @@ def compose_node(
 def compose(
     overrides: Sequence[str] | None = None, *, resolve: bool = True, tracking: str | None = DEFAULT_TRACKING
 ) -> dict[str, Any]:
-    """The config ``python -m memlab <overrides>`` would run, as plain dicts and lists.
+    """The config ``python -m memlab <overrides>`` runs (but for tracking, below), as plain dicts and lists.
 
     Tracking defaults to ``none``: a config composed in code is mostly run in the same process (a test, a
     timing, an experiment's variant) and should log nothing unless its caller says where. Pass
