@@ -1,6 +1,7 @@
 """A/B of ``pipeline.propagate_supersession`` with the experiment's settings on one generated history.
 
-Usage: PYTHONPATH=. python experiments/project_history/propagate_ab.py SEED DIFFICULTY
+Usage: PYTHONPATH=. python experiments/project_history/propagate_ab.py SEED DIFFICULTY [OVERRIDE ...]
+(e.g. ``1 default judge=slot``: the overrides apply to both runs).
 """
 
 import sys
@@ -25,10 +26,10 @@ KEYS = (
 
 def main(argv: list[str]) -> None:
     """Evaluate with propagation off and on; print the metrics."""
-    seed, difficulty = int(argv[0]), argv[1]
+    seed, difficulty, extra = int(argv[0]), argv[1], argv[2:]
     for flag in ("false", "true"):
         components = build_components(
-            compose(["+experiment=project_history", f"+pipeline.propagate_supersession={flag}"])
+            compose(["+experiment=project_history", *extra, f"+pipeline.propagate_supersession={flag}"])
         )
         card = DatasetCard("t", "1", "0", "-", "-", "supersession_f1")
         metrics = evaluate_history(generate(seed, 400, difficulty), components, card).metrics
