@@ -122,17 +122,11 @@ class TableJudge(JudgeBase):
 
 def components() -> tuple:
     """The experiment's components (judge ``none``) and its tentative-SUPERSEDE threshold."""
-    from hydra import compose, initialize_config_dir
-    from omegaconf import OmegaConf
-
     from memlab.build import build_components
-    from memlab.conf_resolvers import register
-    from memlab.paths import CONF_DIR
+    from memlab.config import compose
 
-    register()
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = compose(config_name="config", overrides=["+experiment=project_history", "tracking=none", "judge=none"])
-    return build_components(OmegaConf.to_container(cfg, resolve=True)), cfg.get("learned_supersede_threshold")
+    cfg = compose(["+experiment=project_history", "judge=none"])
+    return build_components(cfg), cfg.get("learned_supersede_threshold")
 
 
 def main(argv: list[str] | None = None) -> int:

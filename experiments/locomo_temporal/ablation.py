@@ -25,8 +25,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from memlab.config import compose  # noqa: E402
 from memlab.run import run  # noqa: E402
-from tests.support.compose import compose_cfg  # noqa: E402
 
 #: The one-at-a-time set: each strategy group of the policy swapped for its ``none`` option.
 DEFAULT_VARIANTS: dict[str, list[str]] = {
@@ -76,7 +76,7 @@ def paired(base: dict[str, float], other: dict[str, float], n_boot: int = 2000, 
 def run_variant(overrides: list[str], store: str | None, out: Path) -> tuple[dict, list[dict]]:
     """Metrics and per-question rows of one run."""
     tracking = ["tracking=mlflow", f"tracking.uri={store}"] if store else []
-    cfg = compose_cfg(["+experiment=locomo_temporal", *tracking, *overrides])
+    cfg = compose(["+experiment=locomo_temporal", *tracking, *overrides])
     outcome = run(cfg, out, overrides=overrides)
     return outcome.metrics, outcome.result.predictions
 

@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 from memlab.benchmarks.locomo.cv import CV_METRIC, answer_grid, expand_grid, loocv  # noqa: E402
 from memlab.benchmarks.metrics import bootstrap_ci  # noqa: E402
 from memlab.build import build_node, config_hash  # noqa: E402
+from memlab.config import compose  # noqa: E402
 from memlab.run import run  # noqa: E402
-from tests.support.compose import compose_cfg  # noqa: E402
 
 #: Retriever variants: the experiment's tuned retriever (retriever=hybrid_locomo), the same without the one-turn
 #: BM25 window, and the hybrid retriever as shipped (conf/retriever/hybrid.yaml).
@@ -46,7 +46,7 @@ def variant_rows(name: str, overrides: list[str], tracking: list[str], cache: Pa
     """Prediction rows and the resolved config of one variant (run once, then read from the cache)."""
     from memlab import provenance
 
-    cfg = compose_cfg(["+experiment=locomo_temporal", *tracking, *overrides])
+    cfg = compose(["+experiment=locomo_temporal", *tracking, *overrides])
     key = config_hash([{k: v for k, v in cfg.items() if k != "tracking"}, provenance.git_state()])
     path = cache / f"{name}-{key}.jsonl"
     if not path.is_file():
@@ -157,7 +157,7 @@ def log(result: dict, cfg: dict | None, tracking: list[str]) -> None:
         return
     from memlab import provenance
 
-    tracker = build_node(compose_cfg(["+experiment=locomo_temporal", *tracking])["tracking"], "tracking")
+    tracker = build_node(compose(["+experiment=locomo_temporal", *tracking])["tracking"], "tracking")
     sha, dirty = provenance.git_state()
     tags = {"memlab.experiment": "locomo_temporal", "memlab.git_sha": sha, "memlab.kind": "loocv"}
     tags["memlab.git_dirty"] = str(dirty).lower()

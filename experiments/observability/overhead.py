@@ -29,9 +29,9 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("overrides", nargs="*", help="Hydra overrides (after --)")
     args = parser.parse_args()
+    from memlab.config import compose
     from memlab.progress import set_quiet
     from memlab.run import run
-    from tests.support.compose import compose_cfg
 
     set_quiet(["--quiet"])
     overrides = [*args.overrides, "tracking=none"]
@@ -39,7 +39,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.repeats + 1):
             for enabled in (True, False) if i % 2 == 0 else (False, True):
-                cfg = compose_cfg([*overrides, f"trace.enabled={str(enabled).lower()}"])
+                cfg = compose([*overrides, f"trace.enabled={str(enabled).lower()}"])
                 t0 = time.process_time()
                 run(cfg, Path(tmp) / f"{i}-{enabled}")
                 if i > 0:  # the first round warms caches and imports

@@ -33,16 +33,9 @@ def timed(name: str) -> bool:
 
 def compose_case(overrides: list[str]) -> dict[str, Any]:
     """The resolved config of ``overrides`` (tracking off)."""
-    from hydra import compose, initialize_config_dir
-    from omegaconf import OmegaConf
+    from memlab.config import compose
 
-    from memlab.conf_resolvers import register
-    from memlab.paths import CONF_DIR
-
-    register()
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = compose(config_name="config", overrides=[*overrides, "tracking=none"])
-    return OmegaConf.to_container(cfg, resolve=True)  # type: ignore[return-value]
+    return compose(overrides, tracking="none")
 
 
 def run_case(overrides: list[str]) -> dict[str, Any]:

@@ -12,10 +12,10 @@ from memlab.benchmarks.base import DatasetCard
 from memlab.benchmarks.project_history import history_metrics as hm
 from memlab.benchmarks.project_history.evaluate import evaluate_history
 from memlab.build import build_components
+from memlab.config import compose
 from memlab.data.project_history.generator import generate
 from memlab.strategies.judge.base import JudgeBase
 from memlab.types import Relation, Verdict
-from tests.support.compose import compose_cfg
 
 KEYS = (
     "supersession_recall",
@@ -47,7 +47,7 @@ def main(argv: list[str]) -> None:
             return Verdict(gold.get((older.id, newer.id), Relation.COEXIST), 1.0, "gold")
 
     overrides = [f"embedder={emb}", "clusterer=none", "selector=current_facts", f"pipeline.knn_k={k}"]
-    built = build_components(compose_cfg([*overrides, "pipeline.min_pair_similarity=0.0"]))
+    built = build_components(compose([*overrides, "pipeline.min_pair_similarity=0.0"]))
     components = replace(built, judge=Oracle())
     metrics = evaluate_history(history, components, DatasetCard("t", "1", "0", "-", "-", "supersession_f1")).metrics
     print(emb, k, size, difficulty, seed, {key: round(metrics[key], 3) for key in KEYS})

@@ -1,6 +1,7 @@
 """A/B of ``pipeline.propagate_supersession`` with the experiment's settings on one generated history.
 
-Usage: PYTHONPATH=. python experiments/project_history/propagate_ab.py SEED DIFFICULTY
+Usage: PYTHONPATH=. python experiments/project_history/propagate_ab.py SEED DIFFICULTY [OVERRIDE ...]
+(e.g. ``1 default judge=slot``: the overrides apply to both runs).
 """
 
 import sys
@@ -8,8 +9,8 @@ import sys
 from memlab.benchmarks.base import DatasetCard
 from memlab.benchmarks.project_history.evaluate import evaluate_history
 from memlab.build import build_components
+from memlab.config import compose
 from memlab.data.project_history.generator import generate
-from tests.support.compose import compose_cfg
 
 KEYS = (
     "supersession_f1",
@@ -25,10 +26,10 @@ KEYS = (
 
 def main(argv: list[str]) -> None:
     """Evaluate with propagation off and on; print the metrics."""
-    seed, difficulty = int(argv[0]), argv[1]
+    seed, difficulty, extra = int(argv[0]), argv[1], argv[2:]
     for flag in ("false", "true"):
         components = build_components(
-            compose_cfg(["+experiment=project_history", f"+pipeline.propagate_supersession={flag}"])
+            compose(["+experiment=project_history", *extra, f"+pipeline.propagate_supersession={flag}"])
         )
         card = DatasetCard("t", "1", "0", "-", "-", "supersession_f1")
         metrics = evaluate_history(generate(seed, 400, difficulty), components, card).metrics

@@ -22,22 +22,26 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-import memlab.pipeline.episode as episode
 from memlab.benchmarks.base import DatasetCard
-from memlab.benchmarks.project_history.evaluate import evaluate_history
+from memlab.benchmarks.project_history.evaluate import history_episode, score_history, stale_since
+from memlab.benchmarks.project_history.evaluate_queries import make_answerer
 from memlab.build import build_components
+from memlab.config import compose
 from memlab.data.project_history.generator import generate
-from tests.support.compose import compose_cfg
+from memlab.pipeline.episode import run_episode
+from memlab.strategies.judge.base import JudgeBase
 
 CARD = DatasetCard("project_history", "1", "0", "-", "-", "supersession_f1")
 
 
-class WholeHistory:
+class WholeHistory(JudgeBase):
     """A judge that is shown the whole history whenever the pipeline shows it the store (diagnosis only)."""
 
     def __init__(self, inner: Any, memories: list) -> None:
         self.inner, self.memories = inner, memories
         self.name, self.version = inner.name, inner.version
+
+    observes = True  # it shows the inner judge the whole history
 
     def observe(self, memories: Any) -> None:
         """Show the inner judge every memory of the history."""
@@ -55,26 +59,18 @@ def main(argv: list[str]) -> None:
     overrides = ["+experiment=project_history", f"seed={seed}", f"dataset.style={style}", *argv[2:]]
     history = generate(seed, 400, style=style)
 
-    def score(name: str, components: Any) -> None:
-        metrics = evaluate_history(history, components, CARD).metrics
+    def score(name: str, components: Any, rejudge_last: bool = False) -> None:
+        answer = make_answerer(history, components, stale_since(history))
+        outcome = run_episode(history_episode(history), components, answer, rejudge_last=rejudge_last)
+        metrics = score_history(history, outcome, CARD).metrics
         print(f"{name:36s} f1={metrics['supersession_f1']:.3f} stale={metrics['stale_rate_injected']:.3f}")
 
-    built = build_components(compose_cfg(overrides))
+    built = build_components(compose(overrides))
     score("session", built)
-    score("end", build_components(compose_cfg([*overrides, "pipeline.schedule=end"])))
-    built = build_components(compose_cfg(overrides))
+    score("end", build_components(compose([*overrides, "pipeline.schedule=end"])))
+    built = build_components(compose(overrides))
     score("session, whole-history profiles", replace(built, judge=WholeHistory(built.judge, list(history.memories))))
-    last = max(m.timestamp for m in history.memories)
-    consolidate = episode.consolidate
-
-    def final_full(store: Any, components: Any, now: Any, *, full: bool = False) -> Any:
-        return consolidate(store, components, now, full=full or now >= last)
-
-    episode.consolidate = final_full
-    try:
-        score("session, last run re-judges", build_components(compose_cfg(overrides)))
-    finally:
-        episode.consolidate = consolidate
+    score("session, last run re-judges", build_components(compose(overrides)), rejudge_last=True)
 
 
 if __name__ == "__main__":

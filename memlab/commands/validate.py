@@ -30,18 +30,11 @@ def experiment_groups(name: str) -> list[str]:
 
 def check_experiment(name: str | None) -> list[str]:
     """Compose ``+experiment=name`` (or the bare config for ``None``) and build it; returns problems."""
-    from hydra import compose, initialize_config_dir
-    from omegaconf import OmegaConf
+    from memlab.config import compose
 
-    from memlab.conf_resolvers import register
-    from memlab.paths import CONF_DIR
-
-    register()
     overrides = [f"+experiment={name}"] if name else []
     try:
-        with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-            cfg = compose(config_name="config", overrides=overrides)
-        container = OmegaConf.to_container(cfg, resolve=True)
+        container = compose(overrides, tracking=None)  # the experiment's own tracking, as `python -m memlab` runs it
         benchmark = build(container["dataset"], "dataset")
         card = type(benchmark).card
         check_uses(card, experiment_groups(name) if name else [])

@@ -36,18 +36,9 @@ QUALITY: tuple[str, ...] = (
 
 def compose(experiment: str, size: int, seed: int, overrides: list[str]) -> dict[str, Any]:
     """The resolved config of ``+experiment=<experiment>`` at ``dataset.size=<size>`` as plain containers."""
-    from hydra import compose as hydra_compose
-    from hydra import initialize_config_dir
-    from omegaconf import OmegaConf
+    from memlab.config import compose as compose_config
 
-    from memlab.conf_resolvers import register
-    from memlab.paths import CONF_DIR
-
-    register()
-    items = [f"+experiment={experiment}", f"dataset.size={size}", f"seed={seed}", "tracking=none", *overrides]
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = hydra_compose(config_name="config", overrides=items)
-    return OmegaConf.to_container(cfg, resolve=True)  # type: ignore[return-value]
+    return compose_config([f"+experiment={experiment}", f"dataset.size={size}", f"seed={seed}", *overrides])
 
 
 def peak_rss_mib() -> float:

@@ -145,10 +145,13 @@ def session_of(memory: Memory) -> str:
 class _Runner:
     """State of one episode run (see :func:`run_episode`)."""
 
-    def __init__(self, episode: Episode, components: Components, answer: Answerer | None) -> None:
+    def __init__(
+        self, episode: Episode, components: Components, answer: Answerer | None, rejudge_last: bool = False
+    ) -> None:
         self.episode = episode
         self.components = components
         self.answer = answer
+        self.rejudge_last = rejudge_last
         self.settings = components.settings
         self.memories = sorted(episode.memories, key=lambda m: (m.timestamp, m.id))
         self.store = MemoryStore()
@@ -162,7 +165,8 @@ class _Runner:
         if not self.pending:
             return
         now = max(m.timestamp for m in self.pending)
-        result = consolidate(self.store, self.components, now)
+        full = self.rejudge_last and now >= self.memories[-1].timestamp
+        result = consolidate(self.store, self.components, now, full=full)
         for phase, value in result.phase_seconds.items():
             self.seconds[phase] = self.seconds.get(phase, 0.0) + value
         self.runs.append(result)
@@ -279,12 +283,17 @@ def full_collections_paused() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-def run_episode(episode: Episode, components: Components, answer: Answerer | None = None) -> EpisodeOutcome:
+def run_episode(
+    episode: Episode, components: Components, answer: Answerer | None = None, *, rejudge_last: bool = False
+) -> EpisodeOutcome:
     """Run ``episode`` through the policy ``components``; ``answer`` reads each query's context.
+
+    ``rejudge_last`` (a diagnosis, never a policy): the consolidation that takes in the last memory judges every
+    candidate pair again, those of earlier runs included (``consolidate(..., full=True)``).
 
     Returns:
         The store, each query's context and answer record, the final block, the consolidation runs and
         the time per phase. Deterministic for the same episode and components.
     """
     with full_collections_paused():
-        return _Runner(episode, components, answer).run()
+        return _Runner(episode, components, answer, rejudge_last).run()

@@ -57,14 +57,7 @@ def evaluate(
 
 
 def _build_judge(option: str, overrides: list[str]) -> Any:
-    from hydra import compose, initialize_config_dir
-    from omegaconf import OmegaConf
-
     from memlab.build import build
-    from memlab.conf_resolvers import register
-    from memlab.paths import CONF_DIR
+    from memlab.config import compose
 
-    register()
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = compose(config_name="config", overrides=[f"judge={option}", "tracking=none", *overrides])
-    return build(OmegaConf.to_container(cfg.judge, resolve=True), "judge")
+    return build(compose([f"judge={option}", *overrides])["judge"], "judge")

@@ -46,14 +46,10 @@ def test_children_are_named_by_the_overrides_that_vary_across_the_sweep():
 
 
 def test_the_study_experiment_is_the_one_the_jobs_name(tmp_path):
-    from hydra import compose, initialize_config_dir
+    from memlab.config import compose_node, initialized
 
-    from memlab.conf_resolvers import register
-    from memlab.paths import CONF_DIR
-
-    register()
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = compose(config_name="config", return_hydra_config=True)
+    with initialized():
+        cfg = compose_node(tracking=None, return_hydra_config=True)
         with open_dict(cfg):
             cfg.hydra.overrides.task = ["+experiment=seed_git_notes_memory_nollm,tuned"]
         assert study_experiment(cfg) == ("presets", ["presets"])  # the quickstart: parent under presets too
