@@ -271,7 +271,9 @@ def test_a_run_that_predicts_nothing_logs_no_precision_and_no_empty_kind():
     from memlab.types import Verdict
     from tests.support.compose import compose_cfg
 
-    class Never:
+    from memlab.strategies.judge.base import JudgeBase
+
+    class Never(JudgeBase):
         name, version = "never", 1
 
         def judge(self, older, newer, similarity=None):
