@@ -161,9 +161,28 @@ class NotesCache:
         wanted: dict[str, set[str]] = {}
         for _, blob, obj in listed:
             wanted.setdefault(obj[:1], set()).add(blob)
+        wrote = False
         for key, old in self.files_.items():
             fresh = self.fresh_.get(key, {})
             blobs = wanted.get(key, set())
             if fresh or not old.keys() <= blobs:
                 notes = {b: fresh[b] if b in fresh else old[b] for b in sorted(blobs & (fresh.keys() | old.keys()))}
                 write_file(self.folder / f"{key}.json", notes)
+                wrote = True
+        if wrote:
+            _drop_stale_temporaries(self.folder)
+
+
+def _drop_stale_temporaries(folder: Path, age: float = 600.0) -> None:
+    """Remove temporary files over ``age`` seconds old that a writer killed mid-write left in ``folder``."""
+    import os
+    import time
+
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                temporary = entry.name.startswith(".") and entry.name.endswith(".tmp")
+                if temporary and time.time() - entry.stat(follow_symlinks=False).st_mtime > age:
+                    os.unlink(entry.path)
+    except OSError:
+        pass

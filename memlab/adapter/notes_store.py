@@ -185,7 +185,7 @@ def load_memories(repo: Repo, *, deadline: float | None = None, cache: bool = Tr
     tips = ref_tips(repo)
     raws: list[tuple[RawMemory, str]] = []
     listed, errors = list_notes(repo, tips)
-    known = notes_cache.NotesCache(repo.memlab_dir)
+    known = notes_cache.NotesCache(repo.memlab_dir) if cache else None
     step = len(listed) if deadline is None else RAW_BATCH  # against a deadline: blobs read batch by batch
     for start in range(0, len(listed), max(1, step)):
         part = listed[start : start + step]
@@ -195,7 +195,7 @@ def load_memories(repo: Repo, *, deadline: float | None = None, cache: bool = Tr
         if deadline is not None and len(raws) >= RAW_MAX_RECORDS:
             errors.append(f"reading stopped at {len(raws):,} records (truncated)")
             break
-        hits = [known.get(blob, obj, ref[len(MEM_PREFIX) :]) if cache else None for ref, blob, obj in part]
+        hits = [known.get(blob, obj, ref[len(MEM_PREFIX) :]) if known else None for ref, blob, obj in part]
         need = {blob for (_, blob, _), hit in zip(part, hits, strict=True) if hit is None}
         blobs, large = read_blobs(repo, sorted(need))
         for (ref, blob, commit), hit in zip(part, hits, strict=True):
@@ -205,17 +205,18 @@ def load_memories(repo: Repo, *, deadline: float | None = None, cache: bool = Tr
                 good, bad = hit
             elif blob in large:
                 good, bad = stream_note(repo, blob, namespace, deadline)
-                if deadline is None:
+                if known and deadline is None:
                     known.put(blob, commit, good, bad)
             elif data is None:
                 errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
                 continue
             else:
                 good, bad = parse_note(data.decode("utf-8", "replace"), namespace)
-                known.put(blob, commit, good, bad)
+                if known:
+                    known.put(blob, commit, good, bad)
             raws.extend((g, commit) for g in good)
             errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
-    if cache and (deadline is None or time.monotonic() < deadline):  # the rest of the budget is the caller's
+    if known and (deadline is None or time.monotonic() < deadline):  # the rest of the budget is the caller's
         known.save(listed)
     return LoadResult(collapse(raws), len(raws), errors, tips)
 

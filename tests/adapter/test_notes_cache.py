@@ -146,3 +146,16 @@ def test_a_corrupt_cache_still_gives_the_first_session_every_memory(installed):
         path.write_text('{"format": 1, "parser": "' + notes_cache.PARSER + '", "notes": {"x": [[], []]')
     block = hook.context()
     assert all(s in block for s in ("Use FastAPI for the API", "pytest -x stops at the first failure")), block
+
+
+def test_a_temporary_file_left_by_a_killed_writer_is_removed_at_the_next_write(seeded):
+    repo = find_repo(seeded)
+    load_memories(repo)
+    folder = seeded / ".git" / "memlab" / notes_cache.CACHE_DIR
+    old, new = folder / ".0.json.99999.deadbeef.tmp", folder / ".1.json.99998.cafe.tmp"
+    old.write_text("{")
+    new.write_text("{")
+    os.utime(old, (1, 1))
+    add_note(seeded, "refs/notes/mem/decisions", upstream_memory("decisions", "2025-12-26T10:00:00Z", "New", "b"))
+    assert len(load_memories(repo).memories) == 4
+    assert not old.exists() and new.exists()  # a writer may still be writing the recent one
