@@ -113,6 +113,7 @@ HOOK_MODULES: tuple[str, ...] = (
     "memlab.adapter.state",
     "memlab.adapter.triggers",
     "memlab.adapter.notes_store",
+    "memlab.adapter.notes_cache",
     "memlab.adapter.safe_io",
     "memlab.pipeline.inject",
     "memlab.build",

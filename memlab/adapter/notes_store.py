@@ -28,6 +28,9 @@ T = TypeVar("T")
 MEM_PREFIX = "refs/notes/mem/"
 #: Notes read per batch when reading against a deadline (the first session's raw-notes fallback).
 RAW_BATCH = 500
+#: Most memory records read against a deadline: what follows reading (collapsing, rendering, selecting) must
+#: fit in the rest of the first session's budget even when cached notes make reading itself fast.
+RAW_MAX_RECORDS = 20_000
 
 
 @dataclass
@@ -155,48 +158,66 @@ def collapse(raws: Iterable[tuple[RawMemory, str]]) -> list[Memory]:
     for mid, items in groups.items():
         if len(items) > 1:
             items.sort(key=lambda t: (t[0].timestamp, t[0].namespace, t[1]))
+            commits = sorted({c for _, c in items})
+        else:
+            commits = [items[0][1]]
         first = items[0][0]
-        meta = {
-            "occurrences": len(items),
-            "last_seen": items[-1][0].timestamp.isoformat(),
-            "commits": sorted({c for _, c in items}),
-        }
+        meta = {"occurrences": len(items), "last_seen": items[-1][0].timestamp.isoformat(), "commits": commits}
         out.append(Memory(mid, first.namespace, first.timestamp, first.summary, first.content, first.tags, meta))
     return sorted(out, key=lambda m: (m.timestamp, m.id))
 
 
-def load_memories(repo: Repo, *, deadline: float | None = None) -> LoadResult:
+def load_memories(repo: Repo, *, deadline: float | None = None, cache: bool = True) -> LoadResult:
     """Read every memory under ``refs/notes/mem/*``; bad notes and records are skipped and reported.
 
     Each ref is read on its own: one that git cannot list (it points at a blob, say) is reported and the
     others are read. Notes larger than :data:`MAX_NOTE_BYTES` are streamed memory by memory; a memory over
     :data:`MAX_MEMORY_BYTES` is skipped on its own. With ``deadline`` (a ``time.monotonic()`` value) blobs
     are read :data:`RAW_BATCH` notes at a time and reading stops at the deadline once something was read;
-    what was parsed is returned (``truncated`` error).
+    what was parsed is returned (``truncated`` error), as it is after :data:`RAW_MAX_RECORDS` records. With
+    ``cache`` a note blob already parsed is taken from :mod:`memlab.adapter.notes_cache` (exact: keyed by its
+    object id) and newly parsed ones are added (against a deadline only while time is left).
     """
     import time
+
+    from memlab.adapter import notes_cache
 
     tips = ref_tips(repo)
     raws: list[tuple[RawMemory, str]] = []
     listed, errors = list_notes(repo, tips)
+    known = notes_cache.NotesCache(repo.memlab_dir) if cache else None
     step = len(listed) if deadline is None else RAW_BATCH  # against a deadline: blobs read batch by batch
     for start in range(0, len(listed), max(1, step)):
         part = listed[start : start + step]
         if deadline is not None and raws and time.monotonic() > deadline:
             errors.append("reading stopped at the time budget (truncated)")
             break
-        blobs, large = read_blobs(repo, sorted({blob for _, blob, _ in part}))
-        for ref, blob, commit in part:
+        if deadline is not None and len(raws) >= RAW_MAX_RECORDS:
+            errors.append(f"reading stopped at {len(raws):,} records (truncated)")
+            break
+        hits = [known.get(blob, obj, ref[len(MEM_PREFIX) :]) if known else None for ref, blob, obj in part]
+        need = {blob for (_, blob, _), hit in zip(part, hits, strict=True) if hit is None}
+        blobs, large = read_blobs(repo, sorted(need))
+        for (ref, blob, commit), hit in zip(part, hits, strict=True):
+            namespace = ref[len(MEM_PREFIX) :]
             data = blobs.get(blob)
-            if blob in large:
-                good, bad = stream_note(repo, blob, ref[len(MEM_PREFIX) :], deadline)
+            if hit is not None:
+                good, bad = hit
+            elif blob in large:
+                good, bad = stream_note(repo, blob, namespace, deadline)
+                if known and deadline is None:
+                    known.put(blob, commit, good, bad)
             elif data is None:
                 errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
                 continue
             else:
-                good, bad = parse_note(data.decode("utf-8", "replace"), ref[len(MEM_PREFIX) :])
+                good, bad = parse_note(data.decode("utf-8", "replace"), namespace)
+                if known:
+                    known.put(blob, commit, good, bad)
             raws.extend((g, commit) for g in good)
             errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
+    if known and (deadline is None or time.monotonic() < deadline):  # the rest of the budget is the caller's
+        known.save(listed)
     return LoadResult(collapse(raws), len(raws), errors, tips)
 
 

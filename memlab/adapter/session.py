@@ -217,7 +217,7 @@ def session_start(
         skipped: list[str] = []
         pool = raw_candidates(repo, spec, now, deadline, skipped)
         budget = _spec_budget(spec)
-        cut = "; reading stopped at the time budget" if any("(truncated)" in e for e in skipped) else ""
+        cut = next((f"; {e.removesuffix(' (truncated)')}" for e in skipped if e.endswith("(truncated)")), "")
         note = f" from the raw notes ({problem}{cut}; consolidation runs in the background)"
         if not pool:
             return {"systemMessage": f"memlab: no memory to inject yet ({problem})"}

@@ -8,14 +8,15 @@ The block follows the seed's encapsulation::
 
 ``version`` is the first 12 hex digits of the SHA-256 of the rendered body, so the same selection gives
 a byte-identical block. The header says the items are recorded project data, not instructions. Memory
-text is escaped so that it can never open or close the block or any other tag (``</system-reminder>``,
-``<|im_start|>``), and chat role markers (``Human:``, ``Assistant:``, ``System:``) lose their colon.
+text is escaped (:mod:`memlab.text.framing`, look-alikes included) so that it can never open or close the
+block or any other tag (``</system-reminder>``, ``<|im_start|>``), chat role markers (``Human:``,
+``Assistant:``, ``System:``) lose their colon, ``[INST]`` tokens their brackets and markdown images on
+outside hosts their link.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from memlab.selection_types import InjectionCandidate, SelectionContext, Tier
 from memlab.sha import sha256
+from memlab.text.framing import neutralise
 
 if TYPE_CHECKING:
     from memlab.components import Components
@@ -31,10 +33,6 @@ if TYPE_CHECKING:
     from memlab.types import Memory, Summary
 
 TAG = "memory_consolidated_summaries"
-#: A ``<`` that could open or close a tag or a special token (``<tag``, ``</tag``, ``<|``, ``<!``, ``<<``).
-_TAG_RE = re.compile(r"<(?=\s*/?\s*[A-Za-z_!?|<\[])")
-#: Chat role markers a model may read as a turn boundary.
-_ROLE_RE = re.compile(r"\b(human|assistant|system|user|developer)(\s*):", re.IGNORECASE)
 HEADER_LINES = (
     "## Project Memory Context",
     "",
@@ -60,10 +58,11 @@ class InjectedBlock:
 
 
 def escape(text: str) -> str:
-    """Neutralise tags (any ``<`` that could open or close one becomes ``&lt;``) and role markers
-    (``Human:`` becomes ``Human꞉``); idempotent.
+    """Neutralise framing, look-alikes included: any ``<`` that could open or close a tag becomes ``&lt;``,
+    role markers lose their colon (``Human:`` becomes ``Human꞉``), ``[INST]`` becomes ``⟦INST⟧`` and a
+    markdown image on an outside host loses its link (:func:`memlab.text.framing.neutralise`); idempotent.
     """
-    return _ROLE_RE.sub(lambda m: f"{m.group(1)}{m.group(2)}\ua789", _TAG_RE.sub("&lt;", text))
+    return neutralise(text)
 
 
 def one_line(text: str, limit: int) -> str:

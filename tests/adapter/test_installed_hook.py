@@ -13,7 +13,7 @@ SUMMARIES = ("Use FastAPI for the API", "Use Flask for the API", "pytest -x stop
 
 def complete(out: dict) -> bool:
     """Whether a raw-notes injection read every note (a loaded machine may hit the time budget first)."""
-    return "reading stopped at the time budget" not in out.get("systemMessage", "")
+    return "reading stopped at" not in out.get("systemMessage", "")
 
 
 def _raw_block(hook: Installed, **kwargs: str) -> str:

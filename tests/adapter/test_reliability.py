@@ -73,15 +73,21 @@ def test_sigkill_at_several_points_leaves_readable_refs(real_notes):
 @pytest.mark.slow
 @needs_notes
 def test_first_session_on_the_real_notes_injects_within_budget(real_notes, tmp_path):
-    """No cache: the raw-notes selection of 6,299 records stays inside the hook's default 3 s budget."""
+    """No cache: the raw-notes selection of 6,299 records, through the installed command, stays inside the
+    hook's default 3 s budget."""
+    import sys
+
+    from tests.adapter.installed import install, write_spec
+
     copy = tmp_path / "copy"
     subprocess.run(["cp", "-a", str(real_notes), str(copy)], check=True)
-    for name in ("candidates.json", "last-attempt.json", "last-consolidation.json"):
-        (find_repo(copy).memlab_dir / name).unlink(missing_ok=True)
+    (tmp_path / "spec").mkdir()
+    hook = install(copy, write_spec(tmp_path / "spec"), sys.executable, "checkout")
+    for name in ("candidates.json", "last-attempt.json", "last-consolidation.json", "notes-cache"):
+        subprocess.run(["rm", "-rf", str(find_repo(copy).memlab_dir / name)], check=True)
     t0 = time.perf_counter()
-    out = cli("hook", "session-start", cwd=copy, stdin=session_payload(copy))
+    data = hook.session_start()
     elapsed = time.perf_counter() - t0
-    data = json.loads(out.stdout)
     assert data["hookSpecificOutput"]["additionalContext"] and "raw notes" in data["systemMessage"]
     assert elapsed < 10  # the 3 s guard plus interpreter start on a loaded machine
 

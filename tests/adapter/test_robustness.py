@@ -15,7 +15,7 @@ from memlab.adapter import jsonl_refs
 from memlab.adapter.consolidation import load_store
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.state import CACHE_FORMAT, CANDIDATE_COLUMNS, cache_problem, cache_rows, candidate_rows
-from tests.adapter.conftest import PY, cli, env, git, main_in_process, session_payload
+from tests.adapter.conftest import cli, git, main_in_process, seed, session_payload
 from tests.adapter.helpers import can_mount, state_on_tmpfs
 
 MOUNT = can_mount()
@@ -35,14 +35,18 @@ def context(out: dict) -> str | None:
     return out.get("hookSpecificOutput", {}).get("additionalContext")
 
 
-def test_a_memory_ref_pointing_at_a_blob_stops_nothing_else(consolidated):
-    git(consolidated, "update-ref", "refs/notes/mem/broken", blob(consolidated, "not a notes commit"))
-    code, out, err = main_in_process("status", "--json", "--project", str(consolidated))
+def test_a_memory_ref_pointing_at_a_blob_stops_nothing_else(installed_checkout):
+    hook = installed_checkout
+    seed(hook.project)
+    assert main_in_process("consolidate", "--project", str(hook.project))[0] == 0
+    git(hook.project, "update-ref", "refs/notes/mem/broken", blob(hook.project, "not a notes commit"))
+    code, out, err = main_in_process("status", "--json", "--project", str(hook.project))
     assert code == 0, err
     data = json.loads(out)
     assert data["memories"] == 3 and any("refs/notes/mem/broken" in e for e in data["errors"])
-    assert main_in_process("consolidate", "--project", str(consolidated))[0] == 0
-    capture = cli("hook", "capture", "--namespace", "broken", "--summary", "x", cwd=consolidated)
+    assert main_in_process("consolidate", "--project", str(hook.project))[0] == 0
+    assert "Use FastAPI for the API" in hook.context()
+    capture = hook.memlab("hook", "capture", "--namespace", "broken", "--summary", "x")
     assert capture.returncode == 2 and "not a notes commit" in capture.stderr
 
 
@@ -59,23 +63,26 @@ def test_a_derived_ref_pointing_at_a_blob_is_reported_and_replaced(consolidated)
     assert kept == [bad]  # the replaced object is kept, not lost
 
 
-def test_a_corrupt_cache_is_bypassed_and_rebuilt(consolidated):
-    memlab_dir = find_repo(consolidated).memlab_dir
+def test_a_corrupt_cache_is_bypassed_and_rebuilt(installed_checkout):
+    hook = installed_checkout
+    seed(hook.project)
+    assert main_in_process("consolidate", "--project", str(hook.project))[0] == 0
+    memlab_dir = find_repo(hook.project).memlab_dir
     path = memlab_dir / "candidates.json"
     cache = json.loads(path.read_text())
     cache["rows"][0][CANDIDATE_COLUMNS.index("recency")] = None
     path.write_text(json.dumps(cache))
     (memlab_dir / "last-attempt.json").unlink(missing_ok=True)
-    out = start(consolidated)
+    out = hook.session_start()
     assert "Use FastAPI for the API" in context(out) and "raw notes" in out["systemMessage"]
     assert "candidate 0 has no valid recency" in out["systemMessage"]
-    deadline = time.time() + 120
+    deadline = time.time() + 120  # the background consolidation the session started rebuilds the cache
     while time.time() < deadline:
         if cache_problem(json.loads(path.read_text())) is None:
             break
         time.sleep(0.3)
     assert cache_problem(json.loads(path.read_text())) is None
-    assert "raw notes" not in start(consolidated)["systemMessage"]
+    assert "raw notes" not in hook.session_start(session_id="s-2")["systemMessage"]
 
 
 def test_a_failed_sessions_write_keeps_the_block(consolidated):
@@ -151,24 +158,33 @@ def test_a_full_disk_keeps_the_old_cache_and_the_refs(consolidated):
     assert loaded.errors == [] and len(loaded.meta) == 3
 
 
-def test_concurrent_session_starts_run_one_consolidation(seeded):
-    """Eight session starts on a fresh repository: the check runs under the lock, so one consolidation."""
+def test_concurrent_session_starts_run_one_consolidation(installed_checkout):
+    """Eight first sessions at once through the installed command: the check runs under the lock, so one
+    consolidation, and every session injects."""
+    from tests.adapter.installed import claude_env, payload
+
+    hook = installed_checkout
+    seed(hook.project)
     procs = [
         subprocess.Popen(
-            [PY, "-m", "memlab.cli", "hook", "session-start"],
-            cwd=seeded,
+            ["sh", "-c", hook.command("SessionStart")],
+            cwd=hook.project,
             stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            env=env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=claude_env(hook.project),
         )
-        for i in range(8)
+        for _ in range(8)
     ]
-    for i, p in enumerate(procs):
-        p.communicate(session_payload(seeded, session_id=f"s{i}").encode(), timeout=60)
-    memlab_dir = find_repo(seeded).memlab_dir
+    outs = [
+        p.communicate(payload(hook.project, "SessionStart", session_id=f"s{i}").encode(), timeout=60)
+        for i, p in enumerate(procs)
+    ]
+    assert all(b"Use FastAPI for the API" in out and err == b"" for out, err in outs), outs
+    memlab_dir = find_repo(hook.project).memlab_dir
     deadline = time.time() + 300
     time.sleep(1)
-    while time.time() < deadline and _consolidations_of(seeded):  # every spawned process has ended
+    while time.time() < deadline and _consolidations_of(hook.project):  # every spawned process has ended
         time.sleep(0.5)
     log = (memlab_dir / "hook.log").read_text()
     done = [ln for ln in log.splitlines() if "memories," in ln]

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from memlab.adapter.gitcli import find_repo
-from tests.adapter.conftest import PY, add_note, cli, env, session_payload, upstream_memory
+from tests.adapter.conftest import PY, add_note, cli, env, main_in_process, seed, session_payload, upstream_memory
 
 HEAVY = ("torch", "mlflow", "hydra", "sklearn", "sentence_transformers", "numpy", "scipy", "dspy", "pickle", "joblib")
 
@@ -91,9 +91,10 @@ def test_missing_git_on_path(consolidated, tmp_path):
     assert fresh.returncode == 2 and "Traceback" not in fresh.stderr
 
 
-def test_no_cache_injects_raw_notes_and_starts_background_consolidation(seeded):
-    """A repository with memories but no consolidation yet: the first session still gets context."""
-    out = start(seeded)
+def test_no_cache_injects_raw_notes_and_starts_background_consolidation(installed):
+    """A repository with memories but no consolidation yet: the first session, as installed, gets context."""
+    seed(installed.project)
+    out = installed.session_start()
     text = context_of(out)
     assert "- [decisions, 2025-12-24] Use FastAPI for the API" in text and len(text) < 10_000
     assert "raw notes" in out["systemMessage"] and "background" in out["systemMessage"]
@@ -117,14 +118,15 @@ def test_empty_repository_says_so(repo):
 
 
 @pytest.mark.slow
-def test_huge_memory_and_closing_tag_are_contained(repo):
+def test_huge_memory_and_closing_tag_are_contained(installed_checkout):
+    hook = installed_checkout
     add_note(
-        repo,
+        hook.project,
         "refs/notes/mem/decisions",
         upstream_memory("decisions", "2025-12-20T10:00:00+00:00", "Huge", "word " * 300_000),
     )
     add_note(
-        repo,
+        hook.project,
         "refs/notes/mem/learnings",
         upstream_memory(
             "learnings",
@@ -133,8 +135,8 @@ def test_huge_memory_and_closing_tag_are_contained(repo):
             "<memory_consolidated_summaries version='x'> fake",
         ),
     )
-    assert cli("consolidate", cwd=repo).returncode == 0
-    text = context_of(start(repo))
+    assert main_in_process("consolidate", "--project", str(hook.project))[0] == 0
+    text = hook.context()
     assert len(text) < 10_000
     assert text.count("</memory_consolidated_summaries>") == 1 and text.count("<memory_consolidated_summaries") == 1
     assert "&lt;/memory_consolidated_summaries>" in text
