@@ -268,10 +268,9 @@ def test_a_run_that_predicts_nothing_logs_no_precision_and_no_empty_kind():
     from memlab.benchmarks.base import DatasetCard
     from memlab.benchmarks.project_history.evaluate import evaluate_history
     from memlab.build import build_components
+    from memlab.strategies.judge.base import JudgeBase
     from memlab.types import Verdict
     from tests.support.compose import compose_cfg
-
-    from memlab.strategies.judge.base import JudgeBase
 
     class Never(JudgeBase):
         name, version = "never", 1

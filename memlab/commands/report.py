@@ -15,7 +15,9 @@ from memlab.build import unknown_option_message
 from memlab.errors import MemlabError
 
 #: Modules of memlab.reports that are helpers, not reports.
-HELPERS = frozenset({"common", "stats", "items", "configs", "experiment", "experiment_figures", "history_figure", "locomo_reader"})
+HELPERS = frozenset(
+    {"common", "stats", "items", "configs", "experiment", "experiment_figures", "history_figure", "locomo_reader"}
+)
 
 
 def available_reports() -> list[str]:
