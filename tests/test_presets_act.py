@@ -220,3 +220,16 @@ def test_summary_details_draw_key_facts_decisions_and_superseded_lines():
         "  - Decision: Use FastAPI; why: async support; outcome: shipped",
         "  - Superseded: Use Flask for the API → Switch the API to FastAPI",
     ]
+
+
+def test_locomo_reports_astra_extras_only_when_they_run(tmp_path):
+    from memlab.run import run
+    from tests.locomo.tiny import tiny, write
+
+    path = write(tmp_path / "t.json", tiny())
+    base = ["dataset=locomo", f"dataset.path={path}", "embedder=tfidf", "retriever=bm25"]
+    astra = [*base, "+experiment=astra_nollm", "embedder=tfidf", "retriever=bm25", "clusterer.min_cluster_size=1"]
+    with_extras = run(compose_cfg(astra), tmp_path / "a").metrics
+    assert with_extras["n_narratives"] >= 1 and "n_insights" in with_extras and "n_anchor_updates" in with_extras
+    plain = run(compose_cfg(base), tmp_path / "b").metrics
+    assert not {"n_narratives", "n_insights", "anchor_drift"} & set(plain)
