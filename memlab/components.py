@@ -53,6 +53,8 @@ class PipelineSettings:
         recall_limit: Results returned by recall.
         recall_mode: Default recall mode (reflexive, standard, deep, exhaustive).
         budget_tokens: Token budget of the SessionStart block.
+        summary_details: A summary in the block also lists its key facts, decisions and superseded facts, one
+            indented line each (memlab/pipeline/inject.py, :func:`~memlab.pipeline.inject.summary_candidate`).
         min_judge_confidence: Verdicts below this confidence create no edge (they go to the review
             queue instead).
         exact_dedup: Before the judge, mark memories with identical (whitespace-normalised) text
@@ -102,6 +104,7 @@ class PipelineSettings:
     recall_limit: int = 10
     recall_mode: str = "standard"
     budget_tokens: int = DEFAULT_BUDGET_TOKENS
+    summary_details: bool = False
     min_judge_confidence: float = 0.0
     exact_dedup: bool = True
     propagate_supersession: bool = False

@@ -14,7 +14,7 @@ from memlab.components import Components, PipelineSettings
 from memlab.data.project_history.builtin import generate as generate_builtin
 from memlab.embed.tfidf import TfidfEmbedder
 from memlab.pipeline.anchor import IdentityAnchor, action_for, cosine_distance, fold
-from memlab.pipeline.astra import extras_info, extras_metrics
+from memlab.pipeline.astra import extras_info, extras_metrics, extras_metrics_all
 from memlab.pipeline.audit import read_audit, replay
 from memlab.pipeline.episode import Episode, run_episode
 from memlab.pipeline.insights import confidence, extract_insights, recent_narratives
@@ -156,7 +156,7 @@ def test_insights_cluster_the_last_seven_days_of_narratives():
         "Recurring in 3 sessions 2025-04-11..2025-04-15: cache, redis. Most typical: session one"
     )
     assert store.insights == {insight.id: insight}
-    assert extras_metrics(store) == {"n_insights": 1.0}
+    assert extras_metrics(store) == {"n_narratives": 5.0, "n_insights": 1.0}
     assert extras_info(store)["insights"][0]["evidence_ids"] == ["n1", "n2", "n3"]
 
 
@@ -180,7 +180,10 @@ def test_extras_run_per_consolidation_and_are_off_by_default():
     out = run_episode(Episode("e", tuple(sessions())), comps(TfidfEmbedder(), settings))
     log = out.store.anchor.log
     assert len(log) == len(out.runs) == 5
-    assert log[0]["action"] == "origin" and all(r["narratives"] == 1 for r in log)
+    # a session's narrative is folded once the next session began: the first run has none, the last session none
+    assert [r["action"] for r in log[:2]] == ["no_origin", "origin"]
+    assert [r["narratives"] for r in log] == [0, 1, 1, 1, 1]
+    assert len(out.store.anchor.incorporated) == 4 and len(out.store.summaries) == 5
     assert [r["run_id"] for r in log] == [r.run_id for r in out.runs]
     assert extras_metrics(out.store)["anchor_drift"] == log[-1]["drift_from_origin"] > 0
     assert out.store.insights and all(len(i.evidence_ids) >= 3 for i in out.store.insights.values())
@@ -188,6 +191,32 @@ def test_extras_run_per_consolidation_and_are_off_by_default():
     plain = run_episode(Episode("e", tuple(sessions())), comps(TfidfEmbedder(), PipelineSettings()))
     assert plain.store.anchor is None and plain.store.insights is None and extras_metrics(plain.store) == {}
     assert "astra" not in plain.seconds
+
+
+def test_anchor_drift_is_absent_without_a_narrative():
+    settings = PipelineSettings(schedule="session", identity_anchor=True)
+    lone = tuple(Memory(f"m{d}", "decisions", T0 + timedelta(days=d), f"note {d}") for d in range(3))
+    out = run_episode(Episode("e", lone), comps(TfidfEmbedder(), settings))  # sessions of one: no narrative
+    assert [r["action"] for r in out.store.anchor.log] == ["no_origin"] * 3
+    assert extras_metrics(out.store) == {
+        "n_narratives": 0.0,
+        "n_anchor_updates": 0.0,
+        "n_anchor_warnings": 0.0,
+        "n_anchor_critical": 0.0,
+    }
+
+
+def test_extras_metrics_over_several_stores_sum_counts_and_average_the_drift():
+    settings = PipelineSettings(schedule="session", identity_anchor=True, insights=True, insight_similarity=0.3)
+    a = run_episode(Episode("a", tuple(sessions(5))), comps(TfidfEmbedder(), settings)).store
+    b = run_episode(Episode("b", tuple(sessions(3))), comps(TfidfEmbedder(), settings)).store
+    one, two = extras_metrics(a), extras_metrics(b)
+    both = extras_metrics_all([a, b])
+    assert both["n_narratives"] == one["n_narratives"] + two["n_narratives"] == 8
+    assert both["n_insights"] == one["n_insights"] + two["n_insights"]
+    assert both["n_anchor_updates"] == 6  # 4 + 2: the session open at each episode's end is not folded
+    assert both["anchor_drift"] == pytest.approx((one["anchor_drift"] + two["anchor_drift"]) / 2)
+    assert both["anchor_drift_max"] == max(one["anchor_drift_max"], two["anchor_drift_max"])
 
 
 def test_history_benchmark_reports_anchor_drift_and_the_online_audit():

@@ -25,7 +25,10 @@ resolver and LoCoMo answerer)::
   (``<paths.cache_dir>/llm``); a rerun makes no call.
 * :mod:`memlab.llm.prices` — USD per token from LiteLLM's bundled price map (no network).
 * :mod:`memlab.llm.lm` — the ``dspy.LM`` (DSPy's own cache off; token usage kept for the ledger).
-* :mod:`memlab.llm.summary_signatures`, :mod:`memlab.llm.supersession_signatures` — prompts as signatures.
+* :mod:`memlab.llm.summary_signatures`, :mod:`memlab.llm.supersession_signatures` — prompts as signatures;
+  the seed designs' own prompts: :mod:`memlab.llm.squidbot_signatures` (the running-document section),
+  :mod:`memlab.llm.astra_signatures` (session narrative, insight pattern), :mod:`memlab.llm.mycelic_signatures`
+  (the merge statement).
 
 ``docs/llm.md`` says the same for users.
 """

@@ -9,6 +9,7 @@ spec's ``MemorySummary`` also holds, are taken from the memories the model cites
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -44,3 +45,8 @@ def signature() -> Any:
         source_ids: list[str] = dspy.OutputField(desc="ids of the memories the summary draws on")
 
     return ClusterSummary.with_instructions(SUMMARY_INSTRUCTIONS)
+
+
+def summary_fields(outputs: Mapping[str, Any]) -> dict[str, Any]:
+    """The answer's summary fields (the signature's outputs are already named after them)."""
+    return {f: outputs.get(f) for f in ("summary", "key_facts", "decisions", "superseded_facts", "source_ids")}

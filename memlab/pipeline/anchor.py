@@ -8,8 +8,12 @@ origin anchor; a drift above 0.2 (``anchor_drift_warning``) logs a warning, abov
 
 * the origin is the embedding of the first narratives the anchor sees (Astra's origin is an identity set
   up at initialisation; a project has none, so its first sessions stand for it);
-* ``new`` is the normalised mean of the unit embeddings of the narratives (summaries) this consolidation
-  added (Astra's implementation embeds up to 10 narratives joined into one text; MiniLM reads at most 256
+* a narrative is folded in once its session has ended — once a memory recorded after its end is visible
+  (the next session began; Astra consolidates a session when it ends). The narrative of the session still
+  open at a consolidation may grow and be replaced at the next one, and would otherwise be folded again at
+  each stage; the session open at the end of an episode is never folded;
+* ``new`` is the normalised mean of the unit embeddings of the ended sessions' narratives (summaries) this
+  consolidation adds (Astra's implementation embeds up to 10 narratives joined into one text; MiniLM reads at most 256
   word pieces, so joining would embed little more than the first);
 * every consolidation is logged (``store.anchor.log``): narratives folded in, drift from the origin and
   from the previous anchor, and ``action`` — ``origin``, ``updated``, ``unchanged`` (no new narrative),
@@ -118,8 +122,15 @@ def update_anchor(store: MemoryStore, components: Components, now: datetime, run
     if store.anchor is None:
         store.anchor = IdentityAnchor()
     anchor: IdentityAnchor = store.anchor
+    visible = store.ordered(until=now)
+    latest = visible[-1].timestamp if visible else None
     new = sorted(
-        (s for s in store.summaries.values() if s.id not in anchor.incorporated), key=lambda s: (s.temporal_end, s.id)
+        (
+            s
+            for s in store.summaries.values()
+            if s.id not in anchor.incorporated and latest is not None and s.temporal_end < latest
+        ),
+        key=lambda s: (s.temporal_end, s.id),
     )
     vectors: list[np.ndarray] = []
     if new:

@@ -1,4 +1,4 @@
-"""What runs report of Astra's extras (insight extraction, identity anchor).
+"""What runs report of Astra's extras (insight extraction, identity anchor): the history benchmarks and LoCoMo.
 
 The extras run after the tier phase when ``pipeline.insights`` or ``pipeline.identity_anchor`` is on (both off
 by default; their rows in memlab/pipeline/steps.py); memlab/pipeline/insights.py and memlab/pipeline/anchor.py
@@ -7,22 +7,47 @@ hold the rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from memlab.pipeline.store import MemoryStore
 
 
 def extras_metrics(store: MemoryStore) -> dict[str, float]:
-    """``anchor_drift`` (final drift from the origin) and ``anchor_drift_max`` when the store keeps an anchor;
-    ``n_insights`` when it extracts insights. Empty when neither extra ran.
+    """The extras' metrics of one store (:func:`extras_metrics_all` of it)."""
+    return extras_metrics_all([store])
+
+
+def extras_metrics_all(stores: Sequence[MemoryStore]) -> dict[str, float]:
+    """What Astra's extras did over the stores of a run (one per episode: a LoCoMo conversation, a history).
+
+    Only when an extra ran (empty otherwise, so runs without them report nothing):
+
+    * ``n_narratives``: summaries (narratives) in the stores at the end;
+    * ``n_insights``: insights found (when ``pipeline.insights``);
+    * ``n_anchor_updates``: consolidations that folded new narratives into the anchor, ``n_anchor_warnings`` and
+      ``n_anchor_critical``: those whose drift crossed the warning or critical level (when
+      ``pipeline.identity_anchor``);
+    * ``anchor_drift`` (the final drift from the origin, mean over the stores) and ``anchor_drift_max`` (the
+      largest) — absent when no store's anchor has an origin (no narrative ever reached it: no drift exists).
     """
-    out: dict[str, float] = {}
-    if store.anchor is not None:
-        drifts = [r["drift_from_origin"] for r in store.anchor.log]
-        out["anchor_drift"] = float(drifts[-1]) if drifts else 0.0
-        out["anchor_drift_max"] = float(max(drifts)) if drifts else 0.0
-    if store.insights is not None:
-        out["n_insights"] = float(len(store.insights))
+    anchored = [s for s in stores if s.anchor is not None]
+    with_insights = [s for s in stores if s.insights is not None]
+    if not anchored and not with_insights:
+        return {}
+    out: dict[str, float] = {"n_narratives": float(sum(len(s.summaries) for s in stores))}
+    if with_insights:
+        out["n_insights"] = float(sum(len(s.insights or {}) for s in with_insights))
+    if anchored:
+        logs = [[r for r in s.anchor.log if r["action"] != "no_origin"] for s in anchored]
+        records = [r for log in logs for r in log]
+        out["n_anchor_updates"] = float(sum(r["narratives"] > 0 for r in records))
+        out["n_anchor_warnings"] = float(sum(r["action"] == "warning" for r in records))
+        out["n_anchor_critical"] = float(sum(r["action"] == "critical" for r in records))
+        finals = [log[-1]["drift_from_origin"] for log in logs if log]
+        if finals:
+            out["anchor_drift"] = float(sum(finals) / len(finals))
+            out["anchor_drift_max"] = float(max(r["drift_from_origin"] for r in records))
     return out
 
 

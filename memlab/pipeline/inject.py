@@ -107,12 +107,36 @@ MAX_BLOCK_CHARS = 9500
 MAX_ITEM_CHARS = 400
 
 
-def summary_candidate(summary: Summary, now: datetime, relevance: float = 0.0, max_item_chars: int = MAX_ITEM_CHARS):
-    """A summary as a selector candidate (recency: 30-day half-life from its newest source)."""
-    text = escape(
+def summary_details(summary: Summary, max_item_chars: int = MAX_ITEM_CHARS) -> list[str]:
+    """The summary's fields below its line: ``Key fact:``, ``Decision:`` (with ``why:`` and ``outcome:``) and
+    ``Superseded:`` (``old → new``) lines, indented, each cut to ``max_item_chars`` (the seed's ``MemorySummary``
+    fields, in its order).
+    """
+    lines = [f"  - Key fact: {one_line(f, max_item_chars)}" for f in summary.key_facts]
+    for d in summary.decisions:
+        parts = [d.decision] + [f"{k}: {v}" for k, v in (("why", d.rationale), ("outcome", d.outcome)) if v]
+        lines.append(f"  - Decision: {one_line('; '.join(parts), max_item_chars)}")
+    for f in summary.superseded_facts:
+        lines.append(f"  - Superseded: {one_line(f'{f.original_fact} → {f.superseded_by}', max_item_chars)}")
+    return lines
+
+
+def summary_candidate(
+    summary: Summary,
+    now: datetime,
+    relevance: float = 0.0,
+    max_item_chars: int = MAX_ITEM_CHARS,
+    *,
+    details: bool = False,
+):
+    """A summary as a selector candidate (recency: 30-day half-life from its newest source); with ``details``
+    (``pipeline.summary_details``) its key facts, decisions and superseded facts follow as indented lines.
+    """
+    line = (
         f"- [{summary.namespace} summary, {summary.temporal_start.date()}..{summary.temporal_end.date()}] "
         f"{one_line(summary.summary, max_item_chars)}"
     )
+    text = escape("\n".join([line, *summary_details(summary, max_item_chars)]) if details else line)
     age = max(0.0, (now - summary.temporal_end).total_seconds() / 86400)
     return InjectionCandidate(
         id=summary.id,
@@ -193,7 +217,7 @@ def candidates(
         rel = 0.0
         if qvec is not None:
             rel = float(np.clip(components.embedder.encode([summary.summary])[0] @ qvec, 0.0, 1.0))
-        out.append(summary_candidate(summary, now, rel, max_item_chars))
+        out.append(summary_candidate(summary, now, rel, max_item_chars, details=components.settings.summary_details))
     for memory in pool:
         if memory.id in covered:
             continue

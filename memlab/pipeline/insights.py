@@ -19,7 +19,10 @@ narratives) and a ``confidence`` "based on repetition and consistency". memlab's
   found in at least half of the narratives (most widespread first, then most frequent, then alphabetical;
   at most 5);
 * ``category`` (Astra: ontological, relational, capability, ... from the LLM): the dominant namespace of
-  the narratives.
+  the narratives;
+* with an LLM: when the summarizer writes patterns (``write_insight``: ``summarizer=dspy`` with
+  ``prompt=astra``, memlab/llm/astra_signatures.py), the pattern sentence and category are the model's
+  (the clusters, evidence and confidence stay the rules above).
 
 Insights are kept in ``store.insights`` by id (a hash of the evidence ids): a pattern found again with the
 same evidence is the same insight; each consolidation adds the patterns of its window.
@@ -165,6 +168,9 @@ def extract_insights(store: MemoryStore, components: Components, now: datetime, 
         ids = tuple(s.id for s in members)
         digest = hashlib.sha256("\x00".join(sorted(ids)).encode()).hexdigest()[:12]
         category = Counter(s.namespace for s in members).most_common(1)[0][0]
+        written = writer(members) if callable(writer := getattr(components.summarizer, "write_insight", None)) else None
+        if written is not None:  # an LLM summarizer that writes Astra's patterns (summarizer=dspy prompt=astra)
+            text, category = written
         insight = Insight(
             f"insight-{digest}", text, ids, confidence(vectors, min_size), category, start, end, now, run_id
         )

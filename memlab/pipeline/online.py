@@ -13,7 +13,8 @@ store is searched for similar memories (cosine above ``online_min_similarity``, 
   stop being valid too; with ``online_archive_superseded`` a **DELETE** follows: the older memory is
   archived (tier ARCHIVED, kept through later tier phases: :func:`keep_deleted_archived`; nothing is ever
   erased);
-* MERGE → **MERGE**: the MERGES edge, and a combined memory whose text joins both, whose meta cites both
+* MERGE → **MERGE**: the MERGES edge, and a combined memory whose text joins both (or, when the judge has
+  a ``merge_text`` that answers, MycelicMemory's merge prompt's statement), whose meta cites both
   (``kind: merged``, ``sources``), embedded like any memory; the originals stay as they are;
 * COEXIST → **ADD** with a ``related_to`` edge (REFERENCES, reason ``related_to``) to the older memory.
 
@@ -66,16 +67,20 @@ def expand_merged(store: MemoryStore, ids: Iterable[str]) -> list[str]:
     return out
 
 
-def merged_memory(older: Memory, newer: Memory) -> Memory:
-    """The combined memory of a MERGE: both summaries and both contents, citing both, at the newer's time."""
+def merged_memory(older: Memory, newer: Memory, text: str | None = None) -> Memory:
+    """The combined memory of a MERGE: both summaries and both contents, citing both, at the newer's time.
+
+    ``text`` (a judge's merge prompt, ``merge_text``) replaces the summaries joined with ``"; "`` (the stand-in).
+    """
     digest = hashlib.sha256(f"{older.id}\x00{newer.id}".encode()).hexdigest()[:16]
     summaries = [s for s in (older.summary, newer.summary) if s]
     contents = [c for c in (older.content, newer.content) if c and c not in summaries]
     tags = tuple(dict.fromkeys((*older.tags, *newer.tags)))
     meta = {"kind": MERGED_KIND, "sources": [older.id, newer.id], "created_at": older.timestamp.isoformat()}
-    return Memory(
-        f"merge-{digest}", newer.namespace, newer.timestamp, "; ".join(summaries), "\n".join(contents), tags, meta
-    )
+    if text:
+        meta["merged_by"] = "merge_prompt"
+    summary = text or "; ".join(summaries)
+    return Memory(f"merge-{digest}", newer.namespace, newer.timestamp, summary, "\n".join(contents), tags, meta)
 
 
 class _Arrival:
@@ -174,7 +179,8 @@ def _apply(
         if components.settings.online_archive_superseded and store.state(older.id).tier is not Tier.ARCHIVED:
             archive(arrival, older.id, verdict, sim)
     elif relation is Relation.MERGE:
-        combined = merged_memory(older, memory)
+        writer = getattr(components.judge, "merge_text", None)  # optional: MycelicMemory's merge prompt
+        combined = merged_memory(older, memory, writer(older, memory) if callable(writer) else None)
 
         def merge() -> list[Edge]:
             edges = _judge_edge(store, older, memory, verdict)

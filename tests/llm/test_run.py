@@ -94,7 +94,8 @@ def test_a_scripted_stub_run_is_counted_exactly_and_a_rerun_costs_nothing(tmp_pa
 
 
 def test_an_llm_configuration_whose_model_is_never_called_says_so(tmp_path, caplog) -> None:
-    cfg = compose_cfg(["+experiment=squidbot", "embedder=tfidf"])
+    # squidbot at its own trigger (100) never fires on the 58-memory built-in history: the summarizer is never asked
+    cfg = compose_cfg(["+experiment=squidbot", "embedder=tfidf", "retention.trigger=100", "retention.keep=20"])
     with caplog.at_level(logging.WARNING, logger="memlab.llm"):
         out = run(cfg, tmp_path / "o")
     assert out.metrics["llm_calls"] == 0.0 and out.metrics["llm.summarizer.calls"] == 0.0

@@ -41,6 +41,7 @@ from memlab.benchmarks.locomo.scoring import answer_f1, token_f1
 from memlab.benchmarks.metrics import latency_metrics
 from memlab.components import Components
 from memlab.errors import MemlabError
+from memlab.pipeline.astra import extras_metrics_all
 from memlab.pipeline.context import QueryContext
 from memlab.pipeline.episode import Episode, EpisodeOutcome, Query
 from memlab.pipeline.store import MemoryStore
@@ -279,6 +280,7 @@ class LocomoBenchmark(EpisodeBenchmark):
             artifacts["loocv.json"] = (json.dumps(report, indent=1) + "\n").encode()
         metrics.update({f"quirk_{k}": float(v) for k, v in data.data.quirks.items()})
         metrics["n_consolidations"] = float(sum(len(o.runs) for o in outcomes))
+        metrics.update(extras_metrics_all([o.store for o in outcomes]))  # Astra's extras, when they ran
         metrics.update(latency_metrics(o.seconds for o in outcomes))
         metrics.update(locomo_reader_metrics(kept, metrics, len(rows)))
         tiers: dict[str, int] = {}

@@ -12,7 +12,7 @@ from memlab.errors import MemlabError
 from memlab.strategies.clusterer.base import ClustererBase
 from memlab.strategies.clusterer.canonical import canonical_order, relabel
 
-MODES: tuple[str, ...] = ("fixed", "gap")
+MODES: tuple[str, ...] = ("fixed", "gap", "archive")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -23,6 +23,13 @@ class TimeWindowClusterer(ClustererBase):
       share a cluster when they fall in the same window.
     * ``mode: gap`` — activity sessions: in time order, a new cluster starts whenever the gap to the
       previous memory exceeds ``gap_minutes`` (Astra ends a session after 30 minutes of inactivity).
+    * ``mode: archive`` — squidbot's archived chunks (pair with ``retention=sliding_window`` and the same
+      ``trigger``/``keep``): with at most ``trigger`` memories nothing is clustered; beyond, every memory but
+      the newest ``keep`` falls, in time order, into consecutive chunks of ``trigger + 1 − keep`` (the
+      messages one squidbot consolidation archives), the last chunk holding what is left. Every memory the
+      window archives is in a chunk whatever its size (``min_cluster_size`` and ``max_cluster_size`` do not
+      apply), so no archived memory goes unsummarised; a memory tied in time with an archived one is chunked
+      too (the retention breaks ties by id, which the clusterer does not see).
 
     The git-notes-memory consolidation design clusters "by embedding similarity only — time is NOT a
     factor"; running the same policy with ``clusterer=time_window`` instead of ``agglomerative`` measures
@@ -41,6 +48,8 @@ class TimeWindowClusterer(ClustererBase):
         min_cluster_size: Smallest cluster (seed: 3).
         max_cluster_size: Largest cluster (seed: 20; Astra caps a narrative at 50 experiences).
         split_oversize: Split oversize groups into chunks instead of dropping them.
+        trigger: ``archive``: memories above this count are archived (squidbot: 100).
+        keep: ``archive``: newest memories never archived (squidbot: 20).
     """
 
     name: ClassVar[str] = "time_window"
@@ -54,6 +63,8 @@ class TimeWindowClusterer(ClustererBase):
         min_cluster_size: int = 3,
         max_cluster_size: int = 20,
         split_oversize: bool = True,
+        trigger: int = 100,
+        keep: int = 20,
     ) -> None:
         self.mode = mode
         self.window_hours = window_hours
@@ -61,6 +72,8 @@ class TimeWindowClusterer(ClustererBase):
         self.min_cluster_size = min_cluster_size
         self.max_cluster_size = max_cluster_size
         self.split_oversize = split_oversize
+        self.trigger = trigger
+        self.keep = keep
 
     def groups(self, ordered: Sequence[datetime]) -> list[int]:
         """Group index of each timestamp in ``ordered`` (ascending) before size filtering."""
@@ -77,6 +90,22 @@ class TimeWindowClusterer(ClustererBase):
                 group += 1
             out.append(group)
         return out
+
+    def archive_chunks(self, ordered: Sequence[datetime]) -> list[int]:
+        """``archive`` mode: chunk index of each timestamp in ``ordered`` (ascending), -1 for the live ones."""
+        if not 0 <= self.keep <= self.trigger:
+            raise MemlabError(
+                f"time_window archive mode needs 0 <= keep <= trigger, got keep={self.keep}, trigger={self.trigger}; "
+                "fix clusterer.keep or clusterer.trigger"
+            )
+        n = len(ordered)
+        if n <= self.trigger:
+            return [-1] * n
+        archived = n - self.keep
+        while archived < n and ordered[archived] == ordered[archived - 1]:
+            archived += 1  # a live memory tied in time with an archived one: chunk it too
+        size = self.trigger + 1 - self.keep
+        return [i // size if i < archived else -1 for i in range(n)]
 
     def _split(self, groups: list[int]) -> list[int]:
         if not self.split_oversize or self.max_cluster_size <= 0:
@@ -100,6 +129,10 @@ class TimeWindowClusterer(ClustererBase):
         rows = np.asarray(embeddings) if len(embeddings) == n else np.zeros((n, 1))
         perm = canonical_order(rows, timestamps)
         ordered = [timestamps[i] for i in perm]
+        if self.mode == "archive":
+            labels = np.empty(n, dtype=int)
+            labels[perm] = np.array(self.archive_chunks(ordered), dtype=int)
+            return labels
         labels_sorted = relabel(
             np.array(self._split(self.groups(ordered))), self.min_cluster_size, self.max_cluster_size
         )

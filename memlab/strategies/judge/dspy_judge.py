@@ -13,6 +13,10 @@ from memlab.types import Memory, Relation, Verdict
 CONFIDENCE_WORDS: dict[str, float] = {"high": 0.9, "medium": 0.6, "low": 0.3}
 
 
+#: Values of ``merge``.
+MERGES: tuple[str, ...] = ("join", "llm")
+
+
 class DSPyJudge(JudgeBase):
     """Asks a language model through DSPy (``prompt: seed`` or ``fourway``,
     :mod:`memlab.llm.supersession_signatures`).
@@ -41,6 +45,9 @@ class DSPyJudge(JudgeBase):
         review_threshold: Verdicts below this confidence are flagged for review.
         confidence_map: Verbal confidence → number.
         max_chars: Each memory is cut to this many characters in the prompt.
+        merge: What the text of a MERGE's combined memory is (online mode, :meth:`merge_text`): ``join`` —
+            both texts joined with ``"; "`` (the stand-in without an LLM); ``llm`` — MycelicMemory's merge
+            prompt (:mod:`memlab.llm.mycelic_signatures`) writes one statement.
     """
 
     name: ClassVar[str] = "dspy"
@@ -53,12 +60,14 @@ class DSPyJudge(JudgeBase):
         review_threshold: float = 0.8,
         confidence_map: Mapping[str, float] | None = None,
         max_chars: int = 2000,
+        merge: str = "join",
     ) -> None:
         self.llm = dict(llm or {})
         self.prompt = prompt
         self.review_threshold = review_threshold
         self.confidence_map = dict(confidence_map or CONFIDENCE_WORDS)
         self.max_chars = max_chars
+        self.merge = merge
         self.signature_: Any = None
         self.client_: Any = None
         self.review_: list[dict[str, Any]] = []
@@ -138,3 +147,19 @@ class DSPyJudge(JudgeBase):
                 }
             )
         return verdict
+
+    def merge_text(self, older: Memory, newer: Memory) -> str | None:
+        """The combined text of a MERGE from MycelicMemory's merge prompt (``merge: llm``); ``None`` with
+        ``merge: join`` or when the call failed with ``llm.on_error=fallback`` (the joined texts stand in).
+        """
+        if self.merge not in MERGES:
+            from memlab.errors import MemlabError
+
+            raise MemlabError(f"unknown dspy judge merge '{self.merge}'; valid: {', '.join(MERGES)} (fix judge.merge)")
+        if self.merge == "join":
+            return None
+        self._setup()
+        from memlab.llm.mycelic_signatures import merged_text, signature
+
+        inputs = {"existing_fact": self._describe(older), "new_fact": self._describe(newer)}
+        return self.client_.ask(signature(), inputs, merged_text)

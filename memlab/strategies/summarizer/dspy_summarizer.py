@@ -13,6 +13,22 @@ from memlab.types import Memory, Summary, SummaryDecision, SupersededFact
 
 FALLBACKS: tuple[str, ...] = ("extractive", "none")
 FIELDS: tuple[str, ...] = ("summary", "key_facts", "decisions", "superseded_facts", "source_ids")
+#: ``prompt`` -> the module of memlab/llm asked: its ``signature()`` and ``summary_fields(outputs)``.
+PROMPTS: dict[str, str] = {
+    "seed": "memlab.llm.summary_signatures",
+    "squidbot": "memlab.llm.squidbot_signatures",
+    "astra": "memlab.llm.astra_signatures",
+}
+
+
+def prompt_parts(prompt: str) -> tuple[Any, Any]:
+    """``(signature class, outputs -> summary fields)`` of a ``prompt`` (see :data:`PROMPTS`)."""
+    if prompt not in PROMPTS:
+        raise MemlabError(f"unknown dspy summarizer prompt '{prompt}'; valid: {', '.join(PROMPTS)}")
+    import importlib
+
+    module = importlib.import_module(PROMPTS[prompt])
+    return module.signature(), module.summary_fields
 
 
 def _texts(raw: Any, limit: int) -> list[str]:
@@ -46,6 +62,13 @@ class DSPySummarizer(SummarizerBase):
     ``llm_fallbacks`` and recorded in :attr:`failures_`. A missing LLM configuration (``llm=none``) is a
     configuration error (:class:`~memlab.errors.MemlabError`).
 
+    **Prompts.** ``prompt`` picks the design whose prompt is asked: ``seed`` (the git-notes-memory cluster
+    summary, :mod:`memlab.llm.summary_signatures`), ``squidbot`` (the section squidbot appends to its memory
+    document when messages leave the window, :mod:`memlab.llm.squidbot_signatures`) or ``astra`` (Astra's
+    session narrative — what happened, emotional arc, key interactions, unresolved threads —
+    :mod:`memlab.llm.astra_signatures`). With ``astra`` the summarizer also writes Astra's insight patterns
+    (:meth:`write_insight`, called by ``pipeline.insights``). Every answer is validated into the same fields.
+
     **Cache.** Answers that validated are stored under ``cache_dir`` (else the ``llm`` group's cache), keyed
     by the model settings, the prompt and the inputs (the rendered memories and the known supersessions); a
     rerun makes no call and counts a cache hit (failures are not cached, so a retry may succeed).
@@ -57,6 +80,7 @@ class DSPySummarizer(SummarizerBase):
         max_chars: Each memory is cut to this many characters in the prompt.
         max_facts: Key facts kept (also the fallback's).
         max_decisions: Decisions kept (also the fallback's).
+        prompt: ``seed``, ``squidbot`` or ``astra`` (see **Prompts**).
     """
 
     name: ClassVar[str] = "dspy"
@@ -70,6 +94,7 @@ class DSPySummarizer(SummarizerBase):
         max_chars: int = 500,
         max_facts: int = 5,
         max_decisions: int = 3,
+        prompt: str = "seed",
     ) -> None:
         self.llm = dict(llm or {})
         self.fallback = fallback
@@ -77,6 +102,7 @@ class DSPySummarizer(SummarizerBase):
         self.max_chars = max_chars
         self.max_facts = max_facts
         self.max_decisions = max_decisions
+        self.prompt = prompt
         self.client_: Any = None
         self.failures_: list[str] = []
 
@@ -158,15 +184,32 @@ class DSPySummarizer(SummarizerBase):
         pairs = sorted((k, v) for k, v in (superseded or {}).items() if k in members)
         known = "\n".join(f"{old} -> {new}" for old, new in pairs) or "none"
         memories_text = self.render(ordered)
+        signature, fields = prompt_parts(self.prompt)
         self._setup()
-        from memlab.llm.summary_signatures import signature
 
         def parse(outputs: Mapping[str, Any]) -> Summary:
-            raw = json.loads(json.dumps({f: outputs.get(f) for f in FIELDS}, default=str))
+            raw = json.loads(json.dumps(fields(outputs), default=str))
             return self.build(raw, ordered, superseded)
 
         inputs = {"memories": memories_text, "known_supersessions": known}
-        summary = self.client_.ask(signature(), inputs, parse)
+        summary = self.client_.ask(signature, inputs, parse)
         if summary is None:  # llm.on_error=fallback: the stated stand-in, counted by the client
             return self._fallback(memories, superseded, str(self.client_.last_.get("error", "LLM failure")))
         return summary
+
+    def write_insight(self, narratives: Sequence[Summary]) -> tuple[str, str] | None:
+        """Astra's pattern over a cluster of narratives: ``(pattern, category)`` from the LLM, or ``None`` when
+        this summarizer's prompt is not ``astra`` or the call failed with ``llm.on_error=fallback`` (the
+        extractive pattern stands in).
+        """
+        if self.prompt != "astra" or not narratives or not self.llm.get("model"):
+            return None
+        self._setup()
+        from memlab.llm.astra_signatures import insight_fields, insight_signature
+
+        lines = "\n".join(
+            f"[{n.id}] ({n.temporal_start.isoformat()}..{n.temporal_end.isoformat()}) "
+            f"{' '.join(n.summary.split())[: self.max_chars]}"
+            for n in narratives
+        )
+        return self.client_.ask(insight_signature(), {"narratives": lines}, insight_fields)

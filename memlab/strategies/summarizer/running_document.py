@@ -21,8 +21,9 @@ class RunningDocumentSummarizer(SummarizerBase):
     (Athemis/squidbot's consolidation design: append, never overwrite; the raw log is never modified).
 
     The cluster is the archived chunk (with ``retention=sliding_window`` everything but the newest 20
-    messages once more than 100 exist; pair it with a clusterer that groups the archived messages, e.g.
-    ``clusterer=time_window``). ``summary`` is one Markdown section meant to be appended as is::
+    messages once more than 100 exist; pair it with the clusterer of squidbot's archived chunks,
+    ``clusterer=time_window clusterer.mode=archive``, so that every archived message is in a section).
+    ``summary`` is one Markdown section meant to be appended as is::
 
         ## <start> .. <end> (<n> messages)
         - <line>
