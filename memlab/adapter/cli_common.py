@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from typing import Any
 
 from memlab.adapter.gitcli import Repo, find_repo
@@ -35,3 +36,20 @@ def terminal_safe(text: str) -> str:
 def emit(args: argparse.Namespace, data: Any, text: str) -> None:
     """Print JSON with ``--json``, else the text (control characters made visible, :func:`terminal_safe`)."""
     print(json.dumps(data, indent=2, ensure_ascii=False, default=str) if args.json else terminal_safe(text))
+
+
+def progress_bar(stream=None):
+    """A ``progress(step, total, label)`` callback drawing a bar on ``stream`` (one line per step off a TTY)."""
+    out = stream or sys.stderr
+    tty = out.isatty()
+
+    def show(step: int, total: int, label: str) -> None:
+        width = 24
+        done = round(width * step / total)
+        line = f"[{'#' * done}{'-' * (width - done)}] {step}/{total} {label}"
+        out.write(("\r" + line.ljust(72)) if tty else line + "\n")
+        if tty and step == total:
+            out.write("\n")
+        out.flush()
+
+    return show

@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 
-from memlab.adapter.cli_common import add_repo_arguments, emit, open_repo
+from memlab.adapter.cli_common import add_repo_arguments, emit, open_repo, progress_bar
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,11 +43,19 @@ def _run(args: argparse.Namespace) -> int:
     from memlab.adapter.consolidation import consolidate_repo
     from memlab.adapter.spec import resolve_spec
     from memlab.adapter.state import log_line
+    from memlab.progress import quiet
 
     repo = open_repo(args)
     spec = resolve_spec(args.spec, repo=repo if args.background else None)
+    shown = not (args.background or getattr(args, "json", False) or quiet())  # steps on a terminal only
     report = consolidate_repo(
-        repo, spec, full=args.full, dry_run=args.dry_run, if_needed=args.if_needed, min_new=args.min_new
+        repo,
+        spec,
+        full=args.full,
+        dry_run=args.dry_run,
+        if_needed=args.if_needed,
+        min_new=args.min_new,
+        progress=progress_bar() if shown else None,
     )
     if "not_run" in report:
         log_line(repo.memlab_dir, f"consolidation skipped: {report['not_run']}")

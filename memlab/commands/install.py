@@ -7,7 +7,6 @@ so that the first session already gets its memories; ``--no-consolidate`` skips 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from memlab.errors import MemlabError
@@ -22,25 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-consolidate", action="store_true", help="do not run the first consolidation now")
 
 
-def progress_bar(stream=None):
-    """A ``progress(step, total, label)`` callback drawing a bar on ``stream`` (one line per step off a TTY)."""
-    out = stream or sys.stderr
-    tty = out.isatty()
-
-    def show(step: int, total: int, label: str) -> None:
-        width = 24
-        done = round(width * step / total)
-        line = f"[{'#' * done}{'-' * (width - done)}] {step}/{total} {label}"
-        out.write(("\r" + line.ljust(72)) if tty else line + "\n")
-        if tty and step == total:
-            out.write("\n")
-        out.flush()
-
-    return show
-
-
 def first_consolidation(spec: Path, project: Path) -> str:
     """Consolidate ``project`` with ``spec`` now; returns one line saying what happened."""
+    from memlab.adapter.cli_common import progress_bar
     from memlab.adapter.consolidation import consolidate_repo
     from memlab.adapter.notes_store import ref_tips
     from memlab.adapter.repo import find_repo
