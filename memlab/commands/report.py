@@ -16,7 +16,17 @@ from memlab.errors import MemlabError
 
 #: Modules of memlab.reports that are helpers, not reports.
 HELPERS = frozenset(
-    {"common", "stats", "items", "configs", "experiment", "experiment_figures", "history_figure", "locomo_reader"}
+    {
+        "common",
+        "stats",
+        "items",
+        "configs",
+        "experiment",
+        "experiment_figures",
+        "history_figure",
+        "locomo_reader",
+        "llm_costs",
+    }
 )
 
 

@@ -21,6 +21,7 @@ from memlab.errors import MemlabError
 from memlab.paths import PROJECT_ROOT
 from memlab.reports import configs as cf
 from memlab.reports.configs import PHASES, mean_metric
+from memlab.reports.llm_costs import llm_table
 from memlab.reports.stats import PairedResult, bootstrap_ci, histogram_quantile, paired_test, ratio
 
 #: Phases whose latency the report shows (metric ``latency_<phase>_s``, span ``<phase>``).
@@ -180,6 +181,9 @@ def render(experiment: str, uri: str, metric: str, rows: Sequence[Row], baseline
             "permutation test (10,000 sign flips); p-values are not corrected for the number of configurations.",
         ]
     out += ["", "## Configurations", "", *main_table(rows, metric, baseline), ""]
+    costs = llm_table(rows)
+    if costs:
+        out += ["## Language-model calls", "", *costs, ""]
     titles = {
         "main": "main metric",
         "tiers": "tier distribution",

@@ -35,7 +35,8 @@ def test_memlab_list_never_cuts_a_description_mid_sentence(group, option):
 
 def test_time_window_is_described_by_its_sentence_not_its_selection_note():
     text = describe("clusterer", "time_window")
-    assert text.startswith("Ablation: clusters by time only") and text.endswith("[`clusterer.mode=gap` for sessions]")
+    note = "[`clusterer.mode=gap` for sessions, `clusterer.mode=archive` for squidbot's archived chunks]"
+    assert text.startswith("Ablation: clusters by time only") and text.endswith(note)
 
 
 @pytest.mark.parametrize(
