@@ -200,7 +200,7 @@ def candidates(
     """
     import numpy as np  # lazy: the SessionStart hook imports render/escape without numpy
 
-    from memlab.pipeline.recall import eligible
+    from memlab.pipeline.recall import eligible  # lazy: recall imports numpy, which the hook's render path avoids
 
     pool = eligible(store, "standard", now)
     qvec = None
