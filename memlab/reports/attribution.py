@@ -133,6 +133,8 @@ def attribute(
     col = {s: i for i, s in enumerate(subsets)}
 
     def share(draws: np.ndarray) -> Share:
+        if len(keys) < 2:  # one item (or seed): no interval to resample
+            return Share(float(draws[0]), math.nan, math.nan)
         finite = draws[1:][np.isfinite(draws[1:])]
         lo, hi = np.percentile(finite, [2.5, 97.5]) if finite.size else (math.nan, math.nan)
         return Share(*(0.0 if abs(x) < 1e-12 else float(x) for x in (draws[0], lo, hi)))

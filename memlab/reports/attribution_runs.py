@@ -233,3 +233,15 @@ def report(
             f"no FINISHED run of coalitions {', '.join(missing[:5])} in {experiment}; drop --no-run to run them"
         )
     return at.attribute({c: items[c] for c in wanted}, groups), metric
+
+
+def from_runs(runs: Sequence[Any], metric: str, uri: str | None) -> at.Attribution | None:
+    """The attribution the logged coalition runs support (groups: the union of their coalitions), else ``None``."""
+    coalitions = [c for r in runs if (c := coalition_of(r)) is not None]
+    groups = tuple(g for g in (*GROUPS, *SETTINGS_GROUPS) if any(g in c for c in coalitions))
+    if not groups:
+        return None
+    items = coalition_items(runs, metric, uri, groups)
+    if frozenset() not in items or frozenset(groups) not in items:
+        return None
+    return at.attribute(items, groups)

@@ -39,6 +39,12 @@ ORDER = bg.ORDER
 preset_of = bg.policy_of
 benchmark_of = bg.benchmark_of
 TIERS = ("hot", "warm", "cold", "archived")
+#: The experiment of the attribution runs ``tuned`` against the seed preset, and how they are made.
+ATTRIBUTION = "attribution_tuned"
+ATTRIBUTION_COMMAND = (
+    "`memlab report --experiment attribution_tuned --baseline '+experiment=seed_git_notes_memory_nollm "
+    "dataset=builtin_history' --attribute '+experiment=tuned dataset=builtin_history' --max-groups 5`"
+)
 
 
 def detail_rows(groups: Mapping[str, list[cf.RunData]], headline: Sequence[str]) -> list[str]:
@@ -59,6 +65,24 @@ def detail_rows(groups: Mapping[str, list[cf.RunData]], headline: Sequence[str])
         cells += [cell(mean(runs, "latency_total_s")), *(cell(mean(runs, f"latency_{p}_s")) for p in phases)]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
+
+
+def attribution_lines(bench: str, metric: str, uri: str | None) -> list[str]:
+    """Which groups carry ``tuned``'s gain on ``bench`` (from the runs of :data:`ATTRIBUTION`, when there are any)."""
+    from memlab.reports import attribution_runs as ar
+
+    runs = [r for r in finished_runs(ATTRIBUTION, uri) if bg.benchmark_of(r) == bench]
+    result = ar.from_runs(runs, metric, uri) if runs else None
+    if result is None:
+        return []
+    text = ar.render(result, ATTRIBUTION, metric, "the baseline preset", "tuned", "memlab report presets")
+    body = text.split("\n\n", 3)[3]  # the total, the table and the check, without the heading
+    return [
+        f"Which groups carry `tuned`'s gain (experiment `{ATTRIBUTION}`; runs: {ATTRIBUTION_COMMAND}):",
+        "",
+        *body.splitlines(),
+        "",
+    ]
 
 
 def render(runs: Sequence[Any], uri: str | None, out: Path) -> str:
@@ -102,6 +126,7 @@ def render(runs: Sequence[Any], uri: str | None, out: Path) -> str:
         top = max((b for b in grid if b is not None), default=None)
         detail = {name: p.runs for name, p in grid[top].items()}
         lines += [f"Headline metrics, tiers and latency at budget {top}:", "", *detail_rows(detail, headline), ""]
+        lines += attribution_lines(bench, metrics[bench], uri)
     png = bg.figure(grids, metrics, out.with_suffix(".png"))
     lines += [f"![main metric against measured tokens per benchmark]({png.name})", ""]
     return "\n".join(lines)

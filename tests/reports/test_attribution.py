@@ -102,3 +102,9 @@ def test_plan_and_labels() -> None:
 def test_differing_groups_refuses_another_dataset() -> None:
     with pytest.raises(MemlabError, match="same dataset"):
         ar.differing_groups({"dataset": {"_target_": "a"}}, {"dataset": {"_target_": "b"}})
+
+
+def test_attribute_on_one_item_has_no_interval_and_is_not_distinguishable() -> None:
+    res = at.attribute({E: {"s0": (0.2, 1.0)}, frozenset({"a"}): {"s0": (0.7, 1.0)}}, ["a"], resamples=50)
+    assert res.shapley["a"].value == pytest.approx(0.5)
+    assert res.shapley["a"].low != res.shapley["a"].low and not res.shapley["a"].distinguishable  # NaN bounds
