@@ -1,7 +1,8 @@
 """``memlab report --experiment NAME [--baseline K=V] [--force]``: any experiment's configurations compared
-(:mod:`memlab.reports.experiment`); ``memlab report NAME [args]``: a study's own report
-(``memlab.reports.NAME.main(args)``: adr, judge_families, locomo, presets, project_history, temporal). Reports read
-MLflow runs, refuse to write without runs and never overwrite an existing file without ``--force``.
+(:mod:`memlab.reports.experiment`); with ``--attribute B``, the difference B − baseline attributed to the strategy
+groups that differ (:mod:`memlab.reports.attribution_runs`); ``memlab report NAME [args]``: a study's own report
+(``memlab.reports.NAME.main(args)``: adr, budgets, judge_families, locomo, presets, project_history, temporal).
+Reports read MLflow runs, refuse to write without runs and never overwrite an existing file without ``--force``.
 """
 
 from __future__ import annotations
