@@ -93,10 +93,10 @@ def test_plan_and_labels() -> None:
     assert len(ar.plan(["a", "b", "c", "d", "e"], 4)) == 12
     assert ar.label(E) == "none" and ar.label(frozenset({"selector", "judge"})) == "judge+selector"
 
-    class Run:
-        tags = {"memlab.tags": "attribution,coalition=judge+selector"}
+    from types import SimpleNamespace
 
-    assert ar.coalition_of(Run()) == frozenset({"judge", "selector"})
+    run = SimpleNamespace(tags={"memlab.tags": "attribution,coalition=judge+selector"})
+    assert ar.coalition_of(run) == frozenset({"judge", "selector"})
 
 
 def test_differing_groups_refuses_another_dataset() -> None:

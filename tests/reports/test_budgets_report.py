@@ -48,7 +48,9 @@ def test_budgets_report_tables_front_and_distinguishability(tmp_path) -> None:
     assert "| 240 |" in seed_row and "+0.800" in seed_row and seed_row.endswith("| yes |")  # 16 of 20 items flip
     astra_row = next(li for li in text.splitlines() if li.startswith("| `astra_nollm` | 0.850"))
     assert astra_row.endswith("| no |")  # one item apart: not distinguishable
-    assert "Pareto front (tokens, metric): `astra_nollm`@250 (235 tokens, 0.850), `tuned`@250 (250 tokens, 0.900)" in text
+    assert (
+        "Pareto front (tokens, metric): `astra_nollm`@250 (235 tokens, 0.850), `tuned`@250 (250 tokens, 0.900)" in text
+    )
     assert (tmp_path / "budgets.png").is_file()
 
 
