@@ -195,7 +195,7 @@ def figure(grids: Mapping[str, Mapping[int | None, Mapping[str, Point]]], metric
             ax.step([p.tokens for p in front], [p.value for p in front], where="post", color="black", ls="--",
                     lw=1, label="Pareto front")  # fmt: skip
         ax.set_xscale("log")
-        ax.set_xlabel("measured injected tokens")
+        ax.set_xlabel("measured tokens (" + " or ".join(COST) + ")")
         ax.set_ylabel(metrics[bench])
         ax.set_title(bench)
         ax.legend(fontsize=7)

@@ -108,3 +108,21 @@ def test_attribute_on_one_item_has_no_interval_and_is_not_distinguishable() -> N
     res = at.attribute({E: {"s0": (0.2, 1.0)}, frozenset({"a"}): {"s0": (0.7, 1.0)}}, ["a"], resamples=50)
     assert res.shapley["a"].value == pytest.approx(0.5)
     assert res.shapley["a"].low != res.shapley["a"].low and not res.shapley["a"].distinguishable  # NaN bounds
+
+
+@pytest.mark.slow
+def test_attribution_runs_the_swaps_and_sums_to_the_measured_difference(tmp_path) -> None:
+    uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
+    base = f"+experiment=seed_git_notes_memory_nollm embedder=tfidf tracking.uri={uri}"
+    a, b = base, base + " judge=slot retriever=bm25"
+    result, metric = ar.report("attr", a, b, uri=uri, metric=None, seeds=None, max_groups=4, execute=True)
+    assert metric == "current_truth_at_1" and result.groups == ("judge", "retriever")
+    from memlab.tracking.query import find_runs
+
+    runs = find_runs("attr", uri)
+    assert len(runs) == 4  # every subset of two groups, once
+    value = {ar.coalition_of(r): r.metrics[metric] for r in runs}
+    assert result.total.value == pytest.approx(value[frozenset({"judge", "retriever"})] - value[frozenset()])
+    assert sum(s.value for s in result.shapley.values()) == pytest.approx(result.total.value)
+    again, _ = ar.report("attr", a, b, uri=uri, metric=None, seeds=None, max_groups=4, execute=True)
+    assert len(find_runs("attr", uri)) == 4 and again.total == result.total  # FINISHED coalitions are not rerun
