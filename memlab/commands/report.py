@@ -115,6 +115,12 @@ def attribute(args: argparse.Namespace) -> int:
     )
     e, a, b = args.experiment, args.baseline, args.attribute
     command = f"memlab report --experiment {e} --baseline '{a}' --attribute '{b}'"
+    extra = {
+        "--metric": args.metric,
+        "--seeds": args.seeds,
+        "--max-groups": args.max_groups if args.max_groups != 4 else None,
+    }
+    command += "".join(f" {flag} {value}" for flag, value in extra.items() if value is not None)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(ar.render(result, args.experiment, metric, args.baseline, args.attribute, command), encoding="utf-8")
     print(f"wrote {out}")
