@@ -187,7 +187,7 @@ def render(result: at.Attribution, experiment: str, metric: str, a_spec: str, b_
         )
     lines.append("")
     if result.shapley:
-        total = sum(s.value for s in result.shapley.values())
+        total = round(sum(s.value for s in result.shapley.values()), 12) + 0.0  # no "-0.000"
         inside = result.total.low <= total <= result.total.high
         lines += [
             f"Shapley values sum to {total:+.3f}; B − A measured {result.total.value:+.3f} "

@@ -162,6 +162,15 @@ def table(by_policy: Mapping[str, Point], metric: str, baseline: str = BASELINE)
 def tables(grid: Mapping[int | None, Mapping[str, Point]], metric: str, baseline: str = BASELINE) -> list[str]:
     """Every budget's table under a ``### budget N tokens`` heading."""
     lines: list[str] = []
+    by_seed = [p for by in grid.values() for p in by.values() if p.units and not p.per_item]
+    if by_seed:
+        n = max(len(p.units) for p in by_seed)
+        lines += [
+            f"Paired over seeds ({n} at most; the metric has no per-item values): with n seeds the sign-flip test "
+            "cannot go below p = 2^(1-n), and the seed bootstrap's interval is narrow for small n — read "
+            "*distinguishable* with the p-value.",
+            "",
+        ]
     for budget, by_policy in grid.items():
         lines += [f"### budget {budget if budget is not None else '(not logged)'} tokens", ""]
         lines += [*table(by_policy, metric, baseline), ""]
