@@ -109,7 +109,9 @@ def render(runs: Sequence[Any], uri: str | None, out: Path) -> str:
         "every budget, chosen on development data only (generator seeds 1020-1022, LoCoMo conv-26/30; its config's",
         "header): it was not re-chosen per budget. These are evaluation seeds (and the whole LoCoMo dev file,",
         "conv-26/30 included). *distinguishable*: the paired 95% interval of `tuned` − policy excludes 0. What each",
-        "preset renders, and what it could not: experiments/presets/README.md.",
+        "preset renders, and what it could not: experiments/presets/README.md. Which groups carry `tuned`'s gain on",
+        "a generated history (seed 0, `current_truth_at_1`, Shapley over 6 groups):",
+        "reports/attribution_tuned_ph_attribution.md.",
         "",
     ]
     for bench, grid in grids.items():
