@@ -22,7 +22,7 @@ from memlab.paths import PROJECT_ROOT
 from memlab.reports import configs as cf
 from memlab.reports.configs import PHASES, mean_metric
 from memlab.reports.llm_costs import llm_table
-from memlab.reports.stats import PairedResult, bootstrap_ci, histogram_quantile, paired_test, ratio
+from memlab.reports.stats import PairedResult, bootstrap_ci, distinguishable, histogram_quantile, paired_test, ratio
 
 #: Phases whose latency the report shows (metric ``latency_<phase>_s``, span ``<phase>``).
 
@@ -82,8 +82,8 @@ def main_table(rows: Sequence[Row], metric: str, baseline: Row | None) -> list[s
     head = f"| configuration | seeds | items | {metric} | 95% CI | sd across seeds |"
     rule = "|---|---|---|---|---|---|"
     if baseline is not None:
-        head += " Δ vs baseline | 95% CI of Δ | p (paired) |"
-        rule += "---|---|---|"
+        head += " Δ vs baseline | 95% CI of Δ | p (paired) | distinguishable |"
+        rule += "---|---|---|---|"
     lines = [head, rule]
     for row in rows:
         ci = f"[{fmt(row.ci[0])}, {fmt(row.ci[1])}]" if row.ci else "no per-item values"
@@ -92,11 +92,12 @@ def main_table(rows: Sequence[Row], metric: str, baseline: Row | None) -> list[s
         if baseline is not None:
             p = row.paired
             if row is baseline:
-                cells += ["–", "–", "–"]
+                cells += ["–", "–", "–", "–"]
             elif p is None:
-                cells += ["no shared items", "–", "–"]
+                cells += ["no shared items", "–", "–", "–"]
             else:
-                cells += [f"{p.diff:+.3f}", f"[{p.ci_low:+.3f}, {p.ci_high:+.3f}]", f"{p.p_value:.4f}"]
+                dist = "yes" if distinguishable(p.ci_low, p.ci_high) else "no"
+                cells += [f"{p.diff:+.3f}", f"[{p.ci_low:+.3f}, {p.ci_high:+.3f}]", f"{p.p_value:.4f}", dist]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -177,8 +178,9 @@ def render(experiment: str, uri: str, metric: str, rows: Sequence[Row], baseline
         out += [
             "",
             f"**Paired comparison** with the baseline `{baseline.label}` on the items both have (same seed and item):"
-            " Δ = configuration − baseline, its paired-bootstrap 95% CI, and the two-sided p-value of a paired "
-            "permutation test (10,000 sign flips); p-values are not corrected for the number of configurations.",
+            " Δ = configuration − baseline, its paired-bootstrap 95% CI, the two-sided p-value of a paired "
+            "permutation test (10,000 sign flips; not corrected for the number of configurations), and whether Δ is "
+            "distinguishable from 0 (its 95% CI excludes 0).",
         ]
     out += ["", "## Configurations", "", *main_table(rows, metric, baseline), ""]
     costs = llm_table(rows)

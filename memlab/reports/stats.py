@@ -123,6 +123,11 @@ def paired_test(
     return PairedResult(n, ra, rb, observed, lo, hi, (1 + extreme) / (1 + permutations))
 
 
+def distinguishable(low: float, high: float, tolerance: float = 1e-9) -> bool:
+    """Whether a difference's interval ``[low, high]`` excludes 0 (bounds within ``tolerance`` of 0 count as 0)."""
+    return low > tolerance or high < -tolerance
+
+
 def histogram_quantile(hist: Mapping[int, int], q: float, bins_per_decade: int = 4) -> float:
     """Approximate ``q``-quantile in seconds of a log-binned duration histogram (bin midpoint, geometric)."""
     total = sum(hist.values())

@@ -114,13 +114,16 @@ class SweepCallback(Callback):
         from memlab.tracking.store import children, close_parent
 
         with step("attaching the comparison to the parent run"):
+            from memlab.sweeps.paired import paired_vs_best
+
             rows = children(self.uri, self.parent_id)
-            table = comparison_table(rows)
+            paired = paired_vs_best(rows, self.uri)
+            table = comparison_table(rows, paired)
             with tempfile.TemporaryDirectory(prefix="memlab-sweep-") as folder:
                 write_figure(rows, Path(folder))
                 close_parent(self.uri, self.parent_id, table, Path(folder))
             url = save_landing(self.uri, self.parent_id, self.sweep_id or "", rows, self.fixed, self.ui_port)
-        print_comparison(rows)
+        print_comparison(rows, paired)
         print(f"memlab: sweep {self.sweep_id}: {len(rows)} runs under parent run {self.parent_id}", flush=True)
         command = ui_command(self.uri, self.ui_port)
         if command:

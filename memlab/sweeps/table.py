@@ -4,12 +4,17 @@ The console table keeps every configuration readable at any width (80 columns, a
 numbered (``#1`` is the best), the table holds the numbers and the metrics, and a legend under it gives each
 number's full configuration, wrapped rather than cut. A metric a run did not log (undefined there) shows ``–``;
 a rate shows its count beside it (``(n=...)``, the Markdown table for every metric, the console for the main one).
+Given paired comparisons against ``#1`` (:mod:`memlab.sweeps.paired`), both tables say each job's difference from
+the best and whether it is distinguishable (its paired 95% interval excludes 0).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
+
+from memlab.reports.stats import PairedResult, distinguishable
 
 #: Console width when the output is not a terminal (pipes, CI logs); ``$COLUMNS`` overrides it.
 PIPE_WIDTH = 100
@@ -42,26 +47,40 @@ def fmt_n(n: float | None) -> str:
     return "–" if n is None else f"{n:.0f}"
 
 
+def vs_best(run_id: str, paired: Mapping[str, PairedResult] | None, interval: bool = True) -> tuple[str, str]:
+    """``(difference from #1 [CI], distinguishable)`` cells (``–`` when there is no paired comparison)."""
+    res = (paired or {}).get(run_id)
+    if res is None:
+        return "–", "–"
+    diff = f"{res.diff:+.4f}" + (f" [{res.ci_low:+.4f}, {res.ci_high:+.4f}]" if interval else "")
+    return diff, "yes" if distinguishable(res.ci_low, res.ci_high) else "no"
+
+
 def headline_names(rows: list[Any]) -> list[str]:
     """The headline metrics any run logged, in first-seen order."""
     return list(dict.fromkeys(n for c in rows for n, _ in c.headline))
 
 
-def comparison_table(rows: list[Any]) -> str:
-    """Markdown table of a sweep's jobs, best main metric first (ties: run id), unscored jobs last."""
+def comparison_table(rows: list[Any], paired: Mapping[str, PairedResult] | None = None) -> str:
+    """Markdown table of a sweep's jobs, best main metric first (ties: run id), unscored jobs last; with
+    ``paired``, each job's paired difference from ``#1`` (95% CI) and whether it is distinguishable.
+    """
     ordered = ranked(rows)
     extra = headline_names(ordered)
-    head = "| rank | run | main metric | value | " + "".join(f"{n} | " for n in extra) + "status | run id |"
-    lines = [head, "|" + "---|" * (6 + len(extra))]
+    vs = "− #1 (95% CI) | distinguishable | " if paired is not None else ""
+    head = "| rank | run | main metric | value | " + vs + "".join(f"{n} | " for n in extra) + "status | run id |"
+    lines = [head, "|" + "---|" * (6 + len(extra) + (2 if paired is not None else 0))]
     for rank, c in enumerate(ordered, 1):
         values = dict(c.headline)
         cells = "".join(f"{fmt(values.get(n), count(c, n))} | " for n in extra)
         main = fmt(c.value, count(c, c.main_metric))
+        if paired is not None:
+            main += " | " + " | ".join(vs_best(c.run_id, paired))
         lines.append(f"| {rank} | {c.name} | {c.main_metric} | {main} | {cells}{c.status} | `{c.run_id}` |")
     return "\n".join(lines) + "\n"
 
 
-def render_comparison(rows: list[Any], width: int) -> str:
+def render_comparison(rows: list[Any], width: int, paired: Mapping[str, PairedResult] | None = None) -> str:
     """The console comparison at ``width`` columns: a few runs side by side (one column each, metrics as rows),
     more runs one row each (with the first 8 characters of the run id); then the legend of run numbers (the
     configuration, and the status when it is not FINISHED).
@@ -79,6 +98,9 @@ def render_comparison(rows: list[Any], width: int) -> str:
         for rank in range(1, len(ordered) + 1):
             table.add_column(f"#{rank}", justify="right", no_wrap=True)
         table.add_row(metric, *(fmt(c.value) for c in ordered))
+        if paired:
+            table.add_row("− #1", *(vs_best(c.run_id, paired, False)[0] for c in ordered))
+            table.add_row("distinguishable", *(vs_best(c.run_id, paired)[1] for c in ordered))
         if any(count(c, metric) is not None for c in ordered):
             table.add_row(f"n ({metric})", *(fmt_n(count(c, metric)) for c in ordered))
         for name in extra:
@@ -88,13 +110,15 @@ def render_comparison(rows: list[Any], width: int) -> str:
         table = Table(title=f"sweep comparison ({metric}, best first)")
         table.add_column("#", justify="right", no_wrap=True)
         with_n = any(count(c, metric) is not None for c in ordered)
-        for name in (metric, *(["n"] if with_n else []), *extra):
+        vs = ["− #1", "dist."] if paired else []
+        for name in (metric, *(["n"] if with_n else []), *vs, *extra):
             table.add_column(name, justify="right", overflow="fold")
         table.add_column("run", no_wrap=True)
         for rank, c in enumerate(ordered, 1):
             values = dict(c.headline)
             n = [fmt_n(count(c, metric))] if with_n else []
-            table.add_row(str(rank), fmt(c.value), *n, *(fmt(values.get(name)) for name in extra), c.run_id[:8])
+            d = list(vs_best(c.run_id, paired, False)) if paired else []
+            table.add_row(str(rank), fmt(c.value), *n, *d, *(fmt(values.get(name)) for name in extra), c.run_id[:8])
     console.print(table)
     for rank, c in enumerate(ordered, 1):
         status = "" if c.status == "FINISHED" else f" [{c.status}]"
@@ -117,6 +141,6 @@ def console_width() -> int:
         return PIPE_WIDTH
 
 
-def print_comparison(rows: list[Any]) -> None:
+def print_comparison(rows: list[Any], paired: Mapping[str, PairedResult] | None = None) -> None:
     """Print the comparison at the console's width."""
-    print(render_comparison(rows, console_width()), end="", flush=True)
+    print(render_comparison(rows, console_width(), paired), end="", flush=True)

@@ -56,7 +56,15 @@ def test_unknown_keys_and_experiments_fail_in_one_line_with_a_fix_that_works(arg
 def test_report_helpers_are_not_listed_as_reports():
     from memlab.commands.report import available_reports
 
-    assert available_reports() == ["adr", "judge_families", "locomo", "presets", "project_history", "temporal"]
+    assert available_reports() == [
+        "adr",
+        "budgets",
+        "judge_families",
+        "locomo",
+        "presets",
+        "project_history",
+        "temporal",
+    ]
 
 
 def test_dspy_is_described_up_to_its_example():

@@ -51,3 +51,25 @@ def test_the_comparison_figure_has_a_title_labelled_axes_and_error_bars_where_ru
     assert sum(isinstance(c, ErrorbarContainer) for c in ax.containers) == 1  # only judge=slot has an interval
     assert any(t.get_text().strip() == "not logged" for t in ax.texts)  # undefined: no bar drawn as 0
     plt.close(fig)
+
+
+def test_the_comparison_says_whether_each_job_is_distinguishable_from_the_best(tmp_path):
+    from memlab.sweeps.paired import paired_vs_best
+    from memlab.sweeps.table import comparison_table
+    from tests.sweeps.helpers import log_run
+
+    uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
+    results = {"slot": [1] * 19 + [0], "none": [1] * 2 + [0] * 18, "similarity": [1] * 18 + [0] * 2}
+    rows = []
+    for judge, correct in results.items():
+        run_id = log_run(uri, "e", tmp_path / judge, strategies={"judge": judge}, params={}, correct=correct)
+        rows.append(ChildRun(run_id, f"judge={judge}", "FINISHED", "current_truth_at_1", sum(correct) / 20, ()))
+    paired = paired_vs_best(rows, uri)
+    assert set(paired) == {r.run_id for r in rows if r.name != "judge=slot"}
+    table = comparison_table(rows, paired)
+    line = {n: next(li for li in table.splitlines() if f"| judge={n} |" in li) for n in results}
+    assert "| -0.8500 [" in line["none"] and "| yes |" in line["none"]
+    assert "| -0.0500 [" in line["similarity"] and "| no |" in line["similarity"]
+    assert "| – | – |" in line["slot"]  # the best itself
+    text = render_comparison(rows, 80, paired)
+    assert "distinguishable" in text and max(len(li) for li in text.splitlines()) <= 80
