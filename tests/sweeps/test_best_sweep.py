@@ -26,17 +26,23 @@ def log(uri: str, experiment: str, name: str, value: float, sweep: str | None = 
     return run_id
 
 
-@pytest.fixture
-def store(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
     """`presets` holds an unrelated run that scores best, then two sweeps of two runs each (the second newer)."""
-    uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
-    monkeypatch.setenv(SWEEP_EXPERIMENT_ENV, "presets")
-    ids = {"other": log(uri, "presets", "another preset on another dataset", 0.9)}
-    ids["old_a"] = log(uri, "presets", "experiment=a", 0.6, "20260101-000000-aaaaaa")
-    ids["old_b"] = log(uri, "presets", "experiment=b", 0.2, "20260101-000000-aaaaaa")
-    ids["new_seed"] = log(uri, "presets", "experiment=seed", 0.375, "20260102-000000-bbbbbb", judge="similarity")
-    ids["new_tuned"] = log(uri, "presets", "experiment=tuned", 0.5, "20260102-000000-bbbbbb", judge="cascade")
-    os.environ.pop(SWEEP_EXPERIMENT_ENV, None)
+    uri = f"sqlite:///{tmp_path_factory.mktemp('store') / 'mlruns.db'}"
+    saved = os.environ.get(SWEEP_EXPERIMENT_ENV)
+    os.environ[SWEEP_EXPERIMENT_ENV] = "presets"
+    try:
+        ids = {"other": log(uri, "presets", "another preset on another dataset", 0.9)}
+        ids["old_a"] = log(uri, "presets", "experiment=a", 0.6, "20260101-000000-aaaaaa")
+        ids["old_b"] = log(uri, "presets", "experiment=b", 0.2, "20260101-000000-aaaaaa")
+        ids["new_seed"] = log(uri, "presets", "experiment=seed", 0.375, "20260102-000000-bbbbbb", judge="similarity")
+        ids["new_tuned"] = log(uri, "presets", "experiment=tuned", 0.5, "20260102-000000-bbbbbb", judge="cascade")
+    finally:
+        if saved is None:
+            os.environ.pop(SWEEP_EXPERIMENT_ENV, None)
+        else:
+            os.environ[SWEEP_EXPERIMENT_ENV] = saved
     return uri, ids
 
 
