@@ -148,6 +148,7 @@ def spec_from_run(record: Any, uri: str | None = None) -> dict[str, Any]:
             "status": record.status,
             "run_config_hash": record.tags.get("memlab.config_hash"),
             "dataset": record.tags.get("memlab.dataset"),
+            "sweep": record.tags.get("memlab.sweep"),
             "metrics": dict(sorted(record.metrics.items())),
             "unmeasured": unmeasured,
         },

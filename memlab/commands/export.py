@@ -1,4 +1,8 @@
-"""``memlab export --run-id ID | --best --experiment NAME --metric M [--minimize] --out DIR``."""
+"""``memlab export --run-id ID | --sweep ID|last | --best --experiment NAME [--metric M] [--minimize] --out DIR``.
+
+``--sweep`` exports the winner of one ``--multirun`` comparison (``last``: the newest sweep in the store) — the run
+``memlab best --sweep`` prints, ranked on the runs' main metric unless ``--metric`` names another.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +16,11 @@ from memlab.errors import MemlabError
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``memlab export``."""
     parser.add_argument("--run-id", help="MLflow run to export")
+    parser.add_argument("--sweep", help="export the best run of one --multirun comparison: its sweep id, or 'last'")
     parser.add_argument("--best", action="store_true", help="export the best FINISHED run of --experiment")
     parser.add_argument("--experiment", help="with --best: MLflow experiment name")
-    parser.add_argument("--metric", help="with --best: metric to rank by")
-    parser.add_argument("--minimize", action="store_true", help="with --best: lower is better")
+    parser.add_argument("--metric", help="with --best or --sweep: metric to rank by (default: the runs' main metric)")
+    parser.add_argument("--minimize", action="store_true", help="with --best or --sweep: lower is better")
     parser.add_argument("--tracking-uri", default=None, help="MLflow URI (default: $MLFLOW_TRACKING_URI or mlruns.db)")
     parser.add_argument("--out", required=True, help="folder for memlab-hook.json")
 
@@ -24,15 +29,21 @@ def run(args: argparse.Namespace) -> int:
     """Write DIR/memlab-hook.json and print its path."""
     from memlab.adapter.export import pin_models, spec_from_run
     from memlab.adapter.spec import SPEC_FILE
-    from memlab.tracking.query import best_run, get_run
+    from memlab.commands.best import shown
+    from memlab.tracking.query import get_run
     from memlab.tracking.status import step
 
-    if bool(args.run_id) == bool(args.best):
-        raise MemlabError("give exactly one of --run-id ID or --best --experiment NAME --metric M")
-    if args.best:
-        if not (args.experiment and args.metric):
-            raise MemlabError("--best needs --experiment NAME and --metric M")
-        record = best_run(args.experiment, args.metric, args.tracking_uri, minimize=args.minimize)
+    if sum(map(bool, (args.run_id, args.best, args.sweep))) != 1:
+        raise MemlabError("give exactly one of --run-id ID, --sweep ID|last or --best --experiment NAME")
+    if args.best or args.sweep:
+        from memlab.commands.best import choose
+
+        if bool(args.best) != bool(args.experiment):
+            raise MemlabError("--best goes with --experiment NAME; export one comparison's winner with --sweep ID|last")
+        args.list_metrics = False
+        choice = choose(args)
+        record = choice.ranking.best
+        print(f"best of {choice.ranking.considered} runs of {choice.where}: {shown(record, choice.metric)}")
     else:
         record = get_run(args.run_id, args.tracking_uri)
         if record.status != "FINISHED":

@@ -1,4 +1,8 @@
-"""``memlab recall QUERY [--mode ...] [--as-of DATE] [--reason]``: search a repository's memories."""
+"""``memlab recall QUERY [--mode ...] [--as-of DATE] [--reason]``: search a repository's memories.
+
+Current memories come first and a superseded one (``--mode exhaustive``, or a spec whose recall mode is) after
+them, marked ``[superseded by ID, DATE: SUMMARY]`` (:mod:`memlab.adapter.recall_order`).
+"""
 
 from __future__ import annotations
 
@@ -36,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from memlab.adapter import jsonl_refs, records
     from memlab.adapter.consolidation import load_store
     from memlab.adapter.reasoning import reason
+    from memlab.adapter.recall_order import current_first
     from memlab.adapter.spec import build_components, check_models, resolve_spec
     from memlab.adapter.state import clock
     from memlab.pipeline.recall import recall
@@ -49,7 +54,10 @@ def run(args: argparse.Namespace) -> int:
     as_of = _date(args.as_of) if args.as_of else None
     now = clock()
     track = not args.no_track and as_of is None
-    hits = recall(loaded.store, components, args.query, now, mode=args.mode, limit=args.limit, as_of=as_of, track=False)
+    store = loaded.store
+    found = recall(store, components, args.query, now, mode=args.mode, limit=args.limit, as_of=as_of, track=False)
+    shown = current_first(loaded.store, found, as_of or now)
+    hits = [s.hit for s in shown]
     ids = [h.memory.id for h in hits if h.memory.id in loaded.store.memories]  # summaries have no mem-meta
     if track and ids:
 
@@ -64,27 +72,31 @@ def run(args: argparse.Namespace) -> int:
         lines = [f"answer: {answer.answer or '(no matching memory)'}"]
         lines += [f"  when: '{t['text']}' -> [{t['start']}, {t['end']})" for t in answer.temporal]
         lines += [
-            f"  source {s['id']} [{s['namespace']}, {s['timestamp'][:10]}] {s['summary']}" for s in answer.sources
+            f"  source {src['id']} [{src['namespace']}, {src['timestamp'][:10]}] {src['summary']}"
+            + (f" {one.mark(store)}" if one.superseded else "")
+            for src, one in zip(answer.sources, shown, strict=True)
         ]
         emit(args, asdict(answer), "\n".join(lines))
         return 0
     data = [
         {
-            "id": h.memory.id,
-            "score": round(h.score, 4),
-            "tier": h.tier.value,
-            "namespace": h.memory.namespace,
-            "timestamp": h.memory.timestamp.isoformat(),
-            "summary": h.memory.summary,
+            "id": s.hit.memory.id,
+            "score": round(s.hit.score, 4),
+            "tier": s.hit.tier.value,
+            "namespace": s.hit.memory.namespace,
+            "timestamp": s.hit.memory.timestamp.isoformat(),
+            "summary": s.hit.memory.summary,
+            "superseded": s.superseded,
+            "superseded_by": s.superseded_by,
+            "valid_until": s.valid_until.isoformat() if s.valid_until else None,
         }
-        for h in hits
+        for s in shown
     ]
-    text = (
-        "\n".join(
-            f"{d['score']:.3f} {d['id']} [{d['namespace']}, {d['timestamp'][:10]}, {d['tier']}] {d['summary']}"
-            for d in data
-        )
-        or "no matching memory"
-    )
+    lines = [
+        f"{d['score']:.3f} {d['id']} [{d['namespace']}, {d['timestamp'][:10]}, {d['tier']}] {d['summary']}"
+        + (f" {s.mark(loaded.store)}" if s.superseded else "")
+        for d, s in zip(data, shown, strict=True)
+    ]
+    text = "\n".join(lines) or "no matching memory"
     emit(args, data, text)
     return 0

@@ -129,6 +129,9 @@ class SweepCallback(Callback):
         if command:
             print(f"memlab: MLflow UI: {command}", flush=True)
         print(f"memlab: comparison in the UI: {url}", flush=True)
+        if any(c.status == "FINISHED" for c in rows):  # the comparison's winner, by the sweep id (not the experiment)
+            print(f"memlab: its winner: memlab best --sweep {self.sweep_id}", flush=True)
+            print(f"memlab: as a hook: memlab export --sweep {self.sweep_id} --out ~/memlab-spec", flush=True)
 
 
 def write_figure(rows: list[Any], folder: Path) -> Path | None:

@@ -45,7 +45,8 @@ def resolve_uri(uri: str | None = None) -> str:
     return uri or os.environ.get("MLFLOW_TRACKING_URI") or default_tracking_uri()
 
 
-def _client(uri: str) -> Any:
+def client_for(uri: str) -> Any:
+    """An MLflow client of ``uri``; a one-line error when a sqlite store does not exist yet."""
     if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///") :]).exists():
         raise MemlabError(f"no MLflow store at {uri}; run an experiment first (python -m memlab +experiment=...)")
     from mlflow.tracking import MlflowClient
@@ -61,7 +62,7 @@ def find_runs(experiment: str, uri: str | None = None, *, status: str | None = "
     uri = resolve_uri(uri)
     check_experiment(experiment, uri)  # a wrong name is answered before MLflow is imported
     with step(f"reading the runs of '{experiment}' from {uri}"):
-        client = _client(uri)
+        client = client_for(uri)
         exp = client.get_experiment_by_name(experiment)
         if exp is None:
             names = sorted(e.name for e in client.search_experiments())
@@ -70,40 +71,32 @@ def find_runs(experiment: str, uri: str | None = None, *, status: str | None = "
         runs = client.search_runs(
             [exp.experiment_id], filter_string=query, max_results=50000, order_by=["attributes.start_time DESC"]
         )
-    return [
-        RunRecord(
-            r.info.run_id,
-            experiment,
-            r.info.status,
-            int(r.info.start_time or 0),
-            dict(r.data.params),
-            dict(r.data.metrics),
-            dict(r.data.tags),
-        )
-        for r in runs
-        if "memlab.sweep_parent" not in r.data.tags
-    ]
+    return [record_of(r, experiment) for r in runs if "memlab.sweep_parent" not in r.data.tags]
+
+
+def record_of(run: Any, experiment: str) -> RunRecord:
+    """An MLflow run as a :class:`RunRecord` filed under ``experiment``."""
+    return RunRecord(
+        run.info.run_id,
+        experiment,
+        run.info.status,
+        int(run.info.start_time or 0),
+        dict(run.data.params),
+        dict(run.data.metrics),
+        dict(run.data.tags),
+    )
 
 
 def get_run(run_id: str, uri: str | None = None) -> RunRecord:
     """One run by id."""
     uri = resolve_uri(uri)
     check_run(run_id, uri)
-    client = _client(uri)
+    client = client_for(uri)
     try:
         r = client.get_run(run_id)
     except Exception as exc:  # mlflow raises its own exception types
         raise MemlabError(f"no MLflow run '{run_id}' in {uri}: {exc}") from None
-    exp = client.get_experiment(r.info.experiment_id)
-    return RunRecord(
-        r.info.run_id,
-        exp.name,
-        r.info.status,
-        int(r.info.start_time or 0),
-        dict(r.data.params),
-        dict(r.data.metrics),
-        dict(r.data.tags),
-    )
+    return record_of(r, client.get_experiment(r.info.experiment_id).name)
 
 
 @dataclass(frozen=True)
@@ -162,15 +155,29 @@ def rank_runs(experiment: str, metric: str, uri: str | None = None, *, minimize:
             share its stem, e.g. the ``_heldout`` split).
     """
     check_metric(experiment, metric, resolve_uri(uri))
-    finished = find_runs(experiment, uri)
+    return rank(find_runs(experiment, uri), metric, f"--experiment {experiment}", minimize=minimize)
+
+
+def rank(finished: list[RunRecord], metric: str, selector: str, *, minimize: bool = False) -> Ranking:
+    """The run of ``finished`` with the highest (lowest) ``metric``; ties by :data:`TIE_RULE`.
+
+    Args:
+        finished: FINISHED runs.
+        metric: Metric to rank on.
+        selector: The ``memlab best`` option that chose the runs (``--experiment NAME``, ``--sweep ID``), for messages.
+        minimize: Lower is better.
+
+    Raises:
+        MemlabError: No run logged ``metric``.
+    """
     runs = [r for r in finished if metric in r.metrics and r.metrics[metric] == r.metrics[metric]]  # NaN: undefined
     if not runs:
         stem = metric.rsplit("_", 1)[0]
         near = sorted({m for r in finished for m in r.metrics if m.startswith(stem)})[:12]
         hint = f"; metrics with that stem: {', '.join(near)}" if near else ""
         raise MemlabError(
-            f"no FINISHED run of '{experiment}' logged metric '{metric}'{hint}; check the name with "
-            "`memlab best --experiment NAME --list-metrics` or run the experiment"
+            f"no FINISHED run of {selector} logged metric '{metric}'{hint}; check the name with "
+            f"`memlab best {selector} --list-metrics` or run the experiment"
         )
     top = (min if minimize else max)(r.metrics[metric] for r in runs)
     tied = sorted((r for r in runs if r.metrics[metric] == top), key=tie_key)
@@ -187,11 +194,11 @@ def download_artifact(run_id: str, path: str, dest: str | Path, uri: str | None 
     from mlflow.artifacts import download_artifacts
 
     uri = resolve_uri(uri)
-    _client(uri)
+    client_for(uri)
     return Path(download_artifacts(run_id=run_id, artifact_path=path, dst_path=str(dest), tracking_uri=uri))
 
 
 def list_artifacts(run_id: str, path: str | None = None, uri: str | None = None) -> list[str]:
     """Paths of the files (not folders) directly under ``path`` in a run's artifacts; ``[]`` when none."""
     uri = resolve_uri(uri)
-    return [a.path for a in _client(uri).list_artifacts(run_id, path) if not a.is_dir]
+    return [a.path for a in client_for(uri).list_artifacts(run_id, path) if not a.is_dir]
