@@ -45,3 +45,17 @@ def test_no_llm_is_a_one_line_error_and_empty_context_needs_no_call():
     assert LLMReader(llm={"model": None}).answer("Which broker?", [], NOW) == Answer("", (), 0.0)
     with pytest.raises(MemlabError, match="reader=llm has no LLM configured"):
         LLMReader(llm={"model": None}).answer("Which broker?", CONTEXT, NOW)
+
+
+def test_builtin_history_with_the_llm_reader_asks_once_per_read_question(tmp_path):
+    from memlab.run import run
+    from tests.support.compose import compose_cfg
+
+    with StubOpenAI(replies=[reply("FastAPI", "")]) as stub:
+        overrides = ["dataset=builtin_history", "embedder=tfidf", "reader=llm", "llm=local"]
+        overrides += ["llm.model=openai/stub-model", f"llm.api_base={stub.base_url}", "llm.cache=false"]
+        outcome = run(compose_cfg([*overrides, "llm.num_retries=0"]), tmp_path)
+        asked = len(stub.requests)
+    assert outcome.metrics["n_reader"] == 16.0 and asked == 16  # every current and as_of question, one call each
+    assert outcome.metrics["llm.reader.calls"] == 16.0
+    assert "reader_acc" in outcome.metrics  # a stub's answers: no accuracy is claimed from it
