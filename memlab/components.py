@@ -10,6 +10,7 @@ from memlab.protocols import (
     Clusterer,
     Embedder,
     InjectionSelector,
+    Reader,
     RetentionFunction,
     Retriever,
     Summarizer,
@@ -180,5 +181,7 @@ class Components:
     temporal: TemporalResolver
     selector: InjectionSelector
     retriever: Retriever
+    #: ``None`` (a policy built by hand, without a reader) reads like ``reader=none``.
+    reader: Reader | None = None
     settings: PipelineSettings = field(default_factory=PipelineSettings)
     llm: Mapping[str, Any] = field(default_factory=dict)

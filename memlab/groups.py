@@ -25,6 +25,8 @@ TABLE: tuple[tuple[str, str, str, str, str, bool], ...] = (
     ("temporal", "TemporalResolver", f"{_S}.temporal.base.TemporalBase", "pattern_table", "pattern_table", False),
     ("selector", "InjectionSelector", f"{_S}.selector.base.SelectorBase", "seed_weighted", "seed_weighted", True),
     ("retriever", "Retriever", f"{_S}.retriever.base.RetrieverBase", "dense", "dense", True),
+    # the benchmark's reader answers questions from each policy's context (history benchmarks declare it)
+    ("reader", "Reader", f"{_S}.reader.base.ReaderBase", "extractive", "none", False),
 )
 
 #: The strategy groups, in build order (every Components field, every spec's strategies).
@@ -37,7 +39,8 @@ BASES: dict[str, str] = {row[0]: row[2] for row in TABLE}
 CONFIG_DEFAULTS: dict[str, str] = {row[0]: row[3] for row in TABLE}
 #: Group -> the option of the hook's default spec (a repository without an exported spec).
 SPEC_DEFAULTS: dict[str, str] = {row[0]: row[4] for row in TABLE}
-#: The strategy groups an episode benchmark exercises (the temporal resolver is read by temporal questions only).
+#: The strategy groups an episode benchmark exercises (the temporal resolver is read by temporal questions only,
+#: the reader by the benchmarks that declare it).
 EPISODE_GROUPS: tuple[str, ...] = tuple(row[0] for row in TABLE if row[5])
 #: Settings groups a benchmark may declare besides strategies (``pipeline.*`` knobs).
 SETTINGS_GROUPS: tuple[str, ...] = ("pipeline",)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from memlab.types import (
+        Answer,
         InjectionCandidate,
         Memory,
         MemoryState,
@@ -209,6 +210,28 @@ class Retriever(Protocol):
         self, query: str, candidates: Sequence[Memory], now: datetime, embedder: Embedder | None = None
     ) -> list[tuple[str, float]]:
         """Rank ``candidates`` for ``query``."""
+        ...
+
+
+@runtime_checkable
+class Reader(Protocol):
+    """Answers a benchmark's question from the context a policy produced, the same reader for every policy.
+
+    Contract: ``answer(question, context, now)`` reads only ``context`` (the selected units in retrieval order:
+    memories, cluster summaries, session narratives, a running document, insights alike, each a
+    :class:`~memlab.types.Memory` with its text and recorded time) and ``now`` (when the question is asked); it
+    returns an :class:`~memlab.types.Answer` whose ``unit_ids`` are ids of context units, whose ``confidence`` is
+    in [0, 1], and whose text is ``""`` with confidence 0 when the context holds no answer (an empty context
+    included); deterministic for the same inputs; odd text never raises. The ``none`` option reads nothing
+    (``reads = False``): a benchmark then scores only its own built-in answerer and logs no reader metric.
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+    reads: ClassVar[bool]
+
+    def answer(self, question: str, context: Sequence[Memory], now: datetime) -> Answer:
+        """Answer ``question`` from ``context`` as of ``now``."""
         ...
 
 

@@ -86,6 +86,13 @@ TARGETS: dict[str, frozenset[str]] = {
             "memlab.strategies.retriever.none.NoRetriever",
         }
     ),
+    "reader": frozenset(
+        {
+            "memlab.strategies.reader.extractive.ExtractiveReader",
+            "memlab.strategies.reader.llm.LLMReader",
+            "memlab.strategies.reader.none.NoReader",
+        }
+    ),
     "dataset": frozenset(
         {
             "memlab.benchmarks.adr.benchmark.AdrDecisionsBenchmark",

@@ -312,3 +312,18 @@ class TemporalRef:
     grain: str
     confidence: float = 1.0
     kind: str = "point"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A reader's answer to a question (:class:`memlab.protocols.Reader`).
+
+    Attributes:
+        text: The answer ("" when the context holds none).
+        unit_ids: Ids of the context units the answer was read from (a subset of the context's ids).
+        confidence: Confidence in [0, 1] (0 for no answer).
+    """
+
+    text: str
+    unit_ids: tuple[str, ...] = ()
+    confidence: float = 0.0

@@ -46,7 +46,7 @@ def test_the_derived_lists_follow_the_table():
     assert [f.name for f in fields(Components)][: len(GROUPS)] == list(GROUPS)
     assert set(TARGETS) == {*GROUPS, *OTHER_BUILT_GROUPS}
     assert list(DEFAULT_OPTIONS) == list(GROUPS)
-    assert set(POLICY) == ({*GROUPS} - {"temporal"}) | set(SETTINGS_GROUPS)
+    assert set(POLICY) == ({*GROUPS} - {"temporal", "reader"}) | set(SETTINGS_GROUPS)
 
 
 def test_every_allow_listed_strategy_inherits_its_groups_base():

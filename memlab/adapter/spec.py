@@ -23,7 +23,7 @@ from memlab.groups import SPEC_DEFAULTS
 from memlab.pipeline.inject import MAX_BLOCK_CHARS, MAX_ITEM_CHARS
 
 #: Strategy groups every spec must carry (a spec exported before ``retriever`` existed gets ``dense``).
-REQUIRED_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g != "retriever")
+REQUIRED_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g not in ("retriever", "reader"))
 __all__ = ["GROUPS", "build_node", "config_hash", "missing_package_error"]
 
 SPEC_FORMAT = "memlab.hook-spec/1"
@@ -125,6 +125,7 @@ def load_spec(path: str | Path) -> dict[str, Any]:
     if not isinstance(strategies, dict) or any(g not in strategies for g in REQUIRED_GROUPS):
         raise MemlabError(f"spec {path} lacks strategies ({', '.join(REQUIRED_GROUPS)}); re-export it")
     strategies.setdefault("retriever", dict(DEFAULT_RETRIEVER))
+    strategies.setdefault("reader", {"_target_": "memlab.strategies.reader.none.NoReader"})  # the hook reads nothing
     if not isinstance(data.get("hook") or {}, dict) or not isinstance(data.get("pipeline") or {}, dict):
         raise MemlabError(f"spec {path} has a malformed hook or pipeline section; re-export it")
     hook = {**HOOK_DEFAULTS, **(data.get("hook") or {})}

@@ -33,6 +33,7 @@ log = logging.getLogger("memlab.llm")
 LLM_TARGETS: frozenset[str] = frozenset(
     {
         "memlab.strategies.judge.dspy_judge.DSPyJudge",
+        "memlab.strategies.reader.llm.LLMReader",
         "memlab.strategies.summarizer.dspy_summarizer.DSPySummarizer",
         "memlab.strategies.temporal.dspy_resolver.DSPyResolver",
     }

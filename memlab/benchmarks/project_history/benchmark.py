@@ -30,7 +30,7 @@ HEADLINE: tuple[str, ...] = (
     "injected_tokens",
 )
 #: History benchmarks run the whole policy; ``temporal`` reads the dates ``when`` questions mention.
-USES: tuple[str, ...] = (*POLICY, "temporal")
+USES: tuple[str, ...] = (*POLICY, "temporal", "reader")
 
 
 @dataclass(frozen=True)
@@ -173,7 +173,7 @@ class BuiltinHistoryBenchmark(_HistoryBenchmark):
         "1",
         "generated (MIT)",
         "current_truth_at_1",
-        POLICY,  # no question asks for a date a note mentions: the temporal resolver is never read
+        (*POLICY, "reader"),  # no question asks for a date a note mentions: the temporal resolver is never read
         "a small hand-written project history (58 memories, four months) with exact gold (the quickstart's data)",
         headline=HEADLINE,
     )

@@ -10,6 +10,9 @@ built at the history's clock. Metrics (exact names, shared across issues):
   pairs (definition in :mod:`history_metrics`; judged pairs absent from gold are COEXIST).
 * ``current_truth_at_1``, ``stale_rate_top5``, ``as_of_acc``, ``when_acc``, ``history_acc``,
   ``context_tokens``: the query kinds, each answered from its selected context (:mod:`evaluate_queries`).
+* ``reader_acc``, ``reader_acc_{current,as_of,when}``, ``reader_answered`` (counts ``n_reader``,
+  ``n_reader_<kind>``): the run's ``reader`` answering the same questions from the same contexts
+  (:mod:`reader_scoring`; none with ``reader=none``).
 * ``stale_rate_injected``: fraction of facts in the SessionStart block (memories; a summary counts as its
   source memories) that gold says were superseded at the block's time. ``current_coverage_injected``:
   fraction of ``current`` queries (one per queried topic instance) for which a memory stating the current
@@ -36,6 +39,7 @@ from memlab.benchmarks import metrics
 from memlab.benchmarks.base import BenchmarkResult, DatasetCard
 from memlab.benchmarks.project_history import history_metrics as hm
 from memlab.benchmarks.project_history.evaluate_queries import episode_query, query_metrics
+from memlab.benchmarks.project_history.reader_scoring import reader_metrics
 from memlab.components import Components
 from memlab.data.project_history.schema import ProjectHistory
 from memlab.pipeline.astra import extras_info, extras_metrics
@@ -130,6 +134,7 @@ def score_history(history: ProjectHistory, outcome: EpisodeOutcome, card: Datase
         **metrics.supersession_counts(pred_sup, gold_sup),
         **relation,
         **query_metrics(predictions),
+        **reader_metrics(predictions),
         "stale_rate_injected": hm.stale_rate(facts, stale_since(history), now),
         "n_injected_facts": float(len(facts)),
         "current_coverage_injected": metrics.mean(covered),

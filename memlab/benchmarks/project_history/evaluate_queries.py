@@ -23,6 +23,7 @@ from typing import Any
 
 from memlab.benchmarks import metrics
 from memlab.benchmarks.project_history.history_metrics import stale_rate
+from memlab.benchmarks.project_history.reader_scoring import reader_fields, topic_values
 from memlab.benchmarks.project_history.when_answer import when_memory
 from memlab.components import Components
 from memlab.data.project_history.schema import GoldQuery, ProjectHistory
@@ -64,6 +65,7 @@ def answer_memory(store: MemoryStore, context: QueryContext) -> Memory | None:
 def make_answerer(history: ProjectHistory, components: Components, stale_since: Mapping[str, datetime]):
     """``answer(query, context, store)`` scoring each answer against the history's gold."""
     gold = {q.id: q for q in history.queries}
+    values = topic_values(history.queries)
 
     def answer(query: Query, context: QueryContext, store: MemoryStore) -> dict[str, Any]:
         q = gold[query.id]
@@ -100,6 +102,8 @@ def make_answerer(history: ProjectHistory, components: Components, stale_since: 
         else:  # history
             chain = [m.id for m in history_of(store, memory.id)] if memory is not None else []
             record.update(chain=chain, correct=float(chain == list(q.evidence)))
+        units = [item.unit for item in context.items]
+        record.update(reader_fields(components.reader, q, query.text, units, query.at, values))
         return record
 
     return answer

@@ -1,0 +1,92 @@
+"""The reader's answers to the history questions, and reader accuracy (``reader_acc*``).
+
+Every ``current``, ``as_of`` and ``when`` question is also answered by the run's ``reader``
+(:class:`memlab.protocols.Reader`) from the units of the same selected context, whatever they are (memories,
+cluster summaries, narratives): so a design without supersession edges is scored on the same questions as one
+with them. ``history`` questions ask for a chain the store keeps, not for a value; the reader does not answer them.
+
+Correct answers:
+
+* ``when``: the answer is the gold day (``YYYY-MM-DD``).
+* ``current``, ``as_of``: the answer names the gold value and no other value of the same topic — every salient
+  word of the gold value (a name, an acronym, a version: :func:`memlab.text.slot_parse.salient_tokens`; with none,
+  every content word) is a word of the answer, and no word of another value the topic took (the gold answers of
+  its other questions, its history chain) that is not a word of the gold value is. "FastAPI" answers "FastAPI",
+  "Accept-Version" answers "an Accept-Version header"; "Flask FastAPI" answers neither.
+
+Metrics: ``reader_acc`` (the three kinds together), ``reader_acc_current``, ``reader_acc_as_of``,
+``reader_acc_when`` and their counts ``n_reader_<kind>``, ``n_reader``; ``reader_answered`` (fraction with a
+non-empty answer). A rate over no question is undefined and absent; with ``reader=none`` no reader metric is
+logged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from memlab.benchmarks import metrics
+from memlab.data.project_history.schema import GoldQuery
+from memlab.text.slot_parse import content_tokens, salient_tokens
+
+#: The query kinds the reader answers.
+READER_KINDS: tuple[str, ...] = ("current", "as_of", "when")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(content_tokens(text))
+
+
+def topic_values(queries: Iterable[GoldQuery]) -> dict[str, frozenset[str]]:
+    """Topic -> the words of every value gold gives it (``history`` chains split at ``->``)."""
+    out: dict[str, set[str]] = {}
+    for q in queries:
+        if q.topic is None:
+            continue
+        values = q.answer.split("->") if q.kind == "history" else ([q.answer] if q.kind != "when" else [])
+        for value in values:
+            out.setdefault(q.topic, set()).update(_words(value))
+    return {topic: frozenset(words) for topic, words in out.items()}
+
+
+def value_correct(answer: str, gold: str, topic_words: frozenset[str] = frozenset()) -> bool:
+    """Whether ``answer`` names ``gold`` and no other value of the topic (rules in the module docstring)."""
+    said, wanted = _words(answer), _words(gold)
+    required = salient_tokens(gold) or wanted
+    if not required or not required <= said:
+        return False
+    return not (said & (topic_words - wanted))
+
+
+def reader_fields(reader: Any, query: GoldQuery, question: str, units: Sequence[Any], at: Any, values: Mapping) -> dict:
+    """The record fields of the reader's answer to one question (``{}``: the reader does not answer it)."""
+    if reader is None or not getattr(reader, "reads", False) or query.kind not in READER_KINDS:
+        return {}
+    answer = reader.answer(question, units, at)
+    if query.kind == "when":
+        correct = answer.text == query.answer
+    else:
+        correct = value_correct(answer.text, query.answer, values.get(query.topic, frozenset()))
+    return {
+        "reader_answer": answer.text,
+        "reader_units": list(answer.unit_ids),
+        "reader_confidence": answer.confidence,
+        "reader_correct": float(correct),
+    }
+
+
+def reader_metrics(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    """``reader_acc``, ``reader_acc_<kind>``, ``reader_answered`` and their counts (absent when undefined)."""
+    read = [r for r in records if "reader_correct" in r]
+    if not read:
+        return {}
+    out: dict[str, float | None] = {
+        "reader_acc": metrics.mean(r["reader_correct"] for r in read),
+        "reader_answered": metrics.mean(float(bool(r["reader_answer"])) for r in read),
+        "n_reader": float(len(read)),
+    }
+    for kind in READER_KINDS:
+        rows = [r["reader_correct"] for r in read if r["kind"] == kind]
+        out[f"reader_acc_{kind}"] = metrics.mean(rows)
+        out[f"n_reader_{kind}"] = float(len(rows))
+    return metrics.defined(out)
