@@ -321,4 +321,4 @@ def test_best_ranks_only_runs_where_the_metric_is_defined_and_prints_its_count(t
     assert main(["best", "--experiment", "conv", "--metric", "current_truth_at_1", "--tracking-uri", uri]) == 0
     out = capsys.readouterr().out
     assert "current_truth_at_1=0.5 (n=2)" in out.splitlines()[0]
-    assert "best of 1 FINISHED runs where current_truth_at_1 is defined" in out
+    assert "best of 1 FINISHED runs of experiment conv where current_truth_at_1 is defined" in out

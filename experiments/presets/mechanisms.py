@@ -15,26 +15,12 @@ from collections import Counter
 from typing import Any
 
 
-def compose(overrides: list[str]) -> dict[str, Any]:
-    """The resolved config of ``overrides`` (tracking off)."""
-    from hydra import compose as hydra_compose
-    from hydra import initialize_config_dir
-    from omegaconf import OmegaConf
-
-    from memlab.conf_resolvers import register
-    from memlab.paths import CONF_DIR
-
-    register()
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = hydra_compose(config_name="config", overrides=[*overrides, "tracking=none"])
-    return OmegaConf.to_container(cfg, resolve=True)  # type: ignore[return-value]
-
-
 def mechanisms(preset: str, dataset: str, overrides: list[str]) -> dict[str, Any]:
     """Run the preset's episode on the history benchmark ``dataset`` and count what its mechanisms did."""
     from memlab.benchmarks.project_history.evaluate import history_episode, stale_since
     from memlab.benchmarks.project_history.evaluate_queries import make_answerer
     from memlab.build import build_components, build_node
+    from memlab.config import compose
     from memlab.pipeline.astra import extras_metrics
     from memlab.pipeline.episode import run_episode
     from memlab.pipeline.inject import store_block

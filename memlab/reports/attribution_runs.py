@@ -27,18 +27,10 @@ RUN_ID = re.compile(r"^[0-9a-f]{32}$")
 
 
 def compose(overrides: Sequence[str]) -> dict[str, Any]:
-    """The resolved config ``python -m memlab`` would run for ``overrides``."""
-    from hydra import compose as hydra_compose
-    from hydra import initialize_config_dir
-    from omegaconf import OmegaConf
+    """The resolved config ``python -m memlab`` would run for ``overrides`` (its own tracking)."""
+    from memlab.config import compose as compose_config
 
-    from memlab.conf_resolvers import register
-    from memlab.paths import CONF_DIR
-
-    register()
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = hydra_compose(config_name="config", overrides=list(overrides))
-    return OmegaConf.to_container(cfg, resolve=True)  # type: ignore[return-value]
+    return compose_config(list(overrides), tracking=None)
 
 
 def resolve_config(spec: str, uri: str | None) -> dict[str, Any]:
