@@ -133,7 +133,7 @@ class AdrDecisionsBenchmark(EpisodeBenchmark):
         """Each query answered by its repository's answerer (query ids are unique across repositories)."""
         by_query = {}
         for history in data.runnable:
-            answer = make_answerer(history, components, stale_since(history))
+            answer = make_answerer(history, components, stale_since(history), read=False)
             by_query.update({q.id: answer for q in history.queries})
 
         def answer(query, context, store):

@@ -62,8 +62,12 @@ def answer_memory(store: MemoryStore, context: QueryContext) -> Memory | None:
     return max(sources, key=lambda m: (m.timestamp, m.id)) if sources else None
 
 
-def make_answerer(history: ProjectHistory, components: Components, stale_since: Mapping[str, datetime]):
-    """``answer(query, context, store)`` scoring each answer against the history's gold."""
+def make_answerer(
+    history: ProjectHistory, components: Components, stale_since: Mapping[str, datetime], *, read: bool = True
+):
+    """``answer(query, context, store)`` scoring each answer against the history's gold (``read``: the run's
+    ``reader`` also answers, for the benchmarks whose card uses it).
+    """
     gold = {q.id: q for q in history.queries}
     values = topic_values(history.queries)
 
@@ -103,7 +107,8 @@ def make_answerer(history: ProjectHistory, components: Components, stale_since: 
             chain = [m.id for m in history_of(store, memory.id)] if memory is not None else []
             record.update(chain=chain, correct=float(chain == list(q.evidence)))
         units = [item.unit for item in context.items]
-        record.update(reader_fields(components.reader, q, query.text, units, query.at, values))
+        if read:
+            record.update(reader_fields(components.reader, q, query.text, units, query.at, values))
         return record
 
     return answer
