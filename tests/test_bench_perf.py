@@ -59,6 +59,7 @@ def test_aggregate_keeps_the_incremental_step_timed_in_the_first_repeat_only():
     assert point["delta_cpu_s"]["median"] == 0.4 and point["delta_pairs_judged"] == 7.0
 
 
+@pytest.mark.slow  # over 4 s: runs with the slow suite (make test-slow, CI)
 def test_bench_episode_command_writes_results_and_report(tmp_path, capsys):
     parser = argparse.ArgumentParser()
     bench.add_arguments(parser)

@@ -83,6 +83,7 @@ def test_builtin_run_is_reproducible(tmp_path):
     assert {k: a[k] for k in keys} == {k: b[k] for k in keys}
 
 
+@pytest.mark.slow  # over 4 s: runs with the slow suite (make test-slow, CI)
 def test_multirun_sweep_files_children_under_one_parent(tmp_path):
     import subprocess
     import sys

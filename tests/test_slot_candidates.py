@@ -79,6 +79,7 @@ def test_slot_pairs_never_join_other_subjects_or_notes_without_an_attribute():
     assert slot_pairs(mem[:1], x[:1], PhraseEmbedder(), k=3) == []
 
 
+@pytest.mark.slow  # over 4 s: runs with the slow suite (make test-slow, CI)
 def test_slot_pairs_with_minilm_pair_message_queue_and_event_bus_of_one_subject():
     from memlab.embed.minilm import MiniLMEmbedder
 

@@ -12,6 +12,7 @@ from memlab.adapter.install import merge, strip_ours
 from tests.adapter.conftest import add_note, cli, upstream_memory
 
 
+@pytest.mark.slow  # over 4 s: runs with the slow suite (make test-slow, CI)
 def test_recall_reason_status_tiers_edges(consolidated):
     add_note(
         consolidated,

@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from memlab.adapter import jsonl_refs
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import append_memory
 from tests.adapter.conftest import main_in_process
 
 
+@pytest.mark.slow  # over 4 s: runs with the slow suite (make test-slow, CI)
 def test_recall_with_summaries_among_the_hits_tracks_and_prints_no_escape(installed_checkout):
     hook = installed_checkout
     repo = find_repo(hook.project)

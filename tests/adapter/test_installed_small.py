@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import load_memories
 from tests.adapter.conftest import git, main_in_process, seed
@@ -67,6 +69,7 @@ def test_dangling_refs_stop_nothing_and_never_wedge_writes(installed_checkout):
     assert status["memories"] == 3 and any("refs/notes/mem/ghost" in e for e in status["errors"])
 
 
+@pytest.mark.slow  # over 4 s: runs with the slow suite (make test-slow, CI)
 def test_git_failures_name_their_reason_and_stale_files_are_cleaned(installed_checkout, tmp_path):
     import os
     import subprocess

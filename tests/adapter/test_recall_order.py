@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
+import pytest
+
 from memlab.adapter.recall_order import current_first
 from memlab.pipeline.recall import RecallHit
 from memlab.pipeline.store import MemoryStore
@@ -38,6 +40,7 @@ def test_superseded_hits_follow_the_current_ones_in_the_retrievers_order():
     assert [s.hit.memory.id for s in before] == ["kafka", "nats", "ci"] and not any(s.superseded for s in before)
 
 
+@pytest.mark.slow  # over 4 s: runs with the slow suite (make test-slow, CI)
 def test_exhaustive_recall_lists_the_superseded_memory_last_and_marked(repo, tmp_path):
     from memlab.adapter.export import spec_from_config
     from memlab.adapter.gitcli import find_repo

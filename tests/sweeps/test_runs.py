@@ -100,6 +100,7 @@ tracker.finish()
 """
 
 
+@pytest.mark.slow  # over 4 s: runs with the slow suite (make test-slow, CI)
 def test_processes_that_open_a_fresh_store_together_all_record_their_runs(tmp_path):
     """Two sweeps started at the same moment on a fresh sqlite store raced on MLflow's schema creation ("table
     experiments already exists") and one job's run was lost."""
