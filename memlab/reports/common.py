@@ -11,7 +11,7 @@ A report written before it recorded its runs is refused when the new one would b
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -181,3 +181,31 @@ def with_count(cell: str, runs: Sequence[Any], metric: str) -> str:
     counts = [count_of(metric, r.metrics) for r in runs if is_defined(r.metrics.get(metric))]
     known = [c for c in counts if c is not None]
     return cell if cell == "–" or not known else f"{cell} (n={sum(known):.0f})"
+
+
+def single_experiment_main(
+    name: str, doc: str, experiment: str, render: Callable[[list[Any], str], str], argv: list[str] | None
+) -> int:
+    """``memlab report NAME``: the report of one experiment's FINISHED runs, written to ``reports/NAME.md``.
+
+    ``render(runs, experiment)`` gives the markdown. No runs: a one-line error and nothing written; an existing
+    report is kept unless ``--force`` (and never shrunk unless ``--partial``).
+    """
+    import argparse
+
+    from memlab.paths import PROJECT_ROOT
+
+    parser = argparse.ArgumentParser(prog=f"memlab report {name}", description=doc.splitlines()[0])
+    parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
+    parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / f"{name}.md"))
+    parser.add_argument("--experiment", default=experiment)
+    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
+    add_partial_argument(parser)
+    args = parser.parse_args(argv)
+    runs = finished_runs(args.experiment, args.uri)
+    require_runs(runs, [args.experiment], args.uri)
+    out = Path(args.out)
+    check_output([out], args.force)
+    write_report(out, render(runs, args.experiment), [r.run_id for r in runs], partial=args.partial, uri=args.uri)
+    print(f"wrote {out} ({len(runs)} runs)")
+    return 0

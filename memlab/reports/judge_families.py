@@ -20,7 +20,6 @@ generalization table. Nothing in the output is typed by hand.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import hashlib
 import statistics
@@ -29,7 +28,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from memlab.paths import PROJECT_ROOT
 from memlab.reports.project_history import code_label, mean_sd
 
 EXPERIMENT = "project_history_families"
@@ -225,24 +223,9 @@ def render(runs: Sequence[Any], experiment: str = EXPERIMENT) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Write the report from the runs that exist (none: one-line error, nothing written); returns 0."""
-    from memlab.reports.common import add_partial_argument, write_report
+    from memlab.reports.common import single_experiment_main
 
-    parser = argparse.ArgumentParser(prog="memlab report judge_families", description=__doc__.splitlines()[0])
-    parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
-    parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / "judge_families.md"))
-    parser.add_argument("--experiment", default=EXPERIMENT)
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
-    add_partial_argument(parser)
-    args = parser.parse_args(argv)
-    from memlab.reports.common import check_output, finished_runs, require_runs
-
-    runs = finished_runs(args.experiment, args.uri)
-    require_runs(runs, [args.experiment], args.uri)
-    out = Path(args.out)
-    check_output([out], args.force)
-    write_report(out, render(runs, args.experiment), [r.run_id for r in runs], partial=args.partial, uri=args.uri)
-    print(f"wrote {out} ({len(runs)} runs)")
-    return 0
+    return single_experiment_main("judge_families", __doc__, EXPERIMENT, render, argv)
 
 
 if __name__ == "__main__":
