@@ -2,7 +2,8 @@
 
 Settings: our entries are hook commands containing :data:`MARKER`; everything else in the file is kept.
 The first install saves the original bytes (or a note that the file did not exist) and a record of what
-it wrote in memlab's own state folder (``$XDG_STATE_HOME/memlab/installs/``, else
+it wrote (and of the spec its hooks run, path and SHA-256: :mod:`memlab.adapter.installed_spec`) in memlab's own
+state folder (``$XDG_STATE_HOME/memlab/installs/``, else
 ``~/.local/state/memlab/installs/``) — never inside the project, where a repository could plant a record
 or a link. Uninstall restores the original byte for byte when the file still holds exactly what install
 wrote, and otherwise removes only memlab's entries.
@@ -312,6 +313,7 @@ def install_settings(spec: Path, project: Path, scope: str) -> Path:
     new = (json.dumps(merge(data, spec, fast_prefix()), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     atomic_write(path, new)
     record["written_sha"] = _sha(new)
+    record["spec"], record["spec_sha256"] = str(spec), _sha(read_regular(spec))  # what `memlab recall` runs
     atomic_write(folder / "record.json", (json.dumps(record, indent=2) + "\n").encode(), mode=0o600)
     return path
 
