@@ -11,10 +11,10 @@ from typing import Any
 from memlab.adapter.gitcli import Repo, find_repo
 
 
-def add_repo_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--project`` and ``--spec``."""
+def add_repo_arguments(parser: argparse.ArgumentParser, spec_default: str = "built-in defaults") -> None:
+    """``--project`` and ``--spec`` (``spec_default``: what the command runs after ``$MEMLAB_SPEC``)."""
     parser.add_argument("--project", default=None, help="repository (default: current directory)")
-    parser.add_argument("--spec", default=None, help="memlab-hook.json (default: $MEMLAB_SPEC, else built-in defaults)")
+    parser.add_argument("--spec", default=None, help=f"memlab-hook.json (default: $MEMLAB_SPEC, else {spec_default})")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 

@@ -1,5 +1,8 @@
 """``memlab recall QUERY [--mode ...] [--as-of DATE] [--reason]``: search a repository's memories.
 
+Without ``--spec`` (or ``$MEMLAB_SPEC``) it runs the spec ``memlab install`` installed for the repository, else
+the built-in default policy, and says which on stderr (:mod:`memlab.adapter.installed_spec`).
+
 Current memories come first and a superseded one (``--mode exhaustive``, or a spec whose recall mode is) after
 them, marked ``[superseded by ID, DATE: SUMMARY]`` (:mod:`memlab.adapter.recall_order`).
 """
@@ -7,6 +10,7 @@ them, marked ``[superseded by ID, DATE: SUMMARY]`` (:mod:`memlab.adapter.recall_
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import asdict
 from datetime import UTC, datetime
 
@@ -22,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="results (default: the spec's recall_limit)")
     parser.add_argument("--reason", action="store_true", help="answer + temporal resolutions + source memories")
     parser.add_argument("--no-track", action="store_true", help="do not record activations")
-    add_repo_arguments(parser)
+    add_repo_arguments(parser, spec_default="the spec `memlab install` installed here, else built-in defaults")
 
 
 def _date(text: str) -> datetime:
@@ -39,15 +43,18 @@ def run(args: argparse.Namespace) -> int:
     """Recall and print hits (or the reasoned answer)."""
     from memlab.adapter import jsonl_refs, records
     from memlab.adapter.consolidation import load_store
+    from memlab.adapter.installed_spec import choose_spec
     from memlab.adapter.reasoning import reason
     from memlab.adapter.recall_order import current_first
-    from memlab.adapter.spec import build_components, check_models, resolve_spec
+    from memlab.adapter.spec import build_components, check_models
     from memlab.adapter.state import clock
     from memlab.pipeline.recall import recall
     from memlab.types import MAX_ACCESS_TIMES, MemoryState
 
     repo = open_repo(args)
-    spec = resolve_spec(args.spec)
+    spec, which = choose_spec(args.spec, repo)
+    if which:
+        print(f"memlab recall: {which}", file=sys.stderr)
     loaded = load_store(repo)
     check_models(spec, repo)
     components = build_components(spec)
