@@ -52,6 +52,9 @@ def test_readme_run_to_hook_path_works_as_written(seeded, tmp_path):
         if " recall " in line:  # current memories first, superseded ones after them and marked
             marked = ["[superseded by " in hit for hit in proc.stdout.splitlines()]
             assert marked and marked == sorted(marked), proc.stdout
+            spec_file = home / "memlab-spec" / "memlab-hook.json"
+            used = f"memlab recall: policy {spec_file} (installed, project scope)"
+            assert used in proc.stderr.splitlines(), proc.stderr  # the installed winner, not the default
         if " install " in line:
             hooks = json.loads(settings.read_text())["hooks"]
             command = hooks["SessionStart"][0]["hooks"][0]["command"]
