@@ -62,6 +62,16 @@ def finished_runs(experiment: str, uri: str | None) -> list[Any]:
         raise
 
 
+def shown_uri(uri: str) -> str:
+    """A tracking URI as a report prints it: a store inside the checkout as ``sqlite:///<checkout>/...`` (the same
+    place in every clone), any other URI as it is.
+    """
+    from memlab.paths import PROJECT_ROOT
+
+    root = f"sqlite:///{PROJECT_ROOT}/"
+    return "sqlite:///<checkout>/" + uri[len(root) :] if uri.startswith(root) else uri
+
+
 def save(fig: Any, path: Path) -> Path:
     """Save a matplotlib figure as PNG (no timestamps in the file) and close it; the saved area grows to hold
     titles and legends placed outside the axes (nothing is clipped).
