@@ -31,6 +31,12 @@ def _kind(kind: str) -> ItemSpec:
     return ItemSpec(lambda r: r.get("kind") == kind and "correct" in r, lambda r: float(r["correct"]))
 
 
+def _read(kind: str | None) -> ItemSpec:
+    return ItemSpec(
+        lambda r: "reader_correct" in r and (kind is None or r.get("kind") == kind), lambda r: float(r["reader_correct"])
+    )
+
+
 def _evaluated(r: Record) -> bool:
     return bool(r.get("evaluated")) and "status" in r
 
@@ -47,6 +53,10 @@ SPECS: dict[str, ItemSpec] = {
     "as_of_acc": _kind("as_of"),
     "when_acc": _kind("when"),
     "history_acc": _kind("history"),
+    "reader_acc": _read(None),
+    "reader_acc_current": _read("current"),
+    "reader_acc_as_of": _read("as_of"),
+    "reader_acc_when": _read("when"),
     "resolver_acc": ItemSpec(_evaluated, lambda r: float(r["status"] == "correct")),
     "resolver_coverage": ItemSpec(_evaluated, lambda r: float(r["status"] != "unsupported")),
     "resolver_acc_supported": ItemSpec(

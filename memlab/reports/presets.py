@@ -7,10 +7,10 @@ with a 95% bootstrap interval, its measured tokens, the paired difference of ``t
 is distinguishable (:mod:`memlab.reports.budgets`); the Pareto front and a figure of the main metric against the
 measured tokens; at the largest budget, the headline metrics, the tier distribution and the latency per phase.
 
-Intervals: where a metric is a mean over items (LoCoMo's date accuracy: one question each; the built-in
-history's ``current_truth_at_1``: one question each) the bootstrap resamples the items, and the paired
-difference resamples the items both runs answered (:mod:`memlab.reports.stats`); where it is not
-(``supersession_f1`` over several generated histories) it resamples the seeds, pairing by seed.
+Intervals: where a metric is a mean over items (LoCoMo's date accuracy and the history benchmarks' ``reader_acc``:
+one question each, seeds pooled) the bootstrap resamples the items, and the paired difference resamples the items
+both runs answered (:mod:`memlab.reports.stats`); where it is not (e.g. ``supersession_f1``) it resamples the
+seeds, pairing by seed.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
-"""The winner of a real comparison is what gets exported, and its hook keeps only the current fact.
+"""The winner of a real comparison is what gets exported; a superseding policy's hook keeps only the current fact.
 
 The quickstart's comparison (``+experiment=seed_git_notes_memory_nollm,tuned``, both filed under ``presets``) runs
-into a temporary MLflow store; ``memlab export --sweep last`` freezes its winner, which is installed into a fresh
-repository; the installed SessionStart command and ``memlab recall`` then see "Use Kafka for the event bus" replaced
-by "Switched from Kafka to NATS for the event bus".
+into a temporary MLflow store; ``memlab export --sweep last`` freezes its winner by the main metric (whichever policy
+that is). ``tuned``'s run, exported by id, is installed into a fresh repository; the installed SessionStart command
+and ``memlab recall`` then see "Use Kafka for the event bus" replaced by "Switched from Kafka to NATS for the event
+bus".
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 from datetime import UTC, datetime
 
 import pytest
+from mlflow.tracking import MlflowClient
 
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import append_memory
@@ -44,7 +46,7 @@ def memlab(*args: str, cwd, uri: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.slow
-def test_the_quickstart_winner_exported_and_installed_injects_only_the_current_fact(tmp_path):
+def test_the_quickstart_winner_is_exported_and_tuned_installed_injects_only_the_current_fact(tmp_path):
     uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
     sweep = subprocess.run(
         [
@@ -63,12 +65,18 @@ def test_the_quickstart_winner_exported_and_installed_injects_only_the_current_f
 
     chosen = json.loads(memlab("best", "--sweep", "last", "--json", cwd=tmp_path, uri=uri).stdout)
     assert chosen["among"] == f"sweep {hint.group(1)} (2 jobs)"
-    assert chosen["tags"]["mlflow.runName"] == "experiment=tuned", chosen["tags"]  # tuned wins the comparison
+    client = MlflowClient(uri)
+    runs = {r.info.run_name: r for r in client.search_runs([client.get_run(chosen["run_id"]).info.experiment_id])}
+    scores = {name: r.data.metrics["reader_acc"] for name, r in runs.items() if name.startswith("experiment=")}
+    assert chosen["tags"]["mlflow.runName"] == max(scores, key=scores.get), scores  # the main metric's winner
+    winner_dir = tmp_path / "winner"
+    memlab("export", "--sweep", "last", "--out", str(winner_dir), cwd=tmp_path, uri=uri)
+    winner = json.loads((winner_dir / "memlab-hook.json").read_text())
+    assert winner["source"]["run_id"] == chosen["run_id"] and winner["source"]["sweep"] == hint.group(1)
+
     spec_dir = tmp_path / "spec"
-    memlab("export", "--sweep", "last", "--out", str(spec_dir), cwd=tmp_path, uri=uri)
+    memlab("export", "--run-id", runs["experiment=tuned"].info.run_id, "--out", str(spec_dir), cwd=tmp_path, uri=uri)
     spec_file = spec_dir / "memlab-hook.json"
-    spec = json.loads(spec_file.read_text())
-    assert spec["source"]["run_id"] == chosen["run_id"] and spec["source"]["sweep"] == hint.group(1)
 
     project = make_repo(tmp_path / "project")
     capture(project, OLD, datetime(2025, 11, 3, 10, tzinfo=UTC))

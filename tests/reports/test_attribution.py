@@ -116,7 +116,7 @@ def test_attribution_runs_the_swaps_and_sums_to_the_measured_difference(tmp_path
     base = f"+experiment=seed_git_notes_memory_nollm embedder=tfidf tracking.uri={uri}"
     a, b = base, base + " judge=slot retriever=bm25"
     result, metric = ar.report("attr", a, b, uri=uri, metric=None, seeds=None, max_groups=4, execute=True)
-    assert metric == "current_truth_at_1" and result.groups == ("judge", "retriever")
+    assert metric == "reader_acc" and result.groups == ("judge", "retriever")
     from memlab.tracking.query import find_runs
 
     runs = find_runs("attr", uri)

@@ -1,8 +1,9 @@
 """The four query kinds as episode queries, answered from their selected context, and their scores.
 
 Each gold query is asked at its own time (``GoldQuery.as_of``; an ``as_of`` question is asked at the
-history's end about that earlier time). Recall hands up to ``RECALL_LIMIT`` units to the selector; the
-answer is read from the first context item in retrieval order (a summary, or an online MERGE's combined
+history's end about that earlier time). Recall hands the policy's own ``pipeline.recall_limit`` units to the
+selector, so each policy is scored on the context it would build (a window design's running document, a summary
+design's summaries); the answer is read from the first context item in retrieval order (a summary, or an online MERGE's combined
 memory, speaks through its newest source, the line it quotes first):
 
 * ``current``: standard recall (current-only); correct when the answer memory is evidence.
@@ -35,8 +36,6 @@ from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.units import is_summary, sources_of
 from memlab.types import Memory
 
-#: Units recall hands to the selector for each question.
-RECALL_LIMIT = 5
 #: Recall mode per query kind (``None``: the policy's ``pipeline.recall_mode``).
 KIND_MODE: Mapping[str, str | None] = {"current": None, "as_of": None, "when": "exhaustive", "history": "exhaustive"}
 
@@ -47,7 +46,7 @@ def episode_query(query: GoldQuery, end: datetime) -> Query:
     as_of = query.as_of if query.kind == "as_of" else None
     past = query.kind in ("when", "history")  # about events, not about what is current
     mode = KIND_MODE[query.kind]
-    return Query(query.id, query.question, at, as_of, mode, RECALL_LIMIT, past, {"kind": query.kind})
+    return Query(query.id, query.question, at, as_of, mode, None, past, {"kind": query.kind})
 
 
 def answer_memory(store: MemoryStore, context: QueryContext) -> Memory | None:
