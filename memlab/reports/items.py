@@ -32,9 +32,10 @@ def _kind(kind: str) -> ItemSpec:
 
 
 def _read(kind: str | None) -> ItemSpec:
-    return ItemSpec(
-        lambda r: "reader_correct" in r and (kind is None or r.get("kind") == kind), lambda r: float(r["reader_correct"])
-    )
+    def where(r: Record) -> bool:
+        return "reader_correct" in r and (kind is None or r.get("kind") == kind)
+
+    return ItemSpec(where, lambda r: float(r["reader_correct"]))
 
 
 def _evaluated(r: Record) -> bool:
