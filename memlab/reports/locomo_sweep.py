@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memlab.errors import MemlabError
 from memlab.reports.items import Record, item_values
 from memlab.tracking.query import RunRecord
 
@@ -120,7 +121,12 @@ def read_bars(sweep: Sequence[RunRecord], uri: str | None) -> list[tuple[Bar, Ba
             path = read_artifact(run.run_id, "predictions.jsonl", uri, Path(tmp))
             records = None
             if path is not None:
-                records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+                try:
+                    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+                except json.JSONDecodeError as exc:
+                    raise MemlabError(
+                        f"predictions.jsonl of run {run.run_id} is not JSON lines ({exc}); re-run it or drop the run"
+                    ) from exc
             out.append((bar(run, METRIC, records), bar(run, HELDOUT, records)))
     return out
 

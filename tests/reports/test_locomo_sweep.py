@@ -117,3 +117,17 @@ def test_the_figure_file_is_written(tmp_path) -> None:
     note = plot(["rules / hybrid"], [pair], path)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 1000
     assert note.endswith("Every bar has one.") and not math.isnan(pair[0].ci[0])
+
+
+def test_bars_are_read_from_each_runs_predictions_artifact(tmp_path, monkeypatch) -> None:
+    import json
+
+    from memlab.reports import configs
+    from memlab.reports.locomo_sweep import read_bars
+
+    stored = tmp_path / "r1.jsonl"
+    stored.write_text("".join(json.dumps(r) + "\n" for r in _records()), encoding="utf-8")
+    monkeypatch.setattr(configs, "read_artifact", lambda run_id, *_: stored if run_id == "r1" else None)
+    (dev, held), (dev2, held2) = read_bars([_run("r1"), _run("r2")], None)
+    assert dev.ci == bootstrap_ci(DEV, seed=0) and held.ci == bootstrap_ci(HELD, seed=0)
+    assert dev2.missing == held2.missing == NO_ARTIFACT and dev2.ci is None
