@@ -26,6 +26,7 @@ HELPERS = frozenset(
         "experiment_figures",
         "history_figure",
         "locomo_reader",
+        "locomo_sweep",
         "llm_costs",
         "attribution",
         "attribution_runs",

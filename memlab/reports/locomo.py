@@ -5,8 +5,9 @@ or says that no such run exists.
 
 Reads runs with :mod:`memlab.tracking.query` only. The headline run is the newest finished run with the
 experiment's own settings (``temporal=rules``, hybrid retrieval, no errata, not tagged ``baseline``);
-the sweep table has the newest run per resolver × retrieval mode; the errata and baseline runs are found
-by their tags. Published figures (REFERENCE.md) are printed beside ours with the metric differences.
+the sweep table and figure (:mod:`memlab.reports.locomo_sweep`) have the newest run per resolver × retrieval
+mode; the errata and baseline runs are found by their tags. Published figures (REFERENCE.md) are printed beside
+ours with the metric differences.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from memlab.reports.locomo_reader import reader_section
+from memlab.reports.locomo_sweep import plot, read_bars, sweep_lines
 from memlab.tracking.query import RunRecord
 
 CATS = ((4, "single-hop"), (1, "multi-hop"), (2, "temporal"), (3, "open-domain"))
@@ -222,23 +224,7 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
     cells: dict[tuple[str, str], RunRecord] = {}
     for r in sorted(sweep, key=lambda r: r.start_time):
         cells[(_resolver(r), _mode(r))] = r
-    if cells:
-        out += [
-            "",
-            "## Sweep: resolver × retrieval mode (experiment settings otherwise)",
-            "",
-            "| resolver | retrieval | recall@10 turn | date acc. date-like | date acc. date-like held-out "
-            "| date acc. all | F1 |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        for (res, mode), r in sorted(cells.items()):
-            rm = r.metrics
-            out.append(
-                f"| {res} | {mode} | {_pct(rm.get('recall_at_10_turn'))} | "
-                f"{_pct(rm.get('temporal_date_acc_datelike'))} | "
-                f"{_pct(rm.get('temporal_date_acc_datelike_heldout'))} | {_pct(rm.get('temporal_date_acc'))} | "
-                f"{_pct(rm.get('temporal_f1'))} |"
-            )
+    out += sweep_lines(cells)
     base = [r for r in runs if "baseline" in _tags(r)]
     if base:
         out += [
@@ -280,29 +266,6 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
     return "\n".join(out) + "\n", head, [cells[k] for k in sorted(cells)]
 
 
-def _plot(sweep: Sequence[RunRecord], path: Path) -> None:
-    """Date accuracy per resolver × retrieval mode: dev file and held-out conversations side by side."""
-    from memlab.reports.common import pyplot, save
-
-    plt = pyplot()
-    labels = [f"{_resolver(r)} / {_mode(r)}" for r in sweep]
-    nan = float("nan")  # undefined: no bar
-    values = [100 * r.metrics.get("temporal_date_acc_datelike", nan) for r in sweep]
-    held = [100 * r.metrics.get("temporal_date_acc_datelike_heldout", nan) for r in sweep]
-    fig, ax = plt.subplots(figsize=(max(7, len(sweep) * 0.9), 4.8))
-    xs = range(len(sweep))
-    ax.bar([x - 0.2 for x in xs], values, 0.4, label="dev file")
-    ax.bar([x + 0.2 for x in xs], held, 0.4, label="held-out conversations")
-    ax.set_xticks(list(xs), labels, fontsize=8, rotation=30, ha="right", rotation_mode="anchor")
-    ax.set_xlabel("temporal resolver / retriever")
-    ax.set_ylabel("date accuracy, date-like gold (%)")
-    ax.set_title("LoCoMo temporal date accuracy per resolver and retriever")
-    ax.axhline(60, color="grey", linestyle="--", linewidth=0.8, label="target 60%")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    save(fig, path)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Write ``reports/locomo.md`` (+ ``reports/locomo_sweep.png``) from MLflow."""
     from memlab.reports.common import add_partial_argument, kept_on_error, write_report
@@ -325,8 +288,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     png = out.with_name(out.stem + "_sweep.png")
     with kept_on_error([png]):
         if sweep:
-            _plot(sweep, png)
-            text += f"\n![date accuracy per resolver and retrieval mode]({png.name})\n"
+            labels = [f"{_resolver(r)} / {_mode(r)}" for r in sweep]
+            note = plot(labels, read_bars(sweep, args.uri), png)
+            text += f"\n![date accuracy per resolver and retrieval mode, 95% intervals]({png.name})\n\n{note}\n"
         write_report(out, text, [r.run_id for r in runs], partial=args.partial, uri=args.uri)
     print(f"wrote {out}")
     return 0
