@@ -3,8 +3,8 @@
 Each gold query is asked at its own time (``GoldQuery.as_of``; an ``as_of`` question is asked at the
 history's end about that earlier time). Recall hands the policy's own ``pipeline.recall_limit`` units to the
 selector, so each policy is scored on the context it would build (a window design's running document, a summary
-design's summaries); the answer is read from the first context item in retrieval order (a summary, or an online MERGE's combined
-memory, speaks through its newest source, the line it quotes first):
+design's summaries); the answer is read from the first context item in retrieval order (a summary, or an online
+MERGE's combined memory, speaks through its newest source, the line it quotes first):
 
 * ``current``: standard recall (current-only); correct when the answer memory is evidence.
   ``stale_rate_top5`` counts the context's first five memories that gold says were superseded by then.
