@@ -22,11 +22,14 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Collection, Mapping
-from typing import Any
 
 from memlab.errors import MemlabError
-from memlab.groups import GROUPS, SETTINGS_GROUPS
+from memlab.groups import GROUPS, PROTOCOL_MEMBERS, PROTOCOL_NAMES, SETTINGS_GROUPS
 from memlab.sha import sha256
+
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["GROUPS", "SETTINGS_GROUPS", "build", "build_components", "build_node", "config_hash"]
 #: Import name -> pip package, for the "install X" message.
@@ -140,12 +143,20 @@ def build_node(node: Mapping[str, Any], group: str, *, where: str = "config") ->
     except (TypeError, ValueError) as exc:
         fix = "re-export the spec" if where == "spec" else f"check its parameters in conf/{group}/"
         raise MemlabError(f"cannot build {group} '{target}': {exc}; {fix}") from None
-    from memlab.protocols import GROUP_PROTOCOLS
-
-    protocol = GROUP_PROTOCOLS.get(group)
-    if protocol is not None and not isinstance(obj, protocol):
-        raise MemlabError(f"{group} '{target}' does not implement {protocol.__name__}; fix the class or the {where}")
+    protocol = PROTOCOL_NAMES.get(group)
+    if protocol is not None and not implements(obj, protocol):
+        raise MemlabError(f"{group} '{target}' does not implement {protocol}; fix the class or the {where}")
     return obj
+
+
+def implements(obj: Any, protocol: str) -> bool:
+    """``isinstance(obj, <protocol>)`` for a protocol of :mod:`memlab.protocols`, without importing :mod:`typing`.
+
+    Reads :data:`memlab.groups.PROTOCOL_MEMBERS`: every member present, no method ``None`` (the SessionStart
+    hook builds its selector with :func:`build_node` on every session start).
+    """
+    methods, attributes = PROTOCOL_MEMBERS[protocol]
+    return all(getattr(obj, m, None) is not None for m in methods) and all(hasattr(obj, a) for a in attributes)
 
 
 def _nested(value: Any, group: str, where: str) -> Any:

@@ -42,6 +42,22 @@ SPEC_DEFAULTS: dict[str, str] = {row[0]: row[4] for row in TABLE}
 #: The strategy groups an episode benchmark exercises (the temporal resolver is read by temporal questions only,
 #: the reader by the benchmarks that declare it).
 EPISODE_GROUPS: tuple[str, ...] = tuple(row[0] for row in TABLE if row[5])
+#: Protocol -> (methods, other attributes) it names: an object is an instance of the ``runtime_checkable``
+#: protocol when it has every one and no method is ``None``. :func:`memlab.build.build_node` checks a built
+#: strategy against this table rather than with ``isinstance`` so that the SessionStart hook, which builds its
+#: selector on every session start, does not import :mod:`typing`; ``tests/test_groups.py`` checks that the
+#: table and :mod:`memlab.protocols` agree.
+PROTOCOL_MEMBERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "Embedder": (("encode",), ("model_id", "name", "version")),
+    "RetentionFunction": (("score",), ("name", "version")),
+    "Clusterer": (("fit_predict",), ("name", "version")),
+    "Summarizer": (("summarize",), ("name", "version")),
+    "SupersessionJudge": (("judge",), ("name", "version")),
+    "TemporalResolver": (("resolve",), ("name", "version")),
+    "InjectionSelector": (("select",), ("name", "version")),
+    "Retriever": (("rank",), ("name", "version")),
+    "Reader": (("answer",), ("name", "reads", "version")),
+}
 #: Settings groups a benchmark may declare besides strategies (``pipeline.*`` knobs).
 SETTINGS_GROUPS: tuple[str, ...] = ("pipeline",)
 #: Conf groups whose options are built by :func:`memlab.build.build_node` but are not strategies.

@@ -60,3 +60,33 @@ def test_every_allow_listed_strategy_inherits_its_groups_base():
             except ModuleNotFoundError:  # an optional package (hdbscan, dateparser, dspy) not installed
                 continue
             assert issubclass(cls, base), f"{target} does not inherit {BASES[group]}"
+
+
+def test_protocol_members_are_the_members_the_protocols_name():
+    import typing
+
+    from memlab.groups import PROTOCOL_MEMBERS
+
+    assert set(PROTOCOL_MEMBERS) == {p.__name__ for p in GROUP_PROTOCOLS.values()}
+    for protocol in GROUP_PROTOCOLS.values():
+        members = typing._get_protocol_attrs(protocol)  # what isinstance() with the protocol checks
+        methods = tuple(sorted(m for m in members if callable(getattr(protocol, m, None))))
+        others = tuple(sorted(m for m in members if not callable(getattr(protocol, m, None))))
+        assert PROTOCOL_MEMBERS[protocol.__name__] == (methods, others), protocol.__name__
+
+
+def test_the_builders_protocol_check_agrees_with_isinstance():
+    """:func:`memlab.build.implements` says what ``isinstance`` with the protocol says, for objects that
+    lack a member, set a method to ``None`` or have everything."""
+    from memlab.build import implements
+    from memlab.groups import PROTOCOL_MEMBERS
+
+    for protocol in GROUP_PROTOCOLS.values():
+        methods, others = PROTOCOL_MEMBERS[protocol.__name__]
+        full = {**dict.fromkeys(others, 1), **{m: lambda *a: None for m in methods}}
+        variants = [full, *({k: v for k, v in full.items() if k != drop} for drop in full)]
+        variants += [{**full, m: None} for m in methods] + [{**full, a: None} for a in others]
+        for attrs in variants:
+            obj = type("Candidate", (), attrs)()
+            assert implements(obj, protocol.__name__) == isinstance(obj, protocol), (protocol.__name__, attrs)
+        assert implements(type("Full", (), full)(), protocol.__name__)

@@ -6,7 +6,7 @@ import contextlib
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -100,7 +100,7 @@ def candidate_records(store: MemoryStore, components: Any, now: datetime, max_it
 
     out = []
     for c in candidates(store, components, now, None, max_item_chars=max_item_chars):
-        data = asdict(c)
+        data = c.as_dict()
         data["timestamp"] = c.timestamp.isoformat()
         data["tier"] = c.tier.value
         out.append(data)

@@ -1,20 +1,27 @@
-"""Finding a repository's work tree and git directory without running git (the SessionStart path)."""
+"""Finding a repository's work tree and git directory without running git (the SessionStart path).
+
+:class:`Repo` is a :class:`~memlab.selection_types.FrozenValue`, not a dataclass: the SessionStart hook does
+not import ``dataclasses`` (see :mod:`memlab.selection_types`).
+"""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from memlab.errors import MemlabError
+from memlab.selection_types import FrozenValue
 
 
-@dataclass(frozen=True)
-class Repo:
-    """A repository: its work tree root and its common git directory (shared by worktrees)."""
+class Repo(FrozenValue):
+    """A repository: its work tree root and its common git directory (shared by worktrees); immutable."""
 
+    _fields = ("root", "git_dir")
     root: Path
     git_dir: Path
+
+    def __init__(self, root: Path, git_dir: Path) -> None:
+        self.__dict__.update(root=root, git_dir=git_dir)
 
     @property
     def memlab_dir(self) -> Path:

@@ -1,6 +1,10 @@
 """The SessionStart path: read the candidate cache, apply the per-source policy, select, render, print.
 
-Imports stay light (no numpy, torch, mlflow, hydra or sklearn): consolidation precomputed everything. When
+Imports stay light (no numpy, torch, mlflow, hydra or sklearn): consolidation precomputed everything. Nor does
+the cached path import ``dataclasses`` or ``typing`` (a third of a cold process's CPU time together): its value
+types are :class:`~memlab.selection_types.FrozenValue` classes, its modules name their annotation-only imports
+under a local ``TYPE_CHECKING`` flag, and :func:`memlab.build.implements` checks the selector without
+:mod:`memlab.protocols` (``tests/adapter/test_session_start.py`` holds the list). When
 the cache is missing or unusable (a fresh install, a corrupt file) the block is built from the raw notes
 instead — newest memories first, within the hook's time budget — and a consolidation starts in the
 background.
@@ -14,7 +18,6 @@ import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from memlab.adapter.repo import Repo
 from memlab.adapter.state import (
@@ -27,6 +30,10 @@ from memlab.adapter.state import (
     write_json_atomic,
 )
 from memlab.selection_types import DEFAULT_BUDGET_TOKENS, InjectionCandidate, Tier
+
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+if TYPE_CHECKING:
+    from typing import Any
 
 SOURCES = ("startup", "resume", "clear", "compact", "fork")
 #: Sessions remembered for the resume/fork policy.

@@ -15,12 +15,15 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from memlab.build import GROUPS, build_node, config_hash, missing_package_error
 from memlab.errors import MemlabError
 from memlab.groups import SPEC_DEFAULTS
 from memlab.pipeline.inject import MAX_BLOCK_CHARS, MAX_ITEM_CHARS
+
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Strategy groups every spec must carry (a spec exported before ``retriever`` existed gets ``dense``).
 REQUIRED_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g not in ("retriever", "reader"))

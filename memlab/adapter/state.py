@@ -6,7 +6,10 @@ import json
 import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The log is cut to its last half when it grows past this many bytes.
 LOG_LIMIT = 1_000_000

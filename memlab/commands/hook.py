@@ -14,8 +14,8 @@ import os
 import signal
 import sys
 import time
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
 if TYPE_CHECKING:
     import argparse
 

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date, datetime
-from typing import TYPE_CHECKING
 
-from memlab.selection_types import InjectionCandidate, SelectionContext, Tier
+from memlab.selection_types import FrozenValue, InjectionCandidate, SelectionContext, Tier
 from memlab.sha import sha256
 from memlab.text.framing import neutralise
 
+TYPE_CHECKING = False  # not typing's: the SessionStart hook does not import typing (memlab.selection_types)
 if TYPE_CHECKING:
     from memlab.components import Components
     from memlab.pipeline.store import MemoryStore
@@ -43,13 +42,16 @@ HEADER_LINES = (
 )
 
 
-@dataclass(frozen=True)
-class InjectedBlock:
-    """A rendered block and what it holds."""
+class InjectedBlock(FrozenValue):
+    """A rendered block and what it holds (immutable; a :class:`~memlab.selection_types.FrozenValue`)."""
 
+    _fields = ("text", "version", "items")
     text: str
     version: str
     items: tuple[InjectionCandidate, ...]
+
+    def __init__(self, text: str, version: str, items: tuple[InjectionCandidate, ...]) -> None:
+        self.__dict__.update(text=text, version=version, items=items)
 
     @property
     def tokens(self) -> int:

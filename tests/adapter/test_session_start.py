@@ -156,6 +156,33 @@ def test_session_start_imports_nothing_heavy(consolidated):
     assert not modules & set(HEAVY), modules & set(HEAVY)
 
 
+#: Modules the installed SessionStart command must not import: ``dataclasses`` brings ``inspect``, ``ast``, ``dis``
+#: and ``tokenize`` (memlab.selection_types), about a fifth of a cold hook's CPU time; ``typing`` another tenth
+#: (memlab.build.implements checks the selector without memlab.protocols).
+NOT_ON_SESSION_START = ("dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "memlab.protocols")
+
+
+def test_installed_session_start_imports_no_module_it_does_not_need(consolidated, tmp_path):
+    """The command as ``memlab install`` writes it (``-P -S``, memlab's root on PYTHONPATH, an exported spec)
+    injects a block without importing :data:`NOT_ON_SESSION_START`."""
+    from memlab.adapter.spec import resolve_spec
+
+    spec = tmp_path / "memlab-hook.json"
+    spec.write_text(json.dumps({k: v for k, v in resolve_spec(None).items() if k != "path"}))
+    proc = subprocess.run(
+        [PY, "-P", "-S", "-X", "importtime", "-m", "memlab.cli", "hook", "session-start", "--spec", str(spec)],
+        cwd=consolidated,
+        input=session_payload(consolidated),
+        capture_output=True,
+        text=True,
+        env=env(),
+    )
+    assert context_of(json.loads(proc.stdout))
+    modules = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
+    assert "memlab.pipeline.inject" in modules and "json" in modules  # the check sees the hook's imports
+    assert not modules & set(NOT_ON_SESSION_START), modules & set(NOT_ON_SESSION_START)
+
+
 def test_missing_dependency_names_the_package(monkeypatch):
     import importlib
 

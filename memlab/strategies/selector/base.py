@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
 
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
 if TYPE_CHECKING:
+    from typing import ClassVar
+
     from memlab.types import InjectionCandidate, SelectionContext
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import ClassVar
 
 from memlab.selection_types import InjectionCandidate, SelectionContext
@@ -103,6 +102,6 @@ class CurrentFactsSelector(SelectorBase):
             if used + cost > budget_tokens:
                 continue
             seen.add(text)
-            chosen.append(replace(c, text=text))
+            chosen.append(c.replace(text=text))
             used += cost
         return chosen

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
 
 from memlab.errors import MemlabError
 from memlab.selection_types import InjectionCandidate, SelectionContext
 from memlab.strategies.selector.base import SelectorBase
 from memlab.text.tokens import item_tokens
+
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 #: prioritize_by -> (relevance, recency, activation) weights, as in the seed.
 SEED_WEIGHTS: Mapping[str, tuple[float, float, float]] = {
