@@ -52,6 +52,7 @@ def target_of(group: str, option: str) -> str:
     return yaml.safe_load((CONF_DIR / group / f"{option}.yaml").read_text(encoding="utf-8"))["_target_"]
 
 
+@pytest.mark.slow  # about 80 composes (4 s): with the slow suite, which CI runs
 @pytest.mark.parametrize("name", SEARCHES)
 def test_every_value_a_search_may_try_composes(name):
     values = search_values(name)
