@@ -40,10 +40,10 @@ preset_of = bg.policy_of
 benchmark_of = bg.benchmark_of
 TIERS = ("hot", "warm", "cold", "archived")
 #: The experiment of the attribution runs ``tuned`` against the seed preset, and how they are made.
-ATTRIBUTION = "attribution_tuned"
+ATTRIBUTION = "attribution_reader_ph"
 ATTRIBUTION_COMMAND = (
-    "`memlab report --experiment attribution_tuned --baseline '+experiment=seed_git_notes_memory_nollm "
-    "dataset=builtin_history' --attribute '+experiment=tuned dataset=builtin_history' --max-groups 5`"
+    "`memlab report --experiment attribution_reader_ph --baseline '+experiment=seed_git_notes_memory_nollm "
+    "dataset=project_history' --attribute '+experiment=tuned dataset=project_history' --max-groups 6`"
 )
 
 
@@ -110,8 +110,8 @@ def render(runs: Sequence[Any], uri: str | None, out: Path) -> str:
         "header): it was not re-chosen per budget. These are evaluation seeds (and the whole LoCoMo dev file,",
         "conv-26/30 included). *distinguishable*: the paired 95% interval of `tuned` − policy excludes 0. What each",
         "preset renders, and what it could not: experiments/presets/README.md. Which groups carry `tuned`'s gain on",
-        "a generated history (seed 0, `current_truth_at_1`, Shapley over 6 groups):",
-        "reports/attribution_tuned_ph_attribution.md.",
+        "a generated history (seed 0, the main metric, Shapley over 6 groups): under that benchmark below, and",
+        "reports/attribution_reader_ph_attribution.md.",
         "",
     ]
     for bench, grid in grids.items():
