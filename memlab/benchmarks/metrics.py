@@ -154,6 +154,8 @@ COUNT_NAMES: Mapping[str, tuple[str, ...]] = {
     "resolver_acc": ("n_evaluated",),
     "resolver_coverage": ("n_evaluated",),
     "resolver_acc_supported": ("n_supported",),
+    "reader_acc": ("n_reader",),
+    "reader_answered": ("n_reader",),
 }
 #: ``(pattern, count template)`` for families of rates (per category, per relation, per kind ...).
 COUNT_PATTERNS: tuple[tuple[str, str], ...] = (
@@ -166,6 +168,7 @@ COUNT_PATTERNS: tuple[tuple[str, str], ...] = (
     (r"lme_recall_at_\d+_session_(\w+)", r"n_scored_\1"),
     (r"synth_date_acc_(\w+)", r"n_synth_temporal_\1"),
     (r"resolver_acc_kind_(\w+)", r"n_kind_\1"),
+    (r"reader_acc_(\w+)", r"n_reader_\1"),
     (r"resolver_acc_(\w+)", r"n_\1"),
     (r"tier_frac_\w+", "n_memories"),
     (r"cv_heldout_(.+)", r"cv_n_heldout_\1"),

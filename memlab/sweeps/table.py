@@ -141,6 +141,28 @@ def console_width() -> int:
         return PIPE_WIDTH
 
 
+def verdict(rows: list[Any], paired: Mapping[str, PairedResult] | None) -> str | None:
+    """One line saying whether the comparison can choose: whether ``#1`` is distinguishable from ``#2`` (their
+    paired 95% interval excludes 0), on how many items; ``None`` when there is no paired comparison of the two.
+    """
+    ordered = [c for c in ranked(rows) if c.value is not None and c.value == c.value]
+    if len(ordered) < 2:
+        return None
+    res = (paired or {}).get(ordered[1].run_id)
+    if res is None:
+        return None
+    span = f"#2 − #1 = {res.diff:+.4f} [{res.ci_low:+.4f}, {res.ci_high:+.4f}] on {res.n} paired items"
+    if distinguishable(res.ci_low, res.ci_high):
+        return f"memlab: #1 is distinguishably ahead of #2 ({span})"
+    return (
+        f"memlab: #1 and #2 cannot be told apart ({span}; the interval includes 0): "
+        "compare on more questions before choosing between them"
+    )
+
+
 def print_comparison(rows: list[Any], paired: Mapping[str, PairedResult] | None = None) -> None:
-    """Print the comparison at the console's width."""
+    """Print the comparison at the console's width, then its :func:`verdict`."""
     print(render_comparison(rows, console_width(), paired), end="", flush=True)
+    line = verdict(rows, paired)
+    if line:
+        print(line, flush=True)

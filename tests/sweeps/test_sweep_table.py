@@ -73,3 +73,20 @@ def test_the_comparison_says_whether_each_job_is_distinguishable_from_the_best(t
     assert "| – | – |" in line["slot"]  # the best itself
     text = render_comparison(rows, 80, paired)
     assert "distinguishable" in text and max(len(li) for li in text.splitlines()) <= 80
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "says"),
+    [(-0.3125, 0.0, "cannot be told apart"), (-0.3, -0.05, "distinguishably ahead")],
+)
+def test_the_verdict_says_whether_the_comparison_can_choose_between_its_two_best(low, high, says):
+    from memlab.reports.stats import PairedResult
+    from memlab.sweeps.table import verdict
+
+    rows = policy_sweep_rows()[:3]
+    second = sorted(rows, key=lambda r: -r.value)[1]
+    paired = {second.run_id: PairedResult(16, 0.6875, 0.5625, -0.125, low, high, 0.5)}
+    line = verdict(rows, paired)
+    assert line is not None and says in line and "on 16 paired items" in line
+    assert f"[{low:+.4f}, {high:+.4f}]" in line
+    assert verdict(rows, None) is None and verdict(rows[:1], paired) is None  # nothing to compare: no verdict
