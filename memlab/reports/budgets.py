@@ -184,9 +184,16 @@ def front_of(grid: Mapping[int | None, Mapping[str, Point]]) -> list[Point]:
 
 
 def figure(grids: Mapping[str, Mapping[int | None, Mapping[str, Point]]], metrics: Mapping[str, str], path: Path):
-    """One panel per benchmark: metric against measured tokens, a curve per policy, and the Pareto front."""
+    """One panel per benchmark: metric against measured tokens, a curve per policy, and the Pareto front.
+
+    A policy has one colour in every panel, and one legend under the panels names them (a legend inside a
+    panel covered its points).
+    """
     plt = pyplot()
-    fig, axes = plt.subplots(1, len(grids), figsize=(5.5 * len(grids), 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(grids), figsize=(5.5 * len(grids), 4.6), squeeze=False)
+    every = ordered(list({n for grid in grids.values() for by in grid.values() for n in by}))
+    colours = {name: f"C{i % 10}" for i, name in enumerate(every)}
+    handles: dict[str, Any] = {}
     for ax, (bench, grid) in zip(axes[0], grids.items(), strict=True):
         names = ordered(list({n for by in grid.values() for n in by}))
         for name in names:
@@ -198,18 +205,20 @@ def figure(grids: Mapping[str, Mapping[int | None, Mapping[str, Point]]], metric
             y = [p.value for p in pts]
             err = [[max(0.0, p.value - p.low) if not math.isnan(p.low) else 0.0 for p in pts],
                    [max(0.0, p.high - p.value) if not math.isnan(p.high) else 0.0 for p in pts]]  # fmt: skip
-            ax.errorbar(x, y, yerr=err, marker="o", capsize=3, label=name.replace("_nollm", ""))
+            label = name.replace("_nollm", "")
+            handles[label] = ax.errorbar(x, y, yerr=err, marker="o", capsize=3, color=colours[name], label=label)
         front = front_of(grid)
         if front:
-            ax.step([p.tokens for p in front], [p.value for p in front], where="post", color="black", ls="--",
-                    lw=1, label="Pareto front")  # fmt: skip
+            (line,) = ax.step([p.tokens for p in front], [p.value for p in front], where="post", color="black",
+                              ls="--", lw=1, label="Pareto front")  # fmt: skip
+            handles["Pareto front"] = line
         ax.set_xscale("log")
         ax.set_xlabel("measured tokens (" + " or ".join(COST) + ")")
         ax.set_ylabel(metrics[bench])
         ax.set_title(bench)
-        ax.legend(fontsize=7)
     fig.suptitle("main metric against measured tokens (budgets 250-2000; 95% bootstrap intervals)")
-    fig.tight_layout()
+    fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=min(6, max(1, len(handles))))
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return save(fig, path)
 
 
