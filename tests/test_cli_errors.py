@@ -73,6 +73,7 @@ def test_memlab_list_and_unknown_group():
     assert bad.returncode == 2 and "did you mean 'retention'" in bad.stderr and "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow  # over 5 s: with the slow suite (CI runs it)
 def test_memlab_validate_composes_every_experiment():
     proc = subprocess.run([sys.executable, "-m", "memlab.cli", "validate"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from mlflow.tracking import MlflowClient
 
 from memlab.run import run
 from tests.support.compose import compose_cfg
 
 
+@pytest.mark.slow  # over 5 s: with the slow suite (CI runs it)
 def test_learned_model_is_logged_with_the_run(tiny_model, tmp_path):
     uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
     cfg = compose_cfg(
@@ -30,6 +32,7 @@ def test_learned_model_is_logged_with_the_run(tiny_model, tmp_path):
     assert arts == {"models/judge/tiny.json", "models/judge/tiny.card.json"}
 
 
+@pytest.mark.slow  # over 5 s: with the slow suite (CI runs it)
 def test_export_pins_the_runs_model(tiny_model, tmp_path, capsys):
     from datetime import UTC, datetime
 

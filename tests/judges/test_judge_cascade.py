@@ -184,6 +184,7 @@ def test_the_conf_pins_the_shipped_fallback_model(tiny_model: Path) -> None:
         build(bad["judge"], "judge").load()
 
 
+@pytest.mark.slow  # over 5 s: with the slow suite (CI runs it)
 def test_the_experiment_runs_with_an_llm_fallback_end_to_end(tmp_path: Path) -> None:
     """`+experiment=project_history judge.fallback=dspy` on the built-in history, against the stub server (every
     reply COEXIST; no accuracy is read from it): the learned judge is distrusted there, so every verdict is the

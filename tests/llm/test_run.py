@@ -11,6 +11,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from memlab.paths import PROJECT_ROOT
 from memlab.run import run
 from tests.locomo.tiny import tiny, write
@@ -26,6 +28,7 @@ def dead_endpoint() -> str:
     return f"http://127.0.0.1:{port}/v1"
 
 
+@pytest.mark.slow  # over 5 s: with the slow suite (CI runs it)
 def test_a_dead_endpoint_stops_the_run_with_one_line(tmp_path) -> None:
     endpoint = dead_endpoint()
     args = ["judge=dspy", "llm=local", f"llm.api_base={endpoint}", "embedder=tfidf", "tracking=none"]

@@ -77,6 +77,7 @@ def test_tables_keep_the_newest_run_per_seed_split_validation_seeds_and_average_
     assert "cascade@1 abcdef0" in builtin
 
 
+@pytest.mark.slow  # over 5 s: with the slow suite (CI runs it)
 def test_report_from_a_real_run_refuses_to_overwrite_and_needs_runs(tmp_path):
     from memlab.run import run
     from tests.support.compose import compose_cfg

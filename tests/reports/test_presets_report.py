@@ -10,6 +10,7 @@ from memlab.run import run
 from tests.support.compose import compose_cfg
 
 
+@pytest.mark.slow  # over 5 s: with the slow suite (CI runs it)
 def test_presets_report_lists_each_preset_with_intervals_and_tuned_difference(tmp_path):
     uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
     for name in ("seed_git_notes_memory_nollm", "tuned"):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from memlab.reports.temporal import main
 from memlab.run import run
 from tests.support.compose import compose_cfg
@@ -19,6 +21,7 @@ NEWS = [
 ]
 
 
+@pytest.mark.slow  # over 5 s: with the slow suite (CI runs it)
 def test_report_lists_every_set_resolver_and_the_speed_ratio(tmp_path):
     uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
     news = tmp_path / "news.json"
