@@ -39,16 +39,19 @@ def test_readme_run_to_hook_path_works_as_written(seeded, tmp_path):
     assert commands[0] == "python -m memlab --multirun +experiment=seed_git_notes_memory_nollm,tuned"  # make quickstart
     assert any(c.startswith("memlab export --sweep last") for c in commands)
     assert any(c.startswith("memlab install") for c in commands)
+    chosen = ""
     for line in commands:
         line = line.replace("/path/to/repo", shlex.quote(str(seeded)))
         line = re.sub(r"^memlab ", f"{shlex.quote(PY)} -m memlab.cli ", line)
         line = re.sub(r"^python ", f"{shlex.quote(PY)} ", line)
         proc = subprocess.run(["bash", "-c", line], cwd=work, env=e, capture_output=True, text=True, timeout=900)
         assert proc.returncode == 0, f"{line}\n{proc.stderr[-2000:]}"
+        if line.startswith(f"{shlex.quote(PY)} -m memlab.cli best"):
+            chosen = proc.stdout.split()[0]  # the comparison's winner by its main metric
         if line.startswith(f"{shlex.quote(PY)} -m memlab.cli export"):
             spec = json.loads((home / "memlab-spec" / "memlab-hook.json").read_text())
             assert spec["source"]["experiment"] == "presets" and spec["source"]["sweep"], spec["source"]
-            assert spec["strategies"]["judge"]["_target_"].endswith("CascadeJudge")  # tuned, the comparison's winner
+            assert chosen and spec["source"]["run_id"] == chosen, (chosen, spec["source"])  # the winner is exported
         if " recall " in line:  # current memories first, superseded ones after them and marked
             marked = ["[superseded by " in hit for hit in proc.stdout.splitlines()]
             assert marked and marked == sorted(marked), proc.stdout
