@@ -123,9 +123,12 @@ def split_text(text: str, cap: int | None = None) -> list[Chunk]:
     r""":func:`iter_chunks` of a whole note's text (``\n`` line ends), by one regular-expression scan."""
     starts = _starts(text)
     out: list[Chunk] = []
-    head = text[: starts[0] if starts else len(text)]
-    bounds = [(s, (starts[k + 1] - 1) if k + 1 < len(starts) else len(text)) for k, s in enumerate(starts)]
-    pieces = [(True, head)] + [(False, text[a:b]) for a, b in bounds]
+    if starts == [0]:  # one memory, the note's whole text (the common note)
+        pieces = [(False, text)]
+    else:
+        head = text[: starts[0] if starts else len(text)]
+        bounds = [(s, (starts[k + 1] - 1) if k + 1 < len(starts) else len(text)) for k, s in enumerate(starts)]
+        pieces = [(True, head)] + [(False, text[a:b]) for a, b in bounds]
     for is_head, piece in pieces:
         if is_head:
             piece = piece.strip()
