@@ -156,8 +156,8 @@ def parse_chunk(chunk: str, namespace: str) -> RawMemory:
         timestamp=_timestamp(front["timestamp"]),
         summary=str(summary if summary is not None else "").strip(),
         content=content,
-        tags=tuple(str(t) for t in tags),
-        extra={k: v for k, v in front.items() if k not in _KNOWN and v is not None},
+        tags=tuple(map(str, tags)),
+        extra={} if front.keys() <= _KNOWN else {k: v for k, v in front.items() if k not in _KNOWN and v is not None},
     )
 
 
