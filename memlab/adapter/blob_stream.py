@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tempfile
 import threading
 from types import TracebackType
 
@@ -37,6 +36,8 @@ class BlobStream:
         self.timed_out_ = False
 
     def __enter__(self) -> BlobStream:
+        import tempfile  # only when blobs are read (the hook's imports stay few)
+
         if not self.shas:
             return self
         with tempfile.TemporaryFile() as names:  # git reads its input from a file: no pipe to keep fed
