@@ -36,21 +36,18 @@ class BlobStream:
         self.timed_out_ = False
 
     def __enter__(self) -> BlobStream:
-        import tempfile  # only when blobs are read (the hook's imports stay few)
-
         if not self.shas:
             return self
-        with tempfile.TemporaryFile() as names:  # git reads its input from a file: no pipe to keep fed
-            names.write(("\n".join(self.shas) + "\n").encode())
-            names.seek(0)
-            self.proc_ = subprocess.Popen(
-                ["git", "cat-file", "--batch", "--buffer"],
-                cwd=self.repo.root,
-                stdin=names,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
-            )
+        self.proc_ = subprocess.Popen(
+            ["git", "cat-file", "--batch", "--buffer"],
+            cwd=self.repo.root,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
+        )
+        names = ("\n".join(self.shas) + "\n").encode()
+        threading.Thread(target=_feed, args=(self.proc_, names), daemon=True).start()  # never blocks the reader
         timer = threading.Timer(GIT_TIMEOUT, self._expire)
         timer.daemon = True
         timer.start()
@@ -100,3 +97,14 @@ class BlobStream:
             self.proc_.wait()
             assert self.proc_.stdout is not None
             self.proc_.stdout.close()
+
+
+def _feed(proc: subprocess.Popen[bytes], names: bytes) -> None:
+    """Write git's input and close it (git killed early: the rest is not needed)."""
+    if proc.stdin is None:
+        return
+    try:
+        proc.stdin.write(names)
+        proc.stdin.close()
+    except (BrokenPipeError, ValueError, OSError):
+        pass
