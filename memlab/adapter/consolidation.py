@@ -13,7 +13,7 @@ from typing import Any
 from memlab.adapter import jsonl_refs, records
 from memlab.adapter.gitcli import Repo
 from memlab.adapter.locking import file_lock
-from memlab.adapter.notes_store import LoadResult, load_memories
+from memlab.adapter.notes_store import LoadResult, load_memories, paused_gc
 from memlab.adapter.spec import check_models, config_hash, missing_package_error
 from memlab.adapter.state import (
     CACHE_FILE,
@@ -65,7 +65,8 @@ def load_store(repo: Repo, *, deadline: float | None = None, max_memories: int |
     """
     load = load_memories(repo, deadline=deadline)
     kept = load.memories[-max_memories:] if max_memories and len(load.memories) > max_memories else load.memories
-    store = MemoryStore(kept)
+    with paused_gc():  # 100,000 states at once
+        store = MemoryStore(kept)
     errors = list(load.errors)
     texts = jsonl_refs.read_texts(repo, jsonl_refs.DERIVED_REFS)
     decoded: dict[str, dict[str, dict[str, Any]]] = {}

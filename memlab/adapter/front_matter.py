@@ -16,26 +16,31 @@ import re
 from datetime import datetime
 from typing import Any
 
-_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})?\Z")
 #: Characters a plain scalar may not start with (YAML indicators), digits and signs (numbers) included.
 _BAD_START = frozenset("-?:,[]{}#&*!|>'\"%@`~=<.+0123456789 \t")
 #: Words YAML 1.1 reads as booleans or null (compared lower-cased).
 _WORDS = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off", "null"})
+#: Last characters that keep a plain scalar from reading as itself (a trailing blank, a mapping colon).
+_BAD_END = frozenset(" :")
+#: A ``key: value`` or ``key:`` line: the key (a word, checked against :data:`_WORDS`) and the value.
+_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?: |\Z)(.*)")
 
 
 def _plain(value: str) -> str | None:
-    """``value`` when YAML reads it as exactly this text (a safe one-line plain scalar), else ``None``."""
+    """``value`` when YAML reads it as exactly this text (a safe one-line plain scalar), else ``None``.
+
+    A printable string holds no tab, line break, byte-order mark or other blank than the ASCII space, so
+    with its first character no indicator or blank it reads as itself unless it ends in a space or ``:``,
+    holds ``: `` or `` #``, or is a boolean or null word.
+    """
     if (
         not value
         or value[0] in _BAD_START
-        or value != value.strip()
+        or value[-1] in _BAD_END
+        or not value.isprintable()
         or ": " in value
         or " #" in value
-        or value.endswith(":")
-        or "\t" in value
-        or not value.isprintable()
-        or (not value.isascii() and any(ch in value for ch in "\ufeff\u2028\u2029\x85"))
         or value.lower() in _WORDS
     ):
         return None
@@ -44,7 +49,7 @@ def _plain(value: str) -> str | None:
 
 def _scalar(value: str) -> str | None:
     """A safe plain scalar or a one-line single-quoted scalar as text, else ``None``."""
-    if len(value) >= 2 and value[0] == value[-1] == "'":
+    if value[:1] == "'" and len(value) >= 2 and value[-1] == "'":
         inner = value[1:-1]
         if "'" in inner.replace("''", "") or not inner.isprintable() or inner != inner.strip(" "):
             return None
@@ -60,23 +65,27 @@ def read_simple(text: str) -> dict[str, Any] | None:
     """
     out: dict[str, Any] = {}
     lines = text.split("\n")
+    count = len(lines)
+    line_match = _LINE.match
+    iso_match = _ISO.match
     i = 0
-    while i < len(lines):
-        line = lines[i]
-        key, sep, rest = line.partition(":")
-        if not sep or not _KEY.match(key) or key.lower() in _WORDS or (rest and rest[0] != " "):
+    while i < count:
+        found = line_match(lines[i])
+        if found is None:
             return None
-        rest = rest[1:]
+        key, rest = found.groups()
+        if key.lower() in _WORDS:
+            return None
         if not rest:
             items: list[str] = []
-            while i + 1 < len(lines) and lines[i + 1].startswith("- "):
+            while i + 1 < count and lines[i + 1].startswith("- "):
                 item = _scalar(lines[i + 1][2:])
                 if item is None:
                     return None
                 items.append(item)
                 i += 1
             out[key] = items or None
-        elif key == "timestamp" and _ISO.match(rest):
+        elif key == "timestamp" and iso_match(rest):
             out[key] = datetime.fromisoformat(rest.replace("Z", "+00:00"))
         else:
             value = _scalar(rest)

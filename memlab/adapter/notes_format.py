@@ -37,6 +37,8 @@ MAX_DEPTH = 32
 #: A ``&`` or ``*`` where YAML could read an anchor or alias (checked exactly with the event stream).
 _MAYBE_ALIAS = re.compile(r"(^|[\s\[\]{},:?-])[&*][^\s,\[\]{}]")
 _INDICATORS = re.compile(r"(?:[-?:](?: +|$))+")
+#: Front-matter keys a :class:`RawMemory` holds in its own fields (the others go to ``extra``).
+_KNOWN = frozenset({"type", "timestamp", "summary", "tags"})
 
 
 @dataclass(frozen=True)
@@ -125,14 +127,14 @@ def parse_chunk(chunk: str, namespace: str) -> RawMemory:
     Raises:
         ValueError: No front matter, YAML error, or missing ``timestamp``/``summary``.
     """
-    lines = chunk.split("\n")
-    if not lines or lines[0] != "---":
+    if chunk != "---" and not chunk.startswith("---\n"):
         raise ValueError("text outside any memory (no opening '---')")
-    try:
-        close = lines.index("---", 1)
-    except ValueError:
-        raise ValueError("front matter never closed by '---'") from None
-    text = "\n".join(lines[1:close])
+    close = chunk.find("\n---", 3)  # the next line that is exactly '---'
+    while close != -1 and close + 4 < len(chunk) and chunk[close + 4] != "\n":
+        close = chunk.find("\n---", close + 1)
+    if close == -1:
+        raise ValueError("front matter never closed by '---'")
+    text = chunk[4:close]
     if len(text) > MAX_FRONT_MATTER:
         raise ValueError(f"front matter longer than {MAX_FRONT_MATTER} characters")
     front: Any = read_simple(text)
@@ -143,20 +145,19 @@ def parse_chunk(chunk: str, namespace: str) -> RawMemory:
     if "timestamp" not in front:
         raise ValueError("front matter has no timestamp")
     summary = front.get("summary")
-    content = "\n".join(lines[close + 1 :]).strip()
+    content = chunk[close + 5 :].strip()
     if summary is None and not content:
         raise ValueError("memory has neither summary nor content")
     tags = front.get("tags") or ()
     if isinstance(tags, str):
         tags = (tags,)
-    known = {"type", "timestamp", "summary", "tags"}
     return RawMemory(
         namespace=namespace,
         timestamp=_timestamp(front["timestamp"]),
         summary=str(summary if summary is not None else "").strip(),
         content=content,
-        tags=tuple(str(t) for t in tags),
-        extra={k: v for k, v in front.items() if k not in known and v is not None},
+        tags=tuple(map(str, tags)),
+        extra={} if front.keys() <= _KNOWN else {k: v for k, v in front.items() if k not in _KNOWN and v is not None},
     )
 
 

@@ -12,8 +12,9 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import IO, NamedTuple
 
-#: A memory start in a whole note's text: ``---`` opening the note or after an empty line, then ``type:``.
-_START = re.compile(r"(?:\A|(?<=\n\n)|(?<=\A\n))---\n(?=type:)")
+#: A memory start candidate in a whole note's text: ``---`` then ``type:`` (a literal prefix the regular
+#: expression engine finds fast; where it may stand is checked by :func:`_starts`).
+_START = re.compile(r"---\n(?=type:)")
 
 
 class Long(NamedTuple):
@@ -106,13 +107,28 @@ def iter_chunks(lines: Iterable[str | Long], cap: int | None = None) -> Iterator
         yield chunk
 
 
+def _starts(text: str) -> list[int]:
+    """Offsets of the memory starts of a whole note: a ``---`` line opening the note or following an empty
+    line (the note's first line counts as one), then a line starting with ``type:``.
+    """
+    found = []
+    for match in _START.finditer(text):
+        at = match.start()
+        if at == 0 or (text[at - 1] == "\n" and (at == 1 or text[at - 2] == "\n")):
+            found.append(at)
+    return found
+
+
 def split_text(text: str, cap: int | None = None) -> list[Chunk]:
     r""":func:`iter_chunks` of a whole note's text (``\n`` line ends), by one regular-expression scan."""
-    starts = [m.start() for m in _START.finditer(text)]
+    starts = _starts(text)
     out: list[Chunk] = []
-    head = text[: starts[0] if starts else len(text)]
-    bounds = [(s, (starts[k + 1] - 1) if k + 1 < len(starts) else len(text)) for k, s in enumerate(starts)]
-    pieces = [(True, head)] + [(False, text[a:b]) for a, b in bounds]
+    if starts == [0]:  # one memory, the note's whole text (the common note)
+        pieces = [(False, text)]
+    else:
+        head = text[: starts[0] if starts else len(text)]
+        bounds = [(s, (starts[k + 1] - 1) if k + 1 < len(starts) else len(text)) for k, s in enumerate(starts)]
+        pieces = [(True, head)] + [(False, text[a:b]) for a, b in bounds]
     for is_head, piece in pieces:
         if is_head:
             piece = piece.strip()

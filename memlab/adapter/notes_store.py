@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TypeVar
 
+from memlab.adapter.blob_stream import BlobStream
 from memlab.adapter.gitcli import Repo, git_reason, git_text, run_git
 from memlab.adapter.locking import writer_lock
 from memlab.adapter.notes_format import (
@@ -31,6 +33,9 @@ RAW_BATCH = 500
 #: Most memory records read against a deadline: what follows reading (collapsing, rendering, selecting) must
 #: fit in the rest of the first session's budget even when cached notes make reading itself fast.
 RAW_MAX_RECORDS = 20_000
+#: Notes read between two collections of the young garbage-collector generations (automatic collection is
+#: paused while reading: its full collections over the growing heap cost more than parsing).
+GC_EVERY = 1_000
 
 
 @dataclass
@@ -50,10 +55,8 @@ class LoadResult:
     tips: dict[str, str] = field(default_factory=dict)
 
 
-def read_blobs(repo: Repo, shas: list[str], limit: int = MAX_NOTE_BYTES) -> tuple[dict[str, bytes], dict[str, int]]:
-    """Contents of many blobs (two ``git cat-file`` processes), and the sizes of those over ``limit``."""
-    if not shas:
-        return {}, {}
+def read_blobs(repo: Repo, shas: list[str], limit: int = MAX_NOTE_BYTES) -> tuple[BlobStream, dict[str, int]]:
+    """The blobs up to ``limit`` bytes (a :class:`BlobStream`, in ``shas`` order), and the sizes of the others."""
     small: list[str] = []
     large: dict[str, int] = {}
     for sha, found in zip(shas, batch(repo, shas, contents=False), strict=True):
@@ -61,7 +64,7 @@ def read_blobs(repo: Repo, shas: list[str], limit: int = MAX_NOTE_BYTES) -> tupl
             large[sha] = found.size
         elif found is not None:
             small.append(sha)
-    return {sha: found.data for sha, found in zip(small, batch(repo, small), strict=True) if found}, large
+    return BlobStream(repo, small), large
 
 
 def _until(lines: Iterator[T], deadline: float | None) -> Iterator[T]:
@@ -178,6 +181,28 @@ def load_memories(repo: Repo, *, deadline: float | None = None, cache: bool = Tr
     ``cache`` a note blob already parsed is taken from :mod:`memlab.adapter.notes_cache` (exact: keyed by its
     object id) and newly parsed ones are added (against a deadline only while time is left).
     """
+    with paused_gc():
+        return _load(repo, deadline, cache)
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Automatic garbage collection off inside (restored on every exit): its full collections over a heap
+    growing by 100,000 memories cost more than parsing them (reading makes no reference cycles).
+    """
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _load(repo: Repo, deadline: float | None, cache: bool) -> LoadResult:
+    import gc
     import time
 
     from memlab.adapter import notes_cache
@@ -196,26 +221,29 @@ def load_memories(repo: Repo, *, deadline: float | None = None, cache: bool = Tr
             errors.append(f"reading stopped at {len(raws):,} records (truncated)")
             break
         hits = [known.get(blob, obj, ref[len(MEM_PREFIX) :]) if known else None for ref, blob, obj in part]
-        need = {blob for (_, blob, _), hit in zip(part, hits, strict=True) if hit is None}
-        blobs, large = read_blobs(repo, sorted(need))
-        for (ref, blob, commit), hit in zip(part, hits, strict=True):
-            namespace = ref[len(MEM_PREFIX) :]
-            data = blobs.get(blob)
-            if hit is not None:
-                good, bad = hit
-            elif blob in large:
-                good, bad = stream_note(repo, blob, namespace, deadline)
-                if known and deadline is None:
-                    known.put(blob, commit, good, bad)
-            elif data is None:
-                errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
-                continue
-            else:
-                good, bad = parse_note(data.decode("utf-8", "replace"), namespace)
-                if known:
-                    known.put(blob, commit, good, bad)
-            raws.extend((g, commit) for g in good)
-            errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
+        need = dict.fromkeys(blob for (_, blob, _), hit in zip(part, hits, strict=True) if hit is None)
+        blobs, large = read_blobs(repo, list(need))  # in the order they are parsed in
+        with blobs:
+            for n, ((ref, blob, commit), hit) in enumerate(zip(part, hits, strict=True), 1):
+                if not n % GC_EVERY:
+                    gc.collect(1)  # only what the last notes allocated: cycles a hostile note made are freed
+                namespace = ref[len(MEM_PREFIX) :]
+                data = None if hit is not None or blob in large else blobs.get(blob)
+                if hit is not None:
+                    good, bad = hit
+                elif blob in large:
+                    good, bad = stream_note(repo, blob, namespace, deadline)
+                    if known and deadline is None:
+                        known.put(blob, commit, good, bad)
+                elif data is None:
+                    errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
+                    continue
+                else:
+                    good, bad = parse_note(data.decode("utf-8", "replace"), namespace)
+                    if known:
+                        known.put(blob, commit, good, bad)
+                raws.extend((g, commit) for g in good)
+                errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
     if known and (deadline is None or time.monotonic() < deadline):  # the rest of the budget is the caller's
         known.save(listed)
     return LoadResult(collapse(raws), len(raws), errors, tips)

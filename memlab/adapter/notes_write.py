@@ -53,11 +53,13 @@ class Obj(NamedTuple):
 
 
 def batch(repo: Repo, names: list[str], *, contents: bool = True) -> list[Obj | None]:
-    """Each revision expression's object (``None`` when missing), through one ``git cat-file``."""
+    """Each revision expression's object (``None`` when missing), through one ``git cat-file --buffer`` (its output
+    flushed in large blocks, not after every object).
+    """
     if not names:
         return []
     mode = "--batch" if contents else "--batch-check"
-    data = run_git(repo.root, ["cat-file", mode], input=("\n".join(names) + "\n").encode()).stdout
+    data = run_git(repo.root, ["cat-file", mode, "--buffer"], input=("\n".join(names) + "\n").encode()).stdout
     out: list[Obj | None] = []
     pos = 0
     for _ in names:

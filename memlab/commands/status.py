@@ -14,7 +14,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the status."""
+    """Print the status (automatic garbage collection paused: everything it builds is freed when it returns,
+    without a collection over 100,000 memories).
+    """
+    from memlab.adapter.notes_store import paused_gc
+
+    with paused_gc():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from memlab.adapter.consolidation import load_store, new_memory_count
     from memlab.adapter.notes_store import ref_tips
     from memlab.adapter.state import LAST_RUN_FILE, read_json

@@ -118,3 +118,79 @@ def test_a_memory_over_the_cap_is_dropped_alone():
         split_text(note, 200),
     ):
         assert [c.text is None for c in chunks] == [False, True, False] and chunks[1].size > 500
+
+
+def _reference_parse(chunk: str):
+    """``parse_chunk`` as first written, splitting the chunk into lines (the rule it must keep)."""
+    from memlab.adapter import notes_format as nf
+
+    lines = chunk.split("\n")
+    if lines[0] != "---":
+        raise ValueError("text outside any memory (no opening '---')")
+    try:
+        close = lines.index("---", 1)
+    except ValueError:
+        raise ValueError("front matter never closed by '---'") from None
+    text = "\n".join(lines[1:close])
+    if len(text) > nf.MAX_FRONT_MATTER:
+        raise ValueError(f"front matter longer than {nf.MAX_FRONT_MATTER} characters")
+    front = nf.read_simple(text)
+    if front is None:
+        front = nf._yaml_front(text)
+    if not isinstance(front, dict):
+        raise ValueError("front matter is not a mapping")
+    if "timestamp" not in front:
+        raise ValueError("front matter has no timestamp")
+    summary = front.get("summary")
+    content = "\n".join(lines[close + 1 :]).strip()
+    if summary is None and not content:
+        raise ValueError("memory has neither summary nor content")
+    tags = front.get("tags") or ()
+    tags = (tags,) if isinstance(tags, str) else tags
+    known = {"type", "timestamp", "summary", "tags"}
+    return nf.RawMemory(
+        namespace="x",
+        timestamp=nf._timestamp(front["timestamp"]),
+        summary=str(summary if summary is not None else "").strip(),
+        content=content,
+        tags=tuple(str(t) for t in tags),
+        extra={k: v for k, v in front.items() if k not in known and v is not None},
+    )
+
+
+def _outcome(parse, chunk: str):
+    try:
+        return parse(chunk)
+    except Exception as exc:
+        return type(exc).__name__, str(exc)
+
+
+_CHUNK_LINES = st.sampled_from(
+    [
+        "---",
+        "--- ",
+        "----",
+        "-- -",
+        "---\r",
+        "",
+        " ",
+        "type: x",
+        "timestamp: 2025-01-01T00:00:00+00:00",
+        "summary: s",
+        "b",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(
+        st.lists(_CHUNK_LINES, min_size=1, max_size=12).map("\n".join),
+        st.text(alphabet="-\n tyx:é", max_size=40),
+        st.text(max_size=30).map(lambda body: "---\ntimestamp: 2025-01-01T00:00:00Z\n---" + body),
+    )
+)
+def test_parsing_finds_front_matter_and_body_where_the_line_rule_puts_them(chunk):
+    from memlab.adapter.notes_format import parse_chunk
+
+    assert _outcome(lambda c: parse_chunk(c, "x"), chunk) == _outcome(_reference_parse, chunk)

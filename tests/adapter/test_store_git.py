@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import json
+
+import pytest
 
 from memlab.adapter.consolidation import load_store
 from memlab.adapter.gitcli import find_repo
@@ -100,3 +103,32 @@ def test_sync_config_is_idempotent(repo, tmp_path):
     assert git(repo, "config", "notes.mem-edges.mergeStrategy").strip() == "cat_sort_uniq"
     assert git(repo, "config", "notes.mem/decisions.mergeStrategy").strip() == "union"
     assert "refs/notes/mem-runs" in git(repo, "config", "--get-all", "notes.rewriteRef")
+
+
+def test_reading_pauses_automatic_garbage_collection_and_always_restores_it(seeded, monkeypatch):
+    from memlab.adapter import notes_store
+
+    repo = find_repo(seeded)
+    parse, during = notes_store.parse_note, []
+
+    def watched(text, namespace):
+        during.append(gc.isenabled())
+        return parse(text, namespace)
+
+    monkeypatch.setattr(notes_store, "parse_note", watched)
+    assert len(load_memories(repo, cache=False).memories) == 3
+    assert during and not any(during) and gc.isenabled()
+    gc.disable()
+    try:
+        load_memories(repo, cache=False)
+        assert not gc.isenabled()  # a caller that had it off keeps it off
+    finally:
+        gc.enable()
+
+    def broken(text, namespace):
+        raise RuntimeError("parser bug")
+
+    monkeypatch.setattr(notes_store, "parse_note", broken)
+    with pytest.raises(RuntimeError):
+        load_memories(repo, cache=False)
+    assert gc.isenabled()
