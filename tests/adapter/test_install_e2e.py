@@ -65,6 +65,7 @@ def install_roundtrip(spec: Path, project: Path, tmp_path: Path) -> None:
     assert sorted(p.name for p in settings.parent.iterdir()) == ["settings.json"]
 
 
+@pytest.mark.slow  # about 3 s or more: with the slow suite (CI runs it)
 def test_install_local_scope_without_settings_then_uninstall_removes_it(consolidated, tmp_path):
     spec = tmp_path / "spec.json"
     spec.write_text(json.dumps(spec_from_config(compose_cfg(["embedder=tfidf"]))))
@@ -91,6 +92,7 @@ def test_user_scope_uses_home(consolidated, tmp_path):
     assert not (home / ".claude").exists()
 
 
+@pytest.mark.slow  # about 3 s or more: with the slow suite (CI runs it)
 def test_uninstall_keeps_later_edits(consolidated, tmp_path):
     spec = tmp_path / "spec.json"
     spec.write_text(json.dumps(spec_from_config(compose_cfg(["embedder=tfidf"]))))

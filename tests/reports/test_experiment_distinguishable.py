@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memlab.reports import experiment
 from tests.sweeps.helpers import log_run
 
 
+@pytest.mark.slow  # about 3 s or more: with the slow suite (CI runs it)
 def test_each_paired_difference_says_whether_its_interval_excludes_zero(tmp_path) -> None:
     uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
     for judge, correct in {

@@ -34,6 +34,7 @@ def subset(folder, keep) -> tuple[str, list[str]]:
     return uri, list(keep)
 
 
+@pytest.mark.slow  # about 3 s or more: with the slow suite (CI runs it)
 def test_force_from_a_store_missing_runs_names_them_and_writes_nothing(tmp_path):
     from memlab.reports.experiment import main
 
