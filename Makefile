@@ -23,7 +23,7 @@ $(VENV)/.installed: pyproject.toml requirements/constraints.txt
 	touch $@
 
 quickstart: setup
-	$(PY) -m memlab --multirun +experiment=seed_git_notes_memory_nollm,tuned
+	$(PY) -m memlab --multirun +experiment=seed_git_notes_memory_nollm,tuned dataset=project_history
 
 test: setup
 	$(PY) -m pytest -q -m "not slow" -n auto $(PYTEST_ARGS)

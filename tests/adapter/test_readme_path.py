@@ -36,7 +36,8 @@ def test_readme_run_to_hook_path_works_as_written(seeded, tmp_path):
     e.update(HOME=str(home), PYTHONPATH=str(ROOT), MLFLOW_TRACKING_URI=f"sqlite:///{tmp_path}/mlruns.db")
     e.update(MEMLAB_NOW=NOW, LITELLM_LOCAL_MODEL_COST_MAP="True")
     commands = readme_commands()
-    assert commands[0] == "python -m memlab --multirun +experiment=seed_git_notes_memory_nollm,tuned"  # make quickstart
+    quickstart = "python -m memlab --multirun +experiment=seed_git_notes_memory_nollm,tuned dataset=project_history"
+    assert commands[0] == quickstart  # what make quickstart runs
     assert any(c.startswith("memlab export --sweep last") for c in commands)
     assert any(c.startswith("memlab install") for c in commands)
     chosen = ""
