@@ -223,15 +223,19 @@ def figure(grids: Mapping[str, Mapping[int | None, Mapping[str, Point]]], metric
 
 
 def grids_by_benchmark(
-    runs: Sequence[Any], uri: str | None, metric: str | None = None
+    runs: Sequence[Any], uri: str | None, metric: str | None = None, per_benchmark: Mapping[str, str] | None = None
 ) -> tuple[dict[str, dict[int | None, dict[str, Point]]], dict[str, str]]:
-    """Benchmark -> budget -> policy -> point, and each benchmark's metric (its runs' declared main metric)."""
+    """Benchmark -> budget -> policy -> point, and each benchmark's metric.
+
+    The metric is ``metric``, else the benchmark's entry in ``per_benchmark``, else its runs' declared main metric.
+    """
     benches: dict[str, list[Any]] = {}
     for run in runs:
         benches.setdefault(benchmark_of(run), []).append(run)
     grids, metrics = {}, {}
     for bench in sorted(benches):
-        metrics[bench] = metric or benches[bench][0].tags.get("memlab.main_metric", "")
+        chosen = metric or (per_benchmark or {}).get(bench)
+        metrics[bench] = chosen or benches[bench][0].tags.get("memlab.main_metric", "")
         grids[bench] = points(cf.load(benches[bench], metrics[bench], uri), metrics[bench])
     return grids, metrics
 

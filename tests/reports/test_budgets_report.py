@@ -10,7 +10,16 @@ from memlab.reports import budgets
 from memlab.tracking.mlflow_tracker import MlflowTracker
 
 
-def log(uri: str, folder, policy: str, budget: int, correct: list[int], tokens: float, seed: int = 0) -> str:
+def log(
+    uri: str,
+    folder,
+    policy: str,
+    budget: int,
+    correct: list[int],
+    tokens: float,
+    seed: int = 0,
+    extra: dict[str, float] | None = None,
+) -> str:
     """One FINISHED run of ``policy`` at ``budget`` whose predictions hold ``correct`` (current questions)."""
     folder.mkdir(parents=True, exist_ok=True)
     records = [{"query_id": f"q{i}", "kind": "current", "correct": float(c)} for i, c in enumerate(correct)]
@@ -22,7 +31,7 @@ def log(uri: str, folder, policy: str, budget: int, correct: list[int], tokens: 
     }
     tracker = MlflowTracker(uri, "presets")
     run_id = tracker.start(policy, {"pipeline.budget_tokens": budget, "seed": seed}, tags)
-    tracker.log_metrics({"current_truth_at_1": sum(correct) / len(correct), "injected_tokens": tokens})
+    tracker.log_metrics({"current_truth_at_1": sum(correct) / len(correct), "injected_tokens": tokens, **(extra or {})})
     tracker.log_artifacts(folder)
     tracker.finish("FINISHED")
     return run_id
@@ -52,6 +61,21 @@ def test_budgets_report_tables_front_and_distinguishability(tmp_path) -> None:
         "Pareto front (tokens, metric): `astra_nollm`@250 (235 tokens, 0.850), `tuned`@250 (250 tokens, 0.900)" in text
     )
     assert (tmp_path / "budgets.png").is_file()
+
+
+def test_a_benchmark_named_in_per_benchmark_is_compared_on_that_metric(tmp_path) -> None:
+    from memlab.reports.common import finished_runs
+
+    uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
+    log(uri, tmp_path / "s", "seed_git_notes_memory_nollm", 250, [1, 0, 0, 0], 100.0, extra={"other": 0.9})
+    log(uri, tmp_path / "t", "tuned", 250, [1, 1, 1, 0], 100.0, extra={"other": 0.1})
+    runs = finished_runs("presets", uri)
+    _, declared = budgets.grids_by_benchmark(runs, uri)
+    grids, chosen = budgets.grids_by_benchmark(runs, uri, per_benchmark={"builtin_history": "other"})
+    assert declared == {"builtin_history": "current_truth_at_1"} and chosen == {"builtin_history": "other"}
+    assert grids["builtin_history"][250]["tuned"].value == pytest.approx(0.1)  # no items: the run's own value
+    _, overridden = budgets.grids_by_benchmark(runs, uri, "current_truth_at_1", {"builtin_history": "other"})
+    assert overridden == {"builtin_history": "current_truth_at_1"}  # an explicit metric wins
 
 
 def test_budgets_report_without_runs_is_one_line(tmp_path) -> None:

@@ -1,6 +1,6 @@
 """Benchmarks over project histories: generated (``dataset=project_history``), read from a
 ``memlab.project_history/1`` file (``dataset=project_history_file dataset.path=...``), or the hand-written
-built-in history (``dataset=builtin_history``, the quickstart's data). Each history is one episode.
+built-in history (``dataset=builtin_history``, the data of ``+experiment=quickstart``). Each history is one episode.
 """
 
 from __future__ import annotations
@@ -178,7 +178,8 @@ class BuiltinHistoryBenchmark(_HistoryBenchmark):
         "generated (MIT)",
         MAIN_METRIC,
         (*POLICY, "reader"),  # no question asks for a date a note mentions: the temporal resolver is never read
-        "a small hand-written project history (58 memories, four months) with exact gold (the quickstart's data)",
+        "a small hand-written project history (58 memories, four months) with exact gold (+experiment=quickstart's "
+        "data)",
         headline=HEADLINE,
     )
 
