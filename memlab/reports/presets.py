@@ -5,7 +5,10 @@ by benchmark, budget (``pipeline.budget_tokens``) and preset (the preset's name 
 and writes ``reports/presets.md`` and ``reports/presets.png``: per benchmark and budget, each preset's main metric
 with a 95% bootstrap interval, its measured tokens, the paired difference of ``tuned`` against it and whether it
 is distinguishable (:mod:`memlab.reports.budgets`); the Pareto front and a figure of the main metric against the
-measured tokens; at the largest budget, the headline metrics, the tier distribution and the latency per phase.
+measured tokens; at the largest budget, the headline metrics, the tier distribution and the latency per phase,
+``tuned`` against the best preset, and which groups carry that difference where attribution runs exist
+(:data:`ATTRIBUTIONS`). A benchmark whose main metric is 0 by construction for some designs is compared on a metric
+every design can score on (:data:`COMPARED`).
 
 Intervals: where a metric is a mean over items (LoCoMo's date accuracy and the history benchmarks' ``reader_acc``:
 one question each, seeds pooled) the bootstrap resamples the items, and the paired difference resamples the items
@@ -32,6 +35,7 @@ from memlab.reports.common import (
     write_report,
 )
 from memlab.reports.configs import mean_metric as mean
+from memlab.reports.stats import paired_test
 
 EXPERIMENT = bg.EXPERIMENT
 BASELINE = bg.BASELINE
@@ -39,8 +43,21 @@ ORDER = bg.ORDER
 preset_of = bg.policy_of
 benchmark_of = bg.benchmark_of
 TIERS = ("hot", "warm", "cold", "archived")
-#: The experiment of the attribution runs ``tuned`` against the seed preset, and how they are made.
-ATTRIBUTION = "attribution_reader_ph"
+#: Benchmark -> the experiment of the runs attributing `tuned` − a preset to groups, that preset, and their command.
+ATTRIBUTIONS: dict[str, tuple[str, str, str]] = {
+    "project_history": (
+        "attribution_reader_ph",
+        "seed_git_notes_memory_nollm",
+        "`memlab report --experiment attribution_reader_ph --baseline '+experiment=seed_git_notes_memory_nollm "
+        "dataset=project_history' --attribute '+experiment=tuned dataset=project_history' --max-groups 6`",
+    ),
+    "locomo": (
+        "attribution_locomo",
+        "mycelic_nollm",
+        "`memlab report --experiment attribution_locomo --baseline '+experiment=mycelic_nollm dataset=locomo' "
+        "--attribute '+experiment=tuned dataset=locomo' --max-groups 4`",
+    ),
+}
 #: Benchmarks compared on another metric than their main one, and why: a metric every design can score on.
 COMPARED: dict[str, tuple[str, str]] = {
     "adr_decisions": (
@@ -59,10 +76,6 @@ DATA_NOTES: dict[str, str] = {
     "locomo": "The whole LoCoMo dev file; `tuned`'s retriever was tuned on conv-26/30 (its held-out figure: "
     "reports/locomo.md).",
 }
-ATTRIBUTION_COMMAND = (
-    "`memlab report --experiment attribution_reader_ph --baseline '+experiment=seed_git_notes_memory_nollm "
-    "dataset=project_history' --attribute '+experiment=tuned dataset=project_history' --max-groups 6`"
-)
 
 
 def detail_rows(groups: Mapping[str, list[cf.RunData]], headline: Sequence[str]) -> list[str]:
@@ -86,21 +99,40 @@ def detail_rows(groups: Mapping[str, list[cf.RunData]], headline: Sequence[str])
 
 
 def attribution_lines(bench: str, metric: str, uri: str | None) -> list[str]:
-    """Which groups carry ``tuned``'s gain on ``bench`` (from the runs of :data:`ATTRIBUTION`, when there are any)."""
+    """Which groups carry ``tuned``'s difference on ``bench`` (from its attribution runs, when there are any)."""
     from memlab.reports import attribution_runs as ar
 
-    runs = [r for r in finished_runs(ATTRIBUTION, uri) if bg.benchmark_of(r) == bench]
+    if bench not in ATTRIBUTIONS:
+        return []
+    experiment, preset, command = ATTRIBUTIONS[bench]
+    runs = [r for r in finished_runs(experiment, uri) if bg.benchmark_of(r) == bench]
     result = ar.from_runs(runs, metric, uri) if runs else None
     if result is None:
         return []
-    text = ar.render(result, ATTRIBUTION, metric, "the baseline preset", "tuned", "memlab report presets")
+    text = ar.render(result, experiment, metric, f"`{preset}`", "tuned", "memlab report presets")
     body = text.split("\n\n", 3)[3]  # the total, the table and the check, without the heading
     return [
-        f"Which groups carry `tuned`'s gain (experiment `{ATTRIBUTION}`; runs: {ATTRIBUTION_COMMAND}):",
+        f"Which groups carry `tuned` − `{preset}` (experiment `{experiment}`; runs: {command}):",
         "",
         *body.splitlines(),
         "",
     ]
+
+
+def gain_line(grid: Mapping[int | None, Mapping[str, bg.Point]]) -> list[str]:
+    """At the largest budget: ``tuned`` against the best preset, and whether there is a gain to attribute."""
+    top = max((b for b in grid if b is not None), default=None)
+    points = grid.get(top, {})
+    presets = {n: p for n, p in points.items() if n != BASELINE and p.units}
+    if BASELINE not in points or not presets:
+        return []
+    best = max(presets, key=lambda n: presets[n].value)
+    res = paired_test(presets[best].units, points[BASELINE].units)
+    if res is None:
+        return []
+    verdict = "distinguishable" if res.ci_low > 0 or res.ci_high < 0 else "not distinguishable: no gain to attribute"
+    diff = cell(res.diff, res.ci_low, res.ci_high, "+")
+    return [f"At budget {top}, `tuned` − the best preset (`{best}`) = {diff} on {res.n} paired items ({verdict}).", ""]
 
 
 def render(runs: Sequence[Any], uri: str | None, out: Path) -> str:
@@ -125,13 +157,17 @@ def render(runs: Sequence[Any], uri: str | None, out: Path) -> str:
         "```",
         "",
         "Every policy runs at every budget of the grid (`pipeline.budget_tokens`, the cap of the injected block);",
-        "*tokens* is what it measured (`injected_tokens`), which a budget only caps. `tuned` is one configuration at",
-        "every budget, chosen on development data only (generator seeds 1020-1022, LoCoMo conv-26/30; its config's",
-        "header): it was not re-chosen per budget. These are evaluation seeds (and the whole LoCoMo dev file,",
-        "conv-26/30 included). *distinguishable*: the paired 95% interval of `tuned` − policy excludes 0. What each",
-        "preset renders, and what it could not: experiments/presets/README.md. Which groups carry `tuned`'s gain on",
-        "a generated history (seed 0, the main metric, Shapley over 6 groups): under that benchmark below, and",
-        "reports/attribution_reader_ph_attribution.md.",
+        "*tokens* is what it measured (`injected_tokens`), which a budget only caps. `tuned` was chosen on development",
+        "data only (generator seeds 1020-1022, the ferrybook history, LoCoMo conv-26/30; its config's header) and",
+        "re-chosen per budget there: its selector, the group that decides what fits a budget, on conv-26/30 under a",
+        "rule fixed beforehand (keep `current_facts` unless another selector is distinguishably better;",
+        '`experiments/presets/per_budget.py`, experiments/presets/README.md "Per budget"). No other selector was at',
+        "any budget, so one configuration stands at every budget. The history benchmarks' main metric is read from",
+        "contexts recalled with the policy's `pipeline.recall_limit`, which no budget caps. Generated seeds 0-2 and",
+        "the built-in history are evaluation data; the other benchmarks say what was read. *distinguishable*: the",
+        "paired 95% interval of `tuned` − policy excludes 0. What each preset renders, and what it could not:",
+        "experiments/presets/README.md. Under each benchmark: `tuned` against the best preset at the largest budget,",
+        "and, where attribution runs exist, which groups carry the difference.",
         "",
     ]
     for bench, grid in grids.items():
@@ -153,6 +189,7 @@ def render(runs: Sequence[Any], uri: str | None, out: Path) -> str:
         top = max((b for b in grid if b is not None), default=None)
         detail = {name: p.runs for name, p in grid[top].items()}
         lines += [f"Headline metrics, tiers and latency at budget {top}:", "", *detail_rows(detail, headline), ""]
+        lines += gain_line(grid)
         lines += attribution_lines(bench, metrics[bench], uri)
     png = bg.figure(grids, metrics, out.with_suffix(".png"))
     lines += [f"![main metric against measured tokens per benchmark]({png.name})", ""]
