@@ -36,9 +36,29 @@ $P -m memlab report judge_families --force
 
 step the four source designs against tuned
 PRESETS=seed_git_notes_memory_nollm,mycelic_nollm,squidbot_nollm,astra_nollm,tuned
-$P -m memlab --multirun +experiment=$PRESETS dataset=builtin_history
-$P -m memlab --multirun +experiment=$PRESETS dataset=project_history seed=0,1,2,3,4
-$P -m memlab --multirun +experiment=$PRESETS dataset=locomo
+B=pipeline.budget_tokens=250,500,1000,2000
+$P -m memlab --multirun +experiment=$PRESETS $B dataset=builtin_history
+$P -m memlab --multirun seed=0,1,2 +experiment=$PRESETS $B dataset=project_history
+$P -m memlab --multirun +experiment=$PRESETS $B dataset=locomo
+$P -m memlab --multirun +experiment=$PRESETS $B dataset=ferrybook_history
+$P -m memlab --multirun +experiment=$PRESETS $B dataset=adr_decisions dataset.split=dev
+$P -m memlab --multirun +experiment=tuned dataset=locomo 'dataset.conversations=[conv-26,conv-30]' \
+    experiment_name=tuned_per_budget selector=current_facts,knapsack,mmr,recency,retention_topk,seed_weighted $B
+$P experiments/presets/per_budget.py
+M="dataset=project_history seed=0,1,2 experiment_name=preset_mechanisms"
+$P -m memlab --multirun +experiment=seed_git_notes_memory_nollm $M judge=similarity,none
+$P -m memlab --multirun +experiment=mycelic_nollm $M judge=slot,none
+$P -m memlab --multirun +experiment=squidbot_nollm $M summarizer=running_document,none
+$P -m memlab --multirun +experiment=astra_nollm $M
+$P -m memlab --multirun +experiment=astra_nollm $M summarizer=none pipeline.insights=false pipeline.identity_anchor=false
+$P -m memlab.cli report --experiment attribution_reader_ph --force \
+    --baseline '+experiment=seed_git_notes_memory_nollm dataset=project_history' \
+    --attribute '+experiment=tuned dataset=project_history' --max-groups 6
+$P -m memlab.cli report --experiment attribution_locomo --force --baseline '+experiment=mycelic_nollm dataset=locomo' \
+    --attribute '+experiment=tuned dataset=locomo' --max-groups 4
+$P -m memlab.cli report --experiment attribution_locomo_core --force --max-groups 4 \
+    --baseline '+experiment=mycelic_nollm dataset=locomo summarizer=extractive judge=cascade selector=current_facts selector.min_confidence=0.99 learned_supersede_threshold=0.2' \
+    --attribute '+experiment=tuned dataset=locomo'
 step real git-notes memories, both embedders
 $P -m memlab --multirun +experiment=gitnotes_real embedder=minilm,tfidf
 step real git-notes memories with a cold MiniLM cache: everything embedded inside the timed run
