@@ -30,6 +30,7 @@ HELPERS = frozenset(
         "llm_costs",
         "attribution",
         "attribution_runs",
+        "preset_mechanisms",
     }
 )
 
