@@ -190,11 +190,15 @@ def figure(grids: Mapping[str, Mapping[int | None, Mapping[str, Point]]], metric
     panel covered its points).
     """
     plt = pyplot()
-    fig, axes = plt.subplots(1, len(grids), figsize=(5.5 * len(grids), 4.6), squeeze=False)
+    cols = min(3, max(1, len(grids)))
+    rows = math.ceil(len(grids) / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(5.5 * cols, 4.6 * rows + 0.6), squeeze=False)
+    for spare in axes.flat[len(grids) :]:
+        spare.set_visible(False)
     every = ordered(list({n for grid in grids.values() for by in grid.values() for n in by}))
     colours = {name: f"C{i % 10}" for i, name in enumerate(every)}
     handles: dict[str, Any] = {}
-    for ax, (bench, grid) in zip(axes[0], grids.items(), strict=True):
+    for ax, (bench, grid) in zip(axes.flat, grids.items(), strict=False):
         names = ordered(list({n for by in grid.values() for n in by}))
         for name in names:
             pts = sorted((by[name] for by in grid.values() if name in by and by[name].tokens is not None),
@@ -218,7 +222,7 @@ def figure(grids: Mapping[str, Mapping[int | None, Mapping[str, Point]]], metric
         ax.set_title(bench)
     fig.suptitle("main metric against measured tokens (budgets 250-2000; 95% bootstrap intervals)")
     fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=min(6, max(1, len(handles))))
-    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    fig.tight_layout(rect=(0, 0.08 / rows, 1, 1))
     return save(fig, path)
 
 
