@@ -42,6 +42,7 @@ def test_pareto_front_keeps_only_undominated_points() -> None:
     assert budgets.pareto_front(xy) == [0, 2]
 
 
+@pytest.mark.slow  # about 2-4 s: with the slow suite (CI runs it)
 def test_budgets_report_tables_front_and_distinguishability(tmp_path) -> None:
     uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
     n = 20
@@ -63,6 +64,7 @@ def test_budgets_report_tables_front_and_distinguishability(tmp_path) -> None:
     assert (tmp_path / "budgets.png").is_file()
 
 
+@pytest.mark.slow  # about 2-4 s: with the slow suite (CI runs it)
 def test_a_benchmark_named_in_per_benchmark_is_compared_on_that_metric(tmp_path) -> None:
     from memlab.reports.common import finished_runs
 

@@ -3,6 +3,8 @@ configuration (fewer strategy groups that are not `none`, then fewer injected to
 
 from __future__ import annotations
 
+import pytest
+
 from tests.sweeps.helpers import log_run
 
 #: (judge, retention, injected tokens): all three reach the same main metric.
@@ -41,6 +43,7 @@ def test_the_tie_rule_does_not_depend_on_the_order_of_the_runs():
     assert chosen == {"id3"}  # no group but none, then 400 tokens < 450
 
 
+@pytest.mark.slow  # about 4 s: with the slow suite (CI runs it)
 def test_the_simplest_configuration_wins_and_the_tie_is_printed(tmp_path, capsys):
     from memlab.cli import main
 
