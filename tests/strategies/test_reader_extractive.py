@@ -71,6 +71,27 @@ def test_when_reads_the_day_of_the_unit_that_made_the_change():
     assert answer.text == "2025-03-06" and answer.unit_ids == ("did",)
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When did the project switch its cache to Redis?",
+        "Since when has the project used Redis as its cache?",
+        "On which day did the project switch its cache to Redis?",
+        "On what date did the cache move to Redis?",
+        "Which day did the cache move to Redis?",
+        "From which date has the cache been Redis?",
+    ],
+)
+def test_every_form_of_a_day_question_is_answered_with_a_day(question):
+    context = [unit("did", "Switched the cache from Memcached to Redis", day=6)]
+    assert ExtractiveReader().answer(question, context, NOW).text == "2025-03-06"
+
+
+def test_a_question_for_a_value_is_not_a_day_question():
+    context = [unit("did", "Switched the cache from Memcached to Redis", day=6)]
+    assert ExtractiveReader().answer("Which cache does the project use?", context, NOW).text == "Redis"
+
+
 def test_max_units_reads_only_the_first_units():
     context = [unit("a", "Feature flags for risky changes"), unit("b", "Our production store is PostgreSQL")]
     assert ExtractiveReader(max_units=1).answer("Which store does production use?", context, NOW).text == ""

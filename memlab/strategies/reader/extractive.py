@@ -13,8 +13,12 @@ from memlab.text.change_reading import read_changes
 from memlab.text.modality import prospective, retrospective
 from memlab.types import Answer, Memory
 
-#: Questions that ask for a day.
-WHEN_QUESTION = re.compile(r"^\s*(since\s+when|when|on\s+what\s+(day|date)|what\s+(day|date)|which\s+day)\b", re.I)
+#: Questions that ask for a day: "When ...", "Since when ...", "(On|Since|From) what/which day/date ...", "What/Which
+#: day/date ...".
+WHEN_QUESTION = re.compile(
+    r"^\s*(since\s+when|when|((on|since|from)\s+)?(what|which)\s+(day|date))\b",
+    re.I,
+)
 
 
 class ExtractiveReader(ReaderBase):
