@@ -87,10 +87,18 @@ def lines(uri: str | None) -> list[str]:
             continue
         on, off = _newest(on), _newest(off)
         cells = [f"`{preset}`", f"{words} (`{off_overrides}`)"]
-        cells += [cell(cf.mean_metric(on, metric)), cell(cf.mean_metric(off, metric)), _pair(on, off)]
+        cells += [cell(_value(on, metric)), cell(_value(off, metric)), _pair(on, off)]
         cells += [f"{cell(cf.mean_metric(on, m))} / {cell(cf.mean_metric(off, m))}" for m in DIAGNOSTICS]
         out.append("| " + " | ".join(cells) + " |")
     return [*out, ""]
+
+
+def _value(runs: Sequence[cf.RunData], metric: str) -> float | None:
+    """Over the pooled items where the runs have them (as the report's other tables), else the mean over seeds."""
+    items = cf.pooled_items(runs)
+    if not items:
+        return cf.mean_metric(runs, metric)
+    return sum(v for v, _ in items.values()) / sum(w for _, w in items.values())
 
 
 def _newest(runs: Sequence[cf.RunData]) -> list[cf.RunData]:
