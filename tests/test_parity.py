@@ -7,23 +7,19 @@ experiments/parity/baseline.json``) and says why.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
 
 from memlab.paths import PROJECT_ROOT
+from tests.support.scripts import load_script
 
 SNAPSHOT = PROJECT_ROOT / "experiments" / "parity" / "snapshot.py"
 BASELINE = PROJECT_ROOT / "experiments" / "parity" / "baseline.json"
 
 
 def _snapshot_module():
-    spec = importlib.util.spec_from_file_location("memlab_parity_snapshot", SNAPSHOT)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SNAPSHOT, "memlab_parity_snapshot")
 
 
 @pytest.mark.slow

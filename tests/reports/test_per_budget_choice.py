@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
 from memlab.reports import budgets as bg
+from tests.support.scripts import load_script
 
 SCRIPT = Path(__file__).resolve().parents[2] / "experiments" / "presets" / "per_budget.py"
 
 
 def per_budget():
-    spec = importlib.util.spec_from_file_location("memlab_per_budget", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "memlab_per_budget")
 
 
 def point(name: str, correct: list[int]) -> bg.Point:
