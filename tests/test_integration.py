@@ -35,6 +35,7 @@ def quickstart_run(tmp_path_factory):
     return uri, outcome, cfg
 
 
+@pytest.mark.slow  # its module fixture runs the quickstart with MLflow (about 7 s): with the slow suite
 def test_quickstart_run_is_recorded_in_mlflow(quickstart_run):
     from mlflow.tracking import MlflowClient
 
@@ -62,6 +63,7 @@ def test_quickstart_run_is_recorded_in_mlflow(quickstart_run):
     assert {"config.json", "predictions.jsonl", "result.json", "tier_distribution.png"} <= arts
 
 
+@pytest.mark.slow  # its module fixture runs the quickstart with MLflow (about 7 s): with the slow suite
 def test_quickstart_outputs_are_consistent(quickstart_run):
     _, outcome, cfg = quickstart_run
     out = outcome.output_dir

@@ -47,6 +47,7 @@ def test_corrupt_notes_are_skipped_and_reported(seeded):
     assert "skipped" in proc.stderr
 
 
+@pytest.mark.slow  # about 3 s: with the slow suite (CI runs it)
 def test_consolidation_writes_derived_refs_and_leaves_memories_alone(seeded):
     before = ref_tips(find_repo(seeded))
     blobs = {r: git(seeded, "notes", f"--ref={r}", "list") for r in before}
