@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from memlab.reports import preset_mechanisms as pm
 from memlab.tracking.mlflow_tracker import MlflowTracker
 
@@ -26,6 +28,7 @@ def log(uri: str, folder, judge: str, correct: list[int], f1: float, seed: int =
     tracker.finish("FINISHED")
 
 
+@pytest.mark.slow  # about 4 s (an MLflow store): with the slow suite (CI runs it)
 def test_each_mechanism_on_and_off_with_the_paired_difference(tmp_path):
     uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
     assert pm.lines(uri) == []  # no runs: no section

@@ -53,6 +53,7 @@ def test_the_comparison_figure_has_a_title_labelled_axes_and_error_bars_where_ru
     plt.close(fig)
 
 
+@pytest.mark.slow  # about 3 s (an MLflow store): with the slow suite (CI runs it)
 def test_the_comparison_says_whether_each_job_is_distinguishable_from_the_best(tmp_path):
     from memlab.sweeps.paired import paired_vs_best
     from memlab.sweeps.table import comparison_table
