@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memlab.protocols import (
-    Clusterer,
-    Embedder,
-    InjectionSelector,
-    Reader,
-    RetentionFunction,
-    Retriever,
-    Summarizer,
-    SupersessionJudge,
-    TemporalResolver,
-)
 from memlab.selection_types import DEFAULT_BUDGET_TOKENS
+
+if TYPE_CHECKING:
+    from memlab.embed.base import EmbedderBase
+    from memlab.strategies.clusterer.base import ClustererBase
+    from memlab.strategies.judge.base import JudgeBase
+    from memlab.strategies.reader.base import ReaderBase
+    from memlab.strategies.retention.base import RetentionBase
+    from memlab.strategies.retriever.base import RetrieverBase
+    from memlab.strategies.selector.base import SelectorBase
+    from memlab.strategies.summarizer.base import SummarizerBase
+    from memlab.strategies.temporal.base import TemporalBase
 
 #: Values of ``pipeline.schedule``.
 SCHEDULES: tuple[str, ...] = ("session", "every_n", "end")
@@ -173,15 +173,15 @@ class PipelineSettings:
 class Components:
     """Built strategies (one per kind) plus pipeline settings and the raw LLM config."""
 
-    embedder: Embedder
-    retention: RetentionFunction
-    clusterer: Clusterer
-    summarizer: Summarizer
-    judge: SupersessionJudge
-    temporal: TemporalResolver
-    selector: InjectionSelector
-    retriever: Retriever
+    embedder: EmbedderBase
+    retention: RetentionBase
+    clusterer: ClustererBase
+    summarizer: SummarizerBase
+    judge: JudgeBase
+    temporal: TemporalBase
+    selector: SelectorBase
+    retriever: RetrieverBase
     #: ``None`` (a policy built by hand, without a reader) reads like ``reader=none``.
-    reader: Reader | None = None
+    reader: ReaderBase | None = None
     settings: PipelineSettings = field(default_factory=PipelineSettings)
     llm: Mapping[str, Any] = field(default_factory=dict)

@@ -118,7 +118,6 @@ HOOK_MODULES: tuple[str, ...] = (
     "memlab.adapter.safe_io",
     "memlab.pipeline.inject",
     "memlab.build",
-    "memlab.protocols",
     "fcntl",
     "subprocess",
 )

@@ -3,8 +3,8 @@
 Imports stay light (no numpy, torch, mlflow, hydra or sklearn): consolidation precomputed everything. Nor does
 the cached path import ``dataclasses`` or ``typing`` (a third of a cold process's CPU time together): its value
 types are :class:`~memlab.selection_types.FrozenValue` classes, its modules name their annotation-only imports
-under a local ``TYPE_CHECKING`` flag, and :func:`memlab.build.implements` checks the selector without
-:mod:`memlab.protocols` (``tests/adapter/test_session_start.py`` holds the list). When
+under a local ``TYPE_CHECKING`` flag, and the builder checks the selector against its base class, which imports neither
+(``tests/adapter/test_session_start.py`` holds the list). When
 the cache is missing or unusable (a fresh install, a corrupt file) the block is built from the raw notes
 instead — newest memories first, within the hook's time budget — and a consolidation starts in the
 background.

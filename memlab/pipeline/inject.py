@@ -28,7 +28,7 @@ TYPE_CHECKING = False  # not typing's: the SessionStart hook does not import typ
 if TYPE_CHECKING:
     from memlab.components import Components
     from memlab.pipeline.store import MemoryStore
-    from memlab.protocols import InjectionSelector
+    from memlab.strategies.selector.base import SelectorBase
     from memlab.types import Memory, Summary
 
 TAG = "memory_consolidated_summaries"
@@ -254,7 +254,7 @@ def render(items: Sequence[InjectionCandidate], generated_at: date) -> InjectedB
 def build_block(
     pool: Sequence[InjectionCandidate],
     budget_tokens: int,
-    selector: InjectionSelector,
+    selector: SelectorBase,
     now: datetime,
     max_chars: int = MAX_BLOCK_CHARS,
     query: str | None = None,

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlab.build import available_options, build
-from memlab.protocols import SupersessionJudge
+from memlab.strategies.judge.base import JudgeBase
 from memlab.types import Memory, Relation, Verdict
 from tests.judges.helpers import four_way_reply, mem
 from tests.support.compose import compose_cfg
@@ -42,7 +42,7 @@ def test_option_composes_builds_and_satisfies_protocol(option: str, tiny_model: 
         overrides += [f"judge.model_path={tiny_model}", "judge.model_sha256=null"]
     cfg = compose_cfg(overrides)
     judge = build(cfg["judge"], "judge")
-    assert isinstance(judge, SupersessionJudge)
+    assert isinstance(judge, JudgeBase)
     assert judge.name == option
     assert isinstance(judge.version, int)
 

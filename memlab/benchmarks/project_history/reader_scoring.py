@@ -1,9 +1,10 @@
 """The reader's answers to the history questions, and reader accuracy (``reader_acc*``).
 
 Every ``current``, ``as_of`` and ``when`` question is also answered by the run's ``reader``
-(:class:`memlab.protocols.Reader`) from the units of the same selected context, whatever they are (memories,
-cluster summaries, narratives): so a design without supersession edges is scored on the same questions as one
-with them. ``history`` questions ask for a chain the store keeps, not for a value; the reader does not answer them.
+(:class:`memlab.strategies.reader.base.ReaderBase`) from the units of the same selected context, whatever they
+are (memories, cluster summaries, narratives): so a design without supersession edges is scored on the same
+questions as one with them. ``history`` questions ask for a chain the store keeps, not for a value; the reader
+does not answer them.
 
 Correct answers:
 
@@ -60,7 +61,7 @@ def value_correct(answer: str, gold: str, topic_words: frozenset[str] = frozense
 
 def reader_fields(reader: Any, query: GoldQuery, question: str, units: Sequence[Any], at: Any, values: Mapping) -> dict:
     """The record fields of the reader's answer to one question (``{}``: the reader does not answer it)."""
-    if reader is None or not getattr(reader, "reads", False) or query.kind not in READER_KINDS:
+    if reader is None or not reader.reads or query.kind not in READER_KINDS:
         return {}
     answer = reader.answer(question, units, at)
     if query.kind == "when":

@@ -1,4 +1,4 @@
-"""Base class of every retention function: the optional methods of the protocol, with their defaults."""
+"""The retention kind: :class:`RetentionBase` is its one definition."""
 
 from __future__ import annotations
 
@@ -12,8 +12,13 @@ if TYPE_CHECKING:
 
 
 class RetentionBase(ABC):
-    """What every retention function has (:class:`~memlab.protocols.RetentionFunction`): ``score`` is the one
-    method a function must define; :meth:`score_all` defaults to scoring each memory alone.
+    """Scores how strongly a memory should stay retrievable, and the tier that follows.
+
+    Contract: ``score(...).overall`` is in [0, 1]; with everything else fixed it never rises as ``now`` moves
+    later; the tier is monotone in ``overall`` (a higher score never gets a colder tier); it reads no clock
+    (``now`` is the benchmark's time) and has no side effects. :meth:`score` is the one method a function must
+    define; a function whose score depends on the other memories (a sliding window, a capacity cap) overrides
+    :meth:`score_all`, and :meth:`score` then scores one memory as if it were the only one.
     """
 
     name: ClassVar[str]
@@ -35,7 +40,8 @@ class RetentionBase(ABC):
         *,
         references: Mapping[str, Iterable[str]] | None = None,
     ) -> list[RetentionScore]:
-        """Score every memory the run sees, in order (``references``: memory id -> ids it refers to, for a
-        function that keeps what a kept memory refers to); default: :meth:`score` of each memory alone.
+        """Score every memory the consolidation run sees, one score per memory in order, the contract per item
+        (``references``: memory id -> ids it refers to, for a function that keeps what a kept memory refers to);
+        default: :meth:`score` of each memory alone.
         """
         return [self.score(memory, state, now) for memory, state in zip(memories, states, strict=True)]

@@ -34,8 +34,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from memlab.embed.base import EmbedderBase
 from memlab.errors import MemlabError
-from memlab.protocols import Embedder
 from memlab.strategies.retriever.base import RetrieverBase
 from memlab.strategies.retriever.topk import BANK_MIN_UNITS, VectorBank, top_order
 from memlab.text.lexical import rewrite_query, tokens
@@ -130,7 +130,7 @@ class TurnRetriever:
         config: Options.
     """
 
-    def __init__(self, memories: Sequence[Memory], embedder: Embedder | None, config: RetrieverConfig) -> None:
+    def __init__(self, memories: Sequence[Memory], embedder: EmbedderBase | None, config: RetrieverConfig) -> None:
         self.memories = list(memories)
         self.config = config
         self.embedder = embedder
@@ -277,21 +277,72 @@ class EngineRetriever(RetrieverBase):
     """Shared body of the ``bm25``, ``dense`` and ``hybrid`` options: a :class:`TurnRetriever` over the
     candidates, kept while the candidates stay the same (the queries of one moment share one index).
 
-    Subclasses set ``mode`` and store their hyperparameters (the fields of :class:`RetrieverConfig` they
-    take); :meth:`rank_many` ranks several queries over one candidate list with one index and one batch of
-    query embeddings.
+    Subclasses set ``mode``; :meth:`rank_many` ranks several queries over one candidate list with one index and
+    one batch of query embeddings. A setting the option's mode does not read (``bm25_k1`` of ``dense``) is kept
+    and unused.
+
+    Args:
+        context: Index text per unit: ``plain``, ``speaker`` (the memory's text) or ``speaker_date``.
+        rewrite: Drop question words and possessives from the query.
+        rrf_k: Reciprocal-rank-fusion constant (also of the session, speaker and feedback options).
+        bm25_weight: Weight of the BM25 ranking (``hybrid``).
+        dense_weight: Weight of the dense ranking (``hybrid``).
+        neighbour_weight: Share of the best same-session neighbour's score a unit earns.
+        prf_docs: Pseudo-relevance feedback: top units appended to the query (0: off).
+        prf_weight: Weight of the feedback pass.
+        session_weight: Share of the unit's session score.
+        speaker_weight: Boost for units spoken by a speaker the query names.
+        drop_names: Drop speaker names from the BM25 query.
+        bm25_window: BM25 documents also hold the previous N units of their session.
+        bm25_k1: BM25 k1.
+        bm25_b: BM25 b.
     """
 
     mode: ClassVar[str] = "hybrid"
+    engine_key_: tuple | None = None
+    bank_: VectorBank | None = None
+
+    def __init__(
+        self,
+        context: str = "speaker",
+        rewrite: bool = True,
+        rrf_k: int = 60,
+        bm25_weight: float = 1.0,
+        dense_weight: float = 1.0,
+        neighbour_weight: float = 0.0,
+        prf_docs: int = 0,
+        prf_weight: float = 0.0,
+        session_weight: float = 0.0,
+        speaker_weight: float = 0.0,
+        drop_names: bool = False,
+        bm25_window: int = 0,
+        bm25_k1: float = 1.5,
+        bm25_b: float = 0.75,
+    ) -> None:
+        self.context = context
+        self.rewrite = rewrite
+        self.rrf_k = rrf_k
+        self.bm25_weight = bm25_weight
+        self.dense_weight = dense_weight
+        self.neighbour_weight = neighbour_weight
+        self.prf_docs = prf_docs
+        self.prf_weight = prf_weight
+        self.session_weight = session_weight
+        self.speaker_weight = speaker_weight
+        self.drop_names = drop_names
+        self.bm25_window = bm25_window
+        self.bm25_k1 = bm25_k1
+        self.bm25_b = bm25_b
 
     def config(self) -> RetrieverConfig:
         """The engine's settings from this option's hyperparameters."""
-        fields = {f: getattr(self, f) for f in RetrieverConfig.__dataclass_fields__ if f != "mode" and hasattr(self, f)}
-        return RetrieverConfig(mode=self.mode, **fields)
+        return RetrieverConfig(
+            self.mode, **{f: vars(self)[f] for f in RetrieverConfig.__dataclass_fields__ if f != "mode"}
+        )
 
-    def _engine(self, candidates: Sequence[Memory], embedder: Embedder | None) -> TurnRetriever:
+    def _engine(self, candidates: Sequence[Memory], embedder: EmbedderBase | None) -> TurnRetriever:
         key = (tuple(m.id for m in candidates), id(embedder))
-        if getattr(self, "engine_key_", None) != key:
+        if self.engine_key_ != key:
             self.engine_ = TurnRetriever(candidates, embedder, self.config())
             self.engine_key_ = key
         return self.engine_
@@ -301,7 +352,7 @@ class EngineRetriever(RetrieverBase):
         queries: Sequence[str],
         candidates: Sequence[Memory],
         now: datetime,
-        embedder: Embedder | None = None,
+        embedder: EmbedderBase | None = None,
         limit: int | None = None,
     ) -> list[list[tuple[str, float]]]:
         """For each query, every candidate's ``(id, score)``, best first (ties: the candidates' order); with
@@ -337,13 +388,13 @@ class EngineRetriever(RetrieverBase):
         self,
         queries: Sequence[str],
         candidates: Sequence[Memory],
-        embedder: Embedder,
+        embedder: EmbedderBase,
         limit: int,
         config: RetrieverConfig,
     ) -> list[list[tuple[str, float]]]:
         """:meth:`rank_many` of a large dense pool through the vector bank (see :data:`BANK_MIN_UNITS`)."""
-        model_id = getattr(embedder, "model_id", None)
-        bank = getattr(self, "bank_", None)
+        model_id = embedder.model_id
+        bank = self.bank_
         if bank is None or bank.model_id != model_id:
             bank = self.bank_ = VectorBank(model_id)
         rows = bank.rows_of(candidates, lambda units: self._texts(units, config), embedder, config.context)
@@ -357,7 +408,7 @@ class EngineRetriever(RetrieverBase):
         return out
 
     def rank(
-        self, query: str, candidates: Sequence[Memory], now: datetime, embedder: Embedder | None = None
+        self, query: str, candidates: Sequence[Memory], now: datetime, embedder: EmbedderBase | None = None
     ) -> list[tuple[str, float]]:
         """Every candidate's ``(id, score)`` for ``query``, best first (ties: the candidates' order)."""
         return self.rank_many([query], candidates, now, embedder)[0]

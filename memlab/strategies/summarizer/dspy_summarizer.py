@@ -48,7 +48,7 @@ class DSPySummarizer(SummarizerBase):
 
     The memories go to the model in time order as ``[id] (namespace, time) text`` lines (each cut to
     ``max_chars``), with the already judged supersessions of the optional ``superseded`` mapping (see
-    :class:`~memlab.protocols.Summarizer`). The answer is validated: cited ids outside the cluster are
+    :class:`~.base.SummarizerBase`). The answer is validated: cited ids outside the cluster are
     dropped (none left → the summary cites the whole cluster); ``confidence`` is the fraction of the
     model's cited ids that are members; decisions need a non-empty ``decision``; superseded facts must
     name a member as ``source_memory_id`` (the mapping's facts are added for members the model missed);

@@ -25,7 +25,7 @@ class ExtractiveSummarizer(SummarizerBase):
     ``key_facts`` are the distinct summary lines of the current members, newest first; ``decisions`` are
     the current members from the ``decisions`` namespace (rationale: the first sentence of their content);
     ``superseded_facts`` come from the optional ``superseded`` mapping (memory id -> id of its superseder,
-    from the judged SUPERSEDE edges; see :class:`~memlab.protocols.Summarizer`): each superseded member
+    from the judged SUPERSEDE edges; see :class:`~.base.SummarizerBase`): each superseded member
     becomes a fact ``original_fact → superseded_by`` (the superseder's line when it is in the cluster,
     else its id) and leaves the key facts and decisions. "Current" = not superseded; without the mapping
     every member is current. Confidence is 1.0: every sentence is quoted from a cited source.

@@ -32,7 +32,7 @@ class RunningDocumentSummarizer(SummarizerBase):
     with one line per distinct statement in time order; when there are more than ``max_lines``, the most
     central ones (summed token overlap with the rest of the chunk; ties newer first) are kept, still in
     time order; each line is cut to ``max_chars``. Superseded statements (optional ``superseded``
-    mapping, see :class:`~memlab.protocols.Summarizer`) are written as ``~~old~~ → new`` so that an
+    mapping, see :class:`~.base.SummarizerBase`) are written as ``~~old~~ → new`` so that an
     appended document never states an outdated fact as current. ``key_facts`` are the lines.
 
     The running document itself is the concatenation of these sections in time order (the pipeline's or

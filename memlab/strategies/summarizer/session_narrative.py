@@ -42,7 +42,7 @@ class SessionNarrativeSummarizer(SummarizerBase):
       cannot do (with an LLM, ``summarizer=dspy`` writes free-form summaries; it has no arc field either).
 
     ``decisions`` are the session's ``decisions``-namespace items; ``superseded_facts`` come from the
-    optional ``superseded`` mapping (see :class:`~memlab.protocols.Summarizer`). Confidence 1.0 (quoted).
+    optional ``superseded`` mapping (see :class:`~.base.SummarizerBase`). Confidence 1.0 (quoted).
 
     Args:
         max_interactions: Key interactions kept.
