@@ -24,13 +24,12 @@ $P -m memlab --multirun +experiment=project_history pipeline.schedule=session,en
 
 step judges across phrasing families and hand-written histories \(reports/judge_families.md\)
 F="experiment_name=project_history_families"
-V11="judge.model_path=$PWD/memlab/models/judge/learned_v11.json"
-$P -m memlab --multirun +experiment=project_history $F judge=cascade judge.fallback=slot,learned \
+$P -m memlab --multirun +experiment=project_history $F judge=cascade judge@judge.fallback=slot,learned_v11 \
     dataset=ferrybook_history,builtin_history
-$P -m memlab --multirun +experiment=project_history $F judge=cascade judge.fallback=slot,learned \
+$P -m memlab --multirun +experiment=project_history $F judge=cascade judge@judge.fallback=slot,learned_v11 \
     dataset=project_history dataset.style=classic,ticket,chat,wiki,terse,narrative seed=0,1,2
-$P -m memlab --multirun +experiment=project_history $F judge=learned "$V11" dataset=ferrybook_history,builtin_history
-$P -m memlab --multirun +experiment=project_history $F judge=learned "$V11" \
+$P -m memlab --multirun +experiment=project_history $F judge=learned_v11 dataset=ferrybook_history,builtin_history
+$P -m memlab --multirun +experiment=project_history $F judge=learned_v11 \
     dataset=project_history dataset.style=classic,ticket,chat,wiki,terse,narrative seed=0,1,2
 $P -m memlab report judge_families --force
 

@@ -4,9 +4,9 @@ A spec names each strategy by its ``_target_`` with its parameters; :mod:`memlab
 builds it, refusing any target off the allow-list (:mod:`memlab.strategy_index`). A strategy whose
 third-party dependency is missing fails with a message naming the package to install.
 
-Model files (a strategy's ``model_path``, and any other ``<name>model_path`` such as the cascade judge's
-``fallback_model_path``) are resolved against the spec file's folder — never against the repository or the
-current directory — and carry the ``model_sha256`` (``<name>model_sha256``) that ``memlab export`` computed;
+Model files (a strategy's ``model_path``, and those of the strategies nested in it, such as the cascade judge's
+stages) are resolved against the spec file's folder — never against the repository or the current directory —
+and carry the ``model_sha256`` beside them that ``memlab export`` computed;
 :func:`check_models` refuses a model inside the repository being served or one whose bytes changed.
 """
 
@@ -50,24 +50,27 @@ HOOK_DEFAULTS: dict[str, Any] = {
 }
 
 
-def model_keys(node: Any) -> list[str]:
-    """The keys of a strategy node that name a model file (``model_path``, ``fallback_model_path``, ...) and
-    are set; each has its pin in the same key with ``_sha256`` for ``_path``.
+def model_refs(node: Any) -> list[tuple[dict[str, Any], str]]:
+    """``(node, key)`` of every set key naming a model file (``model_path``, ``<name>model_path``) in a strategy
+    node and in the strategy nodes nested in it (the cascade's stages), outermost first; each has its pin in the
+    same node, in the key with ``_sha256`` for ``_path``.
     """
+    if isinstance(node, list | tuple):
+        return [ref for item in node for ref in model_refs(item)]
     if not isinstance(node, Mapping):
         return []
-    return [k for k, v in node.items() if isinstance(k, str) and k.endswith("model_path") and v]
+    own = [(node, k) for k, v in node.items() if isinstance(k, str) and k.endswith("model_path") and v]
+    return own + [ref for value in node.values() for ref in model_refs(value)]
 
 
 def resolve_model_paths(strategies: Mapping[str, Any], folder: Path) -> None:
-    """Make every model path (:func:`model_keys`) absolute against ``folder`` (the spec's own folder), links
+    """Make every model path (:func:`model_refs`) absolute against ``folder`` (the spec's own folder), links
     resolved.
     """
-    for node in strategies.values():
-        for key in model_keys(node):
-            if isinstance(node[key], str):
-                model = Path(node[key]).expanduser()
-                node[key] = str((model if model.is_absolute() else folder / model).resolve())
+    for node, key in model_refs(list(strategies.values())):
+        if isinstance(node[key], str):
+            model = Path(node[key]).expanduser()
+            node[key] = str((model if model.is_absolute() else folder / model).resolve())
 
 
 def file_sha256(path: Path) -> str:
@@ -92,8 +95,8 @@ def check_models(spec: Mapping[str, Any], repo: Any) -> None:
     Raises:
         MemlabError: One line naming the group, the file and what to do.
     """
-    for group, node in (spec.get("strategies") or {}).items():
-        for key in model_keys(node):
+    for group, strategy in (spec.get("strategies") or {}).items():
+        for node, key in model_refs(strategy):
             model = Path(str(node[key]))
             if inside(model, repo.root) or inside(model, repo.git_dir):
                 raise MemlabError(

@@ -121,11 +121,7 @@ def current() -> Ledger | None:
 
 def _names_llm(node: Any) -> bool:
     if isinstance(node, Mapping):
-        if node.get("_target_") in LLM_TARGETS:
-            return True
-        # the cascade judge carries a nested ``dspy`` judge that it asks only when its fallback chain names it
-        chain = [s.strip() for s in str(node.get("fallback") or "").split(",")] if "fallback" in node else None
-        return any(_names_llm(v) for k, v in node.items() if chain is None or k != "dspy" or "dspy" in chain)
+        return node.get("_target_") in LLM_TARGETS or any(_names_llm(v) for v in node.values())
     if isinstance(node, list | tuple):
         return any(_names_llm(v) for v in node)
     return False

@@ -96,10 +96,19 @@ def judge_label(params: Mapping[str, str]) -> str:
     A cascade's fallback model given by digest only (the conf's default) is named by the shipped file with that
     digest, so runs before and after a change of the shipped fallback stay apart. A model given by neither (runs
     from before the conf pinned the primary model's digest, when the shipped models were v8 and v9) is named
-    ``v8`` (primary) or ``v9`` (fallback).
+    ``v8`` (primary) or ``v9`` (fallback). Runs from before the cascade's stages were nodes of their own name the
+    fallback ``judge.fallback`` (``slot``, ``learned``) and its model ``judge.fallback_model_*``; a cascade without
+    a fallback node answers with the slot judge.
     """
     target = params.get("judge._target_", "").rsplit(".", 1)[-1]
     model = _model(params.get("judge.model_path"), params.get("judge.model_sha256"), "v8")
+    if target == "CascadeJudge" and "judge.learned._target_" in params:  # stages as nodes (an absent one: "None")
+        model = _model(params.get("judge.learned.model_path"), params.get("judge.learned.model_sha256"), "v8")
+        stage = params.get("judge.fallback._target_", "SlotJudge").rsplit(".", 1)[-1]
+        fallback = stage.removesuffix("Judge").lower()
+        if stage == "LearnedJudge":
+            fallback = _model(params.get("judge.fallback.model_path"), params.get("judge.fallback.model_sha256"), "v9")
+        return f"cascade {model} → {fallback}"
     if target == "CascadeJudge":
         fallback = params.get("judge.fallback", "slot")
         if fallback == "learned":

@@ -21,7 +21,7 @@ GROUPS = ("judge", "summarizer", "temporal", "retriever")
         (["judge=dspy"], ["judge"]),
         (["summarizer=dspy", "temporal=dspy"], ["summarizer", "temporal"]),
         (["judge=cascade"], []),
-        (["judge=cascade", "judge.fallback=dspy"], ["judge"]),
+        (["judge=cascade_llm"], ["judge"]),
         (["dataset=locomo", "dataset.llm_answer=true"], ["answerer"]),
     ],
 )
