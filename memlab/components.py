@@ -26,8 +26,63 @@ MODES: tuple[str, ...] = ("batch", "online")
 
 
 @dataclass(frozen=True)
-class PipelineSettings:
-    """Knobs of the consolidation pipeline that are not strategies.
+class OnlineSettings:
+    """Knobs of online mode (MycelicMemory's flow, memlab/pipeline/online.py).
+
+    Attributes:
+        mode: ``batch`` — the judge runs inside each scheduled consolidation over k-NN pairs; ``online`` — each
+            arriving memory is judged at once against its nearest current memories and turned into an audited
+            operation; the scheduled consolidations then run every phase except the judge.
+        online_min_similarity: Only memories with cosine similarity above this are judged.
+        online_top_k: At most this many nearest memories are judged.
+        online_judge_all: Judge every candidate (``False``: stop at the first verdict that is applied, as
+            MycelicMemory's consolidator returns after the first classified candidate).
+        online_archive_superseded: A supersession also archives the older memory (a DELETE operation;
+            MycelicMemory's state machine archives on supersede).
+    """
+
+    mode: str = "batch"
+    online_min_similarity: float = 0.85
+    online_top_k: int = 5
+    online_judge_all: bool = False
+    online_archive_superseded: bool = False
+
+
+@dataclass(frozen=True)
+class AstraSettings:
+    """Knobs of Astra's extras after each consolidation (memlab/pipeline/insights.py, anchor.py); off by default.
+
+    Attributes:
+        insights: Cluster the last ``insight_lookback_days`` of summaries (narratives) into patterns (Astra's
+            insight extractor).
+        insight_lookback_days: Narratives this recent (by their end) are clustered (Astra: 7).
+        insight_min_cluster_size: Smallest cluster that is a pattern (Astra: 3).
+        insight_similarity: Cosine similarity at which narrative clusters stop merging (average linkage).
+        identity_anchor: Move the identity anchor towards the new narratives and log its drift from the origin
+            (Astra's temporal anchor).
+        anchor_weight_new: Weight of the new narratives' embedding in the anchor update (Astra: 0.1).
+        anchor_drift_warning: Drift from the origin that logs a warning (Astra: 0.2).
+        anchor_drift_critical: Drift from the origin that logs a critical warning (Astra: 0.4).
+    """
+
+    insights: bool = False
+    insight_lookback_days: float = 7.0
+    insight_min_cluster_size: int = 3
+    insight_similarity: float = 0.85
+    identity_anchor: bool = False
+    anchor_weight_new: float = 0.1
+    anchor_drift_warning: float = 0.2
+    anchor_drift_critical: float = 0.4
+
+
+@dataclass(frozen=True)
+class PipelineSettings(AstraSettings, OnlineSettings):
+    """Knobs of the consolidation pipeline that are not strategies (``pipeline.*``): the core ones below, plus
+    online mode's (:class:`OnlineSettings`) and Astra's extras' (:class:`AstraSettings`).
+
+    The parts are classes of their own, each knob and its default written once there (``conf/config.yaml``
+    composes the defaults from here, :func:`memlab.conf_resolvers.register`), and the keys stay flat
+    (``pipeline.online_top_k``) so that every command and every exported hook spec keeps working.
 
     Attributes:
         knn_k: Candidate pairs for the judge come from each memory's ``knn_k`` nearest neighbours
@@ -71,26 +126,6 @@ class PipelineSettings:
         recall_summaries: Cluster summaries are recall units of their own (citing their sources).
         track_recall: Queries count as accesses (activation count, access times). Off by default:
             benchmark queries are probes that should not change the store they measure.
-        mode: ``batch`` — the judge runs inside each scheduled consolidation over k-NN pairs; ``online`` —
-            MycelicMemory's flow: each arriving memory is judged at once against its nearest current
-            memories and turned into an audited operation (memlab/pipeline/online.py); the scheduled
-            consolidations then run every phase except the judge.
-        online_min_similarity: Online mode: only memories with cosine similarity above this are judged.
-        online_top_k: Online mode: at most this many nearest memories are judged.
-        online_judge_all: Online mode: judge every candidate (``False``: stop at the first verdict that is
-            applied, as MycelicMemory's consolidator returns after the first classified candidate).
-        online_archive_superseded: Online mode: a supersession also archives the older memory (a DELETE
-            operation; MycelicMemory's state machine archives on supersede).
-        insights: After each consolidation, cluster the last ``insight_lookback_days`` of summaries
-            (narratives) into patterns (Astra's insight extractor; memlab/pipeline/insights.py).
-        insight_lookback_days: Narratives this recent (by their end) are clustered (Astra: 7).
-        insight_min_cluster_size: Smallest cluster that is a pattern (Astra: 3).
-        insight_similarity: Cosine similarity at which narrative clusters stop merging (average linkage).
-        identity_anchor: After each consolidation, move the identity anchor towards the new narratives and
-            log its drift from the origin (Astra's temporal anchor; memlab/pipeline/anchor.py).
-        anchor_weight_new: Weight of the new narratives' embedding in the anchor update (Astra: 0.1).
-        anchor_drift_warning: Drift from the origin that logs a warning (Astra: 0.2).
-        anchor_drift_critical: Drift from the origin that logs a critical warning (Astra: 0.4).
     """
 
     knn_k: int = 8
@@ -113,47 +148,26 @@ class PipelineSettings:
     schedule_every: int = 50
     recall_summaries: bool = True
     track_recall: bool = False
-    mode: str = "batch"
-    online_min_similarity: float = 0.85
-    online_top_k: int = 5
-    online_judge_all: bool = False
-    online_archive_superseded: bool = False
-    insights: bool = False
-    insight_lookback_days: float = 7.0
-    insight_min_cluster_size: int = 3
-    insight_similarity: float = 0.85
-    identity_anchor: bool = False
-    anchor_weight_new: float = 0.1
-    anchor_drift_warning: float = 0.2
-    anchor_drift_critical: float = 0.4
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None) -> PipelineSettings:
-        """Build from a config mapping, ignoring unknown keys is not allowed (typos must fail)."""
+        """Build from a config mapping; an unknown key is an error, not ignored (typos must fail)."""
+        from memlab.errors import MemlabError
+
         data = dict(data or {})
         known = set(cls.__dataclass_fields__)
         unknown = sorted(set(data) - known)
         if unknown:
-            from memlab.errors import MemlabError
-
             raise MemlabError(
                 f"unknown pipeline setting(s) {unknown}; valid: {sorted(known)} "
-                "(fix the pipeline.* override or conf/config.yaml)"
+                "(fix the pipeline.* override; the settings: memlab/components.py)"
             )
         settings = cls(**data)
-        if settings.schedule not in SCHEDULES:
-            from memlab.errors import MemlabError
-
-            raise MemlabError(
-                f"unknown pipeline.schedule '{settings.schedule}'; valid: {', '.join(SCHEDULES)} "
-                "(memlab/pipeline/episode.py)"
-            )
-        if settings.mode not in MODES:
-            from memlab.errors import MemlabError
-
-            raise MemlabError(
-                f"unknown pipeline.mode '{settings.mode}'; valid: {', '.join(MODES)} (memlab/pipeline/online.py)"
-            )
+        choices = {"schedule": (SCHEDULES, "memlab/pipeline/episode.py"), "mode": (MODES, "memlab/pipeline/online.py")}
+        for name, (valid, where) in choices.items():
+            if getattr(settings, name) not in valid:
+                value = getattr(settings, name)
+                raise MemlabError(f"unknown pipeline.{name} '{value}'; valid: {', '.join(valid)} ({where})")
         ranges = {
             "online_top_k": (settings.online_top_k, 1, None),
             "insight_min_cluster_size": (settings.insight_min_cluster_size, 1, None),
@@ -162,8 +176,6 @@ class PipelineSettings:
         }
         for name, (value, lo, hi) in ranges.items():
             if value < lo or (hi is not None and value > hi):
-                from memlab.errors import MemlabError
-
                 bound = f"in [{lo}, {hi}]" if hi is not None else f">= {lo}"
                 raise MemlabError(f"pipeline.{name} must be {bound}, got {value} (fix the pipeline.{name} override)")
         return settings

@@ -170,7 +170,7 @@ def default_spec() -> dict[str, Any]:
     strategies = {}
     for group, option in DEFAULT_OPTIONS.items():
         strategies[group] = yaml.safe_load((CONF_DIR / group / f"{option}.yaml").read_text(encoding="utf-8"))
-    pipeline = (yaml.safe_load((CONF_DIR / "config.yaml").read_text(encoding="utf-8")) or {}).get("pipeline", {})
+    pipeline: dict[str, Any] = {}  # every pipeline setting at its default (memlab.components.PipelineSettings)
     spec = {
         "format": SPEC_FORMAT,
         "strategies": strategies,
