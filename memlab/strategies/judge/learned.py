@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
-from memlab.strategies.judge.base import JudgeBase
+from memlab.strategies.judge.model_file import ModelFileJudge
 from memlab.types import Memory, Relation, Verdict
 
 #: The folder of the shipped models (each with its card; ``memlab train judge`` rebuilds them, the card says how).
@@ -20,7 +20,7 @@ SHIPPED: Path = Path(__file__).resolve().parents[2] / "models" / "judge"
 DEFAULT_MODEL: Path = SHIPPED / "learned_v10.json"
 
 
-class LearnedJudge(JudgeBase):
+class LearnedJudge(ModelFileJudge):
     """Histogram gradient-boosted trees over the features of :mod:`~memlab.strategies.judge.pair_features`
     (cosine hint, lexical overlaps, change/scope/subject cues, namespace match, time gap, value-token
     differences, the attribute words each note names, the slot judge's verdict, how close the two notes'
@@ -96,9 +96,6 @@ class LearnedJudge(JudgeBase):
         self.eval_seed = eval_seed
         self.on_seed_overlap = on_seed_overlap
         self.supersede_threshold = supersede_threshold
-        self.model_: Any = None
-        self.card_: dict[str, Any] | None = None
-        self.path_: Path | None = None
         self.profiles_: Any = None
 
     def observe(self, memories: Sequence[Memory]) -> None:
@@ -112,32 +109,28 @@ class LearnedJudge(JudgeBase):
         self.eval_seed = seed
         self.model_ = None
 
-    @property
-    def artifact_path(self) -> str | None:
-        """The model file in use (after the first judgement), to log as a run artifact."""
-        return str(self.path_) if self.path_ is not None else None
+    def shipped(self) -> Path:
+        """The shipped model ``model`` names."""
+        path = SHIPPED / f"{self.model}.json"
+        if path.parent != SHIPPED or not path.name.startswith("learned_"):
+            shipped = ", ".join(sorted(p.stem for p in SHIPPED.glob("learned_v*[0-9].json")))
+            raise MemlabError(f"learned judge model '{self.model}' is not shipped with memlab; pick one of {shipped}")
+        return path
 
-    def load(self) -> tuple[Any, dict[str, Any]]:
-        """Load the model through its card (cached after the first call).
+    def read(self, path: Path) -> tuple[Any, dict[str, Any]]:
+        """The trees and card of ``path``, checked (:func:`memlab.models.trees.load_model`), and the seed rule.
 
         Raises:
             MemlabError: Missing or unreadable model file or card, a SHA-256 that does not match, other
                 features, or training seeds that overlap the evaluation seed (``on_seed_overlap: refuse``).
         """
-        if self.model_ is not None and self.card_ is not None:
-            return self.model_, self.card_
         from memlab.models.trees import load_model
         from memlab.strategies.judge.pair_features import FEATURES, FEATURES_VERSION
 
-        path = Path(self.model_path).expanduser() if self.model_path else SHIPPED / f"{self.model}.json"
-        if not self.model_path and (path.parent != SHIPPED or not path.name.startswith("learned_")):
-            shipped = ", ".join(sorted(p.stem for p in SHIPPED.glob("learned_v*[0-9].json")))
-            raise MemlabError(f"learned judge model '{self.model}' is not shipped with memlab; pick one of {shipped}")
         model, card = load_model(
             path, features=FEATURES, features_version=FEATURES_VERSION, expected_sha256=self.model_sha256
         )
         self._check_seeds(card, path)
-        self.model_, self.card_, self.path_ = model, card, path
         return model, card
 
     def _check_seeds(self, card: dict[str, Any], path: Path) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
-from memlab.models.trees import card_path, sha256_of  # the learned judge's model files follow the same rules
+from memlab.models.trees import read_card, save_with_card  # the learned judge's model files' rules
 
 FORMAT = "memlab.logistic/1"
 CARD_FORMAT = "memlab.record_judge/1"
@@ -64,45 +64,21 @@ class LogisticModel:
 
 def save(model: LogisticModel, card: dict[str, Any], path: Path) -> tuple[Path, Path]:
     """Write the model and its card (with the model's SHA-256); returns both paths."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(model.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
-    card = {**card, "format": CARD_FORMAT, "model_file": path.name, "sha256": sha256_of(path)}
-    cpath = card_path(path)
-    cpath.write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    return path, cpath
+    return save_with_card(model.to_json(), card, path, CARD_FORMAT)
 
 
 def load(
     path: Path, *, known: Sequence[str], features_version: int, expected_sha256: str | None = None
 ) -> tuple[LogisticModel, dict[str, Any]]:
-    """Read a model through its card: digest, features and version checked, nothing executed.
+    """Read a model through its card (:func:`memlab.models.trees.read_card`): digest, features and version
+    checked, nothing executed.
 
     Raises:
         MemlabError: Missing file or card, a digest that does not match, unknown features, another version,
             unreadable JSON.
     """
     fix = "train one with `memlab train record-judge --out FILE`"
-    if not path.is_file():
-        raise MemlabError(f"record judge model not found: {path}; {fix}")
-    cpath = card_path(path)
-    try:
-        card = json.loads(cpath.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        raise MemlabError(f"record judge model {path} has no readable card {cpath.name}; {fix}") from None
-    if not isinstance(card, dict) or card.get("format") != CARD_FORMAT:
-        raise MemlabError(f"{cpath} is not a {CARD_FORMAT} card; {fix}")
-    digest = sha256_of(path)
-    for label, wanted in (("its card", card.get("sha256")), ("the conf", expected_sha256)):
-        if wanted is not None and wanted != digest:
-            raise MemlabError(
-                f"record judge model {path} does not match the SHA-256 in {label} ({str(wanted)[:12]}...); refusing "
-                "to load it (for another model file set judge.model_sha256 to its digest or null)"
-            )
-    if card.get("features_version") != features_version:
-        raise MemlabError(
-            f"record judge model {path} was trained on features version {card.get('features_version')}, this "
-            f"memlab computes version {features_version}; {fix}"
-        )
+    card = read_card(path, "record judge", CARD_FORMAT, fix, features_version, expected_sha256)
     try:
         model = LogisticModel.from_json(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError) as exc:

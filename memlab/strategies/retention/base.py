@@ -10,6 +10,9 @@ from typing import TYPE_CHECKING, ClassVar
 if TYPE_CHECKING:
     from memlab.types import Memory, MemoryState, RetentionScore
 
+    #: What :meth:`RetentionBase.score_all` may be told: memory id -> ids it refers to (``None``: nothing).
+    References = Mapping[str, Iterable[str]] | None
+
 
 class RetentionBase(ABC):
     """Scores how strongly a memory should stay retrievable, and the tier that follows.
@@ -33,12 +36,7 @@ class RetentionBase(ABC):
         """Score ``memory`` in ``state`` at time ``now``."""
 
     def score_all(
-        self,
-        memories: Sequence[Memory],
-        states: Sequence[MemoryState],
-        now: datetime,
-        *,
-        references: Mapping[str, Iterable[str]] | None = None,
+        self, memories: Sequence[Memory], states: Sequence[MemoryState], now: datetime, *, references: References = None
     ) -> list[RetentionScore]:
         """Score every memory the consolidation run sees, one score per memory in order, the contract per item
         (``references``: memory id -> ids it refers to, for a function that keeps what a kept memory refers to);

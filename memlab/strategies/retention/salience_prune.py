@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from memlab.errors import MemlabError
 from memlab.strategies.retention.base import RetentionBase
 from memlab.strategies.retention.exponential import SEED_IMPORTANCE
 from memlab.strategies.retention.tiers import tier_for
 from memlab.types import Memory, MemoryState, RetentionScore, Tier
+
+if TYPE_CHECKING:
+    from memlab.strategies.retention.base import References
 
 #: Default salience per namespace: the seed's importance rescaled from its range [0.5, 1] to [0, 1]
 #: (decisions 1.0, learnings 0.8, patterns 0.7, retrospective 0.6, inception/blockers 0.4,
@@ -167,12 +170,7 @@ class SaliencePruneRetention(RetentionBase):
         return self.score_all([memory], [state], now)[0]
 
     def score_all(
-        self,
-        memories: Sequence[Memory],
-        states: Sequence[MemoryState],
-        now: datetime,
-        *,
-        references: Mapping[str, Iterable[str]] | None = None,
+        self, memories: Sequence[Memory], states: Sequence[MemoryState], now: datetime, *, references: References = None
     ) -> list[RetentionScore]:
         """Score every memory; a candidate referenced by a kept memory is kept (see the class docstring)."""
         self._check()

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from memlab.strategies.summarizer.base import SummarizerBase
 from memlab.strategies.summarizer.extract import (
-    dominant_namespace,
+    cluster_summary,
     first_sentence,
     line_of,
     summary_id,
@@ -64,15 +64,4 @@ class ExtractiveSummarizer(SummarizerBase):
         start, end = ordered[0].timestamp, ordered[-1].timestamp
         lead = facts[0] if facts else ""
         text = f"{lead} ({len(ordered)} related memories, {start.date()} to {end.date()})"
-        return Summary(
-            id=summary_id([m.id for m in ordered]),
-            namespace=dominant_namespace(ordered),
-            summary=text,
-            key_facts=tuple(facts),
-            decisions=decisions,
-            superseded_facts=outdated,
-            temporal_start=start,
-            temporal_end=end,
-            source_ids=tuple(m.id for m in ordered),
-            confidence=1.0,
-        )
+        return cluster_summary(ordered, text, facts, decisions, outdated)

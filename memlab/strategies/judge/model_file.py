@@ -1,0 +1,43 @@
+"""What the judges that read one model file share (the learned and record judges)."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from pathlib import Path
+from typing import Any
+
+from memlab.strategies.judge.base import JudgeBase
+
+
+class ModelFileJudge(JudgeBase):
+    """A judge that reads one model file through its card, once, at first use (:meth:`load`): ``model_path`` names
+    the file (``None``: the shipped one, :meth:`shipped`), ``model_sha256`` pins its digest; :attr:`artifact_path`
+    names the file read, to log it with the run.
+    """
+
+    model_path: str | None
+    model_sha256: str | None
+    model_: Any = None
+    card_: dict[str, Any] | None = None
+    path_: Path | None = None
+
+    @abstractmethod
+    def shipped(self) -> Path:
+        """The shipped model file read when ``model_path`` is ``None``."""
+
+    @abstractmethod
+    def read(self, path: Path) -> tuple[Any, dict[str, Any]]:
+        """The model in ``path`` and its card, checked (a one-line :class:`~memlab.errors.MemlabError` else)."""
+
+    @property
+    def artifact_path(self) -> str | None:
+        """The model file in use (after the first judgement), to log as a run artifact."""
+        return str(self.path_) if self.path_ is not None else None
+
+    def load(self) -> tuple[Any, dict[str, Any]]:
+        """The model and its card, read through :meth:`read` on the first call."""
+        if self.model_ is None or self.card_ is None:
+            path = Path(self.model_path).expanduser() if self.model_path else self.shipped()
+            self.model_, self.card_ = self.read(path)
+            self.path_ = path
+        return self.model_, self.card_
