@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import ClassVar
 
 from memlab.strategies.retriever.engine import EngineRetriever
 
 
+@dataclass(eq=False)
 class DenseRetriever(EngineRetriever):
     """Ranks units by the cosine of their embedding with the query's (the run's embedder).
 
@@ -17,6 +19,4 @@ class DenseRetriever(EngineRetriever):
     name: ClassVar[str] = "dense"
     version: ClassVar[int] = 1
     mode: ClassVar[str] = "dense"
-
-    def __init__(self, rewrite: bool = False, **options: Any) -> None:
-        super().__init__(rewrite=rewrite, **options)
+    rewrite: bool = False

@@ -28,7 +28,7 @@ Features that read a unit's neighbours or session use ``meta["session"]``, ``met
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import ClassVar
 
@@ -61,11 +61,10 @@ def index_text(memory: Memory, context: str) -> str:
     raise ValueError(f"unknown context {context!r}; valid: {', '.join(CONTEXTS)}")
 
 
-@dataclass(frozen=True)
-class RetrieverConfig:
-    """Hyperparameters of :class:`TurnRetriever` (see the module docstring)."""
+@dataclass(eq=False)
+class EngineOptions:
+    """The engine's hyperparameters (see the module docstring), written once: the options' and the config's."""
 
-    mode: str = "hybrid"
     context: str = "speaker"
     rewrite: bool = True
     rrf_k: int = 60
@@ -80,6 +79,13 @@ class RetrieverConfig:
     bm25_window: int = 0
     bm25_k1: float = 1.5
     bm25_b: float = 0.75
+
+
+@dataclass
+class RetrieverConfig(EngineOptions):
+    """Settings of :class:`TurnRetriever`: the hyperparameters and the ``mode``, checked."""
+
+    mode: str = "hybrid"
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -273,72 +279,23 @@ class TurnRetriever:
         return self.rank_all([question])[0]
 
 
-class EngineRetriever(RetrieverBase):
+@dataclass(eq=False)  # the generated constructor only stores the hyperparameters; identity stays equality
+class EngineRetriever(RetrieverBase, EngineOptions):
     """Shared body of the ``bm25``, ``dense`` and ``hybrid`` options: a :class:`TurnRetriever` over the
     candidates, kept while the candidates stay the same (the queries of one moment share one index).
 
     Subclasses set ``mode``; :meth:`rank_many` ranks several queries over one candidate list with one index and
-    one batch of query embeddings. A setting the option's mode does not read (``bm25_k1`` of ``dense``) is kept
-    and unused.
-
-    Args:
-        context: Index text per unit: ``plain``, ``speaker`` (the memory's text) or ``speaker_date``.
-        rewrite: Drop question words and possessives from the query.
-        rrf_k: Reciprocal-rank-fusion constant (also of the session, speaker and feedback options).
-        bm25_weight: Weight of the BM25 ranking (``hybrid``).
-        dense_weight: Weight of the dense ranking (``hybrid``).
-        neighbour_weight: Share of the best same-session neighbour's score a unit earns.
-        prf_docs: Pseudo-relevance feedback: top units appended to the query (0: off).
-        prf_weight: Weight of the feedback pass.
-        session_weight: Share of the unit's session score.
-        speaker_weight: Boost for units spoken by a speaker the query names.
-        drop_names: Drop speaker names from the BM25 query.
-        bm25_window: BM25 documents also hold the previous N units of their session.
-        bm25_k1: BM25 k1.
-        bm25_b: BM25 b.
+    one batch of query embeddings. Its hyperparameters are :class:`EngineOptions` (the module docstring says
+    what each does); one the option's mode does not read (``bm25_k1`` of ``dense``) is kept and unused.
     """
 
     mode: ClassVar[str] = "hybrid"
-    engine_key_: tuple | None = None
-    bank_: VectorBank | None = None
-
-    def __init__(
-        self,
-        context: str = "speaker",
-        rewrite: bool = True,
-        rrf_k: int = 60,
-        bm25_weight: float = 1.0,
-        dense_weight: float = 1.0,
-        neighbour_weight: float = 0.0,
-        prf_docs: int = 0,
-        prf_weight: float = 0.0,
-        session_weight: float = 0.0,
-        speaker_weight: float = 0.0,
-        drop_names: bool = False,
-        bm25_window: int = 0,
-        bm25_k1: float = 1.5,
-        bm25_b: float = 0.75,
-    ) -> None:
-        self.context = context
-        self.rewrite = rewrite
-        self.rrf_k = rrf_k
-        self.bm25_weight = bm25_weight
-        self.dense_weight = dense_weight
-        self.neighbour_weight = neighbour_weight
-        self.prf_docs = prf_docs
-        self.prf_weight = prf_weight
-        self.session_weight = session_weight
-        self.speaker_weight = speaker_weight
-        self.drop_names = drop_names
-        self.bm25_window = bm25_window
-        self.bm25_k1 = bm25_k1
-        self.bm25_b = bm25_b
+    engine_key_ = None
+    bank_ = None
 
     def config(self) -> RetrieverConfig:
         """The engine's settings from this option's hyperparameters."""
-        return RetrieverConfig(
-            self.mode, **{f: vars(self)[f] for f in RetrieverConfig.__dataclass_fields__ if f != "mode"}
-        )
+        return RetrieverConfig(mode=self.mode, **{f.name: getattr(self, f.name) for f in fields(self)})
 
     def _engine(self, candidates: Sequence[Memory], embedder: EmbedderBase | None) -> TurnRetriever:
         key = (tuple(m.id for m in candidates), id(embedder))
