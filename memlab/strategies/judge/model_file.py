@@ -10,20 +10,16 @@ from memlab.strategies.judge.base import JudgeBase
 
 
 class ModelFileJudge(JudgeBase):
-    """A judge that reads one model file through its card, once, at first use (:meth:`load`): ``model_path`` names
-    the file (``None``: the shipped one, :meth:`shipped`), ``model_sha256`` pins its digest; :attr:`artifact_path`
-    names the file read, to log it with the run.
-    """
+    """A judge reading one model file through its card (``model_path``; ``None``: :meth:`shipped`), once."""
 
     model_path: str | None
-    model_sha256: str | None
     model_: Any = None
     card_: dict[str, Any] | None = None
     path_: Path | None = None
 
     @abstractmethod
     def shipped(self) -> Path:
-        """The shipped model file read when ``model_path`` is ``None``."""
+        """The shipped model file."""
 
     @abstractmethod
     def read(self, path: Path) -> tuple[Any, dict[str, Any]]:
@@ -35,9 +31,8 @@ class ModelFileJudge(JudgeBase):
         return str(self.path_) if self.path_ is not None else None
 
     def load(self) -> tuple[Any, dict[str, Any]]:
-        """The model and its card, read through :meth:`read` on the first call."""
+        """The model and its card, read on the first call."""
         if self.model_ is None or self.card_ is None:
             path = Path(self.model_path).expanduser() if self.model_path else self.shipped()
-            self.model_, self.card_ = self.read(path)
-            self.path_ = path
+            self.model_, self.card_, self.path_ = *self.read(path), path
         return self.model_, self.card_
