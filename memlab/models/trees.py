@@ -14,7 +14,6 @@ caller computes (a card without a version is version 1).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,19 +22,10 @@ from typing import Any
 import numpy as np
 
 from memlab.errors import MemlabError
+from memlab.models.logistic import card_path, sha256_of  # every model file is read through its card the same way
 
 FORMAT = "memlab.trees/1"
 CARD_FORMAT = "memlab.learned_judge/2"
-
-
-def card_path(model: Path) -> Path:
-    """The card beside a model file: ``judge.json`` -> ``judge.card.json``."""
-    return model.with_name(model.name.removesuffix(".json") + ".card.json")
-
-
-def sha256_of(path: Path) -> str:
-    """SHA-256 hex digest of a file's bytes."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def export_hgb(model: Any) -> dict[str, Any]:
