@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memlab.protocols import (
+    AdmissionStrategy,
     Clusterer,
     Embedder,
     InjectionSelector,
@@ -43,6 +44,9 @@ class PipelineSettings:
         incremental: Keep the subject candidates' neighbour lists on the store between runs and search only
             the memories new since the last run (memlab/embed/knn_blocks.py): a run over a consolidated store
             costs what its new memories cost. The other candidate sources still search every memory.
+        knn_k_blockers: Further candidate pairs from each memory of namespace ``blockers`` and its
+            ``knn_k_blockers`` nearest records recorded after it, in any namespace: the record that reports the
+            blocker fixed (memlab/pipeline/candidates.py, :func:`~memlab.pipeline.candidates.later_pairs`; 0: none).
         knn_k_slot: Further candidate pairs from each memory's ``knn_k_slot`` best memories by slot score:
             attribute phrases that mean the same thing, one subject (memlab/pipeline/slot_candidates.py;
             0: none). Not filtered by ``min_pair_similarity``.
@@ -98,6 +102,7 @@ class PipelineSettings:
     knn_k_summary: int = 0
     knn_k_subject: int = 0
     incremental: bool = False
+    knn_k_blockers: int = 0
     knn_k_slot: int = 0
     knn_slot_review: bool = True
     knn_slot_min_confidence: float = 0.0
@@ -183,5 +188,7 @@ class Components:
     retriever: Retriever
     #: ``None`` (a policy built by hand, without a reader) reads like ``reader=none``.
     reader: Reader | None = None
+    #: ``None`` (a policy built by hand, without admission) reads like ``admission=none``: every record may enter.
+    admission: AdmissionStrategy | None = None
     settings: PipelineSettings = field(default_factory=PipelineSettings)
     llm: Mapping[str, Any] = field(default_factory=dict)

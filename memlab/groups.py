@@ -27,6 +27,8 @@ TABLE: tuple[tuple[str, str, str, str, str, bool], ...] = (
     ("retriever", "Retriever", f"{_S}.retriever.base.RetrieverBase", "dense", "dense", True),
     # the benchmark's reader answers questions from each policy's context (history benchmarks declare it)
     ("reader", "Reader", f"{_S}.reader.base.ReaderBase", "extractive", "none", False),
+    # which records may enter the SessionStart block (captured fragments and fixtures stay in the store)
+    ("admission", "AdmissionStrategy", f"{_S}.admission.base.AdmissionBase", "none", "none", True),
 )
 
 #: The strategy groups, in build order (every Components field, every spec's strategies).
@@ -57,6 +59,7 @@ PROTOCOL_MEMBERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "InjectionSelector": (("select",), ("name", "version")),
     "Retriever": (("rank",), ("name", "version")),
     "Reader": (("answer",), ("name", "reads", "version")),
+    "AdmissionStrategy": (("admit",), ("name", "version")),
 }
 #: Settings groups a benchmark may declare besides strategies (``pipeline.*`` knobs).
 SETTINGS_GROUPS: tuple[str, ...] = ("pipeline",)

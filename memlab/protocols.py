@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from memlab.groups import PROTOCOL_NAMES
 
@@ -232,6 +232,20 @@ class Reader(Protocol):
 
     def answer(self, question: str, context: Sequence[Memory], now: datetime) -> Answer:
         """Answer ``question`` from ``context`` as of ``now``."""
+        ...
+
+
+@runtime_checkable
+class AdmissionStrategy(Protocol):
+    """Decides which records may enter the SessionStart block (the contract is
+    :class:`~memlab.strategies.admission.base.AdmissionBase`'s docstring, the kind's one definition).
+    """
+
+    name: ClassVar[str]
+    version: ClassVar[int]
+
+    def admit(self, memory: Memory, store: Mapping[str, Memory]) -> Any:
+        """Whether ``memory`` may enter the block (an ``Admission``)."""
         ...
 
 

@@ -1,0 +1,129 @@
+"""Fitting the learned admission (``memlab train admission``): a logistic model over record form, judged by namespace.
+
+Rows are the distinct labelled records of the real notes (one per label key, read from its earliest copy, the
+way it was labelled); the target is "a memory worth injecting" against fragment, example and noise; low-confidence
+labels are left out. Every figure is leave-one-namespace-out: the model that scores a namespace never saw it, and
+neither did the threshold it is scored at (chosen on the other namespaces' own leave-one-out probabilities). The
+shipped threshold is chosen the same way on all namespaces' out-of-fold probabilities: the lowest probability at
+which at least ``precision`` of the records kept are memories (the block's non-memory share is about one minus
+that precision), the most precise one when none reaches it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memlab.benchmarks.gitnotes_real.labels import load_labels, record_key
+from memlab.benchmarks.gitnotes_real.loader import file_sha256, load_notes
+from memlab.models.logistic import LogisticModel, save
+from memlab.strategies.admission.features import FEATURES, FEATURES_VERSION, features
+from memlab.strategies.admission.learned import CARD_FORMAT
+
+#: Thresholds tried.
+GRID: tuple[float, ...] = tuple(round(0.05 * k, 2) for k in range(1, 20))
+
+
+def rows(notes: str | Path, labels_path: str | Path) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Feature rows, targets (1: memory) and namespaces of the labelled distinct records (high confidence)."""
+    labels = load_labels(labels_path)
+    first: dict[str, Any] = {}
+    for memory in load_notes(notes):  # file order is time order: the first copy is the earliest
+        if memory.namespace not in labels.namespaces:
+            continue  # only the labelled namespaces are read (the sealed ones never are)
+        key = record_key(memory.namespace, memory.summary, memory.content)
+        if key in labels.kinds and key not in first:
+            first[key] = memory
+    keys = sorted(first)
+    x = np.array([features(first[k]) for k in keys], dtype=float)
+    y = np.array([labels.kinds[k] == "memory" for k in keys], dtype=int)
+    return x, y, [first[k].namespace for k in keys]
+
+
+def fit(x: np.ndarray, y: np.ndarray, c: float = 1.0) -> LogisticModel:
+    """A standardised logistic regression (scikit-learn, L2, balanced classes)."""
+    from sklearn.linear_model import LogisticRegression
+
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    clf = LogisticRegression(C=c, class_weight="balanced", max_iter=2000).fit((x - mean) / scale, y)
+    return LogisticModel(FEATURES, tuple(mean), tuple(scale), tuple(clf.coef_[0]), float(clf.intercept_[0]))
+
+
+def out_of_fold(x: np.ndarray, y: np.ndarray, groups: Sequence[str], c: float) -> np.ndarray:
+    """Each row's probability from a model fitted without its group (its namespace)."""
+    p = np.zeros(len(y))
+    for g in sorted(set(groups)):
+        held = np.array([k == g for k in groups])
+        model = fit(x[~held], y[~held], c)
+        p[held] = [model.probability(r) for r in x[held]]
+    return p
+
+
+def scores(p: np.ndarray, y: np.ndarray, t: float) -> dict[str, float | None]:
+    """Precision and recall of keeping the rows with ``p >= t`` as memories, and the share kept."""
+    keep = p >= t
+    tp = int((keep & (y == 1)).sum())
+    return {
+        "precision": tp / int(keep.sum()) if keep.any() else None,
+        "recall": tp / int((y == 1).sum()) if (y == 1).any() else None,
+        "kept": int(keep.sum()),
+        "n": len(y),
+    }
+
+
+def choose(p: np.ndarray, y: np.ndarray, precision: float) -> float:
+    """The lowest threshold of :data:`GRID` keeping rows at least ``precision`` precise, else the most precise."""
+    table = [(t, scores(p, y, t)["precision"]) for t in GRID]
+    good = [t for t, prec in table if prec is not None and prec >= precision]
+    return min(good) if good else max(table, key=lambda tp: (tp[1] or 0.0, -tp[0]))[0]
+
+
+def lono(x: np.ndarray, y: np.ndarray, groups: Sequence[str], c: float, precision: float) -> dict[str, Any]:
+    """Leave-one-namespace-out figures, each namespace scored at a threshold chosen without it."""
+    out: dict[str, Any] = {}
+    for g in sorted(set(groups)):
+        held = np.array([k == g for k in groups])
+        rest = [k for k in groups if k != g]
+        t = choose(out_of_fold(x[~held], y[~held], rest, c), y[~held], precision) if len(set(rest)) > 1 else 0.5
+        model = fit(x[~held], y[~held], c)
+        p = np.array([model.probability(r) for r in x[held]])
+        out[g] = {"threshold": t, **scores(p, y[held], t)}
+    return out
+
+
+def train(notes: str | Path, labels_path: str | Path, c: float = 1.0, precision: float = 0.97) -> tuple[Any, dict]:
+    """The model on every labelled record and its card (leave-one-namespace-out figures, the threshold)."""
+    x, y, groups = rows(notes, labels_path)
+    pooled = out_of_fold(x, y, groups, c)
+    threshold = choose(pooled, y, precision)
+    card = {
+        "command": "memlab train admission --out memlab/models/admission/admission_v1.json",
+        "features": list(FEATURES),
+        "features_version": FEATURES_VERSION,
+        "labels": {"file": Path(labels_path).name, "sha256": file_sha256(Path(labels_path))},
+        "notes_sha256": file_sha256(Path(notes)),
+        "rows": len(y),
+        "memories": int(y.sum()),
+        "C": c,
+        "threshold": threshold,
+        "threshold_rule": f"lowest of {GRID[0]}..{GRID[-1]} keeping >= {precision} memories among the kept "
+        "(pooled leave-one-namespace-out probabilities)",
+        "lono_pooled": scores(pooled, y, threshold),
+        "lono": lono(x, y, groups, c, precision),
+        "sealed": "the decisions and blockers namespaces are never read",
+    }
+    return fit(x, y, c), card
+
+
+def train_to(args: argparse.Namespace) -> int:
+    """``memlab train admission``: fit, write model and card, print the held-out figures."""
+    model, card = train(args.notes, args.labels, args.c, args.precision)
+    model_path, card_path = save(model, card, args.out, card_format=CARD_FORMAT)
+    print(json.dumps({"model": str(model_path), "card": str(card_path), "lono": card["lono"]}, indent=2))
+    return 0
