@@ -10,6 +10,7 @@ from memlab.errors import MemlabError
 from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.dspy_judge import DSPyJudge
 from memlab.strategies.judge.learned import DEFAULT_MODEL, LearnedJudge
+from memlab.strategies.judge.recapture import RecaptureJudge
 from memlab.strategies.judge.record import RecordJudge
 from memlab.strategies.judge.record_store import is_record_store
 from memlab.strategies.judge.reference import ReferenceJudge
@@ -53,7 +54,12 @@ class CascadeJudge(JudgeBase):
     seed 1020: 0.883 instead of 0.916) and gains where the specialist and the rules fail (see "Judges across
     phrasing families" in experiments/project_history/README.md). The slot judge still supplies the checks.
 
-    References (``references``, first stage): a pair on which the reference reader
+    Re-captures (``recapture``, first stage): a pair whose newer record captures the older one's passage again (a
+    shifted excerpt window, other escaping: :class:`~.recapture.RecaptureJudge`) is a DUPLICATE, whatever the
+    store; a pair with a record the admission step keeps out of the block gets only this stage
+    (:meth:`judge_capture`).
+
+    References (``references``, next stage): a pair on which the reference reader
     (:class:`~.reference.ReferenceJudge`, ``reference``) has a verdict — the newer memory
     names the older one as what it supersedes or amends — gets that verdict; every other pair goes on as
     above (the store-level checks count every pair either way).
@@ -86,6 +92,8 @@ class CascadeJudge(JudgeBase):
         record_min_chars: Length of summary and content from which a memory is a long-form record.
         record_share: Share of the observed memories that must be long-form records for a record store.
         record: The record judge (``None``: :class:`~.record.RecordJudge` with its defaults).
+        recapture: The re-capture stage (``None``: none; pairs of kept-out records then get the default
+            :meth:`~.base.JudgeBase.judge_capture`).
     """
 
     name: ClassVar[str] = "cascade"
@@ -115,6 +123,7 @@ class CascadeJudge(JudgeBase):
         record_min_chars: int = 200,
         record_share: float = 0.2,
         record: RecordJudge | None = None,
+        recapture: RecaptureJudge | None = None,
     ) -> None:
         self.model_path = model_path
         self.model_sha256 = model_sha256
@@ -137,7 +146,8 @@ class CascadeJudge(JudgeBase):
         self.record_min_chars = record_min_chars
         self.record_share = record_share
         self.record = record
-        if any(isinstance(part, Mapping) for part in (slot, dspy, reference, record)):  # an old spec
+        self.recapture = recapture
+        if any(isinstance(part, Mapping) for part in (slot, dspy, reference, record, recapture)):  # an old spec
             raise TypeError("its slot, dspy, reference and record must be nodes with a _target_")
         self.record_judge_: RecordJudge | None = None
         self.record_store_ = False
@@ -241,9 +251,11 @@ class CascadeJudge(JudgeBase):
         return self.checks_ < self.min_evidence or self.passed_ >= self.min_agreement * self.checks_
 
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
-        """The reference reader's verdict where it has one, else the learned verdict where the learned judge is
-        trusted and sure, else the fallback's.
+        """The re-capture stage's verdict where it has one, else the reference reader's where it has one, else the
+        learned verdict where the learned judge is trusted and sure, else the fallback's.
         """
+        if self.recapture is not None and (read := self.recapture.read(older, newer)) is not None:
+            return read
         if self.record_store_:
             return self._record(older, newer, similarity)
         learned, slot = self._parts()
@@ -260,6 +272,14 @@ class CascadeJudge(JudgeBase):
         if verdict.confidence >= self.min_confidence:
             return verdict
         return self._fallback(older, newer, similarity, fallback, f"{verdict.reason} unsure")
+
+    def judge_capture(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
+        """The re-capture stage's verdict alone (no other stage reads a kept-out record); without the stage, the
+        default (:meth:`~.base.JudgeBase.judge_capture`).
+        """
+        if self.recapture is None:
+            return super().judge_capture(older, newer, similarity)
+        return self.recapture.judge(older, newer, similarity)
 
     def _record(self, older: Memory, newer: Memory, similarity: float | None) -> Verdict:
         """On a record store: the reference reader's verdict where it has one, else the record judge's."""

@@ -1,0 +1,105 @@
+"""Re-capture judge: the same passage captured again (a shifted excerpt window, other escaping) is a DUPLICATE."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from memlab.strategies.judge.base import JudgeBase
+from memlab.types import Memory, Relation, Verdict
+
+#: An excerpt cut out of a longer text starts or ends with an ellipsis.
+_CUT = ("...", "…")
+
+
+def passage(memory: Memory) -> str:
+    """The captured passage of a record: its body (else its summary), escapes read, cut marks and runs of
+    whitespace removed.
+    """
+    text = memory.content or memory.summary
+    text = text.replace("\\n", "\n").replace("\\t", "\t").replace('\\"', '"').replace("\\'", "'")
+    text = " ".join(text.split())
+    while text.startswith(_CUT):
+        text = text[3 if text.startswith("...") else 1 :].lstrip()
+    while text.endswith(_CUT):
+        text = text[: -3 if text.endswith("...") else -1].rstrip()
+    return text
+
+
+def window_overlap(a: str, b: str, slack: int = 3) -> tuple[int, float]:
+    """Length of the passage ``a`` and ``b`` share as two windows over one text, and its share of the shorter.
+
+    Two windows share all of the shorter text (one inside the other) or the end of one and the start of the other
+    (a shifted window), each up to ``slack`` characters at the cut edges. Any other common text — a shared ending
+    after a changed value, a phrase in the middle — counts as nothing: ``(0, 0.0)``. Exact string search only
+    (no alignment): a window is a verbatim copy once :func:`passage` has read escapes and spaces.
+    """
+    shorter = min(len(a), len(b))
+    if not shorter:
+        return 0, 0.0
+    short, other = (a, b) if len(a) <= len(b) else (b, a)
+    core = short[slack : len(short) - slack] if len(short) > 2 * slack else short
+    size = shorter if core and core in other else max(_suffix_prefix(a, b, slack), _suffix_prefix(b, a, slack))
+    return size, size / shorter
+
+
+#: Characters of a window's start looked up in the other text (a shorter start is used whole).
+_ANCHOR = 16
+
+
+def _suffix_prefix(x: str, y: str, slack: int) -> int:
+    """Longest ``m`` with ``x``'s end (up to ``slack`` characters early) equal to ``y``'s start (after up to
+    ``slack`` characters)."""
+    best = 0
+    for skip in range(min(slack, len(y) - 1) + 1):
+        head = y[skip : skip + _ANCHOR]
+        at = x.find(head)
+        while at != -1:
+            for early in range(slack + 1):
+                m = len(x) - at - early
+                if m <= best:
+                    break
+                if x[at : at + m] == y[skip : skip + m]:
+                    best = m
+                    break
+            at = x.find(head, at + 1)
+    return best
+
+
+class RecaptureJudge(JudgeBase):
+    """DUPLICATE when the newer record re-captures the older one's passage; COEXIST otherwise.
+
+    Automatic capture cuts records out of files, tool output and chat, and cuts the same passage again minutes
+    later with the window shifted, an escape read differently, or inside a longer excerpt: one memory, many
+    records. Two records re-capture one passage when their passages (:func:`passage`) overlap as two windows over
+    one text (:func:`window_overlap`) by at least ``min_chars`` characters and ``min_share`` of the shorter one.
+    A changed value breaks the common block, so a change is never read as a re-capture. The thresholds were chosen
+    by leave-one-namespace-out on the developers' labels of the real notes (its card: experiments/gitnotes_real).
+
+    Args:
+        min_share: Share of the shorter passage the common window must cover.
+        min_chars: Characters the common window must have.
+        slack: Characters a window may stop short of a passage's start or end (a cut mid-word).
+    """
+
+    name: ClassVar[str] = "recapture"
+    version: ClassVar[int] = 1
+
+    def __init__(self, min_share: float = 0.5, min_chars: int = 20, slack: int = 3) -> None:
+        self.min_share = min_share
+        self.min_chars = min_chars
+        self.slack = slack
+
+    def read(self, older: Memory, newer: Memory) -> Verdict | None:
+        """The DUPLICATE verdict when ``newer`` re-captures ``older``, else ``None``."""
+        size, share = window_overlap(passage(older), passage(newer), self.slack)
+        if size >= self.min_chars and share >= self.min_share:
+            return Verdict(Relation.DUPLICATE, min(1.0, share), f"re-captures {size} characters ({share:.0%})")
+        return None
+
+    def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
+        """:meth:`read`'s verdict, COEXIST when it has none."""
+        return self.read(older, newer) or Verdict(Relation.COEXIST, 0.5, "not a re-capture")
+
+    def judge_capture(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
+        """The same verdict: a re-capture is all this judge reads."""
+        return self.judge(older, newer, similarity)
