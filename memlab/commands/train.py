@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--notes", default=None, help="admission: notes.jsonl (default: the shared real notes)")
     parser.add_argument("--labels", default=None, help="admission: labels file (default: the developers' labels)")
     parser.add_argument("--c", type=float, default=1.0, help="admission: inverse L2 regularisation strength")
-    parser.add_argument("--precision", type=float, default=0.97, help="admission: memories among the kept")
+    parser.add_argument("--precision", type=float, default=0.96, help="admission: memories among the kept")
     parser.add_argument("--path", default=None, help="record-judge: folder of ADR JSON files (default: shared folder)")
     parser.add_argument("--split", default="dev", help="record-judge: all | dev | sealed (train on dev only)")
     parser.add_argument("--repos", default=None, help="record-judge: comma-separated repositories (default: split)")

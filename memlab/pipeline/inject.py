@@ -207,7 +207,7 @@ def candidates(
     from memlab.pipeline.recall import eligible  # lazy: recall imports numpy, which the hook's render path avoids
 
     pool = eligible(store, "standard", now)
-    admitted = kept(store, components, pool)
+    admitted = kept(store, components, store.memories.values())
     pool = [m for m in pool if admitted[m.id]]
     qvec = None
     if query:
@@ -217,8 +217,8 @@ def candidates(
     doubt = contested(store, now)
     for summary in sorted(store.summaries.values(), key=lambda s: s.id):
         live = [i for i in summary.source_ids if i in store.memories and store.valid_at(i, now)]
-        if not live or summary.temporal_start > now:
-            continue
+        if not any(admitted[i] for i in live) or summary.temporal_start > now:
+            continue  # nothing left, or only records the admission keeps out
         covered.update(summary.source_ids)
         rel = 0.0
         if qvec is not None:

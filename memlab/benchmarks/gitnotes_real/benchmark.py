@@ -187,7 +187,14 @@ def label_quality(memories: Sequence[Memory], store: Any, block: Any, labels: No
     """The block's and the relations' quality on ``labels`` (:mod:`.quality`), per distinct record."""
     key_of = {m.id: record_key(m.namespace, m.summary, m.content) for m in memories}
     present = set(key_of.values())
-    block_keys = [key_of[c.id] for c in block.items if c.kind == "memory" and c.id in key_of]
+    block_keys = []
+    for c in block.items:
+        if c.kind == "memory" and c.id in key_of:
+            block_keys.append(key_of[c.id])
+        elif c.kind == "summary" and c.id in store.summaries:  # shown as a memory it cites, else as a source
+            keys = [key_of[i] for i in store.summaries[c.id].source_ids if key_of.get(i) in labels.kinds]
+            if keys:
+                block_keys.append(next((k for k in keys if labels.kinds[k] == "memory"), keys[0]))
     root = {mid: mid for mid in key_of}
 
     def find(mid: str) -> str:

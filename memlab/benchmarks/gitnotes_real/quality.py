@@ -20,7 +20,8 @@ def block_quality(block_keys: Sequence[str], labels: NotesLabels, present: Colle
     """Kinds of the records the block shows, and how many labelled memories it covers.
 
     Args:
-        block_keys: Keys of the block's memory items, in block order.
+        block_keys: Keys of the block's items, in block order (a summary stands for a labelled memory it
+            cites, else for one of its labelled sources).
         labels: The labels.
         present: Keys of the records in the run's data (coverage counts only those).
 

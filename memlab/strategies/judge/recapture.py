@@ -15,9 +15,7 @@ def passage(memory: Memory) -> str:
     """The captured passage of a record: its body (else its summary), escapes read, cut marks and runs of
     whitespace removed.
     """
-    text = memory.content or memory.summary
-    text = text.replace("\\n", "\n").replace("\\t", "\t").replace('\\"', '"').replace("\\'", "'")
-    text = " ".join(text.split())
+    text = " ".join(_raw(memory).split())
     while text.startswith(_CUT):
         text = text[3 if text.startswith("...") else 1 :].lstrip()
     while text.endswith(_CUT):
@@ -25,20 +23,52 @@ def passage(memory: Memory) -> str:
     return text
 
 
-def window_overlap(a: str, b: str, slack: int = 3) -> tuple[int, float]:
+def cut_edges(memory: Memory) -> tuple[bool, bool]:
+    """Whether the record's passage was cut out of a longer text at its start and at its end (an ellipsis)."""
+    text = _raw(memory).strip()
+    return text.startswith(_CUT), text.endswith(_CUT)
+
+
+def _raw(memory: Memory) -> str:
+    text = memory.content or memory.summary
+    return text.replace("\\n", "\n").replace("\\t", "\t").replace('\\"', '"').replace("\\'", "'")
+
+
+#: Both edges cut: any common window counts (what :func:`window_overlap` assumes without ``cuts``).
+OPEN = ((True, True), (True, True))
+
+
+def window_overlap(
+    a: str, b: str, slack: int = 3, cuts: tuple[tuple[bool, bool], tuple[bool, bool]] = OPEN
+) -> tuple[int, float]:
     """Length of the passage ``a`` and ``b`` share as two windows over one text, and its share of the shorter.
 
     Two windows share all of the shorter text (one inside the other) or the end of one and the start of the other
-    (a shifted window), each up to ``slack`` characters at the cut edges. Any other common text — a shared ending
-    after a changed value, a phrase in the middle — counts as nothing: ``(0, 0.0)``. Exact string search only
-    (no alignment): a window is a verbatim copy once :func:`passage` has read escapes and spaces.
+    (a shifted window), each up to ``slack`` characters at the cut edges. A window stops where its text was cut:
+    ``cuts`` gives ``(start cut, end cut)`` of ``a`` and of ``b`` (:func:`cut_edges`), and the other text may
+    continue past an edge only where it was cut — so a statement inside a longer one ("port 80" in "port 8080",
+    a sentence and its extension) is not a window of it. Any other common text — a shared ending after a changed
+    value, a phrase in the middle — counts as nothing: ``(0, 0.0)``. Exact string search only (no alignment): a
+    window is a verbatim copy once :func:`passage` has read escapes and spaces.
     """
     shorter = min(len(a), len(b))
     if not shorter:
         return 0, 0.0
-    short, other = (a, b) if len(a) <= len(b) else (b, a)
-    core = short[slack : len(short) - slack] if len(short) > 2 * slack else short
-    size = shorter if core and core in other else max(_suffix_prefix(a, b, slack), _suffix_prefix(b, a, slack))
+    (short, short_cut), (other, _) = sorted(((a, cuts[0]), (b, cuts[1])), key=lambda t: len(t[0]))
+    lead = slack if len(short) > 2 * slack else 0
+    core, head, tail = short[lead : len(short) - lead], short[:lead], short[len(short) - lead :]
+    size = 0
+    at = other.find(core) if core else -1
+    while at != -1:  # an uncut edge must be the other text's edge too (up to the slack's exact characters)
+        end = at + len(core)
+        if (short_cut[0] or other[:at] == head) and (short_cut[1] or other[end:] == tail):
+            size = shorter
+            break
+        at = other.find(core, at + 1)
+    if not size:
+        shifted = [_suffix_prefix(a, b, slack)] if cuts[0][1] and cuts[1][0] else []
+        shifted += [_suffix_prefix(b, a, slack)] if cuts[1][1] and cuts[0][0] else []
+        size = max(shifted, default=0)
     return size, size / shorter
 
 
@@ -71,8 +101,9 @@ class RecaptureJudge(JudgeBase):
     Automatic capture cuts records out of files, tool output and chat, and cuts the same passage again minutes
     later with the window shifted, an escape read differently, or inside a longer excerpt: one memory, many
     records. Two records re-capture one passage when their passages (:func:`passage`) overlap as two windows over
-    one text (:func:`window_overlap`) by at least ``min_chars`` characters and ``min_share`` of the shorter one.
-    A changed value breaks the common block, so a change is never read as a re-capture. The thresholds were chosen
+    one text (:func:`window_overlap`, which lets a window continue only past an edge its capture cut) by at least
+    ``min_chars`` characters and ``min_share`` of the shorter one. A changed value breaks the common block and a
+    whole statement is not a window of its extension, so a change is never read as a re-capture. The thresholds were chosen
     by leave-one-namespace-out on the developers' labels of the real notes (its card: experiments/gitnotes_real).
 
     Args:
@@ -84,16 +115,18 @@ class RecaptureJudge(JudgeBase):
     name: ClassVar[str] = "recapture"
     version: ClassVar[int] = 1
 
-    def __init__(self, min_share: float = 0.5, min_chars: int = 20, slack: int = 3) -> None:
+    def __init__(self, min_share: float = 0.3, min_chars: int = 20, slack: int = 3) -> None:
         self.min_share = min_share
         self.min_chars = min_chars
         self.slack = slack
 
     def read(self, older: Memory, newer: Memory) -> Verdict | None:
         """The DUPLICATE verdict when ``newer`` re-captures ``older``, else ``None``."""
-        size, share = window_overlap(passage(older), passage(newer), self.slack)
+        cuts = (cut_edges(older), cut_edges(newer))
+        size, share = window_overlap(passage(older), passage(newer), self.slack, cuts)
         if size >= self.min_chars and share >= self.min_share:
-            return Verdict(Relation.DUPLICATE, min(1.0, share), f"re-captures {size} characters ({share:.0%})")
+            sure = 0.5 + 0.5 * min(1.0, share)  # verbatim text: sure even for a short common window (0.65 at 0.3)
+            return Verdict(Relation.DUPLICATE, sure, f"re-captures {size} characters ({share:.0%})")
         return None
 
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
