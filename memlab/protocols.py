@@ -237,9 +237,7 @@ class Reader(Protocol):
 
 @runtime_checkable
 class AdmissionStrategy(Protocol):
-    """Decides which records may enter the SessionStart block (the contract is
-    :class:`~memlab.strategies.admission.base.AdmissionBase`'s docstring, the kind's one definition).
-    """
+    """Which records may enter the SessionStart block (contract: ``AdmissionBase``, the kind's one definition)."""
 
     name: ClassVar[str]
     version: ClassVar[int]

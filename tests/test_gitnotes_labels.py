@@ -18,7 +18,9 @@ T0 = datetime(2025, 12, 1, tzinfo=UTC)
 
 def write_labels(path, records, pairs, complete=True):
     data = {"format": FORMAT, "split": "dev", "namespaces": ["progress"], "pairs_complete": complete}
-    data["records"] = [{"key": k, "namespace": "progress", "kind": kind, "confidence": conf} for k, kind, conf in records]
+    data["records"] = [
+        {"key": k, "namespace": "progress", "kind": kind, "confidence": conf} for k, kind, conf in records
+    ]
     data["pairs"] = [{"older": o, "newer": n, "relation": r, "confidence": c} for o, n, r, c in pairs]
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
@@ -26,7 +28,10 @@ def write_labels(path, records, pairs, complete=True):
 
 def test_record_key_is_per_distinct_record():
     assert record_key("progress", "s", "c") == record_key("progress", "s", "c")
-    assert len({record_key("progress", "s", "c"), record_key("learnings", "s", "c"), record_key("progress", "s", "d")}) == 3
+    assert (
+        len({record_key("progress", "s", "c"), record_key("learnings", "s", "c"), record_key("progress", "s", "d")})
+        == 3
+    )
     assert len(record_key("a", "b", "c")) == 16
 
 
@@ -51,7 +56,9 @@ def test_load_labels_keeps_high_confidence_and_both_orders_of_unsure(tmp_path):
     ],
 )
 def test_load_labels_refuses_bad_files(tmp_path, edit, message):
-    path = write_labels(tmp_path / "l.json", [("a", "memory", "high"), ("b", "noise", "high")], [("a", "b", "NONE", "high")])
+    path = write_labels(
+        tmp_path / "l.json", [("a", "memory", "high"), ("b", "noise", "high")], [("a", "b", "NONE", "high")]
+    )
     data = json.loads(path.read_text())
     edit(data)
     path.write_text(json.dumps(data))
@@ -105,7 +112,9 @@ def test_pair_quality_chains_duplicates_and_counts_unlisted_predictions_when_com
 
 def test_block_relations_counts_stale_and_duplicate_items(tmp_path):
     records = [(k, "memory", "high") for k in "abc"]
-    labels = load_labels(write_labels(tmp_path / "l.json", records, [("a", "b", "DUPLICATE", "high"), ("b", "c", "SUPERSEDE", "high")]))
+    labels = load_labels(
+        write_labels(tmp_path / "l.json", records, [("a", "b", "DUPLICATE", "high"), ("b", "c", "SUPERSEDE", "high")])
+    )
     out = quality.block_relations(["a", "b", "c"], labels, present={"a", "b", "c"})
     assert out["dup_pairs_in_block"] == 1.0 and out["superseded_in_block"] == 1.0 and out["n_blockers_fixed"] == 0.0
 

@@ -27,11 +27,14 @@ from memlab.types import Relation
 
 
 def one(seed: int, k: int, experiment: str) -> dict[str, float]:
+    """The figures of one generated history (``seed``) with ``knn_k_blockers`` = ``k``."""
     cfg = compose([f"+experiment={experiment}", f"pipeline.knn_k_blockers={k}", f"seed={seed}"], tracking="none")
     components = build_components(cfg)
     data = cfg["dataset"]
     history = generate(seed, int(data["size"]), data["difficulty"], float(data["noise_ratio"]))
-    outcome = run_episode(history_episode(history), components, make_answerer(history, components, stale_since(history)))
+    outcome = run_episode(
+        history_episode(history), components, make_answerer(history, components, stale_since(history))
+    )
     result = score_history(history, outcome, None)
     space = {m.id: m.namespace for m in history.memories}
     predicted = predicted_relations(outcome.store)
@@ -51,6 +54,7 @@ def one(seed: int, k: int, experiment: str) -> dict[str, float]:
 
 
 def main() -> None:
+    """Print one JSON line per ``knn_k_blockers`` value."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[1020, 1021, 1022])
     ap.add_argument("--k", type=int, nargs="+", default=[0, 10])

@@ -26,6 +26,7 @@ CHARS = (10, 20, 40, 80, 160)
 
 
 def f1(rows: list[tuple[int, float, bool]], share: float, chars: int) -> tuple[float, float, float]:
+    """F1, precision and recall of DUPLICATE at the thresholds on ``(size, share, gold)`` rows."""
     tp = sum(1 for size, s, dup in rows if dup and size >= chars and s >= share)
     pred = sum(1 for size, s, _ in rows if size >= chars and s >= share)
     gold = sum(1 for *_, dup in rows if dup)
@@ -34,11 +35,13 @@ def f1(rows: list[tuple[int, float, bool]], share: float, chars: int) -> tuple[f
 
 
 def best(rows: list[tuple[int, float, bool]]) -> tuple[float, int]:
+    """The thresholds of the grid with the best F1 on ``rows``."""
     # ties: the larger share, then the larger minimum (the stricter rule)
     return max(((s, c) for s in SHARES for c in CHARS), key=lambda sc: (round(f1(rows, *sc)[0], 6), sc))
 
 
 def main() -> None:
+    """Print the leave-one-namespace-out figures and the choice on all pairs as JSON."""
     data = Path(os.environ.get("MEMLAB_DATA_DIR", ROOT.parent / "shared" / "datasets"))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--notes", default=str(data / "git-notes-memory-notes" / "notes.jsonl"))
@@ -64,13 +67,33 @@ def main() -> None:
             continue
         share, chars = best(train)
         f, p, r = f1(test, share, chars)
-        folds[ns] = {"min_share": share, "min_chars": chars, "pairs": len(test), "f1": round(f, 3),
-                     "precision": round(p, 3), "recall": round(r, 3)}
+        folds[ns] = {
+            "min_share": share,
+            "min_chars": chars,
+            "pairs": len(test),
+            "f1": round(f, 3),
+            "precision": round(p, 3),
+            "recall": round(r, 3),
+        }
     share, chars = best([r[:3] for r in rows])
     f, p, r = f1([r[:3] for r in rows], share, chars)
-    print(json.dumps({"pairs": len(rows), "duplicates": sum(r[2] for r in rows), "lono": folds,
-                      "chosen": {"min_share": share, "min_chars": chars, "f1_all": round(f, 3),
-                                 "precision_all": round(p, 3), "recall_all": round(r, 3)}}, indent=1))
+    print(
+        json.dumps(
+            {
+                "pairs": len(rows),
+                "duplicates": sum(r[2] for r in rows),
+                "lono": folds,
+                "chosen": {
+                    "min_share": share,
+                    "min_chars": chars,
+                    "f1_all": round(f, 3),
+                    "precision_all": round(p, 3),
+                    "recall_all": round(r, 3),
+                },
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

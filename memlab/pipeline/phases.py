@@ -169,10 +169,8 @@ def phase_supersession(
 def judge_pairs(
     components: Components, todo: Sequence[tuple[Memory, Memory, float]], admitted: dict[str, bool]
 ) -> list[Verdict]:
-    """Verdicts on ``(older, newer, similarity)`` pairs, in order: the judge reads a pair of admitted records;
-    a pair with a record the admission keeps out of the block gets only a re-capture reading
-    (:meth:`~memlab.strategies.judge.base.JudgeBase.judge_capture`), and never hides an admitted newer record
-    behind a kept-out older one.
+    """Verdicts on ``(older, newer, similarity)`` pairs, in order: the judge reads pairs of admitted records, a pair
+    with a kept-out record gets only ``judge_capture`` (a re-capture), never hiding an admitted newer record.
     """
     judge = components.judge
     inside = [t for t in todo if admitted[t[0].id] and admitted[t[1].id]]

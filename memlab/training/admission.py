@@ -1,15 +1,12 @@
 """Fitting the learned admission (``memlab train admission``): a logistic model over record form, judged by namespace.
 
-Rows are the distinct labelled records of the real notes (one per label key, read from its earliest copy, the
-way it was labelled); the target is "a memory worth injecting" against fragment, example and noise; low-confidence
-labels are left out. Generated histories of training seeds (every phrasing family) join every fit as memories,
-weighted together like the real memories: the real notes' memories are long records, and a model fitted on them
-alone keeps short notes out (57% of a generated history). Every figure is leave-one-namespace-out: the model that
-scores a real namespace never saw it, and neither did the threshold it is scored at (chosen on the other
-namespaces' own leave-one-out probabilities). The
-shipped threshold is chosen the same way on all namespaces' out-of-fold probabilities: the lowest probability at
-which at least ``precision`` of the records kept are memories (the block's non-memory share is about one minus
-that precision), the most precise one when none reaches it.
+Rows: the distinct labelled records of the real notes (the earliest copy of each label key; low-confidence labels
+left out; target "a memory worth injecting" against fragment, example and noise), plus generated memories of
+training seeds in every phrasing family, weighted together like the real memories (fitted on the real notes alone,
+the model kept 57% of a generated history out). Every figure is leave-one-namespace-out: neither the model nor the
+threshold that scores a real namespace saw it. The shipped threshold is the lowest keeping at least ``precision``
+memories among the kept on all namespaces' out-of-fold probabilities (the block's non-memory share is about one
+minus that precision), the most precise one when none reaches it.
 """
 
 from __future__ import annotations
@@ -35,23 +32,13 @@ GENERATED_SEEDS: tuple[int, ...] = (1000, 1001, 1002)
 #: Validation seeds the card reports the share kept on.
 VALIDATION_SEEDS: tuple[int, ...] = (1020, 1021, 1022)
 GENERATED_STYLE = "classic+chat+narrative+terse+ticket+wiki"
-#: The features fitted on: all but headings (one capture tool's template), an upper-case first letter and the
-#: absence of tags (one store's habits), which kept the hand-written history's untagged title-summary notes out
-#: (ferrybook: 18 of 94 kept with them, 94 without).
-FIT_FEATURES: tuple[str, ...] = tuple(f for f in FEATURES if f not in ("heading_lines", "summary_starts_upper", "no_tags"))
-
-
-def row(memory: Any) -> list[float]:
-    """A record's :data:`FIT_FEATURES` values."""
-    values = dict(zip(FEATURES, features(memory), strict=True))
-    return [values[name] for name in FIT_FEATURES]
 
 
 def generated(seeds: Sequence[int], size: int = 400) -> np.ndarray:
     """Feature rows of generated histories (every record a memory)."""
     from memlab.data.project_history.generator import generate
 
-    return np.array([row(m) for s in seeds for m in generate(s, size, style=GENERATED_STYLE).memories])
+    return np.array([features(m) for s in seeds for m in generate(s, size, style=GENERATED_STYLE).memories])
 
 
 def rows(notes: str | Path, labels_path: str | Path) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -65,7 +52,7 @@ def rows(notes: str | Path, labels_path: str | Path) -> tuple[np.ndarray, np.nda
         if key in labels.kinds and key not in first:
             first[key] = memory
     keys = sorted(first)
-    x = np.array([row(first[k]) for k in keys], dtype=float)
+    x = np.array([features(first[k]) for k in keys], dtype=float)
     y = np.array([labels.kinds[k] == "memory" for k in keys], dtype=int)
     return x, y, [first[k].namespace for k in keys]
 
@@ -84,7 +71,7 @@ def fit(x: np.ndarray, y: np.ndarray, c: float = 1.0, extra: np.ndarray | None =
     scale[scale == 0] = 1.0
     clf = LogisticRegression(C=c, class_weight="balanced", max_iter=2000)
     clf.fit((x - mean) / scale, y, sample_weight=weight)
-    return LogisticModel(FIT_FEATURES, tuple(mean), tuple(scale), tuple(clf.coef_[0]), float(clf.intercept_[0]))
+    return LogisticModel(FEATURES, tuple(mean), tuple(scale), tuple(clf.coef_[0]), float(clf.intercept_[0]))
 
 
 def out_of_fold(
@@ -101,14 +88,10 @@ def out_of_fold(
 
 def scores(p: np.ndarray, y: np.ndarray, t: float) -> dict[str, float | None]:
     """Precision and recall of keeping the rows with ``p >= t`` as memories, and the share kept."""
-    keep = p >= t
+    keep, n_kept, n_memories = p >= t, int((p >= t).sum()), int((y == 1).sum())
     tp = int((keep & (y == 1)).sum())
-    return {
-        "precision": tp / int(keep.sum()) if keep.any() else None,
-        "recall": tp / int((y == 1).sum()) if (y == 1).any() else None,
-        "kept": int(keep.sum()),
-        "n": len(y),
-    }
+    precision, recall = tp / n_kept if n_kept else None, tp / n_memories if n_memories else None
+    return {"precision": precision, "recall": recall, "kept": n_kept, "n": len(y)}
 
 
 def choose(p: np.ndarray, y: np.ndarray, precision: float) -> float:
@@ -144,7 +127,7 @@ def train(notes: str | Path, labels_path: str | Path, c: float = 1.0, precision:
     kept = [float(np.mean([model.probability(r) >= threshold for r in generated((s,))])) for s in VALIDATION_SEEDS]
     card = {
         "command": "memlab train admission --out memlab/models/admission/admission_v1.json",
-        "features": list(FIT_FEATURES),
+        "features": list(FEATURES),
         "features_version": FEATURES_VERSION,
         "labels": {"file": Path(labels_path).name, "sha256": file_sha256(Path(labels_path))},
         "notes_sha256": file_sha256(Path(notes)),

@@ -25,7 +25,9 @@ TEXT = (
 
 
 def rec(mid, content, summary=None, hours=0, namespace="progress"):
-    return Memory(mid, namespace, T0 + timedelta(hours=hours), summary if summary is not None else content[:40], content)
+    return Memory(
+        mid, namespace, T0 + timedelta(hours=hours), summary if summary is not None else content[:40], content
+    )
 
 
 def test_passage_reads_escapes_cut_marks_and_spaces():
@@ -47,7 +49,9 @@ def test_a_changed_value_is_not_a_recapture():
     assert window_overlap(old, new)[1] < 0.5
     judge = RecaptureJudge()
     assert judge.judge(rec("a", old), rec("b", new, hours=1)).relation is Relation.COEXIST
-    assert judge.judge(rec("a", TEXT[:120] + "..."), rec("b", "..." + TEXT[40:], hours=1)).relation is Relation.DUPLICATE
+    assert (
+        judge.judge(rec("a", TEXT[:120] + "..."), rec("b", "..." + TEXT[40:], hours=1)).relation is Relation.DUPLICATE
+    )
 
 
 def test_a_whole_statement_is_not_a_window_of_its_extension():

@@ -26,14 +26,31 @@ T0 = datetime(2025, 12, 1, tzinfo=UTC)
 OPTIONS = sorted(p.stem for p in (CONF_DIR / "admission").glob("*.yaml"))
 
 RECORDS = [
-    Memory("m", "progress", T0, "Fixed the flaky upload test by pinning the clock", "The test now uses a fixed clock.\n"
-           "## Related Files\n- tests/test_upload.py:10-40", tags=("explicit",)),
-    Memory("f", "progress", T0, "...| 5.1.4 | Implement `_phase_cluster()` | done |",
-           "...| 5.1.4 | Implement `_phase_cluster()` | done |\n| 5.1.5 | Implement `_phase_summarize()` | done |",
-           tags=("auto-captured", "post-tool-use", "file:PROGRESS.md")),
-    Memory("c", "patterns", T0, "...        for pattern in essential:", "...        for pattern in essential:\n"
-           "            assert pattern in TABLE, f\"Missing {pattern}\"\n\n    def test_more(self) -> None:",
-           tags=("auto-captured",)),
+    Memory(
+        "m",
+        "progress",
+        T0,
+        "Fixed the flaky upload test by pinning the clock",
+        "The test now uses a fixed clock.\n## Related Files\n- tests/test_upload.py:10-40",
+        tags=("explicit",),
+    ),
+    Memory(
+        "f",
+        "progress",
+        T0,
+        "...| 5.1.4 | Implement `_phase_cluster()` | done |",
+        "...| 5.1.4 | Implement `_phase_cluster()` | done |\n| 5.1.5 | Implement `_phase_summarize()` | done |",
+        tags=("auto-captured", "post-tool-use", "file:PROGRESS.md"),
+    ),
+    Memory(
+        "c",
+        "patterns",
+        T0,
+        "...        for pattern in essential:",
+        "...        for pattern in essential:\n"
+        '            assert pattern in TABLE, f"Missing {pattern}"\n\n    def test_more(self) -> None:',
+        tags=("auto-captured",),
+    ),
     Memory("e", "progress", T0, "", ""),
 ]
 
@@ -82,7 +99,9 @@ def test_features_read_form_not_words():
     row = dict(zip(FEATURES, features(RECORDS[1]), strict=True))
     assert row["leading_cut"] == 1.0 and row["table_line_share"] > 0 and row["tag_auto"] == 1.0
     assert len(features(RECORDS[3])) == len(FEATURES)  # an empty record still has a row
-    renamed = Memory("x", "progress", T0, RECORDS[0].summary.replace("upload", "export"), RECORDS[0].content, tags=("explicit",))
+    renamed = Memory(
+        "x", "progress", T0, RECORDS[0].summary.replace("upload", "export"), RECORDS[0].content, tags=("explicit",)
+    )
     assert features(renamed) == features(RECORDS[0])  # another topic, same form
 
 

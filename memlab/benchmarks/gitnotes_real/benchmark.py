@@ -195,29 +195,14 @@ def label_quality(memories: Sequence[Memory], store: Any, block: Any, labels: No
             keys = [key_of[i] for i in store.summaries[c.id].source_ids if key_of.get(i) in labels.kinds]
             if keys:
                 block_keys.append(next((k for k in keys if labels.kinds[k] == "memory"), keys[0]))
-    root = {mid: mid for mid in key_of}
-
-    def find(mid: str) -> str:
-        while root[mid] != mid:
-            root[mid] = root[root[mid]]
-            mid = root[mid]
-        return mid
-
-    edges: dict[str, set[frozenset[str]]] = {"MERGE": set(), "SUPERSEDE": set()}
-    kind = {EdgeType.MERGES: "MERGE", EdgeType.SUPERSEDES: "SUPERSEDE"}
+    edges: dict[str, set[frozenset[str]]] = {"DUPLICATE": set(), "MERGE": set(), "SUPERSEDE": set()}
+    kind = {EdgeType.DUPLICATES: "DUPLICATE", EdgeType.MERGES: "MERGE", EdgeType.SUPERSEDES: "SUPERSEDE"}
     for edge in store.edges.values():
-        if edge.source not in key_of or edge.target not in key_of:
-            continue
-        if edge.type is EdgeType.DUPLICATES:
-            root[find(edge.source)] = find(edge.target)
-        elif edge.type in kind:
+        if edge.source in key_of and edge.target in key_of and edge.type in kind:
             edges[kind[edge.type]].add(frozenset((key_of[edge.source], key_of[edge.target])))
-    clusters: dict[str, set[str]] = {}
-    for mid, key in key_of.items():
-        clusters.setdefault(find(mid), set()).add(key)
     content = {key_of[m.id]: " ".join(m.content.split()) for m in memories}
     identical = [frozenset(p) for p in labels.pairs if content.get(p[0], 0) == content.get(p[1], 1)]
-    predicted = {"DUPLICATE": quality.related_keys(clusters.values()), **edges}
+    predicted = {**edges, "DUPLICATE": quality.related_keys(quality.connected(edges["DUPLICATE"]))}
     return {
         **quality.block_quality(block_keys, labels, present),
         **quality.pair_quality(predicted, labels, present, identical),

@@ -2,19 +2,11 @@
 
 The file holds record keys and labels only, never the notes' text: a record's key is the first 16 hex digits of
 the SHA-256 of ``namespace``, ``summary`` and ``content`` joined by NUL characters (:func:`record_key`), so every
-copy of one distinct record (re-attached to other commits, captured again) shares it. Format::
-
-    {"format": "memlab.gitnotes_labels/1", "split": "dev", "namespaces": ["learnings", ...],
-     "pairs_complete": true,
-     "records": [{"key": "…", "namespace": "progress", "kind": "memory", "confidence": "high"}],
-     "pairs": [{"older": "…", "newer": "…", "relation": "DUPLICATE", "confidence": "high",
-                "explicit": false, "reason": "…"}]}
-
-``kind`` is ``memory``, ``fragment``, ``example`` or ``noise`` (datasets/gitnotes_labels/README.md gives the
-definitions). ``relation`` is ``DUPLICATE``, ``MERGE``, ``SUPERSEDE`` or ``NONE`` (a pair considered and
-rejected). A low-confidence label scores in neither direction. ``pairs_complete`` says every candidate pair
-among the labelled records was read: a predicted relation between two labelled records that no label lists is
-then a false positive; without it only listed pairs are scored.
+copy of one distinct record shares it. Fields, kinds (``memory``, ``fragment``, ``example``, ``noise``) and
+relations (``DUPLICATE``, ``MERGE``, ``SUPERSEDE``, ``NONE``: considered and rejected) are defined in
+datasets/gitnotes_labels/README.md. A low-confidence label scores in neither direction. ``pairs_complete`` says
+every candidate pair among the labelled records was read: a predicted relation between two labelled records that
+no label lists is then a false positive; without it only listed pairs are scored.
 """
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ def pair_quality(
     """
     scope = set(present) & set(labels.namespace_of)
     listed = {frozenset(p): r for p, r in labels.pairs.items() if set(p) <= scope}
-    chained = related_keys(_components(p for p, r in listed.items() if r == "DUPLICATE"))
+    chained = related_keys(connected(p for p, r in listed.items() if r == "DUPLICATE"))
     listed.update(dict.fromkeys(chained, "DUPLICATE"))
     unsure = {frozenset(p) for p in labels.unsure}
 
@@ -99,8 +99,8 @@ def pair_quality(
     return out
 
 
-def _components(pairs: Iterable[Pair]) -> list[set[str]]:
-    """Connected records of an undirected pair list."""
+def connected(pairs: Iterable[Pair]) -> list[set[str]]:
+    """Connected records of an undirected pair list (a pair of one record's copies is a single key)."""
     root: dict[str, str] = {}
 
     def find(k: str) -> str:
@@ -111,8 +111,8 @@ def _components(pairs: Iterable[Pair]) -> list[set[str]]:
         return k
 
     for pair in pairs:
-        a, b = sorted(pair)
-        root[find(a)] = find(b)
+        a, *b = sorted(pair)
+        root[find(a)] = find(b[0] if b else a)
     groups: dict[str, set[str]] = {}
     for k in list(root):
         groups.setdefault(find(k), set()).add(k)

@@ -2,7 +2,9 @@
 
 Every feature reads the shape of the record — lengths, where the summary starts and ends, how much of it is
 markup, code or table, how the capture tagged it — and none reads what it is about, so that a model learned on
-one store carries to another (no word or phrase of any project is listed here). :data:`FEATURES` names them in
+one store carries to another (no word or phrase of any project is listed here; nor are a capture tool's headings,
+an upper-case first letter or the absence of tags, one store's habits that kept a hand-written history's untagged
+title notes out). :data:`FEATURES` names them in
 column order; a model's card lists the ones it reads and :data:`FEATURES_VERSION`.
 
 Imports only :mod:`math` and :mod:`re` (the SessionStart hook may read it on a store it has not consolidated).
@@ -23,19 +25,16 @@ FEATURES: tuple[str, ...] = (
     "leading_cut",
     "summary_ends_sentence",
     "summary_ends_cut",
-    "summary_starts_upper",
     "summary_in_content",
     "summary_equals_content",
     "markup_share",
     "word_share",
     "code_line_share",
     "table_line_share",
-    "heading_lines",
     "pronoun_share",
     "tag_auto",
     "tag_file",
     "tag_explicit",
-    "no_tags",
 )
 #: Version of the readings behind :data:`FEATURES` (a model card records it; another version is refused).
 FEATURES_VERSION: int = 1
@@ -43,7 +42,6 @@ FEATURES_VERSION: int = 1
 #: An excerpt cut out of a longer text starts or ends with an ellipsis (three dots or the single character).
 _CUT = ("...", "…")
 _WORD = re.compile(r"[^\W\d_]{2,}")
-_LETTER = re.compile(r"[^\W\d_]")
 #: Characters that are neither letters, digits nor spaces: punctuation, markup, code, box drawing.
 _MARK = re.compile(r"[^\w\s]")
 #: A code line: indented, or ending in an opening bracket, a comma, an assignment or a colon that opens a block.
@@ -64,7 +62,6 @@ def features(memory: Memory) -> list[float]:
     body = _head(content or summary)
     lines = [line for line in body.splitlines() if line.strip()] or [""]
     words = _WORD.findall(summary)
-    first = _LETTER.search(summary)
     tags = set(memory.tags)
     flat_summary = " ".join(summary.split())
     plain = flat_summary.rstrip("".join(_CUT)).rstrip()
@@ -74,18 +71,15 @@ def features(memory: Memory) -> list[float]:
         "leading_cut": float(summary.startswith(_CUT) or content.startswith(_CUT)),
         "summary_ends_sentence": float(plain.endswith((".", "!", "?")) and not flat_summary.endswith(_CUT)),
         "summary_ends_cut": float(flat_summary.endswith(_CUT) and not flat_summary.startswith(_CUT)),
-        "summary_starts_upper": float(first is not None and first.start() < 3 and first.group().isupper()),
         "summary_in_content": float(bool(plain) and plain.lstrip("".join(_CUT)) in " ".join(content.split())),
         "summary_equals_content": float(summary == content),
         "markup_share": len(_MARK.findall(body)) / max(1, len(body)),
         "word_share": sum(len(w) for w in _WORD.findall(body)) / max(1, len(body)),
         "code_line_share": sum(bool(_CODE_LINE.search(line)) for line in lines) / len(lines),
         "table_line_share": sum(line.lstrip().startswith("|") for line in lines) / len(lines),
-        "heading_lines": math.log1p(sum(line.startswith("#") for line in lines)),
         "pronoun_share": sum(w.lower() in _PRONOUNS for w in words) / max(1, len(words)),
         "tag_auto": float(any("auto" in t for t in tags)),
         "tag_file": float(any(t.startswith("file:") for t in tags)),
         "tag_explicit": float("explicit" in tags),
-        "no_tags": float(not tags),
     }
     return [values[name] for name in FEATURES]

@@ -284,17 +284,22 @@ class CascadeJudge(JudgeBase):
     def _record(self, older: Memory, newer: Memory, similarity: float | None) -> Verdict:
         """On a record store: the reference reader's verdict where it has one; for an older record in a namespace
         whose notes accumulate rather than replace each other (outside the slot judge's ``implicit_namespaces``:
-        progress, learnings, blockers), the slot judge's (a blocker ends with its resolution, recorded in any
-        namespace; a progress note is not made stale by the next one); else the record judge's.
+        progress, learnings, blockers), a SUPERSEDE of the slot judge's (a blocker ends with its resolution,
+        recorded in any namespace), else COEXIST (its other rules read short notes, not long records); else the
+        record judge's.
         """
         self._parts()
         read = self.reader_.read(older, newer) if self.reader_ is not None else None
         if read is not None:
             return Verdict(read.relation, read.confidence, f"reference: {read.reason}")
         slot = self._parts()[1]
-        if older.namespace not in slot.implicit_namespaces:  # notes that accumulate, blockers: the slot judge's rules
+        if older.namespace not in slot.implicit_namespaces:  # notes that accumulate, blockers
             verdict = slot.judge(older, newer, similarity)
-            return Verdict(verdict.relation, verdict.confidence, f"record store, {older.namespace}: {verdict.reason}")
+            if verdict.relation is Relation.SUPERSEDE:
+                return Verdict(
+                    verdict.relation, verdict.confidence, f"record store, {older.namespace}: {verdict.reason}"
+                )
+            return Verdict(Relation.COEXIST, 0.6, f"record store: {older.namespace} notes accumulate")
         if self.record_judge_ is None:
             self.record_judge_ = self.record if self.record is not None else RecordJudge()
         if self.record_pending_ is not None:  # embedded on the first pair a record store asks about

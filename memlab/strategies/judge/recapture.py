@@ -43,13 +43,10 @@ def window_overlap(
 ) -> tuple[int, float]:
     """Length of the passage ``a`` and ``b`` share as two windows over one text, and its share of the shorter.
 
-    Two windows share all of the shorter text (one inside the other) or the end of one and the start of the other
-    (a shifted window), each up to ``slack`` characters at the cut edges. A window stops where its text was cut:
-    ``cuts`` gives ``(start cut, end cut)`` of ``a`` and of ``b`` (:func:`cut_edges`), and the other text may
-    continue past an edge only where it was cut — so a statement inside a longer one ("port 80" in "port 8080",
-    a sentence and its extension) is not a window of it. Any other common text — a shared ending after a changed
-    value, a phrase in the middle — counts as nothing: ``(0, 0.0)``. Exact string search only (no alignment): a
-    window is a verbatim copy once :func:`passage` has read escapes and spaces.
+    Two windows share all of the shorter text or the end of one and the start of the other (a shifted window), up
+    to ``slack`` characters at cut edges; the other text may continue past an edge only where it was cut (``cuts``:
+    ``(start, end)`` of ``a`` and of ``b``, :func:`cut_edges`), so "port 80" is no window of "port 8080". Any other
+    common text (a shared ending after a changed value) counts as nothing: ``(0, 0.0)``. Exact string search only.
     """
     shorter = min(len(a), len(b))
     if not shorter:
@@ -78,7 +75,8 @@ _ANCHOR = 16
 
 def _suffix_prefix(x: str, y: str, slack: int) -> int:
     """Longest ``m`` with ``x``'s end (up to ``slack`` characters early) equal to ``y``'s start (after up to
-    ``slack`` characters)."""
+    ``slack`` characters).
+    """
     best = 0
     for skip in range(min(slack, len(y) - 1) + 1):
         head = y[skip : skip + _ANCHOR]
@@ -98,13 +96,13 @@ def _suffix_prefix(x: str, y: str, slack: int) -> int:
 class RecaptureJudge(JudgeBase):
     """DUPLICATE when the newer record re-captures the older one's passage; COEXIST otherwise.
 
-    Automatic capture cuts records out of files, tool output and chat, and cuts the same passage again minutes
-    later with the window shifted, an escape read differently, or inside a longer excerpt: one memory, many
-    records. Two records re-capture one passage when their passages (:func:`passage`) overlap as two windows over
-    one text (:func:`window_overlap`, which lets a window continue only past an edge its capture cut) by at least
-    ``min_chars`` characters and ``min_share`` of the shorter one. A changed value breaks the common block and a
-    whole statement is not a window of its extension, so a change is never read as a re-capture. The thresholds were chosen
-    by leave-one-namespace-out on the developers' labels of the real notes (its card: experiments/gitnotes_real).
+    Automatic capture cuts the same passage out of a file, tool output or chat again minutes later, the window
+    shifted, an escape read differently, or inside a longer excerpt: one memory, many records. Two records
+    re-capture one passage when their passages (:func:`passage`) overlap as windows over one text
+    (:func:`window_overlap`, a window continuing only past an edge its capture cut) by at least ``min_chars``
+    characters and ``min_share`` of the shorter one: a changed value breaks the common block, and a whole statement
+    is no window of its extension. Thresholds chosen by leave-one-namespace-out on the developers' labels of the
+    real notes (experiments/gitnotes_real/recapture_lono.py).
 
     Args:
         min_share: Share of the shorter passage the common window must cover.
