@@ -9,7 +9,7 @@ import pytest
 
 from memlab.benchmarks.gitnotes_real import quality
 from memlab.benchmarks.gitnotes_real.benchmark import GitNotesRealBenchmark
-from memlab.benchmarks.gitnotes_real.labels import FORMAT, load_labels, record_key
+from memlab.data.gitnotes_real.labels import FORMAT, load_labels, record_key
 from memlab.errors import MemlabError
 from memlab.paths import PROJECT_ROOT as ROOT
 

@@ -16,8 +16,8 @@ import json
 import os
 from pathlib import Path
 
-from memlab.benchmarks.gitnotes_real.labels import load_labels, record_key
-from memlab.benchmarks.gitnotes_real.loader import load_notes
+from memlab.data.gitnotes_real.labels import load_labels, record_key
+from memlab.data.gitnotes_real.loader import load_notes
 from memlab.strategies.judge.recapture import cut_edges, passage, window_overlap
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -28,11 +28,11 @@ from typing import Any, ClassVar
 from memlab.benchmarks import metrics
 from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
 from memlab.benchmarks.gitnotes_real import quality
-from memlab.benchmarks.gitnotes_real.labels import NotesLabels, load_labels, record_key
-from memlab.benchmarks.gitnotes_real.loader import EXPECTED_SHA256, file_sha256, load_notes
 from memlab.benchmarks.project_history import history_metrics as hm
 from memlab.benchmarks.project_history.evaluate import final_tier_counts, latency_metrics
 from memlab.components import Components
+from memlab.data.gitnotes_real.labels import NotesLabels, load_labels, record_key
+from memlab.data.gitnotes_real.loader import EXPECTED_SHA256, file_sha256, load_notes
 from memlab.errors import MemlabError
 from memlab.pipeline.consolidate import PHASES
 from memlab.pipeline.episode import Episode

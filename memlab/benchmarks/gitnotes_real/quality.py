@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from memlab.benchmarks.gitnotes_real.labels import KINDS, NotesLabels
 from memlab.benchmarks.metrics import precision_recall_f1, ratio
+from memlab.data.gitnotes_real.labels import KINDS, NotesLabels
 
 Pair = frozenset[str]
 #: Relations scored per pair, with the metric stem each is reported under.
