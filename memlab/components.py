@@ -10,6 +10,7 @@ from memlab.selection_types import DEFAULT_BUDGET_TOKENS
 
 if TYPE_CHECKING:
     from memlab.embed.base import EmbedderBase
+    from memlab.strategies.admission.base import AdmissionBase
     from memlab.strategies.clusterer.base import ClustererBase
     from memlab.strategies.judge.base import JudgeBase
     from memlab.strategies.reader.base import ReaderBase
@@ -98,6 +99,9 @@ class PipelineSettings(AstraSettings, OnlineSettings):
         incremental: Keep the subject candidates' neighbour lists on the store between runs and search only
             the memories new since the last run (memlab/embed/knn_blocks.py): a run over a consolidated store
             costs what its new memories cost. The other candidate sources still search every memory.
+        knn_k_blockers: Further candidate pairs from each memory of namespace ``blockers`` and its
+            ``knn_k_blockers`` nearest records recorded after it, in any namespace: the record that reports the
+            blocker fixed (memlab/pipeline/candidates.py, :func:`~memlab.pipeline.candidates.later_pairs`; 0: none).
         knn_k_slot: Further candidate pairs from each memory's ``knn_k_slot`` best memories by slot score:
             attribute phrases that mean the same thing, one subject (memlab/pipeline/slot_candidates.py;
             0: none). Not filtered by ``min_pair_similarity``.
@@ -133,6 +137,7 @@ class PipelineSettings(AstraSettings, OnlineSettings):
     knn_k_summary: int = 0
     knn_k_subject: int = 0
     incremental: bool = False
+    knn_k_blockers: int = 0
     knn_k_slot: int = 0
     knn_slot_review: bool = True
     knn_slot_min_confidence: float = 0.0
@@ -195,5 +200,7 @@ class Components:
     retriever: RetrieverBase
     #: ``None`` (a policy built by hand, without a reader) reads like ``reader=none``.
     reader: ReaderBase | None = None
+    #: ``None`` (a policy built by hand, without admission) reads like ``admission=none``: every record may enter.
+    admission: AdmissionBase | None = None
     settings: PipelineSettings = field(default_factory=PipelineSettings)
     llm: Mapping[str, Any] = field(default_factory=dict)

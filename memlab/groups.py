@@ -26,6 +26,8 @@ TABLE: tuple[tuple[str, str, str, str, bool], ...] = (
     ("retriever", f"{_S}.retriever.base.RetrieverBase", "dense", "dense", True),
     # the benchmark's reader answers questions from each policy's context (history benchmarks declare it)
     ("reader", f"{_S}.reader.base.ReaderBase", "extractive", "none", False),
+    # which records may enter the SessionStart block (captured fragments and fixtures stay in the store)
+    ("admission", f"{_S}.admission.base.AdmissionBase", "none", "none", True),
 )
 
 #: The strategy groups, in build order (every Components field, every spec's strategies).

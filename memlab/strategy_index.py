@@ -52,6 +52,7 @@ TARGETS: dict[str, frozenset[str]] = {
             "memlab.strategies.judge.dspy_judge.DSPyJudge",
             "memlab.strategies.judge.learned.LearnedJudge",
             "memlab.strategies.judge.none.NoJudge",
+            "memlab.strategies.judge.recapture.RecaptureJudge",
             "memlab.strategies.judge.record.RecordJudge",
             "memlab.strategies.judge.reference.ReferenceJudge",
             "memlab.strategies.judge.similarity.SimilarityJudge",
@@ -91,6 +92,12 @@ TARGETS: dict[str, frozenset[str]] = {
             "memlab.strategies.reader.extractive.ExtractiveReader",
             "memlab.strategies.reader.llm.LLMReader",
             "memlab.strategies.reader.none.NoReader",
+        }
+    ),
+    "admission": frozenset(
+        {
+            "memlab.strategies.admission.learned.LearnedAdmission",
+            "memlab.strategies.admission.none.NoAdmission",
         }
     ),
     "dataset": frozenset(

@@ -318,7 +318,9 @@ def test_incremental_consolidation_judges_only_the_new_pairs():
     from tests.support.compose import compose_cfg
 
     cfg = compose_cfg(["+experiment=project_history_large", "dataset.size=300", "pipeline.incremental=true"])
-    components = build_components(cfg, groups=("embedder", "judge", "retention", "clusterer", "summarizer"))
+    components = build_components(
+        cfg, groups=("embedder", "judge", "retention", "clusterer", "summarizer", "admission")
+    )
     memories = sorted(generate(0, 300).memories, key=lambda m: (m.timestamp, m.id))
     store = MemoryStore(memories[:290])
     consolidate(store, components, memories[289].timestamp)

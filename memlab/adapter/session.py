@@ -150,7 +150,8 @@ def cached_candidates(rows: list[tuple[Any, ...]]) -> list[InjectionCandidate]:
 def raw_candidates(
     repo: Repo, spec: dict[str, Any], now: datetime, deadline: float | None, problems: list[str] | None = None
 ) -> list[InjectionCandidate]:
-    """Candidates straight from the notes (no consolidation yet): every memory recorded by ``now``.
+    """Candidates straight from the notes (no consolidation yet): every memory recorded by ``now`` that the
+    spec's admission lets into the block.
 
     ``problems``, when given, receives one line per note or memory skipped (and the time-budget cut).
     """
@@ -162,9 +163,16 @@ def raw_candidates(
     loaded = load_memories(repo, deadline=deadline)
     if problems is not None:
         problems.extend(loaded.errors)
-    for m in loaded.memories:
-        if m.timestamp > now:
-            continue
+    memories = [m for m in loaded.memories if m.timestamp <= now]
+    node = spec["strategies"].get("admission") or {}
+    target = str(node.get("_target_", ""))
+    if target and not target.endswith(".NoAdmission"):  # the policy's admission, as in the cache
+        from memlab.build import build_node
+
+        admission = build_node(node, "admission", where="spec")
+        verdicts = admission.admit_all(memories, {m.id: m for m in memories} if admission.reads_store else {})
+        memories = [m for m, verdict in zip(memories, verdicts, strict=True) if verdict.keep]
+    for m in memories:
         age = max(0.0, (now - m.timestamp).total_seconds() / 86400)
         text = memory_text(m.namespace, m.timestamp, m.summary, m.content, limit)
         recency = math.exp(-age * math.log(2) / RAW_HALF_LIFE_DAYS)

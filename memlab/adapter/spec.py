@@ -25,8 +25,9 @@ TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typin
 if TYPE_CHECKING:
     from typing import Any
 
-#: Strategy groups every spec must carry (a spec exported before ``retriever`` existed gets ``dense``).
-REQUIRED_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g not in ("retriever", "reader"))
+#: Strategy groups every spec must carry (a spec exported before ``retriever`` existed gets ``dense``, one
+#: exported before ``admission`` existed admits every record).
+REQUIRED_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g not in ("retriever", "reader", "admission"))
 __all__ = ["GROUPS", "build_node", "config_hash", "missing_package_error"]
 
 SPEC_FORMAT = "memlab.hook-spec/1"
@@ -132,6 +133,7 @@ def load_spec(path: str | Path) -> dict[str, Any]:
         raise MemlabError(f"spec {path} lacks strategies ({', '.join(REQUIRED_GROUPS)}); re-export it")
     strategies.setdefault("retriever", dict(DEFAULT_RETRIEVER))
     strategies.setdefault("reader", {"_target_": "memlab.strategies.reader.none.NoReader"})  # the hook reads nothing
+    strategies.setdefault("admission", {"_target_": "memlab.strategies.admission.none.NoAdmission"})
     if not isinstance(data.get("hook") or {}, dict) or not isinstance(data.get("pipeline") or {}, dict):
         raise MemlabError(f"spec {path} has a malformed hook or pipeline section; re-export it")
     hook = {**HOOK_DEFAULTS, **(data.get("hook") or {})}

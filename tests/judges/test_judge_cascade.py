@@ -152,7 +152,8 @@ def test_the_cascade_file_repeats_no_setting_of_its_stages_files() -> None:
     cascade = read("cascade")
     stages = {k: v for item in cascade["defaults"] if isinstance(item, dict) for k, v in item.items()}
     assert stages == {f"/judge@{s}": o for s, o in [("learned", "learned"), ("slot", "slot"),
-                      ("fallback", "learned_v11"), ("reference", "reference"), ("record", "record")]}  # fmt: skip
+                      ("fallback", "learned_v11"), ("recapture", "recapture"), ("reference", "reference"),
+                      ("record", "record")]}  # fmt: skip
     for key, option in stages.items():
         own = cascade.get(key.rsplit("@", 1)[1]) or {}
         copied = {k for k, v in own.items() if read(option).get(k, object()) == v}

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memlab.errors import MemlabError
-from memlab.models.trees import TreeEnsemble, card_path, export_hgb, sha256_of
+from memlab.models.cards import card_path, sha256_of
+from memlab.models.trees import TreeEnsemble, export_hgb
 from memlab.strategies.judge.learned import LearnedJudge
 from memlab.strategies.judge.pair_features import FEATURES, FEATURES_VERSION
 from memlab.training.judge import (

@@ -45,6 +45,18 @@ class JudgeBase(ABC):
         """
         return [self.judge(older, newer, similarity=similarity) for older, newer, similarity in pairs]
 
+    def judge_capture(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
+        """Judge a pair one of whose records the admission step keeps out of the block (a captured excerpt, a
+        fixture): such a record states nothing a memory could be replaced or refined by, so only a re-capture
+        (DUPLICATE) relates it. Default: :meth:`judge`'s verdict when it is DUPLICATE, COEXIST otherwise.
+        """
+        from memlab.types import Relation, Verdict
+
+        verdict = self.judge(older, newer, similarity=similarity)
+        if verdict.relation is Relation.DUPLICATE:
+            return verdict
+        return Verdict(Relation.COEXIST, verdict.confidence, f"kept out of the block; {verdict.reason}")
+
     def set_eval_seed(self, seed: int | None) -> None:  # noqa: B027 - optional hook, empty by default
         """Name the seed of the data about to be judged (a judge trained on seeds checks it); default: nothing."""
 

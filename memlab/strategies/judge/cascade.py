@@ -6,8 +6,10 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from memlab.strategies.judge.base import JudgeBase
+from memlab.strategies.judge.recapture import RecaptureJudge
 from memlab.strategies.judge.record_store import is_record_store
 from memlab.strategies.judge.reference import ReferenceJudge
+from memlab.strategies.judge.slot import SlotJudge
 from memlab.types import Memory, Relation, Verdict
 
 
@@ -41,7 +43,12 @@ class CascadeJudge(JudgeBase):
     history at ``knn_k`` 20), so a ``screen`` judge (model v11) reads each pair first: a pair it answers COEXIST
     with confidence above ``1 - screen_min_probability`` keeps that COEXIST without asking the fallback.
 
-    References (``reference``, first stage): a pair on which the reference reader has a verdict (the newer
+    Re-captures (``recapture``, first stage): a pair whose newer record captures the older one's passage again (a
+    shifted excerpt window, other escaping: :class:`~.recapture.RecaptureJudge`) is a DUPLICATE, whatever the
+    store; a pair with a record the admission step keeps out of the block gets only this stage
+    (:meth:`judge_capture`).
+
+    References (``reference``, next stage): a pair on which the reference reader has a verdict (the newer
     memory names the older one as what it supersedes or amends) gets that verdict; every other pair goes on as
     above (the store-level checks count every pair either way).
 
@@ -64,6 +71,8 @@ class CascadeJudge(JudgeBase):
             pair goes to the fallback.
         record_min_chars: Length of summary and content from which a memory is a long-form record.
         record_share: Share of the observed memories that must be long-form records for a record store.
+        recapture: The re-capture stage (``None``: none; pairs of kept-out records then get the default
+            :meth:`~.base.JudgeBase.judge_capture`).
     """
 
     name: ClassVar[str] = "cascade"
@@ -73,7 +82,7 @@ class CascadeJudge(JudgeBase):
     def __init__(
         self,
         learned: JudgeBase,
-        slot: JudgeBase,
+        slot: SlotJudge,
         fallback: JudgeBase | None = None,
         reference: ReferenceJudge | None = None,
         record: JudgeBase | None = None,
@@ -85,6 +94,7 @@ class CascadeJudge(JudgeBase):
         screen_min_probability: float = 0.01,
         record_min_chars: int = 200,
         record_share: float = 0.2,
+        recapture: RecaptureJudge | None = None,
     ) -> None:
         self.learned = learned
         self.slot = slot
@@ -99,6 +109,7 @@ class CascadeJudge(JudgeBase):
         self.screen_min_probability = screen_min_probability
         self.record_min_chars = record_min_chars
         self.record_share = record_share
+        self.recapture = recapture
         self.record_store_ = False
         self.record_pending_: Sequence[Memory] | None = None
         self.unobserved_: Sequence[Memory] | None = None
@@ -108,7 +119,7 @@ class CascadeJudge(JudgeBase):
 
     def stages(self) -> list[JudgeBase]:
         """The judges the cascade holds (those present)."""
-        parts = (self.learned, self.slot, self.fallback, self.reference, self.record, self.screen)
+        parts = (self.learned, self.slot, self.fallback, self.recapture, self.reference, self.record, self.screen)
         return [judge for judge in parts if judge is not None]
 
     def set_eval_seed(self, seed: int | None) -> None:
@@ -152,9 +163,11 @@ class CascadeJudge(JudgeBase):
         return None if read is None else Verdict(read.relation, read.confidence, f"reference: {read.reason}")
 
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
-        """The reference reader's verdict where it has one, else the learned verdict where the learned judge is
-        trusted and sure, else the fallback's.
+        """The re-capture stage's verdict where it has one, else the reference reader's where it has one, else the
+        learned verdict where the learned judge is trusted and sure, else the fallback's.
         """
+        if self.recapture is not None and (read := self.recapture.read(older, newer)) is not None:
+            return read
         if self.record_store_:
             return self._record(older, newer, similarity)
         verdict = self.learned.judge(older, newer, similarity)
@@ -171,11 +184,31 @@ class CascadeJudge(JudgeBase):
             return verdict
         return self._fallback(older, newer, similarity, slot, f"{verdict.reason} unsure")
 
+    def judge_capture(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
+        """The re-capture stage's verdict alone (no other stage reads a kept-out record); without the stage, the
+        default (:meth:`~.base.JudgeBase.judge_capture`).
+        """
+        if self.recapture is None:
+            return super().judge_capture(older, newer, similarity)
+        return self.recapture.judge(older, newer, similarity)
+
     def _record(self, older: Memory, newer: Memory, similarity: float | None) -> Verdict:
-        """On a record store: the reference reader's verdict where it has one, else the record judge's."""
+        """On a record store: the reference reader's verdict where it has one; for an older record in a namespace
+        whose notes accumulate rather than replace each other (outside the slot judge's ``implicit_namespaces``:
+        progress, learnings, blockers), a SUPERSEDE of the slot judge's (a blocker ends with its resolution,
+        recorded in any namespace), else COEXIST (its other rules read short notes, not long records); else the
+        record judge's.
+        """
         read = self._read(older, newer)
         if read is not None:
             return read
+        if older.namespace not in self.slot.implicit_namespaces:  # notes that accumulate, blockers
+            verdict = self.slot.judge(older, newer, similarity)
+            if verdict.relation is Relation.SUPERSEDE:
+                return Verdict(
+                    verdict.relation, verdict.confidence, f"record store, {older.namespace}: {verdict.reason}"
+                )
+            return Verdict(Relation.COEXIST, 0.6, f"record store: {older.namespace} notes accumulate")
         assert self.record is not None  # a record store needs one (observe)
         if self.record_pending_ is not None:  # embedded on the first pair a record store asks about
             self.record.observe(self.record_pending_)

@@ -27,7 +27,7 @@ class RecordJudge(ModelFileJudge):
     newer never changes a verdict. A pair with a memory it has not observed is read against the observed
     memories plus the two.
 
-    **Model.** A ``memlab.logistic/1`` JSON file with its card (:mod:`.record_model`): trained by
+    **Model.** A ``memlab.logistic/1`` JSON file with its card (:mod:`memlab.models.logistic`): trained by
     ``memlab train record-judge`` on the development repositories of the ADR corpus, threshold chosen by
     leave-one-repository-out. The card's SHA-256 (and ``model_sha256`` when given) must match.
 
@@ -73,15 +73,15 @@ class RecordJudge(ModelFileJudge):
         return DEFAULT_MODEL
 
     def read(self, path: Path) -> tuple[Any, dict[str, Any]]:
-        """The model and card of ``path``, checked (:func:`.record_model.load`), and the threshold.
+        """The model and card of ``path``, checked (:func:`memlab.models.logistic.load`), and the threshold.
 
         Raises:
             MemlabError: Missing or unreadable model or card, a SHA-256 mismatch, other features or version.
         """
-        from memlab.strategies.judge import record_model
+        from memlab.models import logistic
         from memlab.strategies.judge.record_features import FEATURES, FEATURES_VERSION
 
-        model, card = record_model.load(
+        model, card = logistic.load(
             path, known=FEATURES, features_version=FEATURES_VERSION, expected_sha256=self.model_sha256
         )
         check_threshold(self.threshold if self.threshold is not None else card.get("threshold", -1.0))

@@ -1,9 +1,11 @@
-"""A logistic model over record features as plain JSON, read through its card (SHA-256 pinned, no pickle).
+"""A logistic model as plain JSON, read through its card (SHA-256 pinned, no pickle): the record judge's and the
+learned admission's model files.
 
 Model file (``memlab.logistic/1``): the feature names it reads, their standardisation (``mean``, ``scale``),
-``coef`` and ``intercept``. Card beside it (``<name>.card.json``, ``memlab.record_judge/1``): the model's
-SHA-256, features and features version, training repositories, the SUPERSEDE threshold and how it was chosen,
-the leave-one-repository-out figures and the command that wrote it.
+``coef`` and ``intercept``. Card beside it (``<name>.card.json``; the record judge's is ``memlab.record_judge/1``,
+the admission's ``memlab.admission/1``): the model's SHA-256, features and features version, what it was fitted
+on, its threshold and how it was chosen, held-out figures and the command that wrote it. Imports neither numpy
+nor any model library: the SessionStart hook may read an admission model.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
-from memlab.models.trees import read_card, save_with_card  # the learned judge's model files' rules
+from memlab.models.cards import read_card, save_with_card
 
 FORMAT = "memlab.logistic/1"
 CARD_FORMAT = "memlab.record_judge/1"
@@ -33,7 +35,7 @@ class LogisticModel:
     intercept: float
 
     def probability(self, row: Sequence[float]) -> float:
-        """P(SUPERSEDE) of one row of this model's features (in :attr:`features` order)."""
+        """The positive class's probability for one row of this model's features (in :attr:`features` order)."""
         z = self.intercept + sum(
             c * (x - m) / (s or 1.0) for c, x, m, s in zip(self.coef, row, self.mean, self.scale, strict=True)
         )
@@ -62,28 +64,33 @@ class LogisticModel:
         return cls(features, *arrays, float(data["intercept"]))
 
 
-def save(model: LogisticModel, card: dict[str, Any], path: Path) -> tuple[Path, Path]:
-    """Write the model and its card (with the model's SHA-256); returns both paths."""
-    return save_with_card(model.to_json(), card, path, CARD_FORMAT)
+def save(model: LogisticModel, card: dict[str, Any], path: Path, card_format: str = CARD_FORMAT) -> tuple[Path, Path]:
+    """Write the model and its card (``card_format``, with the model's SHA-256); returns both paths."""
+    return save_with_card(model.to_json(), card, path, card_format)
 
 
 def load(
-    path: Path, *, known: Sequence[str], features_version: int, expected_sha256: str | None = None
+    path: Path,
+    *,
+    known: Sequence[str],
+    features_version: int,
+    expected_sha256: str | None = None,
+    card_format: str = CARD_FORMAT,
+    what: str = "record judge",
+    fix: str = "train one with `memlab train record-judge --out FILE`",
 ) -> tuple[LogisticModel, dict[str, Any]]:
-    """Read a model through its card (:func:`memlab.models.trees.read_card`): digest, features and version
-    checked, nothing executed.
+    """Read a model through its card (``card_format``): digest, features and version checked, nothing executed.
 
     Raises:
         MemlabError: Missing file or card, a digest that does not match, unknown features, another version,
-            unreadable JSON.
+            unreadable JSON; ``what`` names the model and ``fix`` how to get one.
     """
-    fix = "train one with `memlab train record-judge --out FILE`"
-    card = read_card(path, "record judge", CARD_FORMAT, fix, features_version, expected_sha256)
+    card = read_card(path, what, card_format, fix, features_version, expected_sha256)
     try:
         model = LogisticModel.from_json(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise MemlabError(f"cannot read record judge model {path}: {type(exc).__name__}; {fix}") from None
+        raise MemlabError(f"cannot read {what} model {path}: {type(exc).__name__}; {fix}") from None
     unknown = sorted(set(model.features) - set(known))
     if unknown or list(card.get("features", [])) != list(model.features):
-        raise MemlabError(f"record judge model {path} reads other features ({unknown or 'card differs'}); {fix}")
+        raise MemlabError(f"{what} model {path} reads other features ({unknown or 'card differs'}); {fix}")
     return model, card
