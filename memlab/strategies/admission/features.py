@@ -17,6 +17,8 @@ import re
 
 TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from memlab.types import Memory
 
 FEATURES: tuple[str, ...] = (
@@ -34,10 +36,13 @@ FEATURES: tuple[str, ...] = (
     "pronoun_share",
     "tag_auto",
     "tag_file",
-    "tag_explicit",
+    "rel_len_summary",
+    "rel_len_content",
 )
 #: Version of the readings behind :data:`FEATURES` (a model card records it; another version is refused).
-FEATURES_VERSION: int = 1
+FEATURES_VERSION: int = 2
+#: The store's own habits a record is read against: the median log length of summaries and of contents.
+StoreForm = tuple[float, float]
 
 #: An excerpt cut out of a longer text starts or ends with an ellipsis (three dots or the single character).
 _CUT = ("...", "…")
@@ -56,8 +61,22 @@ def _head(text: str) -> str:
     return text[:_HEAD]
 
 
-def features(memory: Memory) -> list[float]:
-    """The feature vector of one record in :data:`FEATURES` order."""
+def store_form(memories: Iterable[Memory]) -> StoreForm | None:
+    """The median log lengths of a store's summaries and contents (``None`` for an empty store)."""
+    memories = list(memories)
+    if not memories:
+        return None
+    summaries = sorted(math.log1p(len(m.summary.strip())) for m in memories)
+    contents = sorted(math.log1p(len(m.content.strip())) for m in memories)
+    return summaries[len(memories) // 2], contents[len(memories) // 2]
+
+
+def features(memory: Memory, form: StoreForm | None = None) -> list[float]:
+    """The feature vector of one record in :data:`FEATURES` order, its lengths also against ``form``.
+
+    A store's habits decide what a short record is: in a store of one-line captures a one-line record is a memory,
+    in a store of long captures it is narration or a fixture. Without a store, a record is read as typical of it.
+    """
     summary, content = memory.summary.strip(), memory.content.strip()
     body = _head(content or summary)
     lines = [line for line in body.splitlines() if line.strip()] or [""]
@@ -72,7 +91,7 @@ def features(memory: Memory) -> list[float]:
         "summary_ends_sentence": float(plain.endswith((".", "!", "?")) and not flat_summary.endswith(_CUT)),
         "summary_ends_cut": float(flat_summary.endswith(_CUT) and not flat_summary.startswith(_CUT)),
         "summary_in_content": float(bool(plain) and plain.lstrip("".join(_CUT)) in " ".join(content.split())),
-        "summary_equals_content": float(summary == content),
+        "summary_equals_content": float(summary.rstrip(".!?") == content.rstrip(".!?")),  # "S" and "S." alike
         "markup_share": len(_MARK.findall(body)) / max(1, len(body)),
         "word_share": sum(len(w) for w in _WORD.findall(body)) / max(1, len(body)),
         "code_line_share": sum(bool(_CODE_LINE.search(line)) for line in lines) / len(lines),
@@ -80,6 +99,7 @@ def features(memory: Memory) -> list[float]:
         "pronoun_share": sum(w.lower() in _PRONOUNS for w in words) / max(1, len(words)),
         "tag_auto": float(any("auto" in t for t in tags)),
         "tag_file": float(any(t.startswith("file:") for t in tags)),
-        "tag_explicit": float("explicit" in tags),
     }
+    values["rel_len_summary"] = values["log_len_summary"] - form[0] if form else 0.0
+    values["rel_len_content"] = values["log_len_content"] - form[1] if form else 0.0
     return [values[name] for name in FEATURES]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from memlab.errors import MemlabError
 from memlab.strategies.admission.base import Admission, AdmissionBase
-from memlab.strategies.admission.features import FEATURES, FEATURES_VERSION, features
+from memlab.strategies.admission.features import FEATURES, FEATURES_VERSION, StoreForm, features, store_form
 
 TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
 if TYPE_CHECKING:
@@ -42,7 +42,8 @@ class LearnedAdmission(AdmissionBase):
     """
 
     name: ClassVar[str] = "learned"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
+    reads_store: ClassVar[bool] = True  # lengths are read against the store's own (features.store_form)
 
     def __init__(
         self, model_path: str | None = None, model_sha256: str | None = None, threshold: float | None = None
@@ -84,17 +85,20 @@ class LearnedAdmission(AdmissionBase):
         self.model_, self.threshold_, self.path_ = model, float(threshold), path
         return model, card
 
-    def probability(self, memory: Memory) -> float:
-        """The model's probability that ``memory`` is a memory worth injecting."""
+    def probability(self, memory: Memory, form: StoreForm | None = None) -> float:
+        """The model's probability that ``memory`` is a memory worth injecting, in a store of ``form``."""
         if self.model_ is None:
             self.load()
-        row = dict(zip(FEATURES, features(memory), strict=True))
+        row = dict(zip(FEATURES, features(memory, form), strict=True))
         return self.model_.probability([row[name] for name in self.model_.features])
 
-    def admit(self, memory: Memory, store: Mapping[str, Memory]) -> Admission:
-        """Keep when :meth:`probability` reaches the threshold; keep a record whose features fail."""
+    def admit(self, memory: Memory, store: Mapping[str, Memory], form: StoreForm | None = None) -> Admission:
+        """Keep when :meth:`probability` reaches the threshold; keep a record whose features fail.
+
+        ``form``: the store's, when the caller has it (else read from ``store``; an empty store reads none).
+        """
         try:
-            p = self.probability(memory)
+            p = self.probability(memory, form or store_form(store.values()))
         except MemlabError:
             raise
         except Exception as exc:  # a record the features cannot read stays admitted
@@ -103,7 +107,8 @@ class LearnedAdmission(AdmissionBase):
         return Admission(keep, f"p(memory)={p:.3f} {'>=' if keep else '<'} {self.threshold_:.3f}", p if keep else 1 - p)
 
     def admit_all(self, memories: Sequence[Memory], store: Mapping[str, Memory]) -> list[Admission]:
-        """:meth:`admit` of each memory (the model loads once)."""
+        """:meth:`admit` of each memory (the model loads and the store's form is read once)."""
         if self.model_ is None:
             self.load()
-        return [self.admit(m, store) for m in memories]
+        form = store_form(store.values())
+        return [self.admit(m, store, form) for m in memories]
