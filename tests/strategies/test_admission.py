@@ -126,3 +126,14 @@ def test_a_kept_out_record_stays_in_the_store_and_recall_but_not_in_the_block():
     ids = {c.id for c in candidates(store, comps, T0 + timedelta(days=1))}
     assert ids == {"a"}
     assert {m.id for m in eligible(store, "standard", T0 + timedelta(days=1))} == {"a", "b"}
+
+
+def test_learned_reads_a_one_line_record_against_its_store():
+    """A one-line capture is a memory in a store of one-line captures (the quickstart's), kept out among long ones."""
+    texts = ["Use Kafka for the event bus", "Switched from Kafka to NATS for the event bus"]
+    one_line = [Memory(f"o{i}", "decisions", T0, s, s + ".") for i, s in enumerate(texts)]
+    assert all(v.keep for v in LearnedAdmission().admit_all(one_line, {m.id: m for m in one_line}))
+    long_ones = [Memory(f"l{i}", "progress", T0, RECORDS[0].summary, RECORDS[0].content * 8) for i in range(9)]
+    store = {m.id: m for m in [*long_ones, *one_line]}
+    verdicts = LearnedAdmission().admit_all(one_line, store)
+    assert not any(v.keep for v in verdicts), verdicts
