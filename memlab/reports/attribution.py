@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from memlab.benchmarks.stats import RESAMPLES, distinguishable
 from memlab.errors import MemlabError
-from memlab.reports.stats import RESAMPLES, distinguishable
 
 Coalition = frozenset[str]
 Items = Mapping[object, tuple[float, float]]

@@ -37,9 +37,11 @@ def resolve_config(spec: str, uri: str | None) -> dict[str, Any]:
     """A run id's logged config, or the config composed from the overrides in ``spec``."""
     import json
 
+    from memlab.tracking.query import read_artifact
+
     if RUN_ID.match(spec.strip()):
         with tempfile.TemporaryDirectory() as tmp:
-            path = cf.read_artifact(spec.strip(), "config.json", uri, Path(tmp))
+            path = read_artifact(spec.strip(), "config.json", uri, Path(tmp))
             if path is None:
                 raise MemlabError(f"run {spec} has no config.json; name the configuration by its overrides instead")
             return json.loads(path.read_text(encoding="utf-8"))

@@ -17,12 +17,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from memlab.benchmarks.metrics import bootstrap_ci
+from memlab.benchmarks.stats import (
+    RESAMPLES,
+    PairedResult,
+    distinguishable,
+    histogram_quantile,
+    paired_test,
+    ratio,
+)
 from memlab.errors import MemlabError
 from memlab.paths import PROJECT_ROOT
 from memlab.reports import configs as cf
 from memlab.reports.configs import PHASES, mean_metric
 from memlab.reports.llm_costs import llm_table
-from memlab.reports.stats import PairedResult, bootstrap_ci, distinguishable, histogram_quantile, paired_test, ratio
 
 #: Phases whose latency the report shows (metric ``latency_<phase>_s``, span ``<phase>``).
 
@@ -55,7 +63,9 @@ def summarize(label: str, runs: list[cf.RunData], metric: str) -> Row:
         w = [vw[1] for vw in items.values()]
         import numpy as np
 
-        return Row(label, runs, ratio(np.array(v), np.array(w)), bootstrap_ci(v, w), len(items), sd)
+        return Row(
+            label, runs, ratio(np.array(v), np.array(w)), bootstrap_ci(v, w, resamples=RESAMPLES), len(items), sd
+        )
     return Row(label, runs, statistics.fmean(values) if values else math.nan, None, 0, sd)
 
 

@@ -31,8 +31,8 @@ def _size(rows: Sequence[Any]) -> tuple[float, float]:
 
 def _err(rows: Sequence[Any]) -> list[list[float]]:
     """Asymmetric error bars from each row's CI (zero where there is none)."""
-    lo = [max(0.0, r.value - r.ci[0]) if r.ci and not math.isnan(r.ci[0]) else 0.0 for r in rows]
-    hi = [max(0.0, r.ci[1] - r.value) if r.ci and not math.isnan(r.ci[1]) else 0.0 for r in rows]
+    lo = [max(0.0, r.value - r.ci[0]) if r.ci else 0.0 for r in rows]
+    hi = [max(0.0, r.ci[1] - r.value) if r.ci else 0.0 for r in rows]
     return [lo, hi]
 
 

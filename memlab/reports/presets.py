@@ -12,7 +12,7 @@ every design can score on (:data:`COMPARED`).
 
 Intervals: where a metric is a mean over items (LoCoMo's date accuracy and the history benchmarks' ``reader_acc``:
 one question each, seeds pooled) the bootstrap resamples the items, and the paired difference resamples the items
-both runs answered (:mod:`memlab.reports.stats`); where it is not (e.g. ``supersession_f1``) it resamples the
+both runs answered (:mod:`memlab.benchmarks.stats`); where it is not (e.g. ``supersession_f1``) it resamples the
 seeds, pairing by seed.
 """
 
@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from memlab.benchmarks.stats import paired_test
 from memlab.reports import budgets as bg
 from memlab.reports import configs as cf
 from memlab.reports import preset_mechanisms
@@ -36,7 +37,6 @@ from memlab.reports.common import (
     write_report,
 )
 from memlab.reports.configs import mean_metric as mean
-from memlab.reports.stats import paired_test
 
 EXPERIMENT = bg.EXPERIMENT
 BASELINE = bg.BASELINE
@@ -139,7 +139,7 @@ def gain_line(grid: Mapping[int | None, Mapping[str, bg.Point]]) -> list[str]:
     if res is None:
         return []
     verdict = "distinguishable" if res.ci_low > 0 or res.ci_high < 0 else "not distinguishable: no gain to attribute"
-    diff = cell(res.diff, res.ci_low, res.ci_high, "+")
+    diff = cell(res.diff, (res.ci_low, res.ci_high), "+")
     return [f"At budget {top}, `tuned` − the best preset (`{best}`) = {diff} on {res.n} paired items ({verdict}).", ""]
 
 

@@ -18,23 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from hydra.experimental.callback import Callback
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 
-from memlab.sweeps import SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV
+from memlab.sweeps.jobs import tracking_of
 from memlab.sweeps.table import comparison_table, print_comparison
+from memlab.tracking.base import SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV
 from memlab.tracking.status import step
-
-
-def tracking_of(config: DictConfig) -> dict[str, Any] | None:
-    """The resolved ``tracking`` node when it is the MLflow tracker, else ``None``."""
-    node = config.get("tracking")
-    if node is None:
-        return None
-    tracking = OmegaConf.to_container(node, resolve=True)
-    if not isinstance(tracking, dict) or not str(tracking.get("_target_", "")).endswith("MlflowTracker"):
-        return None
-    return tracking
-
 
 #: The status line of the job running in this process (kept here, not on the callback, which Hydra pickles).
 _RUNNING: list[Any] = []

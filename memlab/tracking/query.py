@@ -202,3 +202,29 @@ def list_artifacts(run_id: str, path: str | None = None, uri: str | None = None)
     """Paths of the files (not folders) directly under ``path`` in a run's artifacts; ``[]`` when none."""
     uri = resolve_uri(uri)
     return [a.path for a in client_for(uri).list_artifacts(run_id, path) if not a.is_dir]
+
+
+def read_artifact(run_id: str, name: str, uri: str | None, folder: Path) -> Path | None:
+    """Download one artifact of a run into ``folder/<run id>`` (``None`` when the run has none by that name)."""
+    if name not in list_artifacts(run_id, None, uri):
+        return None
+    return download_artifact(run_id, name, folder / run_id, uri)
+
+
+def run_records(run_id: str, uri: str | None, folder: Path) -> list[dict[str, Any]] | None:
+    """The records of a run's ``predictions.jsonl`` (one per evaluated item); ``None`` when it has none.
+
+    Raises:
+        MemlabError: The file is not JSON lines.
+    """
+    import json
+
+    path = read_artifact(run_id, "predictions.jsonl", uri, folder)
+    if path is None:
+        return None
+    try:
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except json.JSONDecodeError as exc:
+        raise MemlabError(
+            f"predictions.jsonl of run {run_id} is not JSON lines ({exc}); re-run it or drop the run"
+        ) from None

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from memlab.benchmarks.metrics import bootstrap_ci
 from memlab.errors import MemlabError
-from memlab.reports import stats
 from tests.sweeps.helpers import log_run, span
 
 CORRECT = {  # (judge, seed) -> per-item results; budgets share them so the budget plot is flat
@@ -74,7 +74,7 @@ def test_table_has_pooled_items_intervals_and_paired_test(store, tmp_path, monke
     assert experiment.main(args) == 0
     text = out.read_text()
     slot_items = [v for s in (0, 1) for v in CORRECT[("slot", s)]]
-    lo, hi = stats.bootstrap_ci(slot_items)
+    lo, hi = bootstrap_ci(slot_items, resamples=2000)
     row = next(line for line in text.splitlines() if line.startswith("| judge=slot pipeline.budget_tokens=1000 |"))
     assert f"| 0,1 | 8 | 0.625 | [{lo:.3f}, {hi:.3f}] |" in row
     assert "| +0.500 |" in row  # 5/8 - 1/8, paired on (seed, item)
