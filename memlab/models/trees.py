@@ -14,7 +14,6 @@ caller computes (a card without a version is version 1).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from memlab.errors import MemlabError
+from memlab.sha import file_sha256
 
 FORMAT = "memlab.trees/1"
 CARD_FORMAT = "memlab.learned_judge/2"
@@ -31,11 +31,6 @@ CARD_FORMAT = "memlab.learned_judge/2"
 def card_path(model: Path) -> Path:
     """The card beside a model file: ``judge.json`` -> ``judge.card.json``."""
     return model.with_name(model.name.removesuffix(".json") + ".card.json")
-
-
-def sha256_of(path: Path) -> str:
-    """SHA-256 hex digest of a file's bytes."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def export_hgb(model: Any) -> dict[str, Any]:
@@ -142,7 +137,7 @@ def save_model(model: Any, card: dict[str, Any], path: Path) -> tuple[Path, Path
     """Write the JSON model and its card (with the model's SHA-256); returns both paths."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(export_hgb(model), separators=(",", ":")) + "\n", encoding="utf-8")
-    card = {**card, "format": CARD_FORMAT, "model_file": path.name, "sha256": sha256_of(path)}
+    card = {**card, "format": CARD_FORMAT, "model_file": path.name, "sha256": file_sha256(path)}
     cpath = card_path(path)
     cpath.write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return path, cpath
@@ -171,7 +166,7 @@ def load_model(
         raise MemlabError(f"learned judge model {path} has no readable card {cpath.name}; retrain it") from None
     if not isinstance(card, dict) or card.get("format") != CARD_FORMAT:
         raise MemlabError(f"{cpath} is not a {CARD_FORMAT} card; retrain the model with `memlab train judge`")
-    digest = sha256_of(path)
+    digest = file_sha256(path)
     for label, wanted in (("its card", card.get("sha256")), ("the spec", expected_sha256)):
         if wanted is not None and wanted != digest:
             raise MemlabError(

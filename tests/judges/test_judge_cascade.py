@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from memlab.adapter.spec import file_sha256
 from memlab.build import build
 from memlab.errors import MemlabError
+from memlab.sha import file_sha256
 from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.cascade import FALLBACK_MODEL, CascadeJudge
 from memlab.types import Relation, Verdict

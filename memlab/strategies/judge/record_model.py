@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
-from memlab.models.trees import card_path, sha256_of  # the learned judge's model files follow the same rules
+from memlab.models.trees import card_path  # the learned judge's model files follow the same rules
+from memlab.sha import file_sha256
 
 FORMAT = "memlab.logistic/1"
 CARD_FORMAT = "memlab.record_judge/1"
@@ -66,7 +67,7 @@ def save(model: LogisticModel, card: dict[str, Any], path: Path) -> tuple[Path, 
     """Write the model and its card (with the model's SHA-256); returns both paths."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(model.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
-    card = {**card, "format": CARD_FORMAT, "model_file": path.name, "sha256": sha256_of(path)}
+    card = {**card, "format": CARD_FORMAT, "model_file": path.name, "sha256": file_sha256(path)}
     cpath = card_path(path)
     cpath.write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return path, cpath
@@ -91,7 +92,7 @@ def load(
         raise MemlabError(f"record judge model {path} has no readable card {cpath.name}; {fix}") from None
     if not isinstance(card, dict) or card.get("format") != CARD_FORMAT:
         raise MemlabError(f"{cpath} is not a {CARD_FORMAT} card; {fix}")
-    digest = sha256_of(path)
+    digest = file_sha256(path)
     for label, wanted in (("its card", card.get("sha256")), ("the conf", expected_sha256)):
         if wanted is not None and wanted != digest:
             raise MemlabError(
