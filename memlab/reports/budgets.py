@@ -20,7 +20,6 @@ metric has no per-item values they resample the seeds, paired by seed (:mod:`mem
 
 from __future__ import annotations
 
-import argparse
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,8 +30,9 @@ import numpy as np
 
 from memlab.benchmarks import stats
 from memlab.benchmarks.metrics import bootstrap_ci
+from memlab.plots import pyplot
 from memlab.reports import configs as cf
-from memlab.reports.common import pyplot, save
+from memlab.reports.common import save
 
 EXPERIMENT = "presets"
 BASELINE = "tuned"
@@ -255,17 +255,12 @@ def front_lines(grid: Mapping[int | None, Mapping[str, Point]]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write ``reports/budgets.md`` and ``reports/budgets.png``."""
-    from memlab.paths import PROJECT_ROOT
     from memlab.reports import common
 
-    parser = argparse.ArgumentParser(prog="memlab report budgets", description=__doc__.splitlines()[0])
+    parser = common.report_parser("budgets", __doc__)
     parser.add_argument("--experiment", default=EXPERIMENT, help="MLflow experiment (default: presets)")
-    parser.add_argument("--uri", "--tracking-uri", default=None, help="MLflow tracking URI")
     parser.add_argument("--metric", default=None, help="metric (default: each benchmark's main metric)")
     parser.add_argument("--baseline", default=BASELINE, help="policy the paired differences are against")
-    parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "reports" / "budgets.md")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
-    common.add_partial_argument(parser)
     args = parser.parse_args(list(argv or []))
     runs = common.finished_runs(args.experiment, args.uri)
     common.require_runs(runs, [args.experiment], args.uri)

@@ -9,11 +9,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from memlab.plots import TIER_COLOURS, pyplot
 from memlab.reports import configs as cf
-from memlab.reports.common import pyplot, save
+from memlab.reports.common import save
 from memlab.reports.configs import BUDGET, PHASES, TIERS, mean_metric
-
-TIER_COLOURS = {"hot": "#d62728", "warm": "#ff7f0e", "cold": "#1f77b4", "archived": "#7f7f7f"}
 
 
 def colour(i: int, n: int) -> Any:

@@ -12,7 +12,6 @@ ours with the metric differences.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -268,17 +267,18 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write ``reports/locomo.md`` (+ ``reports/locomo_sweep.png``) from MLflow."""
-    from memlab.reports.common import add_partial_argument, kept_on_error, write_report
+    from memlab.reports.common import (
+        check_output,
+        finished_runs,
+        kept_on_error,
+        report_parser,
+        require_runs,
+        write_report,
+    )
 
-    parser = argparse.ArgumentParser(prog="memlab report locomo", description=__doc__.splitlines()[0])
+    parser = report_parser("locomo", __doc__)
     parser.add_argument("--experiment", default="locomo_temporal")
-    parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
-    parser.add_argument("--out", default="reports/locomo.md")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
-    add_partial_argument(parser)
     args = parser.parse_args(list(argv) if argv is not None else None)
-    from memlab.reports.common import check_output, finished_runs, require_runs
-
     runs = finished_runs(args.experiment, args.uri)
     require_runs(runs, [args.experiment], args.uri)
     out = Path(args.out)

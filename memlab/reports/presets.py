@@ -18,7 +18,6 @@ seeds, pairing by seed.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,21 +28,17 @@ from memlab.reports import configs as cf
 from memlab.reports import preset_mechanisms
 from memlab.reports.budgets import cell
 from memlab.reports.common import (
-    add_partial_argument,
     check_output,
     finished_runs,
     kept_on_error,
+    report_parser,
     require_runs,
     write_report,
 )
+from memlab.reports.configs import TIERS
 from memlab.reports.configs import mean_metric as mean
 
-EXPERIMENT = bg.EXPERIMENT
 BASELINE = bg.BASELINE
-ORDER = bg.ORDER
-preset_of = bg.policy_of
-benchmark_of = bg.benchmark_of
-TIERS = ("hot", "warm", "cold", "archived")
 #: Benchmark -> the experiment of the runs attributing `tuned` − a preset to groups, the baseline in words, their
 #: command, and a note on the baseline.
 ATTRIBUTIONS: dict[str, tuple[str, str, str, str]] = {
@@ -100,7 +95,7 @@ def detail_rows(groups: Mapping[str, list[cf.RunData]], headline: Sequence[str])
     phases = [p for p in phases if all(f"latency_{p}_s" in r.record.metrics for runs in groups.values() for r in runs)]
     head = ["preset", *headline, *(f"{t} %" for t in TIERS), "latency total s", *(f"{p} s" for p in phases)]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for name in [n for n in ORDER if n in groups] + sorted(set(groups) - set(ORDER)):
+    for name in bg.ordered(list(groups)):
         runs = groups[name]
         cells = [f"`{name}`", *(cell(mean(runs, m)) for m in headline)]
         fractions = [mean(runs, f"tier_frac_{t}") for t in TIERS]  # None: no memories, undefined
@@ -208,16 +203,9 @@ def render(runs: Sequence[Any], uri: str | None, out: Path) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write reports/presets.md and reports/presets.png."""
-    from memlab.paths import PROJECT_ROOT
-
-    parser = argparse.ArgumentParser(prog="memlab report presets", description=__doc__.splitlines()[0])
-    parser.add_argument("--uri", "--tracking-uri", default=None, help="MLflow tracking URI")
-    parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "reports" / "presets.md")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
-    add_partial_argument(parser)
-    args = parser.parse_args(list(argv or []))
-    runs = [r for r in finished_runs(EXPERIMENT, args.uri) if "seed" in r.params]
-    require_runs(runs, [EXPERIMENT], args.uri)
+    args = report_parser("presets", __doc__).parse_args(list(argv or []))
+    runs = [r for r in finished_runs(bg.EXPERIMENT, args.uri) if "seed" in r.params]
+    require_runs(runs, [bg.EXPERIMENT], args.uri)
     check_output([args.out, args.out.with_suffix(".png")], args.force)
     with kept_on_error([args.out.with_suffix(".png")]):
         text = render(runs, args.uri, args.out)

@@ -8,12 +8,10 @@ seeds (± standard deviation). Nothing in the output is typed by hand.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
-from memlab.paths import PROJECT_ROOT
 from memlab.reports.common import defined_values, with_count
 from memlab.reports.history_figure import Summary, plot_f1
 
@@ -221,20 +219,18 @@ def _scaling_section(runs: Sequence) -> list[str]:
     return lines
 
 
-def _runs(experiment: str, uri: str | None) -> list:
-    """Finished runs of ``experiment``; none when the experiment (or the store) does not exist yet."""
-    from memlab.reports.common import finished_runs
-
-    return finished_runs(experiment, uri)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Write the report from the runs that exist (none: one-line error, nothing written); returns 0."""
-    from memlab.reports.common import add_partial_argument, check_output, kept_on_error, require_runs, write_report
+    from memlab.reports.common import (
+        check_output,
+        finished_runs,
+        kept_on_error,
+        report_parser,
+        require_runs,
+        write_report,
+    )
 
-    parser = argparse.ArgumentParser(prog="memlab report project_history", description=__doc__.splitlines()[0])
-    parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
-    parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / "project_history.md"))
+    parser = report_parser("project_history", __doc__)
     parser.add_argument("--experiment", default="project_history")
     parser.add_argument(
         "--gitnotes-experiment",
@@ -242,13 +238,11 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated experiments on the real notes",
     )
     parser.add_argument("--scaling-experiment", default="project_history_large")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
-    add_partial_argument(parser)
     args = parser.parse_args(argv)
 
-    history_runs = _runs(args.experiment, args.uri)
-    gitnotes_runs = [r for name in args.gitnotes_experiment.split(",") if name for r in _runs(name, args.uri)]
-    scaling_runs = _runs(args.scaling_experiment, args.uri)
+    history_runs = finished_runs(args.experiment, args.uri)
+    gitnotes_runs = [r for name in args.gitnotes_experiment.split(",") if name for r in finished_runs(name, args.uri)]
+    scaling_runs = finished_runs(args.scaling_experiment, args.uri)
     names = [args.experiment, *args.gitnotes_experiment.split(","), args.scaling_experiment]
     require_runs([*history_runs, *gitnotes_runs, *scaling_runs], names, args.uri)
     out = Path(args.out)

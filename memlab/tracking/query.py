@@ -184,11 +184,6 @@ def rank(finished: list[RunRecord], metric: str, selector: str, *, minimize: boo
     return Ranking(tied[0], metric, tuple(tied[1:]), TIE_RULE, len(runs))
 
 
-def best_run(experiment: str, metric: str, uri: str | None = None, *, minimize: bool = False) -> RunRecord:
-    """The FINISHED run of ``experiment`` with the highest (or lowest) ``metric``; ties by :data:`TIE_RULE`."""
-    return rank_runs(experiment, metric, uri, minimize=minimize).best
-
-
 def download_artifact(run_id: str, path: str, dest: str | Path, uri: str | None = None) -> Path:
     """Download one artifact of a run into ``dest`` and return its local path."""
     from mlflow.artifacts import download_artifacts

@@ -173,11 +173,6 @@ class ChildRun:
     metrics: tuple[tuple[str, float], ...] = ()
 
 
-def experiment_ids(client: Any) -> list[str]:
-    """Ids of every experiment in the store."""
-    return [e.experiment_id for e in client.search_experiments(max_results=50000)]
-
-
 def children(uri: str, parent_id: str) -> list[ChildRun]:
     """The runs whose parent is ``parent_id`` (in the parent's experiment), in start order."""
     from mlflow.tracking import MlflowClient
