@@ -60,7 +60,8 @@ def share_cell(share: at.Share | None) -> str:
     """``+0.250 [+0.000, +0.500] yes`` (the last word: whether the interval excludes 0)."""
     if share is None:
         return "–"
-    return f"{share.value:+.3f} [{share.low:+.3f}, {share.high:+.3f}] {'yes' if share.distinguishable else 'no'}"
+    interval = "(no interval)" if share.ci is None else f"[{share.ci[0]:+.3f}, {share.ci[1]:+.3f}]"
+    return f"{share.value:+.3f} {interval} {'yes' if share.distinguishable else 'no'}"
 
 
 def render(result: at.Attribution, experiment: str, metric: str, a_spec: str, b_spec: str, command: str) -> str:
@@ -92,12 +93,13 @@ def render(result: at.Attribution, experiment: str, metric: str, a_spec: str, b_
     lines.append("")
     if result.shapley:
         total = round(sum(s.value for s in result.shapley.values()), 12) + 0.0  # no "-0.000"
-        inside = result.total.low <= total <= result.total.high
-        lines += [
-            f"Shapley values sum to {total:+.3f}; B − A measured {result.total.value:+.3f} "
-            f"[{result.total.low:+.3f}, {result.total.high:+.3f}]: {'within' if inside else 'OUTSIDE'} its interval.",
-            "",
-        ]
+        measured, ci = result.total.value, result.total.ci
+        check = (
+            " (no interval)."
+            if ci is None
+            else (f" [{ci[0]:+.3f}, {ci[1]:+.3f}]: {'within' if ci[0] <= total <= ci[1] else 'OUTSIDE'} its interval.")
+        )
+        lines += [f"Shapley values sum to {total:+.3f}; B − A measured {measured:+.3f}{check}", ""]
     else:
         lines += ["Shapley values: not computed (more groups differ than --max-groups; one-at-a-time swaps only).", ""]
     return "\n".join(lines)

@@ -59,10 +59,10 @@ def test_attribute_paired_intervals_and_efficiency() -> None:
     assert res.total.value == pytest.approx(0.5)
     assert res.shapley["judge"].value == pytest.approx(0.5)
     assert res.shapley["selector"].value == pytest.approx(0.0)
-    assert (res.shapley["selector"].low, res.shapley["selector"].high) == (0.0, 0.0)
+    assert res.shapley["selector"].ci == (0.0, 0.0)
     assert res.shapley["judge"].distinguishable and not res.shapley["selector"].distinguishable
     assert res.add["judge"].value == pytest.approx(0.5) and res.drop["judge"].value == pytest.approx(0.5)
-    assert res.total.low <= sum(s.value for s in res.shapley.values()) <= res.total.high
+    assert res.total.ci[0] <= sum(s.value for s in res.shapley.values()) <= res.total.ci[1]
 
 
 def test_attribute_without_every_coalition_gives_swaps_only() -> None:
@@ -109,7 +109,8 @@ def test_differing_groups_refuses_another_dataset() -> None:
 def test_attribute_on_one_item_has_no_interval_and_is_not_distinguishable() -> None:
     res = at.attribute({E: {"s0": (0.2, 1.0)}, frozenset({"a"}): {"s0": (0.7, 1.0)}}, ["a"], resamples=50)
     assert res.shapley["a"].value == pytest.approx(0.5)
-    assert res.shapley["a"].low != res.shapley["a"].low and not res.shapley["a"].distinguishable  # NaN bounds
+    assert res.shapley["a"].ci is None and not res.shapley["a"].distinguishable  # undefined: absent, never NaN
+    assert ar.share_cell(res.shapley["a"]) == "+0.500 (no interval) no"
 
 
 @pytest.mark.slow
