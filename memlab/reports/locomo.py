@@ -13,7 +13,6 @@ ours with the metric differences.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from memlab.reports.locomo_reader import reader_section
 from memlab.reports.locomo_sweep import plot, read_bars, sweep_lines
@@ -267,30 +266,21 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write ``reports/locomo.md`` (+ ``reports/locomo_sweep.png``) from MLflow."""
-    from memlab.reports.common import (
-        check_output,
-        finished_runs,
-        kept_on_error,
-        report_parser,
-        require_runs,
-        write_report,
-    )
+    from memlab.reports import common
 
-    parser = report_parser("locomo", __doc__)
+    parser = common.report_parser("locomo", __doc__)
     parser.add_argument("--experiment", default="locomo_temporal")
     args = parser.parse_args(list(argv) if argv is not None else None)
-    runs = finished_runs(args.experiment, args.uri)
-    require_runs(runs, [args.experiment], args.uri)
-    out = Path(args.out)
-    check_output([out, out.with_name(out.stem + "_sweep.png")], args.force)
+    runs = common.finished_runs(args.experiment, args.uri)
+    common.require_runs(runs, [args.experiment], args.uri)
+    out, png = args.out, args.out.with_name(args.out.stem + "_sweep.png")
+    common.check_output([out, png], args.force)
     text, _, sweep = render(runs, args.experiment)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    png = out.with_name(out.stem + "_sweep.png")
-    with kept_on_error([png]):
+    with common.kept_on_error([png]):
         if sweep:
             labels = [f"{_resolver(r)} / {_mode(r)}" for r in sweep]
             note = plot(labels, read_bars(sweep, args.uri), png)
             text += f"\n![date accuracy per resolver and retrieval mode, 95% intervals]({png.name})\n\n{note}\n"
-        write_report(out, text, [r.run_id for r in runs], partial=args.partial, uri=args.uri)
+        common.write_report(out, text, [r.run_id for r in runs], partial=args.partial, uri=args.uri)
     print(f"wrote {out}")
     return 0

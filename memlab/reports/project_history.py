@@ -221,16 +221,9 @@ def _scaling_section(runs: Sequence) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Write the report from the runs that exist (none: one-line error, nothing written); returns 0."""
-    from memlab.reports.common import (
-        check_output,
-        finished_runs,
-        kept_on_error,
-        report_parser,
-        require_runs,
-        write_report,
-    )
+    from memlab.reports import common
 
-    parser = report_parser("project_history", __doc__)
+    parser = common.report_parser("project_history", __doc__)
     parser.add_argument("--experiment", default="project_history")
     parser.add_argument(
         "--gitnotes-experiment",
@@ -240,13 +233,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scaling-experiment", default="project_history_large")
     args = parser.parse_args(argv)
 
-    history_runs = finished_runs(args.experiment, args.uri)
-    gitnotes_runs = [r for name in args.gitnotes_experiment.split(",") if name for r in finished_runs(name, args.uri)]
-    scaling_runs = finished_runs(args.scaling_experiment, args.uri)
+    history_runs = common.finished_runs(args.experiment, args.uri)
     names = [args.experiment, *args.gitnotes_experiment.split(","), args.scaling_experiment]
-    require_runs([*history_runs, *gitnotes_runs, *scaling_runs], names, args.uri)
+    gitnotes_runs = [r for name in names[1:-1] if name for r in common.finished_runs(name, args.uri)]
+    scaling_runs = common.finished_runs(args.scaling_experiment, args.uri)
+    common.require_runs([*history_runs, *gitnotes_runs, *scaling_runs], names, args.uri)
     out = Path(args.out)
-    check_output([out, out.with_name("project_history_f1.png")], args.force)
+    common.check_output([out, out.with_name("project_history_f1.png")], args.force)
     lines = [
         "# Project histories: supersession judges, injected context, real notes",
         "",
@@ -257,13 +250,13 @@ def main(argv: list[str] | None = None) -> int:
     history_lines, summary = _history_section(history_runs)
     lines += history_lines
     png = out.with_name("project_history_f1.png")
-    with kept_on_error([png]):
+    with common.kept_on_error([png]):
         if plot_f1(summary, png):
             lines += [f"![supersession_f1 by difficulty]({png.name})", ""]
         lines += _gitnotes_section(gitnotes_runs)
         lines += _scaling_section(scaling_runs)
         ids = [r.run_id for r in (*history_runs, *gitnotes_runs, *scaling_runs)]
-        write_report(out, "\n".join(lines), ids, partial=args.partial, uri=args.uri)
+        common.write_report(out, "\n".join(lines), ids, partial=args.partial, uri=args.uri)
     print(f"wrote {out} ({len(history_runs)} history runs, {len(gitnotes_runs)} gitnotes runs)")
     return 0
 
