@@ -9,7 +9,7 @@ from typing import Any
 
 from memlab.errors import MemlabError
 from memlab.paths import default_tracking_uri
-from memlab.tracking.lookup import check_experiment, check_metric, check_run
+from memlab.tracking.lookup import check_experiment, check_metric, check_run, database
 from memlab.tracking.status import step
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -47,7 +47,8 @@ def resolve_uri(uri: str | None = None) -> str:
 
 def client_for(uri: str) -> Any:
     """An MLflow client of ``uri``; a one-line error when a sqlite store does not exist yet."""
-    if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///") :]).exists():
+    db = database(uri)
+    if db is not None and not db.exists():
         raise MemlabError(f"no MLflow store at {uri}; run an experiment first (python -m memlab +experiment=...)")
     from mlflow.tracking import MlflowClient
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
+from memlab.tracking.lookup import database
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
@@ -28,10 +29,8 @@ os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
 
 def sqlite_path(uri: str) -> Path | None:
     """The database file of a ``sqlite:///`` URI (``None`` for other stores)."""
-    if not uri.startswith("sqlite:///"):
-        return None
-    path = Path(uri[len("sqlite:///") :].split("?", 1)[0])
-    if not path.is_absolute():
+    path = database(uri)
+    if path is not None and not path.is_absolute():
         raise MemlabError(f"tracking.uri must be an absolute sqlite path (sqlite:////abs/file.db), got {uri}")
     return path
 
