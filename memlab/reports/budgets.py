@@ -275,7 +275,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         common.write_report(args.out, "\n".join(lines), [r.run_id for r in runs], partial=args.partial, uri=args.uri)
     print(f"wrote {args.out}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -226,7 +226,3 @@ def main(argv: list[str] | None = None) -> int:
     from memlab.reports.common import single_experiment_main
 
     return single_experiment_main("judge_families", __doc__, EXPERIMENT, render, argv)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

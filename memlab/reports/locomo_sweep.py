@@ -47,7 +47,8 @@ class Bar:
     missing: str | None = None
 
 
-def _pct(value: float | None) -> str:
+def pct(value: float | None) -> str:
+    """A fraction as a percentage for a table (``–`` when undefined)."""
     return "–" if value is None else f"{100 * value:.1f}"
 
 
@@ -66,8 +67,8 @@ def sweep_lines(cells: Mapping[tuple[str, str], RunRecord]) -> list[str]:
     for (res, mode), r in sorted(cells.items()):
         rm = r.metrics
         out.append(
-            f"| {res} | {mode} | {_pct(rm.get('recall_at_10_turn'))} | {_pct(rm.get(METRIC))} | "
-            f"{_pct(rm.get(HELDOUT))} | {_pct(rm.get('temporal_date_acc'))} | {_pct(rm.get('temporal_f1'))} |"
+            f"| {res} | {mode} | {pct(rm.get('recall_at_10_turn'))} | {pct(rm.get(METRIC))} | "
+            f"{pct(rm.get(HELDOUT))} | {pct(rm.get('temporal_date_acc'))} | {pct(rm.get('temporal_f1'))} |"
         )
     return out
 

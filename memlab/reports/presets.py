@@ -212,7 +212,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         write_report(args.out, text, [r.run_id for r in runs], partial=args.partial, uri=args.uri)
     print(f"wrote {args.out}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

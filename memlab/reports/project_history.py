@@ -259,7 +259,3 @@ def main(argv: list[str] | None = None) -> int:
         common.write_report(out, "\n".join(lines), ids, partial=args.partial, uri=args.uri)
     print(f"wrote {out} ({len(history_runs)} history runs, {len(gitnotes_runs)} gitnotes runs)")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
