@@ -136,18 +136,13 @@ def write_figure(rows: list[Any], folder: Path) -> Path | None:
 
 def save_landing(uri: str, parent_id: str, sweep_id: str, rows: list[Any], fixed: set[str], port: int) -> str:
     """Save the UI view of the sweep's children on the experiment and return its address."""
-    from mlflow.tracking import MlflowClient
-
     from memlab.sweeps.jobs import override_key
-    from memlab.tracking.landing import save_view, view_key, view_state, view_url
+    from memlab.tracking.landing import save_sweep_view, view_state
 
-    client = MlflowClient(tracking_uri=uri)
-    exp_id = client.get_run(parent_id).info.experiment_id
     main = next((c.main_metric for c in rows if c.main_metric), "")
     metrics = [m for m in [main, *(n for c in rows for n, _ in c.headline)] if m]
     present = {k for c in rows for k, _ in c.params}
     swept = {override_key(o) for c in rows for o in c.name.split() if "=" in o}
     params = sorted(p for p in present if p in swept or p.rsplit(".", 1)[-1] in swept)
-    key = view_key(sweep_id)
-    save_view(client, exp_id, key, f"sweep {sweep_id}", view_state(parent_id, metrics, params, [c.name for c in rows]))
-    return view_url(uri, exp_id, key, port)
+    state = view_state(parent_id, metrics, params, [c.name for c in rows])
+    return save_sweep_view(uri, parent_id, sweep_id, state, port)
