@@ -8,8 +8,7 @@ built-in SHA-256 when present and :func:`hashlib.sha256` otherwise. Both give th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing
 if TYPE_CHECKING:
     from pathlib import Path
 
