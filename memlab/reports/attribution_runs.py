@@ -2,8 +2,9 @@
 
 A *coalition* is A with B's whole subtree for each of its groups (``pipeline`` counts as one group); its runs are
 filed under the experiment E, tagged ``attribution`` and ``coalition=<groups>``, and this module finds them again
-by those tags. It reads runs only: ``memlab report --experiment E --baseline A --attribute B`` (:mod:`memlab.commands
-.report`) composes A and B, runs the coalitions that have no FINISHED run yet, then writes this report.
+by those tags. It reads runs only: ``memlab report --experiment E --baseline A --attribute B``
+(:mod:`memlab.commands.report`) composes A and B, runs the coalitions that have no FINISHED run yet, then writes
+this report.
 """
 
 from __future__ import annotations
