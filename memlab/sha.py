@@ -24,8 +24,15 @@ __all__ = ["file_sha256", "sha256"]
 
 
 def file_sha256(path: str | Path) -> str:
-    """SHA-256 hex digest of a file's bytes, read in 1 MiB blocks (a data file may be large)."""
-    digest = sha256()
+    """SHA-256 hex digest of a file's bytes, read in 1 MiB blocks (a data file may be large).
+
+    Through OpenSSL (:mod:`hashlib`, imported here), unlike :func:`sha256`: a file is megabytes (a learned judge's
+    model is 1.5 MB, checked against its pin when the hook loads it), where OpenSSL's SHA-256 takes about 1 ms and
+    CPython's built-in one about 17 ms, far more than the import costs.
+    """
+    import hashlib
+
+    digest = hashlib.sha256()
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
