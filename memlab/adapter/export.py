@@ -97,7 +97,8 @@ def pin_models(spec: dict[str, Any], run_id: str, out: Path, uri: str | None = N
     Raises:
         MemlabError: A model cannot be found.
     """
-    from memlab.adapter.spec import file_sha256, model_refs
+    from memlab.adapter.spec import model_refs
+    from memlab.sha import file_sha256
     from memlab.tracking.query import download_artifact, list_artifacts
 
     pinned: list[Path] = []

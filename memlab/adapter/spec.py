@@ -20,6 +20,7 @@ from memlab.build import GROUPS, build_node, config_hash, missing_package_error
 from memlab.errors import MemlabError
 from memlab.groups import SPEC_DEFAULTS
 from memlab.pipeline.inject import MAX_BLOCK_CHARS, MAX_ITEM_CHARS
+from memlab.sha import file_sha256
 
 TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
 if TYPE_CHECKING:
@@ -72,17 +73,6 @@ def resolve_model_paths(strategies: Mapping[str, Any], folder: Path) -> None:
         if isinstance(node[key], str):
             model = Path(node[key]).expanduser()
             node[key] = str((model if model.is_absolute() else folder / model).resolve())
-
-
-def file_sha256(path: Path) -> str:
-    """SHA-256 of a file's bytes."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def inside(path: Path, folder: Path) -> bool:

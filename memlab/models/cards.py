@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
-from memlab.sha import sha256
+from memlab.sha import file_sha256
 
 
 def card_path(model: Path) -> Path:
@@ -20,16 +20,11 @@ def card_path(model: Path) -> Path:
     return model.with_name(model.name.removesuffix(".json") + ".card.json")
 
 
-def sha256_of(path: Path) -> str:
-    """SHA-256 hex digest of a file's bytes."""
-    return sha256(path.read_bytes()).hexdigest()
-
-
 def save_with_card(content: dict[str, Any], card: dict[str, Any], path: Path, card_format: str) -> tuple[Path, Path]:
     """Write a JSON model file and its card (``card_format``, with the file's SHA-256); returns both paths."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(content, separators=(",", ":")) + "\n", encoding="utf-8")
-    card = {**card, "format": card_format, "model_file": path.name, "sha256": sha256_of(path)}
+    card = {**card, "format": card_format, "model_file": path.name, "sha256": file_sha256(path)}
     cpath = card_path(path)
     cpath.write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return path, cpath
@@ -54,7 +49,7 @@ def read_card(
         raise MemlabError(f"{what} model {path} has no readable card {cpath.name}; {fix}") from None
     if not isinstance(card, dict) or card.get("format") != card_format:
         raise MemlabError(f"{cpath} is not a {card_format} card; {fix}")
-    digest = sha256_of(path)
+    digest = file_sha256(path)
     for label, wanted in (("its card", card.get("sha256")), ("the spec", expected_sha256)):
         if wanted is not None and wanted != digest:
             raise MemlabError(

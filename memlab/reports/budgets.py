@@ -15,12 +15,11 @@ budget only caps), and the paired difference of the baseline policy (``tuned``) 
 difference is distinguishable (its interval excludes 0); and a figure per benchmark of the main metric against the
 measured tokens, one curve per policy, with the Pareto front (no other point has at most its tokens and a higher
 metric). Intervals resample the items (questions) of the runs, seeds pooled and paired by ``(seed, item)``; where a
-metric has no per-item values they resample the seeds, paired by seed (:mod:`memlab.reports.stats`).
+metric has no per-item values they resample the seeds, paired by seed (:mod:`memlab.benchmarks.stats`).
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,9 +28,11 @@ from typing import Any
 
 import numpy as np
 
+from memlab.benchmarks import stats
+from memlab.benchmarks.metrics import bootstrap_ci
+from memlab.plots import pyplot
 from memlab.reports import configs as cf
-from memlab.reports import stats
-from memlab.reports.common import pyplot, save
+from memlab.reports.common import save
 
 EXPERIMENT = "presets"
 BASELINE = "tuned"
@@ -83,8 +84,7 @@ class Point:
     runs: list[cf.RunData]
     units: dict[object, tuple[float, float]] = field(default_factory=dict)
     value: float = math.nan
-    low: float = math.nan
-    high: float = math.nan
+    ci: tuple[float, float] | None = None
     tokens: float | None = None
 
     @property
@@ -100,7 +100,7 @@ def point(policy: str, budget: int | None, runs: Sequence[cf.RunData], metric: s
         v = np.array([x for x, _ in p.units.values()])
         w = np.array([y for _, y in p.units.values()])
         p.value = stats.ratio(v, w)
-        p.low, p.high = stats.bootstrap_ci(v, w)
+        p.ci = bootstrap_ci(v, w, resamples=stats.RESAMPLES)
     cost = next((c for c in COST if any(c in r.record.metrics for r in runs)), None)
     p.tokens = cf.mean_metric(runs, cost) if cost else None
     return p
@@ -129,13 +129,13 @@ def pareto_front(xy: Sequence[tuple[float, float]]) -> list[int]:
     return sorted(front, key=lambda i: xy[i])
 
 
-def cell(value: float | None, low: float = math.nan, high: float = math.nan, sign: str = "") -> str:
-    """``0.512 [0.480, 0.550]`` (``–`` when undefined)."""
+def cell(value: float | None, ci: tuple[float, float] | None = None, sign: str = "") -> str:
+    """``0.512 [0.480, 0.550]`` (``–`` when undefined; the value alone when its interval is)."""
     if value is None or math.isnan(value):
         return "–"
-    if math.isnan(low) or math.isnan(high):
+    if ci is None:
         return f"{value:{sign}.3f}"
-    return f"{value:{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
+    return f"{value:{sign}.3f} [{ci[0]:{sign}.3f}, {ci[1]:{sign}.3f}]"
 
 
 def table(by_policy: Mapping[str, Point], metric: str, baseline: str = BASELINE) -> list[str]:
@@ -152,10 +152,10 @@ def table(by_policy: Mapping[str, Point], metric: str, baseline: str = BASELINE)
             res = stats.paired_test(p.units, base.units)
             if res is not None:
                 unit = "" if p.per_item and base.per_item else f" ({res.n} seeds)"
-                diff = cell(res.diff, res.ci_low, res.ci_high, "+") + unit
+                diff = cell(res.diff, (res.ci_low, res.ci_high), "+") + unit
                 p_value, dist = f"{res.p_value:.4f}", "yes" if stats.distinguishable(res.ci_low, res.ci_high) else "no"
         tokens = "–" if p.tokens is None else f"{p.tokens:.0f}"
-        lines.append(f"| `{name}` | {cell(p.value, p.low, p.high)} | {tokens} | {diff} | {p_value} | {dist} |")
+        lines.append(f"| `{name}` | {cell(p.value, p.ci)} | {tokens} | {diff} | {p_value} | {dist} |")
     return lines
 
 
@@ -207,8 +207,8 @@ def figure(grids: Mapping[str, Mapping[int | None, Mapping[str, Point]]], metric
                 continue
             x = [p.tokens for p in pts]
             y = [p.value for p in pts]
-            err = [[max(0.0, p.value - p.low) if not math.isnan(p.low) else 0.0 for p in pts],
-                   [max(0.0, p.high - p.value) if not math.isnan(p.high) else 0.0 for p in pts]]  # fmt: skip
+            err = [[max(0.0, p.value - p.ci[0]) if p.ci else 0.0 for p in pts],
+                   [max(0.0, p.ci[1] - p.value) if p.ci else 0.0 for p in pts]]  # fmt: skip
             label = name.replace("_nollm", "")
             handles[label] = ax.errorbar(x, y, yerr=err, marker="o", capsize=3, color=colours[name], label=label)
         front = front_of(grid)
@@ -255,17 +255,12 @@ def front_lines(grid: Mapping[int | None, Mapping[str, Point]]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write ``reports/budgets.md`` and ``reports/budgets.png``."""
-    from memlab.paths import PROJECT_ROOT
     from memlab.reports import common
 
-    parser = argparse.ArgumentParser(prog="memlab report budgets", description=__doc__.splitlines()[0])
+    parser = common.report_parser("budgets", __doc__)
     parser.add_argument("--experiment", default=EXPERIMENT, help="MLflow experiment (default: presets)")
-    parser.add_argument("--uri", "--tracking-uri", default=None, help="MLflow tracking URI")
     parser.add_argument("--metric", default=None, help="metric (default: each benchmark's main metric)")
     parser.add_argument("--baseline", default=BASELINE, help="policy the paired differences are against")
-    parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "reports" / "budgets.md")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
-    common.add_partial_argument(parser)
     args = parser.parse_args(list(argv or []))
     runs = common.finished_runs(args.experiment, args.uri)
     common.require_runs(runs, [args.experiment], args.uri)
@@ -280,7 +275,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         common.write_report(args.out, "\n".join(lines), [r.run_id for r in runs], partial=args.partial, uri=args.uri)
     print(f"wrote {args.out}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -21,7 +21,6 @@ generalization table. Nothing in the output is typed by hand.
 from __future__ import annotations
 
 import functools
-import hashlib
 import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.reports.project_history import code_label, mean_sd
+from memlab.sha import file_sha256
 
 EXPERIMENT = "project_history_families"
 #: Dataset -> its role; rows follow this order.
@@ -77,7 +77,7 @@ def shipped_models() -> dict[str, str]:
     from memlab.strategies.judge.learned import DEFAULT_MODEL
 
     return {
-        hashlib.sha256(path.read_bytes()).hexdigest(): path.stem.replace("learned_", "")
+        file_sha256(path): path.stem.replace("learned_", "")
         for path in sorted(DEFAULT_MODEL.parent.glob("learned_v*.json"))
         if not path.name.endswith(".card.json")
     }
@@ -235,7 +235,3 @@ def main(argv: list[str] | None = None) -> int:
     from memlab.reports.common import single_experiment_main
 
     return single_experiment_main("judge_families", __doc__, EXPERIMENT, render, argv)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

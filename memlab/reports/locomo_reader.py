@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memlab.reports.locomo_sweep import pct
 from memlab.tracking.query import RunRecord
 
 #: Column order of the tables: LoCoMo category number and its true meaning (../shared/REFERENCE.md).
@@ -26,10 +27,6 @@ PUBLISHED: dict[str, tuple[float | None, ...]] = {
 }
 
 
-def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f}"
-
-
 def _num(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
@@ -43,7 +40,7 @@ def reader_run(runs: Sequence[RunRecord]) -> RunRecord | None:
 def _cell(m: dict[str, float], suffix: str) -> str:
     j, f1, b = m.get(f"j_score{suffix}"), m.get(f"answer_f1{suffix}"), m.get(f"bleu1{suffix}")
     n = m.get(f"n_j_score{suffix}", m.get(f"n_answer_f1{suffix}"))
-    return f"{_pct(f1)} / {_pct(b)} / {_pct(j)} (n {'–' if n is None else f'{n:.0f}'})"
+    return f"{pct(f1)} / {pct(b)} / {pct(j)} (n {'–' if n is None else f'{n:.0f}'})"
 
 
 def reader_section(runs: Sequence[RunRecord]) -> list[str]:
@@ -76,15 +73,15 @@ def reader_section(runs: Sequence[RunRecord]) -> list[str]:
         "|---|" + "---|" * (len(CATS) + 1),
         "| memlab (this run) | "
         + " | ".join(_cell(m, f".cat{c}") for c, _ in CATS)
-        + f" | {_pct(m.get('j_score'))} (n {m.get('n_j_score', 0):.0f}) |",
+        + f" | {pct(m.get('j_score'))} (n {m.get('n_j_score', 0):.0f}) |",
     ]
     for name, values in PUBLISHED.items():
         cells = [" / ".join(_num(v) for v in values[3 * i : 3 * i + 3]) for i in range(len(CATS))]
         out.append(f"| {name} (Mem0 paper) | " + " | ".join(cells) + f" | {_num(values[-1])} |")
     out += [
         "",
-        f"Overall over categories 1–4: F1 {_pct(m.get('answer_f1'))} %, BLEU-1 {_pct(m.get('bleu1'))} %, "
-        f"J {_pct(m.get('j_score'))} % (n {m.get('n_j_score', 0):.0f}; reader output unreadable "
+        f"Overall over categories 1–4: F1 {pct(m.get('answer_f1'))} %, BLEU-1 {pct(m.get('bleu1'))} %, "
+        f"J {pct(m.get('j_score'))} % (n {m.get('n_j_score', 0):.0f}; reader output unreadable "
         f"{m.get('n_reader_malformed', 0):.0f}, judge output unreadable {m.get('n_judge_malformed', 0):.0f}).",
         "",
         "| cost per question | memory side | reader | judge |",

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memlab.benchmarks.stats import paired_test
 from memlab.reports import configs as cf
 from memlab.reports.budgets import benchmark_of, cell, policy_of
 from memlab.reports.common import finished_runs
-from memlab.reports.stats import paired_test
 
 EXPERIMENT = "preset_mechanisms"
 #: The benchmark the runs are on (the section sits under it in the presets report).
@@ -55,7 +55,7 @@ def _pair(on: Sequence[cf.RunData], off: Sequence[cf.RunData]) -> str:
     if res is None:
         return "–"
     sign = "distinguishable" if res.ci_low > 0 or res.ci_high < 0 else "not distinguishable"
-    return f"{cell(res.diff, res.ci_low, res.ci_high, '+')} ({sign}, {res.n})"
+    return f"{cell(res.diff, (res.ci_low, res.ci_high), '+')} ({sign}, {res.n})"
 
 
 def lines(uri: str | None) -> list[str]:

@@ -12,38 +12,33 @@ every design can score on (:data:`COMPARED`).
 
 Intervals: where a metric is a mean over items (LoCoMo's date accuracy and the history benchmarks' ``reader_acc``:
 one question each, seeds pooled) the bootstrap resamples the items, and the paired difference resamples the items
-both runs answered (:mod:`memlab.reports.stats`); where it is not (e.g. ``supersession_f1``) it resamples the
+both runs answered (:mod:`memlab.benchmarks.stats`); where it is not (e.g. ``supersession_f1``) it resamples the
 seeds, pairing by seed.
 """
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from memlab.benchmarks.stats import paired_test
 from memlab.reports import budgets as bg
 from memlab.reports import configs as cf
 from memlab.reports import preset_mechanisms
 from memlab.reports.budgets import cell
 from memlab.reports.common import (
-    add_partial_argument,
     check_output,
     finished_runs,
     kept_on_error,
+    report_parser,
     require_runs,
     write_report,
 )
+from memlab.reports.configs import TIERS
 from memlab.reports.configs import mean_metric as mean
-from memlab.reports.stats import paired_test
 
-EXPERIMENT = bg.EXPERIMENT
 BASELINE = bg.BASELINE
-ORDER = bg.ORDER
-preset_of = bg.policy_of
-benchmark_of = bg.benchmark_of
-TIERS = ("hot", "warm", "cold", "archived")
 #: Benchmark -> the experiment of the runs attributing `tuned` − a preset to groups, the baseline in words, their
 #: command, and a note on the baseline.
 ATTRIBUTIONS: dict[str, tuple[str, str, str, str]] = {
@@ -100,7 +95,7 @@ def detail_rows(groups: Mapping[str, list[cf.RunData]], headline: Sequence[str])
     phases = [p for p in phases if all(f"latency_{p}_s" in r.record.metrics for runs in groups.values() for r in runs)]
     head = ["preset", *headline, *(f"{t} %" for t in TIERS), "latency total s", *(f"{p} s" for p in phases)]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for name in [n for n in ORDER if n in groups] + sorted(set(groups) - set(ORDER)):
+    for name in bg.ordered(list(groups)):
         runs = groups[name]
         cells = [f"`{name}`", *(cell(mean(runs, m)) for m in headline)]
         fractions = [mean(runs, f"tier_frac_{t}") for t in TIERS]  # None: no memories, undefined
@@ -139,7 +134,7 @@ def gain_line(grid: Mapping[int | None, Mapping[str, bg.Point]]) -> list[str]:
     if res is None:
         return []
     verdict = "distinguishable" if res.ci_low > 0 or res.ci_high < 0 else "not distinguishable: no gain to attribute"
-    diff = cell(res.diff, res.ci_low, res.ci_high, "+")
+    diff = cell(res.diff, (res.ci_low, res.ci_high), "+")
     return [f"At budget {top}, `tuned` − the best preset (`{best}`) = {diff} on {res.n} paired items ({verdict}).", ""]
 
 
@@ -208,23 +203,12 @@ def render(runs: Sequence[Any], uri: str | None, out: Path) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write reports/presets.md and reports/presets.png."""
-    from memlab.paths import PROJECT_ROOT
-
-    parser = argparse.ArgumentParser(prog="memlab report presets", description=__doc__.splitlines()[0])
-    parser.add_argument("--uri", "--tracking-uri", default=None, help="MLflow tracking URI")
-    parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "reports" / "presets.md")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
-    add_partial_argument(parser)
-    args = parser.parse_args(list(argv or []))
-    runs = [r for r in finished_runs(EXPERIMENT, args.uri) if "seed" in r.params]
-    require_runs(runs, [EXPERIMENT], args.uri)
+    args = report_parser("presets", __doc__).parse_args(list(argv or []))
+    runs = [r for r in finished_runs(bg.EXPERIMENT, args.uri) if "seed" in r.params]
+    require_runs(runs, [bg.EXPERIMENT], args.uri)
     check_output([args.out, args.out.with_suffix(".png")], args.force)
     with kept_on_error([args.out.with_suffix(".png")]):
         text = render(runs, args.uri, args.out)
         write_report(args.out, text, [r.run_id for r in runs], partial=args.partial, uri=args.uri)
     print(f"wrote {args.out}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

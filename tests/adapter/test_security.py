@@ -216,8 +216,9 @@ def test_a_model_file_from_the_repository_never_loads(seeded, tmp_path):
 
 
 def test_model_path_resolves_against_the_spec_folder_and_sha_is_checked(tmp_path, repo):
-    from memlab.adapter.spec import check_models, file_sha256, load_spec
+    from memlab.adapter.spec import check_models, load_spec
     from memlab.errors import MemlabError
+    from memlab.sha import file_sha256
 
     folder = tmp_path / "spec"
     model = folder / "models" / "judge" / "m.bin"
@@ -243,8 +244,9 @@ def test_model_path_resolves_against_the_spec_folder_and_sha_is_checked(tmp_path
 def test_a_nested_model_is_checked_like_the_main_one(tmp_path, repo):
     """A cascade stage's ``model_path`` resolves against the spec folder, needs its own pin, and may not lie
     inside the repository served."""
-    from memlab.adapter.spec import check_models, file_sha256, load_spec
+    from memlab.adapter.spec import check_models, load_spec
     from memlab.errors import MemlabError
+    from memlab.sha import file_sha256
 
     folder = tmp_path / "spec"
     model = folder / "models" / "judge" / "fallback.json"

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from memlab.adapter.spec import file_sha256
 from memlab.build import build
 from memlab.errors import MemlabError
 from memlab.paths import CONF_DIR
+from memlab.sha import file_sha256
 from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.cascade import CascadeJudge
 from memlab.strategies.judge.learned import SHIPPED, LearnedJudge

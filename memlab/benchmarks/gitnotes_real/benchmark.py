@@ -32,11 +32,12 @@ from memlab.benchmarks.project_history import history_metrics as hm
 from memlab.benchmarks.project_history.evaluate import final_tier_counts, latency_metrics
 from memlab.components import Components
 from memlab.data.gitnotes_real.labels import NotesLabels, load_labels, record_key
-from memlab.data.gitnotes_real.loader import EXPECTED_SHA256, file_sha256, load_notes
+from memlab.data.gitnotes_real.loader import EXPECTED_SHA256, load_notes
 from memlab.errors import MemlabError
 from memlab.pipeline.consolidate import PHASES
 from memlab.pipeline.episode import Episode
 from memlab.pipeline.recall import eligible
+from memlab.sha import file_sha256
 from memlab.types import EdgeType, Memory
 
 LICENCE = "MIT (zircote/git-notes-memory-manager)"

@@ -5,7 +5,6 @@ built-in history (``dataset=builtin_history``, the data of ``+experiment=quickst
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ from memlab.data.project_history.builtin import generate as generate_builtin
 from memlab.data.project_history.generator import GENERATOR_VERSION, generate
 from memlab.data.project_history.schema import ProjectHistory, read
 from memlab.errors import MemlabError
+from memlab.sha import file_sha256
 
 #: The reader's accuracy over the current, as-of and when questions: every design is scored on the same questions
 #: from the context it built (``supersession_f1`` is 0 by construction for a design without a judge, so it stays a
@@ -158,7 +158,7 @@ class ProjectHistoryFileBenchmark(_HistoryBenchmark):
         """Read and validate the file."""
         self.check()
         history = read(self.path)
-        digest = hashlib.sha256(Path(self.path).read_bytes()).hexdigest()
+        digest = file_sha256(self.path)
         licence = str(history.meta.get("licence", self.card.licence))
         return HistoryData(
             history, DatasetCard("project_history_file", "1", digest, licence, str(self.path), MAIN_METRIC)
