@@ -46,7 +46,7 @@ def describe(record) -> str:
     cost = record.metrics.get(COST_METRIC)
     shown = "not logged" if cost is None else f"{cost:.6g}"
     name = record.tags.get("mlflow.runName", "")
-    return f"{record.run_id}  {active_groups(record)} groups not none, {COST_METRIC} {shown}  ({name})"
+    return f"{record.run_id}  {active_groups(record.tags)} groups not none, {COST_METRIC} {shown}  ({name})"
 
 
 def shown(record, metric: str) -> str:

@@ -75,7 +75,7 @@ def find_baseline(rows: Sequence[Row], wanted: str | None) -> Row | None:
     parts = wanted.replace(",", " ").split()
     matches = [r for r in rows if all(p in r.label.split() for p in parts)]
     if len(matches) != 1:
-        labels = "; ".join(r.label for r in rows)
+        labels = "; ".join(sorted(r.label for r in rows))
         what = "no configuration" if not matches else f"{len(matches)} configurations"
         raise MemlabError(f"--baseline '{wanted}' matches {what}; configurations: {labels}")
     return matches[0]
@@ -152,7 +152,11 @@ def latency_table(rows: Sequence[Row]) -> list[str]:
 
 
 def build(runs: Sequence[cf.RunData], metric: str, baseline_label: str | None) -> tuple[list[Row], Row | None]:
-    """Rows (one per configuration) and the baseline, with paired tests filled in."""
+    """Rows (one per configuration) in the one ranking order (:func:`memlab.tracking.query.rank_key`; the
+    configuration's newest run breaks a tie) and the baseline, with paired tests filled in.
+    """
+    from memlab.tracking.query import rank_key
+
     records = [r.record for r in runs]
     keys = cf.varying(records)
     by_id = {r.record.run_id: r for r in runs}
@@ -160,6 +164,11 @@ def build(runs: Sequence[cf.RunData], metric: str, baseline_label: str | None) -
     for label, group in cf.group_runs(records, keys).items():
         chosen = [by_id[r.run_id] for r in cf.newest_per_seed(group)]
         rows.append(summarize(label, chosen, metric))
+    firsts = [r.runs[0].record for r in rows]
+    order = sorted(
+        range(len(rows)), key=lambda i: rank_key(rows[i].value, firsts[i].run_id, firsts[i].tags, firsts[i].metrics)
+    )
+    rows = [rows[i] for i in order]
     baseline = find_baseline(rows, baseline_label)
     if baseline is not None:
         base_items = cf.pooled_items(baseline.runs)

@@ -14,8 +14,8 @@ from typing import Any
 
 from memlab.benchmarks.items import item_values
 from memlab.benchmarks.stats import PairedResult, paired_test
-from memlab.sweeps.table import ranked
 from memlab.tracking.query import run_records
+from memlab.tracking.store import ranked
 
 
 def job_items(row: Any, uri: str | None, folder: Path) -> dict[object, tuple[float, float]]:

@@ -16,19 +16,10 @@ from typing import Any
 
 from memlab.benchmarks.metrics import count_of
 from memlab.benchmarks.stats import PairedResult, distinguishable
+from memlab.tracking.store import ranked
 
 #: Console width when the output is not a terminal (pipes, CI logs); ``$COLUMNS`` overrides it.
 PIPE_WIDTH = 100
-
-
-def ranked(rows: list[Any]) -> list[Any]:
-    """Best main metric first (ties: run id), unscored runs (no value, or NaN) last."""
-
-    def key(c: Any) -> tuple[bool, float, str]:
-        undefined = c.value is None or c.value != c.value
-        return undefined, 0.0 if undefined else -c.value, c.run_id
-
-    return sorted(rows, key=key)
 
 
 def fmt(value: float | None, n: float | None = None) -> str:
@@ -63,7 +54,7 @@ def headline_names(rows: list[Any]) -> list[str]:
 
 
 def comparison_table(rows: list[Any], paired: Mapping[str, PairedResult] | None = None) -> str:
-    """Markdown table of a sweep's jobs, best main metric first (ties: run id), unscored jobs last; with
+    """Markdown table of a sweep's jobs in the one ranking order (:func:`memlab.tracking.store.ranked`); with
     ``paired``, each job's paired difference from ``#1`` (95% CI) and whether it is distinguishable.
     """
     ordered = ranked(rows)
@@ -146,7 +137,7 @@ def verdict(rows: list[Any], paired: Mapping[str, PairedResult] | None) -> str |
     """One line saying whether the comparison can choose: whether ``#1`` is distinguishable from ``#2`` (their
     paired 95% interval excludes 0), on how many items; ``None`` when there is no paired comparison of the two.
     """
-    ordered = [c for c in ranked(rows) if c.value is not None and c.value == c.value]
+    ordered = [c for c in ranked(rows) if c.status == "FINISHED" and c.value is not None and c.value == c.value]
     if len(ordered) < 2:
         return None
     res = (paired or {}).get(ordered[1].run_id)

@@ -4,7 +4,9 @@ MLflow 3's experiment page restores a view from an experiment tag ``mlflow.share
 page's address carries ``?viewStateShareKey=<key>`` (``useSharedExperimentViewState`` in MLflow's UI; the
 tag's value is the saved-view envelope ``{"name", "createdAt", "state"}`` whose ``state`` is the JSON of the
 page's search facets and UI state). The view memlab saves filters the runs to the sweep's children, orders
-them by the main metric, shows the main metric, the headline metrics and the swept parameters as the first
+them by their rank (tag :data:`RANK_TAG`, written by the one ranking rule of
+:func:`memlab.tracking.query.rank_key`: the UI sorts on one column, and the main metric alone would order ties
+arbitrarily), shows the rank, the main metric, the headline metrics and the swept parameters as the first
 columns (``selectedColumns`` and ``columnOrder`` hold column ids such as ``metrics.`current_truth_at_1```), and
 shows every run in the charts (``runsHiddenMode``).
 """
@@ -20,6 +22,8 @@ from typing import Any
 
 #: Prefix of the experiment tags MLflow's UI reads saved views from.
 VIEW_TAG_PREFIX = "mlflow.sharedViewState."
+#: The tag holding each sweep job's rank (``0001`` is the best; zero-padded: the UI sorts tags as text).
+RANK_TAG = "memlab.rank"
 #: The URL parameter that opens a saved view.
 VIEW_URL_PARAM = "viewStateShareKey"
 
@@ -32,7 +36,7 @@ def column_id(kind: str, key: str) -> str:
 def view_state(
     parent_id: str, metrics: Sequence[str], params: Sequence[str] = (), names: Sequence[str] = ()
 ) -> dict[str, Any]:
-    """The saved view of a sweep: its children only, best main metric first, ``metrics`` then ``params`` in front.
+    """The saved view of a sweep: its children only, by rank, the rank, ``metrics`` then ``params`` in front.
 
     Args:
         parent_id: The sweep's parent run.
@@ -40,7 +44,7 @@ def view_state(
         params: Parameters the sweep varies (flattened config keys).
         names: The children's run names (the run-name column is made wide enough for the longest).
     """
-    columns = [column_id("metrics", m) for m in dict.fromkeys(metrics)]
+    columns = [column_id("tags", RANK_TAG), *(column_id("metrics", m) for m in dict.fromkeys(metrics))]
     columns += [column_id("params", p) for p in dict.fromkeys(params)]
     attributes = [column_id("attributes", name) for name in ("Created", "Duration")]
     run_name = column_id("attributes", "Run Name")
@@ -48,8 +52,8 @@ def view_state(
     widths[run_name] = min(480, width_for(max(names, key=len, default="")))
     return {
         "searchFilter": f"tags.`mlflow.parentRunId` = '{parent_id}'",
-        "orderByKey": columns[0] if columns else column_id("attributes", "start_time"),
-        "orderByAsc": False,
+        "orderByKey": columns[0],
+        "orderByAsc": True,
         "selectedColumns": [*columns, *attributes],
         "columnOrder": [run_name, *columns, *attributes],
         "columnWidths": widths,

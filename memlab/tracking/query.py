@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -119,7 +120,7 @@ class Ranking:
     considered: int
 
 
-#: How :func:`rank_runs` breaks ties (order-independent: nothing depends on when a run started or finished).
+#: How every ranking of runs breaks ties (order-independent: nothing depends on when a run started or finished).
 TIE_RULE = (
     "the simpler configuration: fewer strategy groups that are not 'none', then lower cost (fewer injected "
     "tokens), then config hash, then run id"
@@ -137,15 +138,25 @@ def main_metric(runs: list[RunRecord]) -> str:
     return names[0]
 
 
-def active_groups(run: RunRecord) -> int:
-    """Strategy groups of the run that do something (a ``memlab.strategy.<group>`` tag not naming ``none``)."""
-    return sum(1 for k, v in run.tags.items() if k.startswith("memlab.strategy.") and v.split("@", 1)[0] != "none")
+def active_groups(tags: Mapping[str, str]) -> int:
+    """Strategy groups of a run (its ``tags``) that do something (a ``memlab.strategy.<group>`` not naming ``none``)."""
+    return sum(1 for k, v in tags.items() if k.startswith("memlab.strategy.") and v.split("@", 1)[0] != "none")
 
 
-def tie_key(run: RunRecord) -> tuple[int, float, str, str]:
-    """Sort key of :data:`TIE_RULE` (simplest first; a run without a cost ranks after those with one)."""
-    cost = run.metrics.get(COST_METRIC, float("inf"))
-    return active_groups(run), cost, run.tags.get("memlab.config_hash", ""), run.run_id
+def rank_key(
+    value: float | None, run_id: str, tags: Mapping[str, str], metrics: Mapping[str, float], minimize: bool = False
+) -> tuple[bool, float, int, float, str, str]:
+    """The one ranking rule of runs, used by the sweep's tables and verdict, ``memlab best``, ``memlab export``,
+    reports and the MLflow UI's saved view: best ``value`` first (undefined: ``None`` or NaN, last), then
+    :data:`TIE_RULE` (a run without a cost ranks after those with one).
+
+    One key everywhere is why "#1" is the run that gets exported in every place and on every re-run: a tie
+    broken by run id or start time alone would pick an arbitrary configuration, different on each re-run.
+    """
+    undefined = value is None or value != value
+    score = 0.0 if undefined else (value if minimize else -value)  # type: ignore[operator]
+    cost = metrics.get(COST_METRIC, float("inf"))
+    return undefined, score, active_groups(tags), cost, tags.get("memlab.config_hash", ""), run_id
 
 
 def rank_runs(experiment: str, metric: str, uri: str | None = None, *, minimize: bool = False) -> Ranking:
@@ -180,9 +191,9 @@ def rank(finished: list[RunRecord], metric: str, selector: str, *, minimize: boo
             f"no FINISHED run of {selector} logged metric '{metric}'{hint}; check the name with "
             f"`memlab best {selector} --list-metrics` or run the experiment"
         )
-    top = (min if minimize else max)(r.metrics[metric] for r in runs)
-    tied = sorted((r for r in runs if r.metrics[metric] == top), key=tie_key)
-    return Ranking(tied[0], metric, tuple(tied[1:]), TIE_RULE, len(runs))
+    runs.sort(key=lambda r: rank_key(r.metrics[metric], r.run_id, r.tags, r.metrics, minimize))
+    tied = tuple(r for r in runs[1:] if r.metrics[metric] == runs[0].metrics[metric])
+    return Ranking(runs[0], metric, tied, TIE_RULE, len(runs))
 
 
 def download_artifact(run_id: str, path: str, dest: str | Path, uri: str | None = None) -> Path:

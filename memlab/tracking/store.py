@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
+from memlab.tracking.landing import RANK_TAG
 from memlab.tracking.lookup import database
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -159,6 +160,7 @@ class ChildRun:
         params: The run's parameters.
         metrics: Every metric the run logged with a value (NaN, which older runs logged, is undefined: left out);
             a table finds a rate's count ``n`` among them (:func:`memlab.benchmarks.metrics.count_of`).
+        tags: The run's tags (strategy names, config hash: the tie rule of :func:`ranked` reads them).
     """
 
     run_id: str
@@ -170,6 +172,19 @@ class ChildRun:
     interval: tuple[float, float] | None = None
     params: tuple[tuple[str, str], ...] = ()
     metrics: tuple[tuple[str, float], ...] = ()
+    tags: tuple[tuple[str, str], ...] = ()
+
+
+def ranked(rows: list[ChildRun]) -> list[ChildRun]:
+    """The jobs in the one ranking order (:func:`memlab.tracking.query.rank_key`); a job that did not finish
+    ranks with the unscored, last (``memlab best`` ranks FINISHED runs only).
+    """
+    from memlab.tracking.query import rank_key
+
+    def key(c: ChildRun) -> tuple[bool, float, int, float, str, str]:
+        return rank_key(c.value if c.status == "FINISHED" else None, c.run_id, dict(c.tags), dict(c.metrics))
+
+    return sorted(rows, key=key)
 
 
 def children(uri: str, parent_id: str) -> list[ChildRun]:
@@ -193,7 +208,8 @@ def children(uri: str, parent_id: str) -> list[ChildRun]:
         interval = (low, high) if low is not None and high is not None else None
         params = tuple(sorted(r.data.params.items()))
         row = (r.info.run_id, r.info.run_name or "", r.info.status, metric, logged.get(metric), headline, interval)
-        out.append(ChildRun(*row, params, tuple(sorted(logged.items()))))
+        tags = tuple(sorted(r.data.tags.items()))
+        out.append(ChildRun(*row, params, tuple(sorted(logged.items())), tags))
     return out
 
 
@@ -205,12 +221,12 @@ def close_parent(uri: str, parent_id: str, table: str, folder: Path | None = Non
 
     client = MlflowClient(tracking_uri=uri)
     runs = children(uri, parent_id)
-    scored = [c for c in runs if c.value is not None]
     client.set_tag(parent_id, "memlab.sweep_jobs", str(len(runs)))
-    if scored:
-        best = max(scored, key=lambda c: (c.value, c.run_id))
-        client.log_metric(parent_id, f"best_{best.main_metric}", float(best.value))
-        client.set_tag(parent_id, "memlab.sweep_best_run", best.run_id)
+    for rank, c in enumerate(ranked(runs), 1):  # the UI's saved view orders the jobs by this tag
+        client.set_tag(c.run_id, RANK_TAG, f"{rank:04d}")
+        if rank == 1 and c.value is not None and c.status == "FINISHED":
+            client.log_metric(parent_id, f"best_{c.main_metric}", float(c.value))
+            client.set_tag(parent_id, "memlab.sweep_best_run", c.run_id)
     client.log_text(parent_id, table, "comparison.md")
     if folder is not None:
         client.log_artifacts(parent_id, str(folder))

@@ -32,15 +32,44 @@ def make_store(folder, order) -> str:
 def test_the_tie_rule_does_not_depend_on_the_order_of_the_runs():
     import itertools
 
-    from memlab.tracking.query import RunRecord, tie_key
+    from memlab.tracking.query import RunRecord, rank
 
     def record(i: int, judge: str, retention: str, tokens: float) -> RunRecord:
         tags = {"memlab.strategy.judge": f"{judge}@1", "memlab.strategy.retention": f"{retention}@1"}
-        return RunRecord(f"id{i}", "ties", "FINISHED", 1000 * i, {}, {"injected_tokens": tokens}, tags)
+        return RunRecord(f"id{i}", "ties", "FINISHED", 1000 * i, {}, {"injected_tokens": tokens, "acc": 0.5}, tags)
 
     runs = [record(i, *row) for i, row in enumerate(TIED)]
-    chosen = {min(order, key=tie_key).run_id for order in itertools.permutations(runs)}
+    chosen = {rank(list(order), "acc", "x").best.run_id for order in itertools.permutations(runs)}
     assert chosen == {"id3"}  # no group but none, then 400 tokens < 450
+
+
+def test_the_sweep_table_ranks_ties_as_memlab_best_chooses_whatever_the_order_of_the_runs():
+    import itertools
+
+    from memlab.sweeps.table import render_comparison
+    from memlab.tracking.query import RunRecord, rank
+    from memlab.tracking.store import ChildRun, ranked
+
+    def record(i: int, judge: str, retention: str, tokens: float) -> RunRecord:
+        tags = {"memlab.strategy.judge": f"{judge}@1", "memlab.strategy.retention": f"{retention}@1"}
+        return RunRecord(f"id{i}", "ties", "FINISHED", 1000 * i, {}, {"injected_tokens": tokens, "acc": 0.5}, tags)
+
+    runs = [record(i, *row) for i, row in enumerate(TIED)]
+    runs.append(RunRecord("id9", "ties", "FINISHED", 0, {}, {"acc": 0.25}, {}))
+    orders = set()
+    for order in itertools.permutations(runs):
+        rows = [
+            ChildRun(r.run_id, f"run {r.run_id}", "FINISHED", "acc", r.metrics["acc"], (), None, (),
+                     tuple(r.metrics.items()), tuple(r.tags.items()))
+            for r in order
+        ]  # fmt: skip
+        chosen = rank(list(order), "acc", "x")
+        table = ranked(rows)
+        assert table[0].run_id == chosen.best.run_id == "id3"  # the table's #1 is the run `memlab best` exports
+        assert [c.run_id for c in table[1 : len(TIED)]] == [r.run_id for r in chosen.ties]
+        assert "#1  run id3" in render_comparison(rows, 80)
+        orders.add(tuple(c.run_id for c in table))
+    assert orders == {("id3", "id2", "id1", "id0", "id9")}  # one order on every re-run, the run id last of all
 
 
 @pytest.mark.slow  # about 4 s: with the slow suite (CI runs it)

@@ -85,10 +85,12 @@ def test_a_sweep_lands_on_a_comparison_in_one_experiment(tmp_path):
     assert set(envelope) == {"name", "createdAt", "state"} and isinstance(envelope["createdAt"], int)
     state = json.loads(envelope["state"])
     assert state["searchFilter"] == f"tags.`mlflow.parentRunId` = '{parent.info.run_id}'"
-    assert state["orderByKey"] == "metrics.`current_truth_at_1`" and state["orderByAsc"] is False
+    assert state["orderByKey"] == "tags.`memlab.rank`" and state["orderByAsc"] is True  # the one ranking rule
     front = ["metrics.`current_truth_at_1`", "metrics.`supersession_f1`", "params.`pipeline.budget_tokens`"]
-    assert state["columnOrder"][:4] == ["attributes.`Run Name`", *front]
-    assert state["selectedColumns"][:3] == front and state["runsHiddenMode"] == "SHOW_ALL"
+    assert state["columnOrder"][:5] == ["attributes.`Run Name`", "tags.`memlab.rank`", *front]
+    assert state["selectedColumns"][1:4] == front and state["runsHiddenMode"] == "SHOW_ALL"
+    ranks = {r.data.tags["memlab.rank"]: r.info.run_name for r in kids}
+    assert ranks["0001"] == "judge=slot budget_tokens=2000" and sorted(ranks) == ["0001", "0002", "0003", "0004"]
     assert state["columnWidths"]["attributes.`Run Name`"] >= 8 * len("judge=slot budget_tokens=2000")
 
     share_key = key[len(VIEW_TAG_PREFIX) :]
@@ -104,5 +106,5 @@ def test_the_view_puts_the_main_metric_first_and_filters_to_the_children():
     assert [c["metricKey"] for c in charts] == ["m", "h1"] and {c["type"] for c in charts} == {"BAR"}
     assert {c["runsCountToCompare"] for c in charts} == {12}  # every run of a 12-job sweep, not the UI's 10
     assert {c["metricSectionId"] for c in charts} == {state["compareRunSections"][0]["uuid"]}
-    assert state["selectedColumns"][:3] == ["metrics.`m`", "metrics.`h1`", "params.`pipeline.x`"]
+    assert state["selectedColumns"][:4] == ["tags.`memlab.rank`", "metrics.`m`", "metrics.`h1`", "params.`pipeline.x`"]
     assert state["searchFilter"] == "tags.`mlflow.parentRunId` = 'p1'"
