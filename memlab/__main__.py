@@ -2,8 +2,9 @@
 
 ``python -m memlab <command> ...`` with a command of the ``memlab`` console script (``report``,
 ``export``, ...) runs that command instead, so both spellings work. Overrides are checked first (one-line
-errors for typos); the run itself is :func:`memlab.run.run`. The process prints a table of metrics, the
-MLflow run id and the command that opens the MLflow UI, and returns the main metric to sweepers.
+errors for typos); the run itself is :func:`memlab.run.run`. The process prints a table of metrics (the main
+metric first, then the headline metrics; every metric with ``--all``), the MLflow run id and the command that
+opens the MLflow UI, and returns the main metric to sweepers.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ def fail(message: str, code: int = 2) -> None:
     raise SystemExit(code)
 
 
-def print_outcome(outcome, *, compact: bool = False) -> None:
-    """Rich table of metrics, then the run id, the UI command and the run's address.
+def print_outcome(outcome, *, compact: bool = False, show_all: bool = False) -> None:
+    """The run's metrics, main metric first (with its count ``n`` and 95% interval), then the benchmark's headline
+    metrics, then the rest only with ``show_all`` (``--all``; every metric is in the run's ``result.json``);
+    then the run id, the UI command and the run's address.
 
     ``compact`` (a job of a sweep): one line with the main metric and the run id; the sweep ends with a
     comparison table of all its jobs.
@@ -40,20 +43,29 @@ def print_outcome(outcome, *, compact: bool = False) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from memlab.benchmarks.metrics import count_of
+    from memlab.sweeps.table import fmt, fmt_n
+
     console = Console()
+    metrics, main = outcome.metrics, outcome.main_metric
     if outcome.skipped:
         console.print(f"skipped: configuration already has FINISHED run {outcome.run_id} (tracking.skip_finished)")
     if compact:
-        value = outcome.metrics.get(outcome.main_metric)
-        shown = f"{value:.4f}" if isinstance(value, float) else "–"
-        print(f"{outcome.main_metric}={shown}  run {outcome.run_id or '–'}  {outcome.output_dir}", flush=True)
+        print(f"{main}={fmt(metrics.get(main))}  run {outcome.run_id or '–'}  {outcome.output_dir}", flush=True)
         return
-    table = Table(title=f"memlab — {outcome.result.card.name} (main metric: {outcome.main_metric})")
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    for name, value in sorted(outcome.metrics.items()):
-        table.add_row(name, f"{value:.4f}" if isinstance(value, float) else str(value))
+    first = [m for m in dict.fromkeys([main, *outcome.headline]) if m in metrics]
+    rest = sorted(set(metrics) - set(first))
+    table = Table(title=f"memlab — {outcome.result.card.name}")
+    for column in ("metric", "value", "n", "95% interval"):
+        table.add_column(column, justify="left" if column == "metric" else "right")
+    for name in first + (rest if show_all else []):
+        low, high = metrics.get(f"{name}_ci_low"), metrics.get(f"{name}_ci_high")
+        interval = "–" if low is None or high is None else f"[{fmt(low)}, {fmt(high)}]"
+        shown = f"{name} (main)" if name == main else name
+        table.add_row(shown, fmt(metrics[name]), fmt_n(count_of(name, metrics)), interval)
     console.print(table)
+    if rest and not show_all:
+        console.print(f"{len(rest)} more metrics: add --all, or read {outcome.output_dir}/result.json", soft_wrap=True)
     console.print(f"output dir: {outcome.output_dir}")
     if outcome.run_id:
         console.print(f"MLflow run id: {outcome.run_id}")
@@ -76,6 +88,8 @@ def main() -> None:
         from memlab.cli import main as cli_main
 
         raise SystemExit(cli_main(sys.argv[1:]))
+    show_all = "--all" in sys.argv[1:]  # every metric in the run's table, not only the main and headline ones
+    sys.argv[1:] = [a for a in sys.argv[1:] if a != "--all"]
     try:
         from memlab.overrides import check_overrides
 
@@ -128,7 +142,7 @@ def main() -> None:
                 "sweep": sweep_id,
             },
         )
-        print_outcome(outcome, compact=multirun)
+        print_outcome(outcome, compact=multirun, show_all=show_all)
         return outcome.main_value
 
     _task()

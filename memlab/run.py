@@ -36,6 +36,7 @@ class RunOutcome:
     result: BenchmarkResult
     run_url: str | None = None
     skipped: bool = False
+    headline: tuple[str, ...] = ()
 
     @property
     def main_value(self) -> float:
@@ -165,7 +166,7 @@ def run(
         result = BenchmarkResult(dict(done[1]), [], dataset, {"skipped": done[0]})
         url = tracker.run_url(done[0])
         ui = tracker.ui_command()
-        return RunOutcome(done[0], result.metrics, card.main_metric, output_dir, ui, result, url, skipped=True)
+        return RunOutcome(done[0], result.metrics, card.main_metric, output_dir, ui, result, url, True, card.headline)
     tags = {
         "memlab.config_hash": chash,
         "memlab.git_sha": sha,
@@ -206,4 +207,6 @@ def run(
     tracker.finish("FINISHED")
     url = tracker.run_url(run_id)
     metrics = dict(result.metrics)
-    return RunOutcome(run_id, metrics, card.main_metric, output_dir, tracker.ui_command(), result, url)
+    return RunOutcome(
+        run_id, metrics, card.main_metric, output_dir, tracker.ui_command(), result, url, False, card.headline
+    )

@@ -304,7 +304,7 @@ def test_sweep_table_skips_undefined_values_and_shows_counts():
     ]  # fmt: skip
     assert [c.name for c in ranked(rows)] == ["judge=slot", "judge=none"]  # NaN ranks with the unscored
     table = comparison_table(rows)
-    assert "| 0.2500 (n=4) | 0.5000 (n=6) |" in table
+    assert "| 0.250 (n=4) | 0.500 (n=6) |" in table
     assert "| judge=none | when_acc | – | – |" in table and "nan" not in table
     text = render_comparison(rows, 80)
     assert "n (when_acc)" in text and "nan" not in text

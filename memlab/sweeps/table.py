@@ -10,6 +10,7 @@ the best and whether it is distinguishable (its paired 95% interval excludes 0).
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -23,10 +24,17 @@ PIPE_WIDTH = 100
 
 
 def fmt(value: float | None, n: float | None = None) -> str:
-    """A metric value for a table (``–`` when the run did not log it or logged NaN), with its count ``n``."""
+    """A metric value for a table (``–`` when the run did not log it or logged NaN), with its count ``n``: three
+    significant digits (never an exponent: ``1234``, ``0.562``, ``0.0123``; a whole number as one: ``0``, ``32``),
+    which is what a rate over a few hundred items can tell apart; the exact value stays in MLflow and
+    ``result.json``.
+    """
     if value is None or value != value:
         return "–"
-    return f"{value:.4f}" if n is None else f"{value:.4f} (n={n:.0f})"
+    whole = math.isinf(value) or float(value).is_integer()
+    digits = 0 if whole else max(0, 2 - math.floor(math.log10(abs(value))))
+    text = f"{value:.{digits}f}"
+    return text if n is None else f"{text} (n={n:.0f})"
 
 
 def count(row: Any, name: str) -> float | None:
