@@ -307,7 +307,8 @@ def test_sweep_table_skips_undefined_values_and_shows_counts():
     assert "| 0.250 (n=4) | 0.500 (n=6) |" in table
     assert "| judge=none | when_acc | – | – |" in table and "nan" not in table
     text = render_comparison(rows, 80)
-    assert "n (when_acc)" in text and "nan" not in text
+    assert "sweep comparison: when_acc" in text and "nan" not in text
+    assert [line.split()[3] for line in text.splitlines() if line.startswith(("1 ", "2 "))] == ["4", "–"]  # n
 
 
 def test_best_ranks_only_runs_where_the_metric_is_defined_and_prints_its_count(tmp_path, capsys):

@@ -35,6 +35,30 @@ def test_every_configuration_reads_in_full_at_80_columns(count):
     assert "current_truth_at_1" in flat  # in the title; long metric headers wrap inside their columns
 
 
+def test_a_12_job_table_fits_80_columns_with_abbreviated_names_and_only_the_columns_that_differ():
+    import dataclasses
+
+    from memlab.benchmarks.stats import PairedResult
+    from memlab.sweeps.table import abbreviations
+
+    rows = [
+        dataclasses.replace(r, interval=(0.3125, 0.8125), metrics=(("n_queries_current", 16.0),),
+                            headline=(*r.headline, ("stale_rate_memory", 0.0)))
+        for r in policy_sweep_rows()
+    ]  # fmt: skip
+    paired = {r.run_id: PairedResult(16, 0.5, 0.6, -0.0625, -0.3, 0.1, 0.5) for r in rows}
+    narrow, wide = render_comparison(rows, 80, paired), render_comparison(rows, 160, paired)
+    assert max(len(line) for line in narrow.splitlines()) <= 80
+    head = narrow.splitlines()[0]
+    assert "current_truth_at_1 (n=16)" in head  # the count is the same in every run: once, in the title
+    assert "same in every run: stale_rate_memory 0" in narrow and "stale_rate_memory" not in wide.split("same")[0]
+    assert "slot/expo/250" in narrow and "run = judge/retention/budget_tokens" in narrow
+    assert "[0.312, 0.812]" in narrow and "-0.062" in narrow  # the interval, three significant digits
+    assert "not shown at 80 columns:" in narrow and "not shown" not in wide  # a wider terminal gets every column
+    assert "11ababab   -0.062 [-0.300, +0.100]" in wide  # the run id and the difference's interval
+    assert abbreviations(["judge=similarity x=1", "judge=similar x=1"]) == ["similari/1", "similar/1"]  # unlike
+
+
 def test_the_comparison_figure_has_a_title_labelled_axes_and_error_bars_where_runs_have_intervals():
     import matplotlib.pyplot as plt
 
@@ -69,11 +93,11 @@ def test_the_comparison_says_whether_each_job_is_distinguishable_from_the_best(t
     assert set(paired) == {r.run_id for r in rows if r.name != "judge=slot"}
     table = comparison_table(rows, paired)
     line = {n: next(li for li in table.splitlines() if f"| judge={n} |" in li) for n in results}
-    assert "| -0.8500 [" in line["none"] and "| yes |" in line["none"]
-    assert "| -0.0500 [" in line["similarity"] and "| no |" in line["similarity"]
+    assert "| -0.850 [" in line["none"] and "| yes |" in line["none"]
+    assert "| -0.050 [" in line["similarity"] and "| no |" in line["similarity"]
     assert "| – | – |" in line["slot"]  # the best itself
     text = render_comparison(rows, 80, paired)
-    assert "distinguishable" in text and max(len(li) for li in text.splitlines()) <= 80
+    assert "dist." in text and max(len(li) for li in text.splitlines()) <= 80
 
 
 @pytest.mark.parametrize(
