@@ -89,9 +89,15 @@ class SweepCallback(Callback):
             os.environ.pop(SWEEP_NAME_ENV, None)
 
     def on_job_end(self, config: DictConfig, job_return: Any = None, **kwargs: Any) -> None:
-        """End the job's status line (it says how long the job took when it was shown)."""
+        """End the job's status line (it says how long the job took when it was shown; a failed job's says
+        "stopped", not "done").
+        """
+        from hydra.core.utils import JobStatus
+
+        failed = job_return is not None and job_return.status == JobStatus.FAILED
+        error = RuntimeError("the job failed")
         while _RUNNING:
-            _RUNNING.pop().__exit__(None, None, None)
+            _RUNNING.pop().__exit__(*((RuntimeError, error, None) if failed else (None, None, None)))
 
     def on_multirun_end(self, config: DictConfig, **kwargs: Any) -> None:
         """Print and attach the comparison (table and figure), save the UI view, close the parent run."""

@@ -21,7 +21,8 @@ DELAY = 3.0
 @contextmanager
 def step(message: str, delay: float | None = None) -> Iterator[None]:
     """Say ``memlab: <message> ...`` once the block has run ``delay`` seconds (default :data:`DELAY`), and
-    ``... done in N s`` at its end.
+    ``... done in N s`` at its end; ``... stopped after N s`` when it ends by an error or an exit (after a
+    one-line error, "done" would read as if the work had finished).
     """
     if silenced():
         yield
@@ -36,9 +37,11 @@ def step(message: str, delay: float | None = None) -> Iterator[None]:
     timer = threading.Timer(DELAY if delay is None else delay, announce)
     timer.daemon = True
     timer.start()
+    ended = "stopped after"
     try:
         yield
+        ended = "done in"
     finally:
         timer.cancel()
         if shown.is_set():
-            print(f"memlab: {message}: done in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+            print(f"memlab: {message}: {ended} {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)

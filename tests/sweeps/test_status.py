@@ -50,3 +50,28 @@ def test_a_job_that_runs_for_seconds_says_so(capsys, monkeypatch):
     callback.on_job_end(OmegaConf.create({}))
     err = capsys.readouterr().err
     assert "memlab: job judge=slot: running" in err and "done in" in err
+
+
+def test_a_step_ended_by_an_error_or_an_exit_says_stopped_not_done(capsys):
+    for error in (SystemExit(2), RuntimeError("endpoint refused")):
+        with pytest.raises(type(error)), step("judging", delay=0.01):
+            time.sleep(0.1)
+            raise error
+        err = capsys.readouterr().err
+        assert "memlab: judging ..." in err and "judging: stopped after 0 s" in err and "done in" not in err
+
+
+def test_a_failed_job_says_stopped_not_done(capsys, monkeypatch):
+    from hydra.core.utils import JobReturn, JobStatus
+    from omegaconf import OmegaConf
+
+    from memlab.sweeps.callback import SweepCallback
+    from memlab.tracking import status
+
+    monkeypatch.setattr(status, "DELAY", 0.05)
+    callback = SweepCallback()
+    callback.on_job_start(OmegaConf.create({"hydra": {"overrides": {"task": ["llm=local"]}}}))
+    time.sleep(0.3)
+    callback.on_job_end(OmegaConf.create({}), JobReturn(status=JobStatus.FAILED))
+    err = capsys.readouterr().err
+    assert "memlab: job llm=local: running" in err and "stopped after" in err and "done in" not in err
