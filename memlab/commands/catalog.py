@@ -49,6 +49,15 @@ def describe(group: str, option: str) -> str:
     return first
 
 
+def option_text(group: str, option: str, card=None) -> str:
+    """What ``memlab list`` says of an option: its benchmark card's description when the card is the option's own
+    (named like it), else the option file's header (a class several options share, such as
+    ``ProjectHistoryFileBenchmark`` behind ``project_history_file`` and ``ferrybook_history``, describes none).
+    """
+    own = card is not None and card.description and card.name == option
+    return card.description if own else describe(group, option)
+
+
 def dataset_card(option: str):
     """The benchmark card of a ``dataset`` option (the class is imported, not built), or ``None``."""
     import re
@@ -88,8 +97,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{group}:")
         for option in available_options(group):
             card = dataset_card(option) if group == "dataset" else None
-            text = card.description if card and card.description else describe(group, option)
-            print(wrap(f"{option:<22} {text}"))
+            print(wrap(f"{option:<22} {option_text(group, option, card)}"))
             if card is not None:
                 print(wrap(f"{'':<22} main metric: {card.main_metric}; uses: {', '.join(card.uses)}"))
     return 0

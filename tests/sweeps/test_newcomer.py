@@ -7,7 +7,7 @@ import re
 import pytest
 
 from memlab.build import available_groups, available_options
-from memlab.commands.catalog import dataset_card, describe, header_text
+from memlab.commands.catalog import dataset_card, describe, header_text, option_text
 from tests.test_cli_errors import memlab_main
 
 #: Words a description cut mid-sentence would end with.
@@ -22,15 +22,20 @@ def options():
 @pytest.mark.parametrize(("group", "option"), options())
 def test_memlab_list_never_cuts_a_description_mid_sentence(group, option):
     card = dataset_card(option) if group == "dataset" else None
-    text = card.description if card is not None and card.description else describe(group, option)
+    text = option_text(group, option, card)
     assert text, f"{group}/{option} has no description"
     last = re.sub(r"[^\w]+$", "", text).rsplit(" ", 1)[-1].lower()
     assert last not in DANGLING and not text.rstrip().endswith((",", ";", ":", "—")), text
-    if card is None:
+    if text != getattr(card, "description", None):
         body = header_text(group, option)
         core = re.sub(r"\s*\[[^\]]*\]$", "", text).rstrip(".?!")
         # the description is a whole sentence of the header: it ends where a sentence of the header ends
         assert core == "" or re.search(re.escape(core) + r"[.?!)]*(\s|$)", body), (text, body)
+
+
+def test_options_that_share_a_benchmark_class_are_described_by_their_own_files():
+    texts = {o: option_text("dataset", o, dataset_card(o)) for o in ("ferrybook_history", "project_history_file")}
+    assert "ferry-booking app" in texts["ferrybook_history"] and "you bring" in texts["project_history_file"]
 
 
 def test_time_window_is_described_by_its_sentence_not_its_selection_note():
