@@ -67,10 +67,16 @@ def open_client(uri: str) -> Any:
     """An ``MlflowClient`` for ``uri`` whose store exists and is migrated (created under :func:`store_lock`).
 
     A sqlite store created here keeps every artifact beside the database, MLflow's default experiment's too,
-    and that experiment is named :data:`DEFAULT_EXPERIMENT`.
+    and that experiment is named :data:`DEFAULT_EXPERIMENT`. MLflow's and alembic's INFO lines about creating
+    and migrating tables are kept out of the run's output (a run's output is its own; a failure still shows).
     """
+    import logging
+
     from mlflow.tracking import MlflowClient
 
+    quiet = [logging.getLogger(name) for name in ("alembic", "mlflow.store.db.utils")]
+    for log in quiet:
+        log.setLevel(logging.WARNING)
     with store_lock(uri):
         db = sqlite_path(uri)
         if db is not None and not db.exists():
@@ -99,20 +105,10 @@ def prepare_store(uri: str, experiment: str | None = None) -> str | None:
     A sqlite database is switched to write-ahead logging (a persistent setting of the file). Safe to call
     on an existing store. Returns the experiment id when ``experiment`` is given.
     """
-    import logging
-
     db = sqlite_path(uri)
     if db is not None:
         db.parent.mkdir(parents=True, exist_ok=True)
-    quiet = [logging.getLogger(name) for name in ("alembic", "mlflow.store.db.utils")]
-    levels = [log.level for log in quiet]
-    for log in quiet:
-        log.setLevel(logging.WARNING)
-    try:
-        client = open_client(uri)
-    finally:
-        for log, level in zip(quiet, levels, strict=True):
-            log.setLevel(level)
+    client = open_client(uri)
     if db is not None:
         with store_lock(uri), sqlite3.connect(db, timeout=30) as con:
             con.execute("PRAGMA journal_mode=WAL")

@@ -36,6 +36,18 @@ def test_a_fresh_store_has_one_default_experiment_with_its_artifacts_beside_the_
     assert tracker.experiment_id_ == "0" and len(client.search_experiments()) == 1
 
 
+def test_a_new_store_prints_no_table_creation_lines_into_the_run(tmp_path, capfd):
+    import logging
+
+    import mlflow  # noqa: F401  (configures MLflow's loggers, as a run does)
+
+    for name in ("alembic", "mlflow.store.db.utils"):
+        logging.getLogger(name).setLevel(logging.NOTSET)  # as in a fresh process
+    MlflowTracker(f"sqlite:///{tmp_path / 'mlruns.db'}", "default").start("r", {}, {})
+    out, err = capfd.readouterr()
+    assert "Creating initial MLflow database tables" not in out + err and "alembic" not in out + err
+
+
 def test_children_are_named_by_the_overrides_that_vary_across_the_sweep():
     config = OmegaConf.create({"hydra": {"overrides": {"task": [*SWEEP, "tracking.uri=sqlite:////x.db"]}}})
     fixed = fixed_overrides(config)
