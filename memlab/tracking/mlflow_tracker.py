@@ -82,7 +82,10 @@ class MlflowTracker:
         return parent.info.run_id
 
     def log_metrics(self, metrics: Mapping[str, float]) -> None:
-        """Log finite metrics (non-finite values are skipped)."""
+        """Log finite metrics (non-finite values are skipped), exactly as computed: the UI shows up to 12 digits,
+        but a value rounded for display would make ``memlab best`` see ties that are not there (or hide ones that
+        are) and move the parity harness's pinned figures; the terminal tables show three significant digits.
+        """
         import time
 
         from mlflow.entities import Metric

@@ -36,16 +36,19 @@ def test_a_fresh_store_has_one_default_experiment_with_its_artifacts_beside_the_
     assert tracker.experiment_id_ == "0" and len(client.search_experiments()) == 1
 
 
-def test_a_new_store_prints_no_table_creation_lines_into_the_run(tmp_path, capfd):
+def test_a_new_store_prints_no_table_creation_lines_and_logs_values_exactly(tmp_path, capfd):
     import logging
 
     import mlflow  # noqa: F401  (configures MLflow's loggers, as a run does)
 
     for name in ("alembic", "mlflow.store.db.utils"):
         logging.getLogger(name).setLevel(logging.NOTSET)  # as in a fresh process
-    MlflowTracker(f"sqlite:///{tmp_path / 'mlruns.db'}", "default").start("r", {}, {})
+    tracker = MlflowTracker(f"sqlite:///{tmp_path / 'mlruns.db'}", "default")
+    run_id = tracker.start("r", {}, {})
     out, err = capfd.readouterr()
     assert "Creating initial MLflow database tables" not in out + err and "alembic" not in out + err
+    tracker.log_metrics({"reader_acc": 9 / 16, "third": 1 / 3})
+    assert open_client(tracker.uri).get_run(run_id).data.metrics == {"reader_acc": 0.5625, "third": 1 / 3}  # exact
 
 
 def test_children_are_named_by_the_overrides_that_vary_across_the_sweep():
