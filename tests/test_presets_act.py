@@ -151,6 +151,28 @@ def field_reply(**fields) -> str:
     return body + "[[ ## completed ## ]]"
 
 
+def test_astra_cannot_form_an_insight_on_the_builtin_history_as_its_preset_says():
+    """Astra's rule needs ``insight_min_cluster_size`` narratives ending within ``insight_lookback_days``; the
+    built-in history's sessions (split at ``gap_minutes``, narrated from 2 memories) never bring 3 within 7 days.
+    """
+    import itertools
+
+    from memlab.data.project_history.builtin import generate
+
+    cfg = compose_cfg(["+experiment=astra_nollm"])
+    gap, need = timedelta(minutes=cfg["clusterer"]["gap_minutes"]), cfg["pipeline"]["insight_min_cluster_size"]
+    window = timedelta(days=cfg["pipeline"]["insight_lookback_days"])
+    times = sorted(m.timestamp for m in generate(0).memories)
+    sessions = [[times[0]]]
+    for before, after in itertools.pairwise(times):
+        if after - before > gap:
+            sessions.append([])
+        sessions[-1].append(after)
+    ends = [s[-1] for s in sessions if len(s) >= cfg["clusterer"]["min_cluster_size"]]
+    most = max(sum(1 for e in ends if t - window <= e <= t) for t in ends)
+    assert (len(times), len(ends), most, need) == (58, 11, 2, 3)  # the numbers conf/experiment/astra_nollm.yaml gives
+
+
 def test_astra_narrative_and_insight_through_the_llm():
     narrative = field_reply(
         narrative="Moved the API to FastAPI.",
