@@ -16,32 +16,39 @@ from memlab.progress import silenced
 
 #: Seconds a step runs before its status line appears (quick steps print nothing).
 DELAY = 3.0
+#: Seconds between the "N s so far" lines of a long step written to a pipe or a log file (a terminal has its bars).
+HEARTBEAT = 10.0
 
 
 @contextmanager
 def step(message: str, delay: float | None = None) -> Iterator[None]:
     """Say ``memlab: <message> ...`` once the block has run ``delay`` seconds (default :data:`DELAY`), and
     ``... done in N s`` at its end; ``... stopped after N s`` when it ends by an error or an exit (after a
-    one-line error, "done" would read as if the work had finished).
+    one-line error, "done" would read as if the work had finished). Written to a pipe or a log file, a step
+    also says ``... N s so far`` every :data:`HEARTBEAT` seconds, so no stretch of a long run is silent.
     """
     if silenced():
         yield
         return
     started = time.monotonic()
-    shown = threading.Event()
+    shown, stop = threading.Event(), threading.Event()
 
     def announce() -> None:
+        if stop.wait(DELAY if delay is None else delay):
+            return
         shown.set()
         print(f"memlab: {message} ...", file=sys.stderr, flush=True)
+        while not sys.stderr.isatty() and not stop.wait(HEARTBEAT):
+            print(f"memlab: {message}: {time.monotonic() - started:.0f} s so far", file=sys.stderr, flush=True)
 
-    timer = threading.Timer(DELAY if delay is None else delay, announce)
-    timer.daemon = True
-    timer.start()
+    thread = threading.Thread(target=announce, daemon=True)
+    thread.start()
     ended = "stopped after"
     try:
         yield
         ended = "done in"
     finally:
-        timer.cancel()
+        stop.set()
+        thread.join()
         if shown.is_set():
             print(f"memlab: {message}: {ended} {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)

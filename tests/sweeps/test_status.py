@@ -75,3 +75,16 @@ def test_a_failed_job_says_stopped_not_done(capsys, monkeypatch):
     callback.on_job_end(OmegaConf.create({}), JobReturn(status=JobStatus.FAILED))
     err = capsys.readouterr().err
     assert "memlab: job llm=local: running" in err and "stopped after" in err and "done in" not in err
+
+
+def test_a_long_step_written_to_a_pipe_says_how_long_it_has_run_so_far(capsys, monkeypatch):
+    from memlab.tracking import status
+
+    monkeypatch.setattr(status, "HEARTBEAT", 0.1)
+    with step("embedding 58 records", delay=0.01):
+        time.sleep(0.45)
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "memlab: embedding 58 records ..." and err[-1].startswith("memlab: embedding 58 records: done in")
+    assert len([line for line in err if line.endswith(" s so far")]) >= 3  # capsys is not a terminal
+    time.sleep(0.25)
+    assert capsys.readouterr().err == ""  # nothing after the step ended
