@@ -100,6 +100,7 @@ TARGETS: dict[str, frozenset[str]] = {
             "memlab.benchmarks.locomo.benchmark.LocomoBenchmark",
             "memlab.benchmarks.locomo_synth.benchmark.LocomoSynthBenchmark",
             "memlab.benchmarks.longmemeval.benchmark.LongMemEvalBenchmark",
+            "memlab.benchmarks.memory_files.benchmark.MemoryFilesBenchmark",
             "memlab.benchmarks.project_history.benchmark.BuiltinHistoryBenchmark",
             "memlab.benchmarks.project_history.benchmark.ProjectHistoryBenchmark",
             "memlab.benchmarks.project_history.benchmark.ProjectHistoryFileBenchmark",

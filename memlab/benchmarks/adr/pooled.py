@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import numpy as np
+from memlab.benchmarks import pooled as pool
 
 #: The counts a repository contributes (all present, possibly 0).
 COUNTS: tuple[str, ...] = (
@@ -76,26 +76,9 @@ CI_RATES: tuple[str, ...] = (
 )
 
 
-def _terms(values: np.ndarray, terms: tuple[tuple[float, str], ...]) -> np.ndarray:
-    index = {name: k for k, name in enumerate(COUNTS)}
-    return sum(factor * values[..., index[name]] for factor, name in terms)
-
-
-def _matrix(counts: Sequence[Mapping[str, float]]) -> np.ndarray:
-    return np.array([[float(c.get(name, 0.0)) for name in COUNTS] for c in counts], dtype=float).reshape(
-        -1, len(COUNTS)
-    )
-
-
 def rates(counts: Mapping[str, float]) -> dict[str, float]:
     """Every rate of :data:`RATES` that ``counts`` defines (denominator > 0)."""
-    values = _matrix([counts])[0]
-    out: dict[str, float] = {}
-    for name, (num, den) in RATES.items():
-        denominator = float(_terms(values, den))
-        if denominator > 0:
-            out[name] = float(_terms(values, num)) / denominator
-    return out
+    return pool.rates(counts, RATES)
 
 
 def rate_counts(counts: Mapping[str, float]) -> dict[str, float]:
@@ -111,7 +94,7 @@ def rate_counts(counts: Mapping[str, float]) -> dict[str, float]:
 
 def summed(counts: Sequence[Mapping[str, float]]) -> dict[str, float]:
     """The counts summed over repositories."""
-    return {name: float(sum(c.get(name, 0.0) for c in counts)) for name in COUNTS}
+    return pool.summed(counts, COUNTS)
 
 
 def macro_f1(counts: Sequence[Mapping[str, float]]) -> float | None:
@@ -124,22 +107,7 @@ def bootstrap(
     counts: Sequence[Mapping[str, float]], names: Sequence[str] = CI_RATES, *, n_boot: int = 1000, seed: int = 0
 ) -> dict[str, float]:
     """``<rate>_ci_low`` / ``<rate>_ci_high``: 95% percentile bootstrap of the pooled rate over repositories."""
-    if not counts:
-        return {}
-    matrix = _matrix(counts)
-    rng = np.random.default_rng(seed)
-    sums = matrix[rng.integers(0, len(matrix), size=(n_boot, len(matrix)))].sum(axis=1)
-    out: dict[str, float] = {}
-    for name in names:
-        num, den = RATES[name]
-        denominator = _terms(sums, den)
-        defined = denominator > 0
-        if not defined.any():
-            continue
-        values = _terms(sums, num)[defined] / denominator[defined]
-        out[f"{name}_ci_low"] = float(np.quantile(values, 0.025))
-        out[f"{name}_ci_high"] = float(np.quantile(values, 0.975))
-    return out
+    return pool.bootstrap(counts, RATES, names, n_boot=n_boot, seed=seed)
 
 
 def pooled_metrics(counts: Sequence[Mapping[str, float]], seed: int = 0) -> dict[str, float]:

@@ -17,17 +17,16 @@ folder can move repositories between splits, and no file is opened to split.
 from __future__ import annotations
 
 import datetime
-import hashlib
 import json
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memlab.data import splits
 from memlab.errors import MemlabError
 
-SPLITS = ("all", "dev", "sealed")
+SPLITS = splits.SPLITS
 RELATIONS = ("supersedes", "amends")
 SEAL_SALT = "memlab-adr-seal:"
 
@@ -190,54 +189,16 @@ def read_repo(path: str | Path) -> AdrRepo:
 
 def seal_key(name: str) -> str:
     """The sort key of the split rule: ``sha256("memlab-adr-seal:" + name)``."""
-    return hashlib.sha256((SEAL_SALT + name).encode("utf-8")).hexdigest()
+    return splits.seal_key(name, SEAL_SALT)
 
 
 def sealed_names(names: Iterable[str]) -> set[str]:
     """The sealed third of ``names`` (file stems ``owner__name``): the first ``ceil(n / 3)`` by :func:`seal_key`."""
-    unique = sorted(set(names))
-    ordered = sorted(unique, key=lambda n: (seal_key(n), n))
-    return set(ordered[: math.ceil(len(ordered) / 3)])
-
-
-def _stem(name: str) -> str:
-    name = name.strip()
-    return name[:-5] if name.endswith(".json") else name.replace("/", "__")
+    return splits.sealed_names(names, SEAL_SALT)
 
 
 def repo_files(folder: str | Path, repos: Sequence[str] | None = None, split: str = "all") -> list[Path]:
-    """The repository files of ``folder`` in ``split``, optionally only ``repos``, sorted by name.
-
-    Args:
-        folder: A folder of ``owner__name.json`` files.
-        repos: Names as ``owner/name`` or ``owner__name`` (``None``: every file of the split).
-        split: ``all``, ``dev`` or ``sealed`` (see the module docstring).
-
-    Raises:
-        MemlabError: Missing folder, no files, an unknown split, or a name not in the split (the message
-            lists the valid names).
+    """The repository files of ``folder`` in ``split``, optionally only ``repos``, sorted by name
+    (:func:`memlab.data.splits.repo_files`; raises :class:`MemlabError` naming what is wrong).
     """
-    if split not in SPLITS:
-        raise MemlabError(f"unknown split {split!r}; use dataset.split=one of {', '.join(SPLITS)}")
-    root = Path(folder)
-    if not root.is_dir():
-        raise MemlabError(f"ADR folder not found: '{folder}'; pass dataset.path=<folder of owner__name.json files>")
-    files = {p.stem: p for p in root.glob("*.json") if p.is_file()}
-    if not files:
-        raise MemlabError(f"no owner__name.json files in '{folder}'; pass dataset.path=<folder of ADR JSON files>")
-    sealed = sealed_names(files)
-    keep = {n for n in files if split == "all" or (n in sealed) == (split == "sealed")}
-    if repos is None:
-        chosen = keep
-    else:
-        if isinstance(repos, str):
-            repos = [repos]
-        wanted = [_stem(str(r)) for r in repos]
-        unknown = [w for w in wanted if w not in keep]
-        if unknown:
-            raise MemlabError(
-                f"unknown repository {unknown[0]!r} in split {split!r} of '{folder}'; "
-                f"valid: {', '.join(sorted(keep)) or '(none)'}"
-            )
-        chosen = set(wanted)
-    return [files[n] for n in sorted(chosen)]
+    return splits.repo_files(folder, repos, split, salt=SEAL_SALT, what="ADR")

@@ -1,0 +1,234 @@
+"""``dataset=memory_files``: agents' memory files (CLAUDE.md, AGENTS.md, memory banks), commit by commit.
+
+One episode per (repository, memory file). Each fact of the file is a memory recorded at the time of the
+commit that added it (namespace from the file's kind, :data:`NAMESPACES`; summary = the fact), in commit order;
+the policy never sees a removal (an agent's notes do not announce them). Each commit is a session
+(``meta["session"]``) and a checkpoint: the SessionStart block a session starting right after it gets is
+scored against the file at that time (:mod:`memlab.benchmarks.memory_files.scoring`). Commit times are the
+author dates, made strictly increasing in commit order (a later commit with an earlier date is placed one
+second after its predecessor).
+
+Rates (pooled = ratios of counts summed over files and repositories; intervals: bootstrap over repositories):
+``block_current_precision`` (main), ``stale_inferable_in_block``, ``gone_other_in_block``, ``current_coverage``,
+``replacement_{precision,recall,f1}``, ``candidate_recall``. Per file (``info["files"]``, metrics
+``file.<owner__name>/<path>.<rate>``), per kind (``kind.<kind>.<rate>``) and per repository
+(``repo.<owner__name>.<rate>``); counts of retired facts, moves, pairs below the cut and whole-file deletions
+beside them (reported, not scored).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, timedelta
+from pathlib import Path
+from typing import Any, ClassVar
+
+from memlab.benchmarks import metrics
+from memlab.benchmarks import pooled as pool
+from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
+from memlab.benchmarks.memory_files.scoring import COUNTS, file_score
+from memlab.components import Components
+from memlab.data.memory_files.corpus import MemoryFile, read_repo, repo_files
+from memlab.data.splits import SPLITS
+from memlab.errors import MemlabError
+from memlab.pipeline.episode import Episode
+from memlab.types import Memory
+
+log = logging.getLogger(__name__)
+
+MAIN_METRIC = "block_current_precision"
+HEADLINE: tuple[str, ...] = (
+    "block_current_precision",
+    "stale_inferable_in_block",
+    "current_coverage",
+    "replacement_f1",
+    "candidate_recall",
+)
+RATES: pool.RateTable = {
+    "block_current_precision": (((1, "n_block_current"),), ((1, "n_block_facts"),)),
+    "stale_inferable_in_block": (((1, "n_block_stale_inferable"),), ((1, "n_block_facts"),)),
+    "gone_other_in_block": (((1, "n_block_gone_other"),), ((1, "n_block_facts"),)),
+    "current_coverage": (((1, "n_current_in_block"),), ((1, "n_coverage_slots"),)),
+    "replacement_precision": (((1, "rep_tp"),), ((1, "rep_tp"), (1, "rep_fp"))),
+    "replacement_recall": (((1, "rep_tp"),), ((1, "rep_tp"), (1, "rep_fn"))),
+    "replacement_f1": (((2, "rep_tp"),), ((2, "rep_tp"), (1, "rep_fp"), (1, "rep_fn"))),
+    "candidate_recall": (((1, "n_kept_candidates"),), ((1, "n_kept_pairs"),)),
+}
+#: Rates logged per file, kind and repository (all of :data:`RATES`).
+PER_GROUP: tuple[str, ...] = tuple(RATES)
+#: Namespace of a memory file's facts, by the file name's lower-case basename (anything else: ``patterns``):
+#: instruction files hold conventions and commands, memory banks say what they are in their names.
+NAMESPACES: dict[str, str] = {
+    "decisionlog.md": "decisions",
+    "progress.md": "progress",
+    "activecontext.md": "progress",
+    "techcontext.md": "learnings",
+    "productcontext.md": "inception",
+    "projectbrief.md": "inception",
+    "systempatterns.md": "patterns",
+}
+
+
+def namespace(kind: str) -> str:
+    """The namespace of a file kind (:data:`NAMESPACES`)."""
+    return NAMESPACES.get(kind.rsplit("/", 1)[-1].lower(), "patterns")
+
+
+def memory_id(repo: str, path: str, fact_id: str) -> str:
+    """An opaque memory id (never the fact's position in the file)."""
+    return "mf-" + hashlib.sha256(f"{repo}\0{path}\0{fact_id}".encode()).hexdigest()[:12]
+
+
+def file_episode(mfile: MemoryFile) -> tuple[Episode, dict[str, str]]:
+    """The file as an episode (see the module docstring) and its fact id -> memory id map."""
+    times = []
+    for commit in mfile.commits:
+        at = commit.date.astimezone(UTC)
+        times.append(at if not times or at > times[-1] else times[-1] + timedelta(seconds=1))
+    ns = namespace(mfile.kind)
+    ids = {f.id: memory_id(mfile.repo, mfile.path, f.id) for f in mfile.facts}
+    memories = tuple(
+        Memory(
+            ids[f.id],
+            ns,
+            times[f.recorded],
+            f.text,
+            meta={"session": f"commit-{f.recorded}", "repo": mfile.repo, "path": mfile.path},
+        )
+        for f in mfile.facts
+    )
+    return Episode(f"{mfile.repo}:{mfile.path}", memories, checkpoints=tuple(times)), ids
+
+
+@dataclass(frozen=True)
+class MemoryFilesData:
+    """The chosen memory files and the data's provenance."""
+
+    files: tuple[MemoryFile, ...]
+    card: DatasetCard
+
+
+class MemoryFilesBenchmark(EpisodeBenchmark):
+    """Memory files of public repositories, scored at every commit against the file at that time.
+
+    Args:
+        path: Folder of ``owner__name.json`` files (format: the folder's ``SOURCE.md``).
+        repos: Only these repositories (``owner/name`` or ``owner__name``); ``None``: all of the split.
+        split: ``all``, ``dev`` or ``sealed`` (:mod:`memlab.data.splits`).
+        kinds: Only files of these kinds (``CLAUDE.md``, ``memory-bank/progress.md``, or a kind's file name,
+            any case); ``None``: every kind.
+    """
+
+    card: ClassVar[BenchmarkCard] = BenchmarkCard(
+        "memory_files",
+        "1",
+        "per repository (the data folder's LICENSES.md)",
+        MAIN_METRIC,
+        POLICY,
+        "agents' memory files of public repositories, fact by fact in commit order, the SessionStart block after "
+        "every commit scored against the file at that time",
+        headline=HEADLINE,
+    )
+
+    def __init__(
+        self, path: str = "", repos: Sequence[str] | None = None, split: str = "all", kinds: Sequence[str] | None = None
+    ) -> None:
+        self.path = path
+        self.repos = repos
+        self.split = split
+        self.kinds = kinds
+
+    def _files(self) -> list[Path]:
+        if self.split not in SPLITS:
+            raise MemlabError(f"unknown split {self.split!r}; use dataset.split=one of {', '.join(SPLITS)}")
+        return repo_files(self.path, self.repos, self.split)
+
+    def check(self) -> None:
+        """The folder exists and holds repository files of the split (and the named ones)."""
+        self._files()
+
+    def _wanted(self, mfile: MemoryFile) -> bool:
+        if self.kinds is None:
+            return True
+        kinds = [self.kinds] if isinstance(self.kinds, str) else list(self.kinds)
+        names = {mfile.kind.lower(), mfile.kind.rsplit("/", 1)[-1].lower()}
+        return any(str(k).lower() in names for k in kinds)
+
+    def load(self, seed: int) -> MemoryFilesData:
+        """Read every chosen repository file (validated: a malformed one is a one-line error naming it)."""
+        paths = self._files()
+        repos = [read_repo(p) for p in paths]
+        files = tuple(f for r in repos for f in r.files if self._wanted(f))
+        if not files:
+            raise MemlabError(f"no memory file of kinds {list(self.kinds or [])} in the chosen repositories; "
+                              "pass dataset.kinds=null or other kinds")  # fmt: skip
+        digest = hashlib.sha256()
+        for p in paths:
+            digest.update(f"{p.name}\0{hashlib.sha256(p.read_bytes()).hexdigest()}\n".encode())
+        licences = ", ".join(sorted({r.license for r in repos}))
+        source = f"{self.path} (split={self.split}, repos={len(paths)}, files={len(files)}, kinds={self.kinds})"
+        card = DatasetCard("memory_files", "1", digest.hexdigest(), licences, source, MAIN_METRIC)
+        return MemoryFilesData(files, card)
+
+    def run(self, components: Components, seed: int) -> BenchmarkResult:
+        """Each file's episode in turn, with a log line per repository (files, facts, seconds)."""
+        from memlab.pipeline.episode import run_episode
+
+        data = self.load(seed)
+        outcomes, ids = [], []
+        done: dict[str, list[float]] = {}
+        for k, mfile in enumerate(data.files):
+            t0 = time.perf_counter()
+            episode, fact_ids = file_episode(mfile)
+            outcomes.append(run_episode(episode, components))
+            ids.append(fact_ids)
+            seen = done.setdefault(mfile.repo, [0, 0, 0.0])
+            seen[0], seen[1], seen[2] = seen[0] + 1, seen[1] + len(mfile.facts), seen[2] + time.perf_counter() - t0
+            if k + 1 == len(data.files) or data.files[k + 1].repo != mfile.repo:
+                n_repos = len(done)
+                log.info("memory_files: %s (%d of %d repositories): %d files, %d facts, %.1f s",
+                         mfile.repo, n_repos, len({f.repo for f in data.files}), *seen)  # fmt: skip
+        return self.score(data, list(zip(outcomes, ids, strict=True)), components, seed)
+
+    def score(
+        self, data: MemoryFilesData, outcomes: Sequence[Any], components: Components, seed: int
+    ) -> BenchmarkResult:
+        """Per file, kind, repository and pooled; ``outcomes``: ``(outcome, fact id -> memory id)`` per file."""
+        by_repo: dict[str, list[dict[str, float]]] = {}
+        by_kind: dict[str, dict[str, list[dict[str, float]]]] = {}
+        files: dict[str, Any] = {}
+        predictions: list[dict[str, Any]] = []
+        out: dict[str, float] = {}
+        for mfile, (outcome, ids) in zip(data.files, outcomes, strict=True):
+            counts, records, info = file_score(mfile, ids, outcome)
+            name = f"{mfile.repo.replace('/', '__')}/{mfile.path}"
+            by_repo.setdefault(mfile.repo.replace("/", "__"), []).append(counts)
+            by_kind.setdefault(mfile.kind, {}).setdefault(mfile.repo, []).append(counts)
+            rates = pool.rates(counts, RATES)
+            files[name] = {"kind": mfile.kind, **rates, "counts": counts, **info}
+            out.update({f"file.{name}.{k}": v for k, v in rates.items()})
+            predictions.extend({"repo": mfile.repo, "path": mfile.path, **r} for r in records)
+        repo_counts = {repo: pool.summed(c, COUNTS) for repo, c in by_repo.items()}
+        for repo, counts in repo_counts.items():
+            out.update({f"repo.{repo}.{k}": v for k, v in pool.rates(counts, RATES).items()})
+        for kind, repos in by_kind.items():
+            kind_counts = [pool.summed(c, COUNTS) for c in repos.values()]
+            total = pool.summed(kind_counts, COUNTS)
+            out.update({f"kind.{kind}.{k}": v for k, v in pool.rates(total, RATES).items()})
+            out[f"kind.{kind}.n_files"] = float(sum(len(c) for c in repos.values()))
+            out[f"kind.{kind}.n_block_facts"] = total["n_block_facts"]
+            out.update({f"kind.{kind}.{k}": v for k, v in pool.bootstrap(kind_counts, RATES, [MAIN_METRIC]).items()})
+        total = pool.summed(list(repo_counts.values()), COUNTS)
+        out.update(pool.rates(total, RATES))
+        out.update(pool.bootstrap(list(repo_counts.values()), RATES, seed=0))
+        out.update({k: v for k, v in total.items()})
+        out["n_repos"] = float(len(repo_counts))
+        out["n_files"] = float(len(data.files))
+        out.update(metrics.latency_metrics([o.seconds for o, _ in outcomes]))
+        out["n_consolidations"] = float(sum(len(o.runs) for o, _ in outcomes))
+        info = {"split": self.split, "kinds": self.kinds, "files": dict(sorted(files.items()))}
+        return BenchmarkResult(out, predictions, data.card, info)
