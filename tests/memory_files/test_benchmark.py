@@ -55,7 +55,7 @@ def test_edges_score_against_the_kept_pairs(tmp_path):
     store.add_edge(Edge(ids["f3"], ids["f1"], EdgeType.SUPERSEDES))  # the kept pair: right
     store.add_edge(Edge(ids["f5"], ids["f2"], EdgeType.DUPLICATES))  # f2 stays in the file: wrong
     store.add_edge(Edge(ids["f5"], ids["f4"], EdgeType.SUPERSEDES))  # f4 retired then: not scored
-    counts, records, _ = file_score(mfile, ids, outcome)
+    counts, records, _ = file_score(mfile, ids, outcome, components)
     assert (counts["rep_tp"], counts["rep_fp"], counts["rep_fn"], counts["n_edges_unscored"]) == (1, 1, 0, 1)
     assert counts["n_rep_supersede"] == 1
     assert all("text" not in r for r in records) and {r["older"] for r in records} == {"f1", "f2", "f4"}
@@ -132,3 +132,14 @@ def test_composes_with_the_experiment_defaults():
     cfg = compose_cfg(["+experiment=memory_files"])
     assert cfg["dataset"]["_target_"].endswith("MemoryFilesBenchmark") and cfg["dataset"]["split"] == "dev"
     assert cfg["dataset"]["path"].endswith("memory-files") and cfg["judge"]["_target_"].endswith("CascadeJudge")
+
+
+def test_coverage_counts_current_facts_a_judge_hid(tmp_path):
+    folder = tmp_path / "mf"
+    write_repo(folder, "acme/app", [claude_file()])
+    loose = ["judge=similarity", "judge.threshold=-1.0", "pipeline.min_pair_similarity=-1.0"]
+    metrics, _ = _run([f"dataset.path={folder}", *loose], tmp_path)
+    # every newer fact supersedes the older ones (weak verdicts held for review keep them out of the block too):
+    # the block shows 5 of the 9 current facts it could hold
+    assert metrics["n_coverage_slots"] == metrics["n_current"] == 9 and metrics["n_current_in_block"] == 5
+    assert metrics["current_coverage"] == pytest.approx(5 / 9) and metrics["rep_tp"] == 1

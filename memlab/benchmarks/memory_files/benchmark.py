@@ -204,7 +204,7 @@ class MemoryFilesBenchmark(EpisodeBenchmark):
         predictions: list[dict[str, Any]] = []
         out: dict[str, float] = {}
         for mfile, (outcome, ids) in zip(data.files, outcomes, strict=True):
-            counts, records, info = file_score(mfile, ids, outcome)
+            counts, records, info = file_score(mfile, ids, outcome, components)
             name = f"{mfile.repo.replace('/', '__')}/{mfile.path}"
             by_repo.setdefault(mfile.repo.replace("/", "__"), []).append(counts)
             by_kind.setdefault(mfile.kind, {}).setdefault(mfile.repo, []).append(counts)

@@ -13,8 +13,10 @@ the facts the block speaks for (memory items; a summary speaks for its sources, 
   by then as the older side of a kept pair (its successor was recorded in the commit that removed it, so a
   judge could have known); ``n_block_gone_other``: removed by then otherwise (retired, a pair below the cut, a
   file deletion) — reported, not inferable from what the policy saw;
-* ``n_current``: facts in the file; ``n_current_in_block``; ``n_coverage_slots``: ``min(n_current,
-  n_block_facts)`` (coverage within the budget: a block cannot show more facts than it holds).
+* ``n_current``: facts in the file; ``n_current_in_block``; ``n_coverage_slots``: how many of the current facts
+  the block could hold — ``min(n_current, K)``, where K is the number of items the run's selector shows under
+  the run's budget when its pool is exactly the current facts (at least ``n_current_in_block``): coverage
+  within the budget, whatever the policy chose to show.
 
 Edges (the store's SUPERSEDE and DUPLICATE edges at the end; verdicts held for review are not edges):
 ``rep_tp`` an edge on a kept pair; ``rep_fp`` an edge whose older fact was still in the file after the newer
@@ -25,11 +27,15 @@ but not as this pair's kept side) are ``n_edges_unscored``; ``rep_fn`` a kept pa
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
+from memlab.components import Components
 from memlab.data.memory_files.corpus import GONE, Fact, MemoryFile
 from memlab.pipeline.episode import EpisodeOutcome
+from memlab.pipeline.inject import build_block, memory_candidate
+from memlab.pipeline.store import MemoryStore
 from memlab.types import EdgeType
 
 #: The gold rule's token-Jaccard cut (SOURCE.md's hand check).
@@ -75,8 +81,14 @@ def kept_pairs(mfile: MemoryFile) -> list[tuple[Fact, Fact]]:
     ]
 
 
+def capacity(store: MemoryStore, components: Components, current: Sequence[str], at: datetime) -> int:
+    """Items the run's selector shows under the run's budget from a pool of exactly ``current`` (memory ids)."""
+    pool = [memory_candidate(store, components, store.memories[i], at) for i in current]
+    return len(build_block(pool, components.settings.budget_tokens, components.selector, at).items)
+
+
 def file_score(
-    mfile: MemoryFile, ids: Mapping[str, str], outcome: EpisodeOutcome
+    mfile: MemoryFile, ids: Mapping[str, str], outcome: EpisodeOutcome, components: Components
 ) -> tuple[dict[str, float], list[dict[str, Any]], dict[str, Any]]:
     """``(counts, predictions, info)`` of one file's episode; ``ids`` maps fact id -> memory id.
 
@@ -88,7 +100,7 @@ def file_score(
     counts = dict.fromkeys(COUNTS, 0.0)
     store = outcome.store
     checkpoints: list[dict[str, Any]] = []
-    for k, (_, block) in enumerate(outcome.blocks):
+    for k, (at, block) in enumerate(outcome.blocks):
         counts["n_checkpoints"] += 1
         if mfile.gone_after(k):
             counts["n_checkpoints_gone"] += 1
@@ -108,7 +120,9 @@ def file_score(
             "n_block_gone_other": len(shown) - n_current_shown - n_inferable,
             "n_current": len(current),
             "n_current_in_block": n_current_shown,
-            "n_coverage_slots": min(len(current), len(shown)),
+            "n_coverage_slots": min(
+                len(current), max(capacity(store, components, [ids[f.id] for f in current], at), n_current_shown)
+            ),
         }
         for key, value in row.items():
             counts[key] += value
