@@ -62,52 +62,59 @@ class LogisticModel:
         return cls(features, *arrays, float(data["intercept"]))
 
 
-def save(model: LogisticModel, card: dict[str, Any], path: Path) -> tuple[Path, Path]:
+def save(model: LogisticModel, card: dict[str, Any], path: Path, card_format: str = CARD_FORMAT) -> tuple[Path, Path]:
     """Write the model and its card (with the model's SHA-256); returns both paths."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(model.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
-    card = {**card, "format": CARD_FORMAT, "model_file": path.name, "sha256": sha256_of(path)}
+    card = {**card, "format": card_format, "model_file": path.name, "sha256": sha256_of(path)}
     cpath = card_path(path)
     cpath.write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return path, cpath
 
 
 def load(
-    path: Path, *, known: Sequence[str], features_version: int, expected_sha256: str | None = None
+    path: Path,
+    *,
+    known: Sequence[str],
+    features_version: int,
+    expected_sha256: str | None = None,
+    card_format: str = CARD_FORMAT,
+    what: str = "record judge",
 ) -> tuple[LogisticModel, dict[str, Any]]:
-    """Read a model through its card: digest, features and version checked, nothing executed.
+    """Read a model through its card (``card_format``; ``what``: the judge's name in messages): digest, features
+    and version checked, nothing executed.
 
     Raises:
         MemlabError: Missing file or card, a digest that does not match, unknown features, another version,
             unreadable JSON.
     """
-    fix = "train one with `memlab train record-judge --out FILE`"
+    fix = f"train one with `memlab train {what.replace(' ', '-')} --out FILE`"
     if not path.is_file():
-        raise MemlabError(f"record judge model not found: {path}; {fix}")
+        raise MemlabError(f"{what} model not found: {path}; {fix}")
     cpath = card_path(path)
     try:
         card = json.loads(cpath.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        raise MemlabError(f"record judge model {path} has no readable card {cpath.name}; {fix}") from None
-    if not isinstance(card, dict) or card.get("format") != CARD_FORMAT:
-        raise MemlabError(f"{cpath} is not a {CARD_FORMAT} card; {fix}")
+        raise MemlabError(f"{what} model {path} has no readable card {cpath.name}; {fix}") from None
+    if not isinstance(card, dict) or card.get("format") != card_format:
+        raise MemlabError(f"{cpath} is not a {card_format} card; {fix}")
     digest = sha256_of(path)
     for label, wanted in (("its card", card.get("sha256")), ("the conf", expected_sha256)):
         if wanted is not None and wanted != digest:
             raise MemlabError(
-                f"record judge model {path} does not match the SHA-256 in {label} ({str(wanted)[:12]}...); refusing "
+                f"{what} model {path} does not match the SHA-256 in {label} ({str(wanted)[:12]}...); refusing "
                 "to load it (for another model file set judge.model_sha256 to its digest or null)"
             )
     if card.get("features_version") != features_version:
         raise MemlabError(
-            f"record judge model {path} was trained on features version {card.get('features_version')}, this "
+            f"{what} model {path} was trained on features version {card.get('features_version')}, this "
             f"memlab computes version {features_version}; {fix}"
         )
     try:
         model = LogisticModel.from_json(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise MemlabError(f"cannot read record judge model {path}: {type(exc).__name__}; {fix}") from None
+        raise MemlabError(f"cannot read {what} model {path}: {type(exc).__name__}; {fix}") from None
     unknown = sorted(set(model.features) - set(known))
     if unknown or list(card.get("features", [])) != list(model.features):
-        raise MemlabError(f"record judge model {path} reads other features ({unknown or 'card differs'}); {fix}")
+        raise MemlabError(f"{what} model {path} reads other features ({unknown or 'card differs'}); {fix}")
     return model, card
