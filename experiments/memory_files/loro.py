@@ -5,10 +5,10 @@
 Pairs are the experiment's candidate pairs (``memlab.training.edit_judge.load_pairs``, ``dataset.split=dev``;
 ``--cache`` keeps them between runs as an ``.npz`` of ids, rows and labels, no text). For each feature set:
 nested LORO (each repository scored by a model fitted on the others, with the threshold chosen by an inner
-LORO on those others alone), pooled counts over the kept pairs (a kept pair the candidates never reach is a
-miss), per repository too with ``--per-repo``. ``--models-out DIR`` writes each fold's model of the first set
-(``DIR/<owner__name>.json``, trained without that repository, threshold from its inner LORO) for the pipeline
-folds (``pipeline_folds.py``).
+grouped cross-validation on those others alone, :data:`INNER_FOLDS` groups of repositories), pooled counts over
+the kept pairs (a kept pair the candidates never reach is a miss), per repository too with ``--per-repo``.
+``--models-out DIR`` writes each fold's model of the first set (``DIR/<owner__name>.json``, trained without that
+repository, threshold from its inner folds) for the pipeline folds (``pipeline_folds.py``).
 """
 
 from __future__ import annotations
@@ -22,10 +22,14 @@ import numpy as np
 from memlab.strategies.judge.edit_features import FEATURES
 from memlab.training import edit_judge as ej
 
+#: Inner folds that choose each outer fold's threshold (groups of training repositories; 19 single ones cost 4x).
+INNER_FOLDS = 5
 SETS: dict[str, tuple[str, ...]] = {
     "all": FEATURES,
     "overlap": ("ratio", "jaccard", "containment", "cosine", "prefix", "suffix", "n_diff", "len_ratio"),
-    "overlap+time": ("ratio", "jaccard", "containment", "cosine", "prefix", "suffix", "n_diff", "len_ratio", "same_time"),
+    "overlap+time": (
+        "ratio", "jaccard", "containment", "cosine", "prefix", "suffix", "n_diff", "len_ratio", "same_time",
+    ),
     "overlap+ranks": (
         "ratio", "jaccard", "containment", "cosine", "prefix", "suffix", "n_diff", "len_ratio", "old_rank", "new_rank",
     ),
@@ -40,10 +44,11 @@ def load(cache: Path | None) -> list[ej.FilePairs]:
     if cache is not None and cache.exists():
         raw = np.load(cache, allow_pickle=False)
         meta = json.loads(str(raw["meta"]))
-        return [
-            ej.FilePairs(m["repo"], m["path"], [tuple(p) for p in m["pairs"]], raw[f"rows{k}"], raw[f"labels{k}"], m["n_kept"])
-            for k, m in enumerate(meta)
-        ]
+        out = []
+        for k, m in enumerate(meta):
+            pairs = [tuple(p) for p in m["pairs"]]
+            out.append(ej.FilePairs(m["repo"], m["path"], pairs, raw[f"rows{k}"], raw[f"labels{k}"], m["n_kept"]))
+        return out
     from memlab.training.record_judge import default_folder  # the shared data folder
 
     data = ej.load_pairs(Path(default_folder()).parent / "memory-files", split="dev")
@@ -63,7 +68,7 @@ def nested(data: list[ej.FilePairs], cols: list[int], c: float, models_out: Path
     per_repo = {}
     for repo, held in groups.items():
         train = [d for d in data if d.repo != repo]
-        threshold, inner = ej.best_threshold(train, ej.loro(train, cols, c))
+        threshold, inner = ej.best_threshold(train, ej.loro(train, cols, c, folds=INNER_FOLDS))
         model = ej.fit(train, cols, c)
         got = np.sum([ej.counts(d, ej.probabilities(model, d, cols), threshold) for d in held], axis=0)
         total += got

@@ -86,6 +86,9 @@ class CascadeJudge(JudgeBase):
         record_min_chars: Length of summary and content from which a memory is a long-form record.
         record_share: Share of the observed memories that must be long-form records for a record store.
         record: The record judge (``None``: :class:`~.record.RecordJudge` with its defaults).
+        cited_only: On a record store where some record names what it replaces, the records speak for themselves:
+            a pair the reference reader has no verdict on is COEXIST, not the record judge's (development
+            repositories, ``refs=keep``: the record judge's verdicts there cost F1, experiments/adr_decisions).
     """
 
     name: ClassVar[str] = "cascade"
@@ -115,6 +118,7 @@ class CascadeJudge(JudgeBase):
         record_min_chars: int = 200,
         record_share: float = 0.2,
         record: RecordJudge | None = None,
+        cited_only: bool = True,
     ) -> None:
         self.model_path = model_path
         self.model_sha256 = model_sha256
@@ -139,6 +143,8 @@ class CascadeJudge(JudgeBase):
         self.record = record
         if any(isinstance(part, Mapping) for part in (slot, dspy, reference, record)):  # an old spec
             raise TypeError("its slot, dspy, reference and record must be nodes with a _target_")
+        self.cited_only = cited_only
+        self.cites_ = False
         self.record_judge_: RecordJudge | None = None
         self.record_store_ = False
         self.record_pending_: Sequence[Memory] | None = None
@@ -206,11 +212,13 @@ class CascadeJudge(JudgeBase):
             self.checks_ = self.passed_ = 0
         self.store_ = ids
         self.record_store_ = self.records and is_record_store(memories, self.record_min_chars, self.record_share)
+        self.cites_ = False
         if self.record_store_:  # the note judges never read this store (nor build slot profiles over it)
             if self.references:
                 self._parts()
                 if self.reader_ is not None:
                     self.reader_.observe(memories)
+                    self.cites_ = self.cited_only and self.reader_.cites(memories)
             self.record_pending_ = list(memories)
             return
         learned, slot = self._parts()
@@ -267,6 +275,8 @@ class CascadeJudge(JudgeBase):
         read = self.reader_.read(older, newer) if self.reader_ is not None else None
         if read is not None:
             return Verdict(read.relation, read.confidence, f"reference: {read.reason}")
+        if self.cites_:
+            return Verdict(Relation.COEXIST, 0.5, "record store whose records cite what they replace: none cited")
         if self.record_judge_ is None:
             self.record_judge_ = self.record if self.record is not None else RecordJudge()
         if self.record_pending_ is not None:  # embedded on the first pair a record store asks about
