@@ -50,6 +50,7 @@ TARGETS: dict[str, frozenset[str]] = {
         {
             "memlab.strategies.judge.cascade.CascadeJudge",
             "memlab.strategies.judge.dspy_judge.DSPyJudge",
+            "memlab.strategies.judge.edit.EditJudge",
             "memlab.strategies.judge.learned.LearnedJudge",
             "memlab.strategies.judge.none.NoJudge",
             "memlab.strategies.judge.record.RecordJudge",

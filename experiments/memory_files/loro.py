@@ -36,6 +36,7 @@ SETS: dict[str, tuple[str, ...]] = {
     "no_value": tuple(f for f in FEATURES if f != "value_diff"),
     "no_session": tuple(f for f in FEATURES if f != "session_size"),
     "small": ("ratio", "jaccard", "same_time", "old_rank", "new_rank"),
+    "no_lead": tuple(f for f in FEATURES if f != "same_lead"),
 }  # fmt: skip
 
 
@@ -61,6 +62,7 @@ def load(cache: Path | None) -> list[ej.FilePairs]:
 
 def nested(data: list[ej.FilePairs], cols: list[int], c: float, models_out: Path | None = None) -> dict:
     """Nested LORO counts (see the module docstring)."""
+    from memlab.strategies.judge.edit import CARD_FORMAT
     from memlab.strategies.judge.record_model import save
 
     groups = ej.by_repo(data)
@@ -76,7 +78,7 @@ def nested(data: list[ej.FilePairs], cols: list[int], c: float, models_out: Path
         if models_out is not None:
             card = {"features_version": 1, "features": list(model.features), "threshold": threshold,
                     "training_repositories": sorted(ej.by_repo(train)), "inner_loro_f1": inner}  # fmt: skip
-            save(model, card, models_out / (repo.replace("/", "__") + ".json"))
+            save(model, card, models_out / (repo.replace("/", "__") + ".json"), card_format=CARD_FORMAT)
     tp, fp, fn = (int(v) for v in total)
     return {
         "f1": ej.f1(tp, fp, fn),

@@ -21,13 +21,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``memlab train``."""
     parser.add_argument(
         "what",
-        choices=["judge", "record-judge"],
-        help="what to train: judge (the learned supersession judge) or record-judge (decision records, ADR corpus)",
+        choices=["judge", "record-judge", "edit-judge"],
+        help="what to train: judge (the learned supersession judge), record-judge (decision records, ADR corpus) or "
+        "edit-judge (memory files' edits, memory-files corpus)",
     )
-    parser.add_argument("--path", default=None, help="record-judge: folder of ADR JSON files (default: shared folder)")
-    parser.add_argument("--split", default="dev", help="record-judge: all | dev | sealed (train on dev only)")
-    parser.add_argument("--repos", default=None, help="record-judge: comma-separated repositories (default: split)")
-    parser.add_argument("--exclude", default="", help="record-judge: comma-separated repositories left out")
+    parser.add_argument(
+        "--path", default=None, help="record-/edit-judge: folder of JSON files (default: shared folder)"
+    )
+    parser.add_argument("--split", default="dev", help="record-/edit-judge: all | dev | sealed (train on dev only)")
+    parser.add_argument(
+        "--repos", default=None, help="record-/edit-judge: comma-separated repositories (default: split)"
+    )
+    parser.add_argument("--exclude", default="", help="record-/edit-judge: comma-separated repositories left out")
     parser.add_argument(
         "--seeds",
         default="1000-1019,1030-1059,1070-1169",
@@ -60,6 +65,10 @@ def run(args: argparse.Namespace) -> int:
         raise MemlabError(f"--out must be a .json file (JSON trees); got {args.out}")
     if args.what == "record-judge":
         return run_record(args)
+    if args.what == "edit-judge":
+        from memlab.training.edit_judge import train_to
+
+        return train_to(args)
     seeds, styles, hard = parse_training_seeds(args.seeds)
     model, card = train(
         seeds,

@@ -109,7 +109,7 @@ def test_an_unknown_fallback_is_a_one_line_error() -> None:
 def test_the_llm_fallback_is_asked_only_where_the_learned_judge_does_not_answer(tiny_model: Path) -> None:
     with StubOpenAI(replies=[four_way_reply("MERGE", "0.85")]) as stub:
         llm = ["llm=local", "llm.model=openai/stub-model", f"llm.api_base={stub.base_url}", "llm.api_key=stub"]
-        overrides = ["judge=cascade", "judge.fallback=dspy", f"judge.model_path={tiny_model}"]
+        overrides = ["judge=cascade", "judge.fallback=dspy", f"judge.model_path={tiny_model}", "judge.edits=false"]
         cfg = compose_cfg(
             [*overrides, *llm, "judge.model_sha256=null", "judge.llm_min_probability=null", "llm.cache=false"]
         )
@@ -146,7 +146,15 @@ def test_the_fallback_model_keeps_pairs_it_finds_unrelated_from_the_llm(tiny_mod
         llm = ["llm=local", "llm.model=openai/stub-model", f"llm.api_base={stub.base_url}", "llm.api_key=stub"]
         models = [f"judge.model_path={tiny_model}", f"judge.fallback_model_path={tiny_model}"]
         pins = ["judge.model_sha256=null", "judge.fallback_model_sha256=null", "llm.cache=false"]
-        overrides = ["judge=cascade", "judge.fallback=dspy", "judge.llm_min_probability=0.05", *models, *pins, *llm]
+        overrides = [
+            "judge=cascade",
+            "judge.fallback=dspy",
+            "judge.llm_min_probability=0.05",
+            "judge.edits=false",
+            *models,
+            *pins,
+            *llm,
+        ]
         cascade = build(compose_cfg(overrides)["judge"], "judge")
         cascade.load()  # the filter is the fallback model, loaded and checked like it
         assert cascade.filter_.path_ == tiny_model
@@ -195,7 +203,13 @@ def test_the_experiment_runs_with_an_llm_fallback_end_to_end(tmp_path: Path) -> 
 
     with StubOpenAI(replies=[four_way_reply("COEXIST", "0.9")]) as stub:
         llm = ["llm=local", "llm.model=openai/stub-model", f"llm.api_base={stub.base_url}", "llm.api_key=stub"]
-        overrides = ["+experiment=project_history", "dataset=builtin_history", "judge.fallback=dspy", *llm]
+        overrides = [
+            "+experiment=project_history",
+            "dataset=builtin_history",
+            "judge.fallback=dspy",
+            "judge.edits=false",
+            *llm,
+        ]
         run(compose_cfg([*overrides, "llm.cache=false"]), tmp_path)
     metrics = json.loads((tmp_path / "result.json").read_text())["metrics"]
     assert metrics["supersession_f1"] == 0.0

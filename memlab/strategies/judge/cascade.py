@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from memlab.errors import MemlabError
 from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.dspy_judge import DSPyJudge
+from memlab.strategies.judge.edit import EditJudge
 from memlab.strategies.judge.learned import DEFAULT_MODEL, LearnedJudge
 from memlab.strategies.judge.record import RecordJudge
 from memlab.strategies.judge.record_store import is_record_store
@@ -89,6 +90,10 @@ class CascadeJudge(JudgeBase):
         cited_only: On a record store where some record names what it replaces, the records speak for themselves:
             a pair the reference reader has no verdict on is COEXIST, not the record judge's (development
             repositories, ``refs=keep``: the record judge's verdicts there cost F1, experiments/adr_decisions).
+        edits: Second stage, after the reference reader: a pair the edit judge (``edit``,
+            :class:`~.edit.EditJudge`) reads as an edit of the older fact (a changed value, a rewording) gets its
+            SUPERSEDE or DUPLICATE; every other pair goes on to the note judges (experiments/memory_files).
+        edit: The edit judge (``None``: :class:`~.edit.EditJudge` with its defaults).
     """
 
     name: ClassVar[str] = "cascade"
@@ -119,6 +124,8 @@ class CascadeJudge(JudgeBase):
         record_share: float = 0.2,
         record: RecordJudge | None = None,
         cited_only: bool = True,
+        edits: bool = False,
+        edit: EditJudge | None = None,
     ) -> None:
         self.model_path = model_path
         self.model_sha256 = model_sha256
@@ -141,9 +148,12 @@ class CascadeJudge(JudgeBase):
         self.record_min_chars = record_min_chars
         self.record_share = record_share
         self.record = record
-        if any(isinstance(part, Mapping) for part in (slot, dspy, reference, record)):  # an old spec
-            raise TypeError("its slot, dspy, reference and record must be nodes with a _target_")
+        if any(isinstance(part, Mapping) for part in (slot, dspy, reference, record, edit)):  # an old spec
+            raise TypeError("its slot, dspy, reference, record and edit must be nodes with a _target_")
         self.cited_only = cited_only
+        self.edits = edits
+        self.edit = edit
+        self.edit_: EditJudge | None = None
         self.cites_ = False
         self.record_judge_: RecordJudge | None = None
         self.record_store_ = False
@@ -165,6 +175,8 @@ class CascadeJudge(JudgeBase):
             self.slot_ = self.slot if self.slot is not None else SlotJudge()
         if self.reader_ is None and self.references:
             self.reader_ = self.reference if self.reference is not None else ReferenceJudge()
+        if self.edit_ is None and self.edits:
+            self.edit_ = self.edit if self.edit is not None else EditJudge()
         if self.fallback_ is None and self.fallback != "slot":
             if self.fallback not in FALLBACKS:
                 raise MemlabError(f"judge.fallback must be one of {', '.join(FALLBACKS)}, not {self.fallback!r}")
@@ -224,6 +236,8 @@ class CascadeJudge(JudgeBase):
         learned, slot = self._parts()
         learned.observe(memories)
         slot.observe(memories)
+        if self.edit_ is not None:
+            self.edit_.observe(memories)
         if self.reader_ is not None:
             self.reader_.observe(memories)
         self.unobserved_ = list(memories) if self.fallback_ is not None else None
@@ -263,11 +277,25 @@ class CascadeJudge(JudgeBase):
         read = self.reader_.read(older, newer) if self.reader_ is not None else None
         if read is not None:
             return Verdict(read.relation, read.confidence, f"reference: {read.reason}")
+        edited = self._edit(older, newer, similarity)
+        if edited is not None:
+            return edited
         if not self.trusted:
             return self._fallback(older, newer, similarity, fallback, "learned judge distrusted")
         if verdict.confidence >= self.min_confidence:
             return verdict
         return self._fallback(older, newer, similarity, fallback, f"{verdict.reason} unsure")
+
+    def _edit(self, older: Memory, newer: Memory, similarity: float | None) -> Verdict | None:
+        """The edit judge's replacement verdict, where it finds one (``None``: no edit stage, or COEXIST)."""
+        if self.edit_ is None:
+            return None
+        verdict = self.edit_.judge(older, newer, similarity)
+        return (
+            None
+            if verdict.relation is Relation.COEXIST
+            else Verdict(verdict.relation, verdict.confidence, f"edit: {verdict.reason}")
+        )
 
     def _record(self, older: Memory, newer: Memory, similarity: float | None) -> Verdict:
         """On a record store: the reference reader's verdict where it has one, else the record judge's."""

@@ -22,7 +22,10 @@ Features (:data:`FEATURES`, :data:`FEATURES_VERSION` 1):
 * ``same_time``: both recorded at one time (one commit, one session: written side by side);
 * ``old_rank``: ``1 / (1 + rank)`` of the older among the newer's earlier memories by Jaccard (1: its best match);
 * ``new_rank``: ``1 / (1 + rank)`` of the newer among the memories recorded with it, by Jaccard with the older;
-* ``session_size``: ``log1p`` of the memories recorded at the newer's time.
+* ``session_size``: ``log1p`` of the memories recorded at the newer's time;
+* ``same_lead``: both start with the same kind of mark (a bullet, a number, a table cell, a tree branch, a
+  comment sign, a code span, a word): one fact kept in two shapes (a command in a code block and in a list)
+  stands twice in a file, an edit keeps its shape.
 """
 
 from __future__ import annotations
@@ -51,11 +54,20 @@ FEATURES: tuple[str, ...] = (
     "old_rank",
     "new_rank",
     "session_size",
+    "same_lead",
 )
 #: Characters of each text difflib compares (long paragraphs: their start carries the edit as often as not).
 MAX_CHARS = 400
 _TOKEN = re.compile(r"[\w@][\w./@:-]*[\w@/]|[\w@]")
 _VALUE = re.compile(r"\d|\w[./_@:-]\w|/")
+_LEADS = (("bullet", re.compile(r"[-*+]\s")), ("number", re.compile(r"\d+[.)]\s")), ("table", re.compile(r"\|")),
+          ("tree", re.compile(r"[│├└]")), ("comment", re.compile(r"(#|//)")), ("code", re.compile(r"`")))  # fmt: skip
+
+
+def lead(text: str) -> str:
+    """The kind of mark a fact starts with (:data:`_LEADS`; ``word`` when none)."""
+    start = text.lstrip()
+    return next((name for name, pattern in _LEADS if pattern.match(start)), "word")
 
 
 def tokens(text: str) -> tuple[str, ...]:
@@ -100,7 +112,7 @@ def pair_features(
         difflib.SequenceMatcher(None, normal(older), normal(newer), autojunk=False).ratio(),
         jaccard(sa, sb),
         len(sa & sb) / max(1, min(len(sa), len(sb))),
-        float(similarity) if similarity is not None else jaccard(sa, sb),
+        float(similarity) if similarity is not None and math.isfinite(similarity) else jaccard(sa, sb),
         _shared_run(ta, tb) / shorter,
         _shared_run(ta[::-1], tb[::-1]) / shorter,
         math.log1p(len(diff)),
@@ -110,6 +122,7 @@ def pair_features(
         1.0 / (1 + old_rank),
         1.0 / (1 + new_rank),
         math.log1p(session),
+        float(lead(older) == lead(newer)),
     ]
 
 
