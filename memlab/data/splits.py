@@ -1,4 +1,4 @@
-"""Folders of one JSON file per public repository, split by a hash of the names alone.
+"""Folders of one JSON file per public repository: reading one file, and splitting by a hash of the names alone.
 
 Splits: ``sealed`` is the first third (rounded up) of the folder's repository names (file stems
 ``owner__name``) ordered by ``sha256(salt + name)``, ``dev`` the rest, ``all`` both. Names only decide it,
@@ -10,9 +10,11 @@ fixed before any of its files was read.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from memlab.errors import MemlabError
 
@@ -73,3 +75,33 @@ def repo_files(
             )
         chosen = set(wanted)
     return [files[n] for n in sorted(chosen)]
+
+
+def read_object(path: str | Path, what: str) -> dict[str, Any]:
+    """The JSON object of one repository file (``what``: the corpus's name in messages).
+
+    Raises:
+        MemlabError: The file is missing, not JSON, or not an object (the message names the file).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise MemlabError(f"{what} file not found: {path}; pass dataset.path=<folder of owner__name.json files>")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise MemlabError(f"{path}: not valid JSON ({exc}); fix or replace the file") from None
+    if not isinstance(data, dict):
+        raise MemlabError(f"{path}: top level must be an object, got {type(data).__name__}; the file must be one "
+                          "repository object (format: SOURCE.md of the data folder)")  # fmt: skip
+    return data
+
+
+def field(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str, fix: str) -> Any:
+    """``obj[key]``, checked to be of ``kind`` (never a bool for another kind); else a one-line error at ``where``."""
+    if key not in obj:
+        raise MemlabError(f"{where}: missing field '{key}'; {fix}")
+    value = obj[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise MemlabError(f"{where}: field '{key}' must be {names}, got {type(value).__name__}; {fix}")
+    return value

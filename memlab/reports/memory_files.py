@@ -1,20 +1,11 @@
 """``memlab report memory_files``: judges on agents' memory files, side by side (every judge, per file kind, LORO).
 
 Reads the finished runs of the MLflow experiment ``memory_files`` (``python -m memlab +experiment=memory_files``;
-the study's commands are in experiments/memory_files/README.md) and writes ``reports/memory_files.md``:
-
-1. one row per split (``dev``, ``sealed``, ``all``, or the repositories and kinds a run selected) and judge, pooled
-   over the run's files: ``block_current_precision`` and ``replacement_f1`` with their 95% bootstrap intervals
-   over repositories, ``stale_inferable_in_block``, the other removed facts still shown, ``current_coverage``,
-   replacement precision and recall, ``candidate_recall`` (the newest finished run of each counts);
-2. leave-one-repository-out (LORO) rows: runs of one repository each whose edit model was trained without it
-   (``judge.model_path`` of ``judge=edit`` or ``judge.edit.model_path`` of the cascade set), their counts summed
-   over the folds and the rates computed from the sums;
-3. per file kind (CLAUDE.md, AGENTS.md, memory banks, ...) and judge: block precision, stale share, replacement F1;
-4. the issue's targets beside the default judge's figures on the sealed split (data no choice was made on);
-5. what is counted and not scored: retired facts, moves, pairs below the Jaccard cut, whole-file deletions.
-
-A rate with no denominator is ``–``, never 0 or 1. Every figure is read from a run.
+commands in experiments/memory_files/README.md) and writes ``reports/memory_files.md``: per data selection and
+judge the pooled rates with bootstrap intervals over repositories (the newest run of each counts); LORO rows
+(runs of one repository each whose edit model was trained without it: counts summed over the folds, rates from
+the sums); per file kind; the issue's targets beside the default judge on the sealed split; what is counted and
+not scored. A rate with no denominator is ``–``, never 0 or 1. Every figure is read from a run.
 """
 
 from __future__ import annotations
@@ -23,38 +14,26 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from memlab.reports.adr import _fmt, _metric, _set
+
 EXPERIMENT = "memory_files"
 #: Columns of the pooled tables: (metric, label).
 RATES: tuple[tuple[str, str], ...] = (
-    ("stale_inferable_in_block", "stale"),
-    ("gone_other_in_block", "other gone"),
-    ("current_coverage", "coverage"),
-    ("replacement_precision", "rep. P"),
-    ("replacement_recall", "rep. R"),
-    ("candidate_recall", "cand. recall"),
-)
+    ("stale_inferable_in_block", "stale"), ("gone_other_in_block", "other gone"), ("current_coverage", "coverage"),
+    ("replacement_precision", "rep. P"), ("replacement_recall", "rep. R"), ("candidate_recall", "cand. recall"),
+)  # fmt: skip
 #: The default judge's label (conf/judge/cascade.yaml with its edit stage).
 DEFAULT_JUDGE = "cascade (edits)"
-TARGETS: tuple[tuple[str, str, float], ...] = (
+TARGETS = (
     ("block_current_precision", "≥", 0.95),
     ("stale_inferable_in_block", "≤", 0.02),
     ("replacement_f1", "≥", 0.80),
 )
 COUNTED: tuple[tuple[str, str], ...] = (
-    ("n_files", "files"),
-    ("n_checkpoints", "checkpoints"),
-    ("n_facts", "facts"),
-    ("n_kept_pairs", "kept pairs"),
-    ("n_retired", "retired"),
-    ("n_pairs_below_cut", "pairs below the cut"),
-    ("n_moved", "moved"),
-    ("n_file_deletions", "file deletions"),
-    ("n_rewrites", "rewrites"),
-)
-
-
-def _set(value: Any) -> bool:
-    return value not in (None, "", "None", "null")
+    ("n_files", "files"), ("n_checkpoints", "checkpoints"), ("n_facts", "facts"), ("n_kept_pairs", "kept pairs"),
+    ("n_retired", "retired"), ("n_pairs_below_cut", "pairs below the cut"), ("n_moved", "moved"),
+    ("n_file_deletions", "file deletions"), ("n_rewrites", "rewrites"),
+)  # fmt: skip
 
 
 def fold_model(params: Mapping[str, str]) -> str | None:
@@ -70,7 +49,7 @@ def judge_label(params: Mapping[str, str]) -> str:
     target = params.get("judge._target_", "?").rsplit(".", 1)[-1]
     name = "none" if target == "NoJudge" else target.removesuffix("Judge").lower() or "?"
     if target == "CascadeJudge" and params.get("judge.edits") == "True":
-        name = "cascade (edits)"
+        name = DEFAULT_JUDGE
     return name + (" (LORO fold)" if fold_model(params) else "")
 
 
@@ -82,46 +61,32 @@ def data_label(params: Mapping[str, str]) -> str:
     return params.get("dataset.split", "all") + where + "".join(f" {e}" for e in extra)
 
 
-def _fmt(value: float | None) -> str:
-    return "–" if value is None else f"{value:.3f}"
-
-
-def _metric(run: Any, name: str) -> float | None:
-    value = run.metrics.get(name)
-    return None if value is None else float(value)
-
-
 def _ci(run: Any, name: str) -> str:
     value, lo, hi = (_metric(run, f"{name}{s}") for s in ("", "_ci_low", "_ci_high"))
     return _fmt(value) + (f" [{lo:.2f}, {hi:.2f}]" if lo is not None and hi is not None else "")
 
 
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head), *("| " + " | ".join(r) + " |" for r in rows), ""]
+
+
 def newest(runs: Sequence[Any]) -> dict[tuple[str, str], Any]:
     """``(data, judge)`` -> the newest finished run, for runs that are not LORO folds."""
-    out: dict[tuple[str, str], Any] = {}
-    for run in sorted(runs, key=lambda r: r.start_time):
-        if not fold_model(run.params):
-            out[(data_label(run.params), judge_label(run.params))] = run
+    out = {(data_label(r.params), judge_label(r.params)): r for r in sorted(runs, key=lambda r: r.start_time)
+           if not fold_model(r.params)}  # fmt: skip
     return dict(sorted(out.items()))
 
 
 def pooled_table(groups: Mapping[tuple[str, str], Any]) -> list[str]:
     """One row per data and judge."""
-    lines = [
-        "| data | judge | files | block precision [95% CI] | replacement F1 [95% CI] | "
-        + " | ".join(label for _, label in RATES)
-        + " | time (s) |",
-        "|---|---|---|---|---|" + "---|" * (len(RATES) + 1),
-    ]
+    head = ["data", "judge", "files", "block precision [95% CI]", "replacement F1 [95% CI]", *(r[1] for r in RATES)]
+    rows = []
     for (data, judge), run in groups.items():
         files, seconds = _metric(run, "n_files"), _metric(run, "latency_total_s")
-        count = int(files) if files is not None else "?"
-        lines.append(
-            f"| {data} | {judge} | {count} | {_ci(run, 'block_current_precision')} | {_ci(run, 'replacement_f1')} | "
-            + " | ".join(_fmt(_metric(run, m)) for m, _ in RATES)
-            + (f" | {seconds:.0f} |" if seconds is not None else " | – |")
-        )
-    return [*lines, ""]
+        rows.append([data, judge, "?" if files is None else str(int(files)), _ci(run, "block_current_precision"),
+                     _ci(run, "replacement_f1"), *(_fmt(_metric(run, m)) for m, _ in RATES),
+                     "–" if seconds is None else f"{seconds:.0f}"])  # fmt: skip
+    return _table([*head, "time (s)"], rows)
 
 
 def loro_table(runs: Sequence[Any]) -> list[str]:
@@ -137,20 +102,12 @@ def loro_table(runs: Sequence[Any]) -> list[str]:
             folds[key][run.params.get("dataset.repos", "?")] = run
     if not folds:
         return ["No LORO fold runs in this store (experiments/memory_files/README.md says how to make them).", ""]
-    lines = [
-        "| split | judge | folds | block precision | replacement F1 | "
-        + " | ".join(label for _, label in RATES)
-        + " |",
-        "|---|---|---|---|---|" + "---|" * len(RATES),
-    ]
+    rows = []
     for (split, judge), by_repo in sorted(folds.items()):
-        total = {name: sum(float(r.metrics.get(name, 0.0)) for r in by_repo.values()) for name in COUNTS}
-        values = pooled.rates(total, TABLE)
-        lines.append(
-            f"| {split} | {judge} | {len(by_repo)} | {_fmt(values.get('block_current_precision'))} | "
-            f"{_fmt(values.get('replacement_f1'))} | " + " | ".join(_fmt(values.get(m)) for m, _ in RATES) + " |"
-        )
-    return [*lines, ""]
+        values = pooled.rates(pooled.summed([r.metrics for r in by_repo.values()], COUNTS), TABLE)
+        rows.append([split, judge, str(len(by_repo)), *(_fmt(values.get(m)) for m in ("block_current_precision",
+                     "replacement_f1", *(m for m, _ in RATES)))])  # fmt: skip
+    return _table(["split", "judge", "folds", "block precision", "replacement F1", *(r[1] for r in RATES)], rows)
 
 
 def kind_table(groups: Mapping[tuple[str, str], Any]) -> list[str]:
@@ -164,39 +121,29 @@ def kind_table(groups: Mapping[tuple[str, str], Any]) -> list[str]:
                                                                   "replacement_f1")]  # fmt: skip
                 files = _metric(run, f"kind.{kind}.n_files")
                 cells[kind][key] = " / ".join(_fmt(v) for v in got) + f" ({int(files or 0)})"
-    if not cells:
-        return []
-    columns = list(groups)
-    lines = [
-        "| kind | " + " | ".join(f"{judge} ({data})" for data, judge in columns) + " |",
-        "|---|" + "---|" * len(columns),
-    ]
-    lines += [f"| {kind} | " + " | ".join(cells[kind].get(c, "–") for c in columns) + " |" for kind in sorted(cells)]
-    return [*lines, ""]
+    head = ["kind", *(f"{judge} ({data})" for data, judge in groups)]
+    return _table(head, [[kind, *(cells[kind].get(c, "–") for c in groups)] for kind in sorted(cells)]) if cells else []
 
 
 def targets_table(groups: Mapping[tuple[str, str], Any]) -> list[str]:
     """The issue's targets beside the default judge on the sealed split."""
-    run = next((r for (data, judge), r in groups.items() if data == "sealed" and judge == DEFAULT_JUDGE), None)
+    run = groups.get(("sealed", DEFAULT_JUDGE))
     if run is None:
         return ["No sealed run of the default judge in this store.", ""]
-    lines = ["| metric | target | default judge, sealed split | met |", "|---|---|---|---|"]
+    rows = []
     for metric, op, value in TARGETS:
         got = _metric(run, metric)
         met = "–" if got is None else ("yes" if (got >= value if op == "≥" else got <= value) else "no")
-        lines.append(f"| `{metric}` | {op} {value:.2f} | {_fmt(got)} | {met} |")
-    return [*lines, f"| `current_coverage` | reported | {_fmt(_metric(run, 'current_coverage'))} | |", ""]
+        rows.append([f"`{metric}`", f"{op} {value:.2f}", _fmt(got), met])
+    rows.append(["`current_coverage`", "reported", _fmt(_metric(run, "current_coverage")), ""])
+    return _table(["metric", "target", "default judge, sealed split", "met"], rows)
 
 
 def counted_table(groups: Mapping[tuple[str, str], Any]) -> list[str]:
     """What each data selection holds that is counted, not scored (the same for every judge: one run each)."""
-    first: dict[str, Any] = {}
-    for (data, _), run in groups.items():
-        first.setdefault(data, run)
-    lines = ["| data | " + " | ".join(label for _, label in COUNTED) + " |", "|---|" + "---|" * len(COUNTED)]
-    for data, run in first.items():
-        lines.append(f"| {data} | " + " | ".join(str(int(_metric(run, m) or 0)) for m, _ in COUNTED) + " |")
-    return [*lines, ""]
+    first = {data: run for (data, _), run in reversed(list(groups.items()))}
+    rows = [[data, *(str(int(_metric(run, m) or 0)) for m, _ in COUNTED)] for data, run in first.items()]
+    return _table(["data", *(label for _, label in COUNTED)], rows)
 
 
 def render(runs: Sequence[Any], experiment: str = EXPERIMENT) -> str:

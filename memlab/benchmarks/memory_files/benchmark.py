@@ -1,19 +1,13 @@
 """``dataset=memory_files``: agents' memory files (CLAUDE.md, AGENTS.md, memory banks), commit by commit.
 
-One episode per (repository, memory file). Each fact of the file is a memory recorded at the time of the
-commit that added it (namespace from the file's kind, :data:`NAMESPACES`; summary = the fact), in commit order;
-the policy never sees a removal (an agent's notes do not announce them). Each commit is a session
-(``meta["session"]``) and a checkpoint: the SessionStart block a session starting right after it gets is
-scored against the file at that time (:mod:`memlab.benchmarks.memory_files.scoring`). Commit times are the
-author dates, made strictly increasing in commit order (a later commit with an earlier date is placed one
-second after its predecessor).
-
-Rates (pooled = ratios of counts summed over files and repositories; intervals: bootstrap over repositories):
-``block_current_precision`` (main), ``stale_inferable_in_block``, ``gone_other_in_block``, ``current_coverage``,
-``replacement_{precision,recall,f1}``, ``candidate_recall``. Per file (``info["files"]``, metrics
-``file.<owner__name>/<path>.<rate>``), per kind (``kind.<kind>.<rate>``) and per repository
-(``repo.<owner__name>.<rate>``); counts of retired facts, moves, pairs below the cut and whole-file deletions
-beside them (reported, not scored).
+One episode per (repository, memory file): each fact is a memory recorded at its commit's time (namespace from
+the file's kind, :data:`NAMESPACES`; summary = the fact), in commit order; the policy never sees a removal (an
+agent's notes do not announce them). Each commit is a session and a checkpoint: the SessionStart block right
+after it is scored against the file at that time (:mod:`.scoring`). Commit times are the author dates, made
+strictly increasing in commit order (a later commit dated earlier is placed one second after its predecessor).
+Rates (:data:`RATES`) are ratios of counts summed over files and repositories, with bootstrap intervals over
+repositories; per file (``file.<owner__name>/<path>.<rate>``), kind (``kind.<kind>.<rate>``) and repository
+(``repo.<owner__name>.<rate>``), with the counts that are reported, not scored, beside them.
 """
 
 from __future__ import annotations
@@ -41,13 +35,8 @@ from memlab.types import Memory
 log = logging.getLogger(__name__)
 
 MAIN_METRIC = "block_current_precision"
-HEADLINE: tuple[str, ...] = (
-    "block_current_precision",
-    "stale_inferable_in_block",
-    "current_coverage",
-    "replacement_f1",
-    "candidate_recall",
-)
+HEADLINE = ("block_current_precision", "stale_inferable_in_block", "current_coverage", "replacement_f1",
+            "candidate_recall")  # fmt: skip
 RATES: pool.RateTable = {
     "block_current_precision": (((1, "n_block_current"),), ((1, "n_block_facts"),)),
     "stale_inferable_in_block": (((1, "n_block_stale_inferable"),), ((1, "n_block_facts"),)),
@@ -58,8 +47,6 @@ RATES: pool.RateTable = {
     "replacement_f1": (((2, "rep_tp"),), ((2, "rep_tp"), (1, "rep_fp"), (1, "rep_fn"))),
     "candidate_recall": (((1, "n_kept_candidates"),), ((1, "n_kept_pairs"),)),
 }
-#: Rates logged per file, kind and repository (all of :data:`RATES`).
-PER_GROUP: tuple[str, ...] = tuple(RATES)
 #: Namespace of a memory file's facts, by the file name's lower-case basename (anything else: ``patterns``):
 #: instruction files hold conventions and commands, memory banks say what they are in their names.
 NAMESPACES: dict[str, str] = {
@@ -91,16 +78,8 @@ def file_episode(mfile: MemoryFile) -> tuple[Episode, dict[str, str]]:
         times.append(at if not times or at > times[-1] else times[-1] + timedelta(seconds=1))
     ns = namespace(mfile.kind)
     ids = {f.id: memory_id(mfile.repo, mfile.path, f.id) for f in mfile.facts}
-    memories = tuple(
-        Memory(
-            ids[f.id],
-            ns,
-            times[f.recorded],
-            f.text,
-            meta={"session": f"commit-{f.recorded}", "repo": mfile.repo, "path": mfile.path},
-        )
-        for f in mfile.facts
-    )
+    memories = tuple(Memory(ids[f.id], ns, times[f.recorded], f.text, meta={"session": f"commit-{f.recorded}",
+                            "repo": mfile.repo, "path": mfile.path}) for f in mfile.facts)  # fmt: skip
     return Episode(f"{mfile.repo}:{mfile.path}", memories, checkpoints=tuple(times)), ids
 
 
@@ -175,24 +154,20 @@ class MemoryFilesBenchmark(EpisodeBenchmark):
         return MemoryFilesData(files, card)
 
     def run(self, components: Components, seed: int) -> BenchmarkResult:
-        """Each file's episode in turn, with a log line per repository (files, facts, seconds)."""
+        """Each file's episode in turn (files come grouped by repository), a log line per repository."""
         from memlab.pipeline.episode import run_episode
 
         data = self.load(seed)
-        outcomes, ids = [], []
-        done: dict[str, list[float]] = {}
-        for k, mfile in enumerate(data.files):
-            t0 = time.perf_counter()
-            episode, fact_ids = file_episode(mfile)
-            outcomes.append(run_episode(episode, components))
-            ids.append(fact_ids)
-            seen = done.setdefault(mfile.repo, [0, 0, 0.0])
-            seen[0], seen[1], seen[2] = seen[0] + 1, seen[1] + len(mfile.facts), seen[2] + time.perf_counter() - t0
-            if k + 1 == len(data.files) or data.files[k + 1].repo != mfile.repo:
-                n_repos = len(done)
-                log.info("memory_files: %s (%d of %d repositories): %d files, %d facts, %.1f s",
-                         mfile.repo, n_repos, len({f.repo for f in data.files}), *seen)  # fmt: skip
-        return self.score(data, list(zip(outcomes, ids, strict=True)), components, seed)
+        outcomes = []
+        repos = list(dict.fromkeys(f.repo for f in data.files))
+        for k, repo in enumerate(repos, 1):
+            t0, mine = time.perf_counter(), [f for f in data.files if f.repo == repo]
+            for mfile in mine:
+                episode, ids = file_episode(mfile)
+                outcomes.append((run_episode(episode, components), ids))
+            log.info("memory_files: %s (%d of %d repositories): %d files, %.1f s",
+                     repo, k, len(repos), len(mine), time.perf_counter() - t0)  # fmt: skip
+        return self.score(data, outcomes, components, seed)
 
     def score(
         self, data: MemoryFilesData, outcomes: Sequence[Any], components: Components, seed: int

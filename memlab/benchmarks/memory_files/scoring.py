@@ -1,28 +1,21 @@
 """One memory file's episode scored: counts at every checkpoint, and the judge's edges against the kept pairs.
 
-Gold follows the hand check of the data folder's ``SOURCE.md``: a removed fact and the added fact of its hunk
-it was paired with form a **kept pair** when their token Jaccard is at least :data:`KEEP_JACCARD` (0.2: in
-both hand-checked samples it kept no unrelated pair and about 90% of the real successors). A kept pair is a
-replacement, whether the newer fact changes a value (SUPERSEDE) or rewords it (a rephrasing shown beside its
-new wording is a duplicate): the judge is right with either SUPERSEDE or DUPLICATE.
+Gold (the hand check in the data folder's ``SOURCE.md``): a removed fact and the added fact of its hunk it was
+paired with form a **kept pair** at token Jaccard ≥ :data:`KEEP_JACCARD` (0.2: in both hand-checked samples it
+kept no unrelated pair and about 90% of the real successors). A kept pair is a replacement whether the newer
+changes a value (SUPERSEDE) or rewords it (shown beside its new wording it is a duplicate): both are right.
 
-Checkpoints (after every commit; a commit after which the file does not exist is counted, not scored), over
-the facts the block speaks for (memory items; a summary speaks for its sources, resolved in the final store):
+Checkpoints (after every commit; one after which the file does not exist is counted, not scored), over the facts
+the block speaks for (a summary speaks for its sources): ``n_block_facts``; ``n_block_current`` (still in the
+file); ``n_block_stale_inferable`` (removed by then as the older side of a kept pair: a judge could have known);
+``n_block_gone_other`` (removed otherwise: reported, not inferable); ``n_current``, ``n_current_in_block`` and
+``n_coverage_slots`` = ``min(n_current, K)``, K the items the run's selector shows under its budget from a pool
+of exactly the current facts (at least ``n_current_in_block``): coverage within the budget.
 
-* ``n_block_facts``; ``n_block_current``: still in the file at that time; ``n_block_stale_inferable``: removed
-  by then as the older side of a kept pair (its successor was recorded in the commit that removed it, so a
-  judge could have known); ``n_block_gone_other``: removed by then otherwise (retired, a pair below the cut, a
-  file deletion) — reported, not inferable from what the policy saw;
-* ``n_current``: facts in the file; ``n_current_in_block``; ``n_coverage_slots``: how many of the current facts
-  the block could hold — ``min(n_current, K)``, where K is the number of items the run's selector shows under
-  the run's budget when its pool is exactly the current facts (at least ``n_current_in_block``): coverage
-  within the budget, whatever the policy chose to show.
-
-Edges (the store's SUPERSEDE and DUPLICATE edges at the end; verdicts held for review are not edges):
-``rep_tp`` an edge on a kept pair; ``rep_fp`` an edge whose older fact was still in the file after the newer
-one's commit (both stood side by side; identical texts excepted); edges on other pairs (the older was removed,
-but not as this pair's kept side) are ``n_edges_unscored``; ``rep_fn`` a kept pair without an edge;
-``n_kept_candidates`` kept pairs the judge was shown.
+Edges (the final store's SUPERSEDE and DUPLICATE edges; verdicts held for review are not edges): ``rep_tp`` on a
+kept pair; ``rep_fp`` whose older fact stood beside the newer in the file (identical texts excepted); other
+edges (the older removed, but not as this pair's kept side) are ``n_edges_unscored``; ``rep_fn`` a kept pair
+without an edge; ``n_kept_candidates`` kept pairs the judge was shown.
 """
 
 from __future__ import annotations
@@ -45,30 +38,11 @@ REPLACING = {EdgeType.SUPERSEDES: "SUPERSEDE", EdgeType.DUPLICATES: "DUPLICATE"}
 
 #: Counts a file (and, summed, a repository) contributes.
 COUNTS: tuple[str, ...] = (
-    "n_checkpoints",
-    "n_checkpoints_gone",
-    "n_block_facts",
-    "n_block_current",
-    "n_block_stale_inferable",
-    "n_block_gone_other",
-    "n_current",
-    "n_current_in_block",
-    "n_coverage_slots",
-    "n_kept_pairs",
-    "n_kept_candidates",
-    "rep_tp",
-    "rep_fp",
-    "rep_fn",
-    "n_rep_supersede",
-    "n_rep_duplicate",
-    "n_edges_unscored",
-    "n_facts",
-    "n_retired",
-    "n_pairs_below_cut",
-    "n_moved",
-    "n_file_deletions",
-    "n_rewrites",
-)
+    "n_checkpoints", "n_checkpoints_gone", "n_block_facts", "n_block_current", "n_block_stale_inferable",
+    "n_block_gone_other", "n_current", "n_current_in_block", "n_coverage_slots", "n_kept_pairs", "n_kept_candidates",
+    "rep_tp", "rep_fp", "rep_fn", "n_rep_supersede", "n_rep_duplicate", "n_edges_unscored", "n_facts", "n_retired",
+    "n_pairs_below_cut", "n_moved", "n_file_deletions", "n_rewrites",
+)  # fmt: skip
 
 
 def kept_pairs(mfile: MemoryFile) -> list[tuple[Fact, Fact]]:
@@ -127,9 +101,7 @@ def file_score(
         for key, value in row.items():
             counts[key] += value
         checkpoints.append({"commit": k, **row})
-    edges = {
-        (edge.target, edge.source): REPLACING[edge.type] for edge in store.edges.values() if edge.type in REPLACING
-    }
+    edges = {(e.target, e.source): REPLACING[e.type] for e in store.edges.values() if e.type in REPLACING}
     gold = {(ids[o.id], ids[n.id]) for o, n in pairs}
     records: list[dict[str, Any]] = []
     for older, newer in pairs:
@@ -140,16 +112,8 @@ def file_score(
         counts["rep_tp" if relation else "rep_fn"] += 1
         counts["n_rep_supersede"] += relation == "SUPERSEDE"
         counts["n_rep_duplicate"] += relation == "DUPLICATE"
-        records.append(
-            {
-                "record": "kept_pair",
-                "older": older.id,
-                "newer": newer.id,
-                "jaccard": older.jaccard,
-                "candidate": key in store.judged,
-                "predicted": relation,
-            }
-        )
+        records.append({"record": "kept_pair", "older": older.id, "newer": newer.id, "jaccard": older.jaccard,
+                        "candidate": key in store.judged, "predicted": relation})  # fmt: skip
     for (o, n), relation in sorted(edges.items()):
         if (o, n) in gold or o not in fact_of or n not in fact_of:
             continue

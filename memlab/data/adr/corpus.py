@@ -17,7 +17,6 @@ folder can move repositories between splits, and no file is opened to split.
 from __future__ import annotations
 
 import datetime
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,41 +96,31 @@ class AdrRepo:
         return self.repo.replace("/", "__")
 
 
-def _field(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str, fix: str) -> Any:
-    if key not in obj:
-        raise MemlabError(f"{where}: missing field '{key}'; {fix}")
-    value = obj[key]
-    if not isinstance(value, kind) or isinstance(value, bool):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise MemlabError(f"{where}: field '{key}' must be {names}, got {type(value).__name__}; {fix}")
-    return value
-
-
 def _record(raw: Any, index: int, source: str) -> AdrRecord:
     fix = "fix the record (format: SOURCE.md of the data folder)"
     rid = raw.get("id") if isinstance(raw, dict) else None
     where = f"{source}: record {index}" + (f" (id {rid!r})" if isinstance(rid, str) else "")
     if not isinstance(raw, dict):
         raise MemlabError(f"{where}: expected an object, got {type(raw).__name__}; {fix}")
-    rid = _field(raw, "id", str, where, fix)
+    rid = splits.field(raw, "id", str, where, fix)
     if not rid.strip():
         raise MemlabError(f"{where}: field 'id' is empty; {fix}")
     number = raw.get("number")
     if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
         raise MemlabError(f"{where}: field 'number' must be an integer or null, got {type(number).__name__}; {fix}")
-    date_text = _field(raw, "date", str, where, fix)
+    date_text = splits.field(raw, "date", str, where, fix)
     try:
         date = datetime.date.fromisoformat(date_text[:10])
     except ValueError:
         raise MemlabError(f"{where}: field 'date' {date_text!r} is not a YYYY-MM-DD date; {fix}") from None
     return AdrRecord(
         id=rid,
-        path=_field(raw, "path", str, where, fix),
+        path=splits.field(raw, "path", str, where, fix),
         number=number,
-        title=_field(raw, "title", str, where, fix),
+        title=splits.field(raw, "title", str, where, fix),
         date=date,
         status=raw.get("status") or "",
-        text=_field(raw, "text", str, where, fix),
+        text=splits.field(raw, "text", str, where, fix),
     )
 
 
@@ -141,13 +130,14 @@ def _link(raw: Any, index: int, source: str) -> AdrLink:
     if not isinstance(raw, dict):
         raise MemlabError(f"{where}: expected an object, got {type(raw).__name__}; {fix}")
     where += f" ({raw.get('old')!r} -> {raw.get('new')!r})"
-    relation = _field(raw, "relation", str, where, fix)
+    relation = splits.field(raw, "relation", str, where, fix)
     if relation not in RELATIONS:
         raise MemlabError(f"{where}: relation {relation!r} is not one of {', '.join(RELATIONS)}; {fix}")
     evidence = raw.get("evidence") or ""
     if not isinstance(evidence, str):
         raise MemlabError(f"{where}: field 'evidence' must be str, got {type(evidence).__name__}; {fix}")
-    return AdrLink(_field(raw, "old", str, where, fix), _field(raw, "new", str, where, fix), relation, evidence)
+    old, new = (splits.field(raw, key, str, where, fix) for key in ("old", "new"))
+    return AdrLink(old, new, relation, evidence)
 
 
 def read_repo(path: str | Path) -> AdrRepo:
@@ -157,19 +147,11 @@ def read_repo(path: str | Path) -> AdrRepo:
         MemlabError: The file is missing, not JSON, or a field of the repository, a record or a link is
             missing or of the wrong type (the message names the file and the record).
     """
-    path = Path(path)
     source = str(path)
-    if not path.is_file():
-        raise MemlabError(f"ADR file not found: {source}; pass dataset.path=<folder of owner__name.json files>")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise MemlabError(f"{source}: not valid JSON ({exc}); fix or replace the file") from None
+    data = splits.read_object(path, "ADR")
     fix = "the file must be one repository object (format: SOURCE.md of the data folder)"
-    if not isinstance(data, dict):
-        raise MemlabError(f"{source}: top level must be an object, got {type(data).__name__}; {fix}")
-    repo = _field(data, "repo", str, source, fix)
-    raw_records = _field(data, "adrs", list, source, fix)
+    repo = splits.field(data, "repo", str, source, fix)
+    raw_records = splits.field(data, "adrs", list, source, fix)
     raw_links = data.get("links") or []
     if not isinstance(raw_links, list):
         raise MemlabError(f"{source}: field 'links' must be list, got {type(raw_links).__name__}; {fix}")

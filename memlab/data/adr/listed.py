@@ -14,16 +14,8 @@ from __future__ import annotations
 import re
 
 #: Active relation words a key or heading may be, and the verb each becomes.
-VERBS = {
-    "supersedes": "Supersedes",
-    "supercedes": "Supersedes",
-    "replaces": "Replaces",
-    "obsoletes": "Obsoletes",
-    "overrides": "Overrides",
-    "amends": "Amends",
-    "extends": "Extends",
-    "refines": "Refines",
-}
+VERBS = {"supersedes": "Supersedes", "supercedes": "Supersedes", "replaces": "Replaces", "obsoletes": "Obsoletes",
+         "overrides": "Overrides", "amends": "Amends", "extends": "Extends", "refines": "Refines"}  # fmt: skip
 _KEY = re.compile(r"^\s*[\"']?([A-Za-z][\w -]*?)[\"']?\s*:\s*(.*?)\s*$")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*?)\s*$")
 _HEAD_WORD = re.compile(r"(?i)^\W*([a-z]+)\W*$")

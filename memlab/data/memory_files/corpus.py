@@ -1,21 +1,15 @@
 """Reading a folder of memory-file histories: one JSON file per public repository.
 
 The format (the data folder's ``SOURCE.md``): ``{"repo", "commit", "license", "files": [...]}``; each file has
-``path``, ``kind``, ``commits`` (first-parent order: ``sha``, ``date``, ``status``, ``rewrite``, ...) and
-``facts`` (``id``, ``text``, ``section``, ``in_code``, ``recorded_in``, ``removed_in``, ``removal``,
-``replaced_by``, ``pair_jaccard``, ``moved_in``, ...). Further fields are allowed and ignored; the commits'
-added and removed lines are not read (the facts carry what the benchmark needs).
-
-Every file is validated; a malformed one raises a one-line :class:`~memlab.errors.MemlabError` naming the
-file, the memory file and the fact or commit.
-
-Splits (:mod:`memlab.data.splits`, salt ``memlab-memory-files-seal:``): ``sealed`` is the first third (rounded
-up) of the names by hash, chosen before any file was read (``experiments/memory_files/sealed.txt``).
+``path``, ``kind``, ``commits`` (first-parent order) and ``facts`` (``id``, ``text``, ``recorded_in``,
+``removed_in``, ``removal``, ``replaced_by``, ``pair_jaccard``, ``moved_in``, ...). Other fields (the commits'
+added and removed lines among them) are not read. A malformed file raises a one-line
+:class:`~memlab.errors.MemlabError` naming the file, the memory file and the fact or commit. Splits:
+:mod:`memlab.data.splits` with this corpus's salt, fixed before any file was read (experiments/memory_files).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -50,8 +44,6 @@ class Fact:
     Attributes:
         id: The fact's id in its file.
         text: The line, bullet or paragraph as written.
-        section: The nearest heading.
-        in_code: Inside a code fence.
         recorded: Index of the commit that added it.
         removed: Index of the commit that removed it (``None``: still in the file at the snapshot).
         removal: ``None``, ``paired``, ``retired``, ``file_deleted`` or ``file_became_symlink``.
@@ -63,8 +55,6 @@ class Fact:
 
     id: str
     text: str
-    section: str
-    in_code: bool
     recorded: int
     removed: int | None
     removal: str | None
@@ -112,13 +102,7 @@ class MemoryFileRepo:
 
 
 def _field(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if key not in obj:
-        raise MemlabError(f"{where}: missing field '{key}'; {_FIX}")
-    value = obj[key]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise MemlabError(f"{where}: field '{key}' must be {names}, got {type(value).__name__}; {_FIX}")
-    return value
+    return splits.field(obj, key, kind, where, _FIX)
 
 
 def _commit(raw: Any, index: int, where: str) -> Commit:
@@ -166,8 +150,6 @@ def _fact(raw: Any, index: int, where: str, position: dict[str, int]) -> Fact:
     return Fact(
         fid,
         text,
-        str(raw.get("section") or ""),
-        bool(raw.get("in_code")),
         recorded,
         removed,
         removal,
@@ -210,16 +192,8 @@ def read_repo(path: str | Path) -> MemoryFileRepo:
         MemlabError: The file is missing, not JSON, or a field of the repository, a memory file, a commit or a
             fact is missing or wrong (the message names the file and where in it).
     """
-    path = Path(path)
     source = str(path)
-    if not path.is_file():
-        raise MemlabError(f"memory-files file not found: {source}; pass dataset.path=<folder of owner__name.json>")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise MemlabError(f"{source}: not valid JSON ({exc}); fix or replace the file") from None
-    if not isinstance(data, dict):
-        raise MemlabError(f"{source}: top level must be an object, got {type(data).__name__}; {_FIX}")
+    data = splits.read_object(path, "memory-files")
     repo = _field(data, "repo", str, source)
     files = tuple(_file(f, i, repo, source) for i, f in enumerate(_field(data, "files", list, source)))
     licence, commit = data.get("license") or "unknown", data.get("commit") or ""

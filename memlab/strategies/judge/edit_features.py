@@ -41,21 +41,9 @@ from memlab.types import Memory
 
 FEATURES_VERSION = 1
 FEATURES: tuple[str, ...] = (
-    "ratio",
-    "jaccard",
-    "containment",
-    "cosine",
-    "prefix",
-    "suffix",
-    "n_diff",
-    "value_diff",
-    "len_ratio",
-    "same_time",
-    "old_rank",
-    "new_rank",
-    "session_size",
-    "same_lead",
-)
+    "ratio", "jaccard", "containment", "cosine", "prefix", "suffix", "n_diff", "value_diff", "len_ratio", "same_time",
+    "old_rank", "new_rank", "session_size", "same_lead",
+)  # fmt: skip
 #: Characters of each text difflib compares (long paragraphs: their start carries the edit as often as not).
 MAX_CHARS = 400
 _TOKEN = re.compile(r"[\w@][\w./@:-]*[\w@/]|[\w@]")
