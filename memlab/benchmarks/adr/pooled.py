@@ -40,6 +40,8 @@ COUNTS: tuple[str, ...] = (
     "n_current_covered",
     "n_as_of_queries",
     "n_as_of_correct",
+    "n_gold_stated",
+    "n_gold_stated_found",
 )
 #: Rate -> (numerator terms, denominator terms); numerator terms may carry a factor.
 RATES: Mapping[str, tuple[tuple[tuple[float, str], ...], tuple[tuple[float, str], ...]]] = {
@@ -52,6 +54,9 @@ RATES: Mapping[str, tuple[tuple[tuple[float, str], ...], tuple[tuple[float, str]
     "current_truth_at_1": (((1, "n_current_correct"),), ((1, "n_current_queries"),)),
     "current_coverage_injected": (((1, "n_current_covered"),), ((1, "n_current_queries"),)),
     "as_of_acc": (((1, "n_as_of_correct"),), ((1, "n_as_of_queries"),)),
+    # gold SUPERSEDE links the newer record states (the data's direction), and the judge's recall of those
+    "stated_share": (((1, "n_gold_stated"),), ((1, "n_gold_supersede"),)),
+    "stated_recall": (((1, "n_gold_stated_found"),), ((1, "n_gold_stated"),)),
 }
 #: Rate -> the name of its count (the denominator) among :func:`rate_counts` and the summed counts.
 RATE_COUNTS: Mapping[str, str] = {
@@ -64,6 +69,8 @@ RATE_COUNTS: Mapping[str, str] = {
     "current_truth_at_1": "n_current_queries",
     "current_coverage_injected": "n_current_queries",
     "as_of_acc": "n_as_of_queries",
+    "stated_share": "n_gold_supersede",
+    "stated_recall": "n_gold_stated",
 }
 #: Rates that get bootstrap intervals over repositories.
 CI_RATES: tuple[str, ...] = (

@@ -62,12 +62,14 @@ class AdrLink:
         new: Id of the newer record.
         relation: ``supersedes`` or ``amends``.
         evidence: The status line(s) or sentence(s) the link was read from.
+        direction: Where it was read: ``old-status``, ``new-says`` or both (``""``: not given).
     """
 
     old: str
     new: str
     relation: str
     evidence: str
+    direction: str = ""
 
 
 @dataclass(frozen=True)
@@ -136,8 +138,11 @@ def _link(raw: Any, index: int, source: str) -> AdrLink:
     evidence = raw.get("evidence") or ""
     if not isinstance(evidence, str):
         raise MemlabError(f"{where}: field 'evidence' must be str, got {type(evidence).__name__}; {fix}")
+    direction = raw.get("direction") or ""
+    if not isinstance(direction, str):
+        raise MemlabError(f"{where}: field 'direction' must be str, got {type(direction).__name__}; {fix}")
     old, new = (splits.field(raw, key, str, where, fix) for key in ("old", "new"))
-    return AdrLink(old, new, relation, evidence)
+    return AdrLink(old, new, relation, evidence, direction)
 
 
 def read_repo(path: str | Path) -> AdrRepo:
