@@ -107,9 +107,7 @@ def fit(data: Sequence[FilePairs], features: Sequence[int], c: float = 1.0) -> A
 
 def probabilities(model: Any, data: FilePairs, features: Sequence[int]) -> np.ndarray:
     """P(replacement) of every pair of ``data`` (the model's formula, vectorised)."""
-    z = model.intercept + ((data.rows[:, features] - np.array(model.mean)) / np.array(model.scale)) @ np.array(
-        model.coef
-    )
+    z = model.intercept + ((data.rows[:, features] - model.mean) / np.array(model.scale)) @ np.array(model.coef)
     return 1.0 / (1.0 + np.exp(-np.clip(z, -500, 500)))
 
 
@@ -128,10 +126,7 @@ def f1(tp: int, fp: int, fn: int) -> float | None:
 
 def by_repo(data: Sequence[FilePairs]) -> dict[str, list[FilePairs]]:
     """The files grouped by repository."""
-    out: dict[str, list[FilePairs]] = {}
-    for d in data:
-        out.setdefault(d.repo, []).append(d)
-    return out
+    return {repo: [d for d in data if d.repo == repo] for repo in dict.fromkeys(d.repo for d in data)}
 
 
 def loro(

@@ -25,12 +25,10 @@ DEFAULT_MODEL: Path = Path(__file__).resolve().parents[2] / "models" / "judge" /
 CARD_FORMAT = "memlab.edit_judge/1"
 #: Words whose change is a change of state, not of wording (a status moves, an instruction flips).
 STATE_WORDS = frozenset(
-    {
-        *("done", "complete", "completed", "finished", "todo", "pending", "blocked", "wip", "started", "planned"),
-        *("deprecated", "removed", "obsolete", "enabled", "disabled", "required", "optional", "must"),
-        *("not", "never", "no", "don't", "doesn't", "avoid"),
-    }
-)
+    ("done", "complete", "completed", "finished", "todo", "pending", "blocked", "wip", "started", "planned",
+     "deprecated", "removed", "obsolete", "enabled", "disabled", "required", "optional", "must",
+     "not", "never", "no", "don't", "doesn't", "avoid")
+)  # fmt: skip
 _CODE = re.compile(r"`([^`]+)`")
 _NAME = re.compile(r"(?<=[a-z0-9,;:)] )[A-Z][\w.+#-]*")
 
@@ -96,20 +94,12 @@ class EditJudge(JudgeBase):
 
     def load(self) -> tuple[Any, dict[str, Any]]:
         """Load the model through its card (cached)."""
-        if self.model_ is None:
+        if self.model_ is None or self.card_ is None:
             from memlab.strategies.judge import record_model
 
-            path = Path(self.model_path) if self.model_path else DEFAULT_MODEL
-            self.model_, self.card_ = record_model.load(
-                path,
-                known=FEATURES,
-                features_version=FEATURES_VERSION,
-                expected_sha256=self.model_sha256,
-                card_format=CARD_FORMAT,
-                what="edit judge",
-            )
-            self.path_ = path
-        assert self.card_ is not None
+            self.path_ = Path(self.model_path) if self.model_path else DEFAULT_MODEL
+            self.model_, self.card_ = record_model.load(self.path_, known=FEATURES, features_version=FEATURES_VERSION,
+                expected_sha256=self.model_sha256, card_format=CARD_FORMAT, what="edit judge")  # fmt: skip
         return self.model_, self.card_
 
     @property
