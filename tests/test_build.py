@@ -114,5 +114,5 @@ def test_a_cascade_spec_from_before_nested_nodes_is_a_one_line_error():
 def test_the_cascade_config_reads_no_other_groups_keys():
     text = (CONF_DIR / "judge" / "cascade.yaml").read_text(encoding="utf-8")
     read = set(re.findall(r"\$\{([^}]*)\}", text))
-    assert read == {"seed", "learned_supersede_threshold", "llm", "paths.cache_dir"}
+    assert read == {"seed", "learned_supersede_threshold", "cascade_edits", "llm", "paths.cache_dir"}
     assert "oc.select" not in text

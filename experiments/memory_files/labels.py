@@ -25,8 +25,8 @@ N_REPOS, PER_REPO = 5, 30
 
 def sample() -> list[dict]:
     """The labelled pairs, in the first pass's order, with their texts (for reading only)."""
-    from memlab.benchmarks.memory_files.scoring import kept_pairs
     from memlab.data.memory_files.corpus import read_repo, repo_files
+    from memlab.data.memory_files.memories import kept_pairs
     from memlab.training.record_judge import default_folder
 
     folder = Path(default_folder()).parent / "memory-files"

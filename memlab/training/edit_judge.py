@@ -3,7 +3,7 @@
 Pairs are exactly the candidate pairs the ``memory_files`` experiment puts in front of the judge: each file runs
 as its episode under the experiment's policy with ``judge=none`` (the candidate sources do not depend on the
 judge), and every pair of ``store.judged`` is read with :class:`~memlab.strategies.judge.edit_features.EditContext`
-(cosine from the store's vectors). Labels follow the benchmark's gold (:mod:`memlab.benchmarks.memory_files.scoring`):
+(cosine from the store's vectors). Labels follow the benchmark's gold (:mod:`memlab.data.memory_files.memories`):
 1 for a kept pair (the older's best successor at token Jaccard ≥ 0.2), 0 for a pair whose older fact stayed in
 the file after the newer's commit (they stood side by side; identical texts excepted), and no label otherwise
 (the older was removed, but not as this pair's kept side: such pairs are left out of fitting and scoring).
@@ -47,12 +47,12 @@ def policy(overrides: Sequence[str] = ()) -> Any:
 
 def file_pairs(mfile: Any, components: Any) -> FilePairs:
     """The candidate pairs of one memory file with their features and labels (see the module docstring)."""
-    from memlab.benchmarks.memory_files.benchmark import file_episode
-    from memlab.benchmarks.memory_files.scoring import kept_pairs
-    from memlab.pipeline.episode import run_episode
+    from memlab.data.memory_files.memories import file_memories, kept_pairs
+    from memlab.pipeline.episode import Episode, run_episode
     from memlab.strategies.judge.edit_features import FEATURES, EditContext
 
-    episode, ids = file_episode(mfile)
+    memories, times, ids = file_memories(mfile)
+    episode = Episode(f"{mfile.repo}:{mfile.path}", memories, checkpoints=times)
     store = run_episode(episode, components).store
     fact = {ids[f.id]: f for f in mfile.facts}
     memory = {m.id: m for m in episode.memories}

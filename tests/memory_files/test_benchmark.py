@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from memlab.benchmarks.memory_files.benchmark import MemoryFilesBenchmark, file_episode, namespace
+from memlab.benchmarks.memory_files.benchmark import MemoryFilesBenchmark, file_episode
 from memlab.benchmarks.memory_files.scoring import file_score
 from memlab.data.memory_files.corpus import read_repo, repo_files, sealed_names
+from memlab.data.memory_files.memories import namespace
 from memlab.errors import MemlabError
 from memlab.pipeline.episode import run_episode
 from memlab.run import run

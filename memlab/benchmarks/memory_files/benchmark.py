@@ -1,10 +1,9 @@
 """``dataset=memory_files``: agents' memory files (CLAUDE.md, AGENTS.md, memory banks), commit by commit.
 
-One episode per (repository, memory file): each fact is a memory recorded at its commit's time (namespace from
-the file's kind, :data:`NAMESPACES`; summary = the fact), in commit order; the policy never sees a removal (an
-agent's notes do not announce them). Each commit is a session and a checkpoint: the SessionStart block right
-after it is scored against the file at that time (:mod:`.scoring`). Commit times are the author dates, made
-strictly increasing in commit order (a later commit dated earlier is placed one second after its predecessor).
+One episode per (repository, memory file): each fact is a memory recorded at its commit's time, in commit order
+(:mod:`memlab.data.memory_files.memories`); the policy never sees a removal (an agent's notes do not announce
+them). Each commit is a session and a checkpoint: the SessionStart block right after it is scored against the file
+at that time (:mod:`.scoring`).
 Rates (:data:`RATES`) are ratios of counts summed over files and repositories, with bootstrap intervals over
 repositories; per file (``file.<owner__name>/<path>.<rate>``), kind (``kind.<kind>.<rate>``) and repository
 (``repo.<owner__name>.<rate>``), with the counts that are reported, not scored, beside them.
@@ -17,7 +16,6 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, timedelta
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -27,10 +25,10 @@ from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, Datas
 from memlab.benchmarks.memory_files.scoring import COUNTS, file_score
 from memlab.components import Components
 from memlab.data.memory_files.corpus import MemoryFile, read_repo, repo_files
+from memlab.data.memory_files.memories import file_memories
 from memlab.data.splits import SPLITS
 from memlab.errors import MemlabError
 from memlab.pipeline.episode import Episode
-from memlab.types import Memory
 
 log = logging.getLogger(__name__)
 
@@ -47,40 +45,14 @@ RATES: pool.RateTable = {
     "replacement_f1": (((2, "rep_tp"),), ((2, "rep_tp"), (1, "rep_fp"), (1, "rep_fn"))),
     "candidate_recall": (((1, "n_kept_candidates"),), ((1, "n_kept_pairs"),)),
 }
-#: Namespace of a memory file's facts, by the file name's lower-case basename (anything else: ``patterns``):
-#: instruction files hold conventions and commands, memory banks say what they are in their names.
-NAMESPACES: dict[str, str] = {
-    "decisionlog.md": "decisions",
-    "progress.md": "progress",
-    "activecontext.md": "progress",
-    "techcontext.md": "learnings",
-    "productcontext.md": "inception",
-    "projectbrief.md": "inception",
-    "systempatterns.md": "patterns",
-}
-
-
-def namespace(kind: str) -> str:
-    """The namespace of a file kind (:data:`NAMESPACES`)."""
-    return NAMESPACES.get(kind.rsplit("/", 1)[-1].lower(), "patterns")
-
-
-def memory_id(repo: str, path: str, fact_id: str) -> str:
-    """An opaque memory id (never the fact's position in the file)."""
-    return "mf-" + hashlib.sha256(f"{repo}\0{path}\0{fact_id}".encode()).hexdigest()[:12]
 
 
 def file_episode(mfile: MemoryFile) -> tuple[Episode, dict[str, str]]:
-    """The file as an episode (see the module docstring) and its fact id -> memory id map."""
-    times = []
-    for commit in mfile.commits:
-        at = commit.date.astimezone(UTC)
-        times.append(at if not times or at > times[-1] else times[-1] + timedelta(seconds=1))
-    ns = namespace(mfile.kind)
-    ids = {f.id: memory_id(mfile.repo, mfile.path, f.id) for f in mfile.facts}
-    memories = tuple(Memory(ids[f.id], ns, times[f.recorded], f.text, meta={"session": f"commit-{f.recorded}",
-                            "repo": mfile.repo, "path": mfile.path}) for f in mfile.facts)  # fmt: skip
-    return Episode(f"{mfile.repo}:{mfile.path}", memories, checkpoints=tuple(times)), ids
+    """The file as an episode (:func:`~memlab.data.memory_files.memories.file_memories`, a checkpoint per commit)
+    and its fact id -> memory id map.
+    """
+    memories, times, ids = file_memories(mfile)
+    return Episode(f"{mfile.repo}:{mfile.path}", memories, checkpoints=times), ids
 
 
 @dataclass(frozen=True)

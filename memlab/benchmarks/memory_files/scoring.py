@@ -1,9 +1,8 @@
 """One memory file's episode scored: counts at every checkpoint, and the judge's edges against the kept pairs.
 
-Gold (the hand check in the data folder's ``SOURCE.md``): a removed fact and the added fact of its hunk it was
-paired with form a **kept pair** at token Jaccard ≥ :data:`KEEP_JACCARD` (0.2: in both hand-checked samples it
-kept no unrelated pair and about 90% of the real successors). A kept pair is a replacement whether the newer
-changes a value (SUPERSEDE) or rewords it (shown beside its new wording it is a duplicate): both are right.
+Gold: the kept pairs of :mod:`memlab.data.memory_files.memories` (the hand check in the data folder's
+``SOURCE.md``). A kept pair is a replacement whether the newer changes a value (SUPERSEDE) or rewords it (shown
+beside its new wording it is a duplicate): both are right.
 
 Checkpoints (after every commit; one after which the file does not exist is counted, not scored), over the facts
 the block speaks for (a summary speaks for its sources): ``n_block_facts``; ``n_block_current`` (still in the
@@ -26,13 +25,12 @@ from typing import Any
 
 from memlab.components import Components
 from memlab.data.memory_files.corpus import GONE, Fact, MemoryFile
+from memlab.data.memory_files.memories import kept_pairs
 from memlab.pipeline.episode import EpisodeOutcome
 from memlab.pipeline.inject import build_block, memory_candidate
 from memlab.pipeline.store import MemoryStore
 from memlab.types import EdgeType
 
-#: The gold rule's token-Jaccard cut (SOURCE.md's hand check).
-KEEP_JACCARD = 0.2
 #: The edges that count as "the newer replaces the older".
 REPLACING = {EdgeType.SUPERSEDES: "SUPERSEDE", EdgeType.DUPLICATES: "DUPLICATE"}
 
@@ -43,16 +41,6 @@ COUNTS: tuple[str, ...] = (
     "rep_tp", "rep_fp", "rep_fn", "n_rep_supersede", "n_rep_duplicate", "n_edges_unscored", "n_facts", "n_retired",
     "n_pairs_below_cut", "n_moved", "n_file_deletions", "n_rewrites",
 )  # fmt: skip
-
-
-def kept_pairs(mfile: MemoryFile) -> list[tuple[Fact, Fact]]:
-    """``(older, newer)`` of every pair the gold rule keeps: paired, best successor at Jaccard ≥ the cut."""
-    by_id = {f.id: f for f in mfile.facts}
-    return [
-        (f, by_id[f.replaced_by[0]])
-        for f in mfile.facts
-        if f.removal == "paired" and f.replaced_by and f.jaccard is not None and f.jaccard >= KEEP_JACCARD
-    ]
 
 
 def capacity(store: MemoryStore, components: Components, current: Sequence[str], at: datetime) -> int:
