@@ -68,11 +68,14 @@ def decode(text: str, kind: str | None = None) -> tuple[dict[str, dict[str, Any]
     A record is good when it parses (a guarded :func:`json.loads`), has a text ``id`` and a valid
     ``written_at`` (:func:`memlab.adapter.records.written_at`: an ISO time with a zone, not in the future),
     and — with ``kind`` — passes :func:`memlab.adapter.records.validate`. Bad records are skipped before
-    the newest per id is chosen, so a forged or broken line never hides or pins a good one.
+    the newest per id is chosen, so a forged or broken line never hides or pins a good one. ``meta``
+    records carry the activations of every good record of their id
+    (:func:`memlab.adapter.records.merge_activation`): a newer record never resets a count.
     """
-    from memlab.adapter.records import validate, written_at
+    from memlab.adapter.records import merge_activation, validate, written_at
 
     best: dict[str, tuple[tuple[datetime, str], dict[str, Any]]] = {}
+    every: dict[str, list[dict[str, Any]]] = {}
     errors: list[str] = []
     good = 0
     now = datetime.now(UTC)
@@ -99,7 +102,13 @@ def decode(text: str, kind: str | None = None) -> tuple[dict[str, dict[str, Any]
         rid = record["id"]
         if rid not in best or key > best[rid][0]:
             best[rid] = (key, record)
-    return {rid: rec for rid, (_, rec) in best.items()}, errors, good
+        if kind == "meta":
+            every.setdefault(rid, []).append(record)
+    out = {rid: rec for rid, (_, rec) in best.items()}
+    for rid, found in every.items():
+        if len(found) > 1:
+            out[rid] = merge_activation(out[rid], found)
+    return out, errors, good
 
 
 def read_texts(repo: Repo, kinds: Iterable[str]) -> dict[str, tuple[str, str | None]]:

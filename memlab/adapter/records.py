@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from memlab.types import (
+    MAX_ACCESS_TIMES,
     ConsolidationResult,
     Edge,
     EdgeType,
@@ -70,6 +71,22 @@ def bump_activation(record: dict[str, Any], now: datetime, keep: int) -> dict[st
         "activation_count": int(record.get("activation_count") or 0) + 1,
         "last_accessed": now.isoformat(),
         "access_times": times,
+    }
+
+
+def merge_activation(best: dict[str, Any], found: list[dict[str, Any]]) -> dict[str, Any]:
+    """``best`` (the newest record of a memory) with the activations of every record ``found`` for it: recalls
+    that clones recorded apart are all counted, whatever their clocks or the order the records arrived in.
+    """
+    times = {t for r in found for t in r.get("access_times") or ()}
+    top = max(found, key=lambda r: int(r.get("activation_count") or 0))
+    extra = len(times - set(top.get("access_times") or ()))
+    last = [r["last_accessed"] for r in found if r.get("last_accessed")]
+    return {
+        **best,
+        "activation_count": int(top.get("activation_count") or 0) + extra,
+        "last_accessed": max(last, key=datetime.fromisoformat) if last else None,
+        "access_times": sorted(times, key=datetime.fromisoformat)[-MAX_ACCESS_TIMES:],
     }
 
 
