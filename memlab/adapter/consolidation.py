@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memlab.adapter import jsonl_refs, records
+from memlab.adapter import derived, jsonl_refs, records
 from memlab.adapter.gitcli import Repo
 from memlab.adapter.locking import file_lock
 from memlab.adapter.notes_store import LoadResult, load_memories, paused_gc
@@ -84,6 +84,7 @@ def load_store(repo: Repo, *, deadline: float | None = None, max_memories: int |
             store.summaries[sid] = summary
 
     _parse_into(errors, "mem-meta", decoded["meta"], records.state_from, add_state)
+    derived.apply(repo, store)  # tiers and supersessions: this clone's own conclusions, never a record's
     _parse_into(errors, "mem-summaries", decoded["summaries"], records.summary_from, add_summary)
     known = store.memories.keys() | store.summaries.keys()
 
@@ -194,6 +195,7 @@ def consolidate_repo(
             if not due:
                 return {"not_run": reason}
         store = loaded.store
+        derived.start(repo, store, config_hash(spec.get("strategies")), full=full)
         step(2, STEPS, "loading strategies")
         check_models(spec, repo)
         components = build_components(spec)
@@ -223,6 +225,7 @@ def consolidate_repo(
             return report
         step(4, STEPS, "writing derived notes")
         report["meta_written"] = write_meta(repo, store)
+        report["hints_ignored"] = derived.save(repo, store, loaded.meta, report["spec_hash"], result.run_id)
         _maybe_kill("meta")
         jsonl_refs.append_records(repo, "summaries", [records.summary_record(s) for s in store.summaries.values()])
         jsonl_refs.append_records(repo, "edges", [records.edge_record(e) for e in store.edges.values()])

@@ -151,6 +151,8 @@ def run_record(result: ConsolidationResult, extra: dict[str, Any]) -> dict[str, 
 
 #: How far in the future a record's ``written_at`` may lie (clocks of other clones differ a little).
 WRITTEN_AT_SKEW = timedelta(minutes=15)
+#: Why a record dated beyond that is not read (yet).
+FUTURE = "written_at lies in the future"
 #: Largest magnitude of a stored score or count (beyond it a record is not one memlab wrote).
 _LIMIT = 1e9
 _MAX_LIST = 10_000
@@ -192,7 +194,7 @@ def written_at(record: dict[str, Any], now: datetime) -> datetime:
     stamp = datetime.fromisoformat(value)
     _aware(stamp, "written_at")
     if stamp > now + WRITTEN_AT_SKEW:
-        raise ValueError("written_at lies in the future")
+        raise ValueError(FUTURE)
     return stamp
 
 

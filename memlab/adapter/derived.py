@@ -1,0 +1,95 @@
+"""This clone's own derived state: what its consolidations concluded, kept locally and trusted over any record.
+
+Derived records (``refs/notes/mem-meta``) are pushed by every clone and by anyone who can push, so their
+tier, ``superseded_by``, ``valid_until``, ``duplicate_of`` and ``consolidated_into`` are hints: a record
+saying a memory is archived or superseded must never hide it. Each consolidation writes what the policy
+concluded into ``.git/memlab/derived.json`` (local, never pushed; replaced atomically), and every reader —
+the next consolidation, recall, status — takes those fields from it alone; a memory it does not name (new
+since, or no consolidation yet) is hot and current. The next consolidation starts from the policy's own
+earlier verdicts (so a supersession found once stays found while its pair is no longer a candidate), or from
+nothing after ``--full`` or a change of spec, and re-applies every verdict of the run (the judge's edges are
+dropped before the run, so each verdict it repeats sets the state again). A supersession a record claims
+that the run did not conclude is ignored and logged. Activation fields stay the records' (merged across
+records: :func:`memlab.adapter.records.merge_activation`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from memlab.adapter.gitcli import Repo
+from memlab.adapter.state import TIERS, log_line, read_json, write_json_atomic
+from memlab.pipeline.store import MemoryStore
+from memlab.types import EdgeType, Tier
+
+OVERLAY_FILE = "derived.json"
+FORMAT = 1
+#: Edges the judge writes: dropped before a run, so that each verdict it repeats updates the states again.
+VERDICT_EDGES = (EdgeType.SUPERSEDES, EdgeType.DUPLICATES, EdgeType.MERGES)
+#: The state fields consolidation derives, and their values for a memory it did not name.
+FIELDS = ("tier", "superseded_by", "valid_until", "duplicate_of", "consolidated_into")
+DEFAULTS: dict[str, Any] = dict(zip(FIELDS, (Tier.HOT, None, None, None, None), strict=True))
+
+
+def _row(row: Any) -> dict[str, Any] | None:
+    """A stored row as state fields (``None`` when it is not a row this module wrote)."""
+    if not isinstance(row, list) or len(row) != 5 or row[0] not in TIERS:
+        return None
+    if not all(v is None or isinstance(v, str) for v in row[1:]):
+        return None
+    try:
+        until = datetime.fromisoformat(row[2]) if row[2] else None
+    except ValueError:
+        return None
+    return dict(zip(FIELDS, (Tier(row[0]), row[1], until, row[3], row[4]), strict=True))
+
+
+def apply(repo: Repo, store: MemoryStore) -> dict[str, Any]:
+    """Set every state's derived fields from this clone's last consolidation (defaults for memories it did not
+    name); returns the overlay read (``{}`` when there is none).
+    """
+    data = read_json(repo.memlab_dir / OVERLAY_FILE)
+    data = data if isinstance(data, dict) and data.get("format") == FORMAT else {}
+    rows = data.get("states") if isinstance(data.get("states"), dict) else {}
+    for mid, state in list(store.states.items()):
+        store.states[mid] = replace(state, **(_row(rows.get(mid)) or DEFAULTS))
+    return data
+
+
+def start(repo: Repo, store: MemoryStore, spec_hash: str, *, full: bool) -> None:
+    """Prepare a consolidation: the policy's own earlier states (none after ``full`` or another spec), no
+    verdict edges.
+    """
+    if full or apply(repo, store).get("spec_hash") != spec_hash:
+        for mid, state in list(store.states.items()):
+            store.states[mid] = replace(state, **DEFAULTS)
+    for key in [k for k in store.edges if k[2] in VERDICT_EDGES]:
+        del store.edges[key]
+
+
+def save(repo: Repo, store: MemoryStore, hints: dict[str, dict[str, Any]], spec_hash: str, run_id: str) -> int:
+    """Write what the run concluded; log the supersessions ``hints`` (the ``mem-meta`` records) claim that it did
+    not conclude. Returns how many were ignored.
+    """
+    rows = {}
+    for mid, s in store.states.items():
+        row = [s.tier.value, s.superseded_by, s.valid_until.isoformat() if s.valid_until else None]
+        if s.tier is not Tier.HOT or any(row[1:]) or s.duplicate_of or s.consolidated_into:
+            rows[mid] = [*row, s.duplicate_of, s.consolidated_into]
+    write_json_atomic(
+        repo.memlab_dir / OVERLAY_FILE, {"format": FORMAT, "spec_hash": spec_hash, "run_id": run_id, "states": rows}
+    )
+    ignored = [
+        f"{mid} by {str(h.get('superseded_by'))[:24]}"
+        for mid, h in sorted(hints.items())
+        if h.get("superseded_by") and mid in store.states and store.states[mid].superseded_by != h.get("superseded_by")
+    ]
+    if ignored:
+        log_line(
+            repo.memlab_dir,
+            f"consolidation: {len(ignored)} supersessions recorded in mem-meta were not concluded by this policy "
+            f"and are ignored (derived records are hints): {', '.join(ignored[:5])}",
+        )
+    return len(ignored)
