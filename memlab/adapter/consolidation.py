@@ -63,10 +63,9 @@ def load_store(repo: Repo, *, deadline: float | None = None, max_memories: int |
     With ``max_memories`` only the newest that many memories enter the store (``Loaded.total`` says how
     many there were): the per-run cap of a consolidation, checked before any heavy phase.
     """
-    load = load_memories(repo, deadline=deadline)
-    kept = load.memories[-max_memories:] if max_memories and len(load.memories) > max_memories else load.memories
+    load = load_memories(repo, deadline=deadline, cap=max_memories)  # the newest held while reading
     with paused_gc():  # 100,000 states at once
-        store = MemoryStore(kept)
+        store = MemoryStore(load.memories)
     errors = list(load.errors)
     texts = jsonl_refs.read_texts(repo, jsonl_refs.DERIVED_REFS)
     decoded: dict[str, dict[str, dict[str, Any]]] = {}
@@ -93,7 +92,7 @@ def load_store(repo: Repo, *, deadline: float | None = None, max_memories: int |
             store.add_edge(edge)
 
     _parse_into(errors, "mem-edges", decoded["edges"], records.edge_from, add_edge)
-    return Loaded(store, load, decoded["meta"], errors, decoded["runs"], len(load.memories))
+    return Loaded(store, load, decoded["meta"], errors, decoded["runs"], load.total)
 
 
 def candidate_records(store: MemoryStore, components: Any, now: datetime, max_item_chars: int) -> list[dict]:

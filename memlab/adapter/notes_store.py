@@ -17,10 +17,11 @@ from memlab.adapter.notes_format import (
     RawMemory,
     format_memory,
     memory_id,
+    parse_chunks,
     parse_lines,
     parse_note,
 )
-from memlab.adapter.notes_split import bounded_lines
+from memlab.adapter.notes_split import bounded_lines, split_text
 from memlab.adapter.notes_write import append_note, batch
 from memlab.errors import MemlabError
 from memlab.types import Memory
@@ -47,12 +48,18 @@ class LoadResult:
         records: Memory records parsed (copies on several commits and re-captures counted each time).
         errors: One line per note or record that was skipped.
         tips: ``ref -> commit`` of every memory ref read.
+        total: Distinct memories found (more than ``memories`` when a cap kept only the newest).
     """
 
     memories: list[Memory]
     records: int
     errors: list[str] = field(default_factory=list)
     tips: dict[str, str] = field(default_factory=dict)
+    total: int = -1
+
+    def __post_init__(self) -> None:
+        if self.total < 0:
+            self.total = len(self.memories)
 
 
 def read_blobs(repo: Repo, shas: list[str], limit: int = MAX_NOTE_BYTES) -> tuple[BlobStream, dict[str, int]]:
@@ -67,14 +74,16 @@ def read_blobs(repo: Repo, shas: list[str], limit: int = MAX_NOTE_BYTES) -> tupl
     return BlobStream(repo, small), large
 
 
-def _until(lines: Iterator[T], deadline: float | None) -> Iterator[T]:
-    """``lines`` until ``time.monotonic()`` passes ``deadline`` (checked every 1,024 lines)."""
+def _until(items: Iterable[T], deadline: float | None, every: int = 1024) -> Iterator[T]:
+    """``items`` until ``time.monotonic()`` passes ``deadline`` (checked every ``every`` items, the first always
+    given).
+    """
     import time
 
-    for i, line in enumerate(lines):
-        if deadline is not None and not i % 1024 and time.monotonic() > deadline:
+    for i, item in enumerate(items):
+        if deadline is not None and i and not i % every and time.monotonic() > deadline:
             return
-        yield line
+        yield item
 
 
 def stream_note(
@@ -152,37 +161,84 @@ def list_notes(repo: Repo, tips: dict[str, str]) -> tuple[list[tuple[str, str, s
     return out, errors
 
 
-def collapse(raws: Iterable[tuple[RawMemory, str]]) -> list[Memory]:
-    """One :class:`Memory` per content hash: earliest timestamp, its namespace and tags; copies counted."""
-    groups: dict[str, list[tuple[RawMemory, str]]] = {}
-    for raw, commit in raws:
-        groups.setdefault(memory_id(raw.summary, raw.content), []).append((raw, commit))
-    out = []
-    for mid, items in groups.items():
-        if len(items) > 1:
-            items.sort(key=lambda t: (t[0].timestamp, t[0].namespace, t[1]))
-            commits = sorted({c for _, c in items})
-        else:
-            commits = [items[0][1]]
-        first = items[0][0]
-        meta = {"occurrences": len(items), "last_seen": items[-1][0].timestamp.isoformat(), "commits": commits}
-        out.append(Memory(mid, first.namespace, first.timestamp, first.summary, first.content, first.tags, meta))
-    return sorted(out, key=lambda m: (m.timestamp, m.id))
+class Collector:
+    """Memory records grouped by memory id as notes are read; with ``cap`` only the newest ``cap`` memories (by
+    their earliest copy) are held at any time, so a store of a million memories costs what the cap does.
+
+    A record older than every memory held when the cap is full is counted and dropped at once; a newer one
+    evicts the oldest memory held (a min-heap of earliest timestamps, stale entries skipped on the way).
+    """
+
+    def __init__(self, cap: int | None = None) -> None:
+        self.cap = cap or 0
+        self.groups: dict[str, list[tuple[RawMemory, str]]] = {}
+        self.first: dict[str, datetime] = {}
+        self.heap: list[tuple[datetime, str]] = []
+        self.records = 0
+        self.dropped: set[str] = set()
+
+    def _oldest(self) -> tuple[datetime, str]:
+        import heapq
+
+        while self.heap[0][1] not in self.first or self.first[self.heap[0][1]] != self.heap[0][0]:
+            heapq.heappop(self.heap)
+        return self.heap[0]
+
+    def add(self, raw: RawMemory, commit: str) -> None:
+        """One memory record found on ``commit``."""
+        import heapq
+
+        self.records += 1
+        mid = memory_id(raw.summary, raw.content)
+        group = self.groups.get(mid)
+        if group is None and self.cap and len(self.groups) >= self.cap:
+            stamp, oldest = self._oldest()
+            if raw.timestamp <= stamp:
+                self.dropped.add(mid)
+                return
+            del self.groups[oldest], self.first[oldest]
+            self.dropped.add(oldest)
+        if group is None:
+            self.dropped.discard(mid)
+            group = self.groups[mid] = []
+        group.append((raw, commit))
+        if mid not in self.first or raw.timestamp < self.first[mid]:
+            self.first[mid] = raw.timestamp
+            if self.cap:
+                heapq.heappush(self.heap, (raw.timestamp, mid))
+
+    def memories(self) -> list[Memory]:
+        """One :class:`Memory` per id: earliest timestamp, its namespace and tags; copies counted; time order."""
+        out = []
+        for mid, items in self.groups.items():
+            if len(items) > 1:
+                items.sort(key=lambda t: (t[0].timestamp, t[0].namespace, t[1]))
+                commits = sorted({c for _, c in items})
+            else:
+                commits = [items[0][1]]
+            first = items[0][0]
+            meta = {"occurrences": len(items), "last_seen": items[-1][0].timestamp.isoformat(), "commits": commits}
+            out.append(Memory(mid, first.namespace, first.timestamp, first.summary, first.content, first.tags, meta))
+        return sorted(out, key=lambda m: (m.timestamp, m.id))
 
 
-def load_memories(repo: Repo, *, deadline: float | None = None, cache: bool = True) -> LoadResult:
+def load_memories(
+    repo: Repo, *, deadline: float | None = None, cache: bool = True, cap: int | None = None
+) -> LoadResult:
     """Read every memory under ``refs/notes/mem/*``; bad notes and records are skipped and reported.
 
     Each ref is read on its own: one that git cannot list (it points at a blob, say) is reported and the
     others are read. Notes larger than :data:`MAX_NOTE_BYTES` are streamed memory by memory; a memory over
-    :data:`MAX_MEMORY_BYTES` is skipped on its own. With ``deadline`` (a ``time.monotonic()`` value) blobs
-    are read :data:`RAW_BATCH` notes at a time and reading stops at the deadline once something was read;
-    what was parsed is returned (``truncated`` error), as it is after :data:`RAW_MAX_RECORDS` records. With
-    ``cache`` a note blob already parsed is taken from :mod:`memlab.adapter.notes_cache` (exact: keyed by its
-    object id) and newly parsed ones are added (against a deadline only while time is left).
+    :data:`MAX_MEMORY_BYTES` is skipped on its own. With ``cap`` only the newest ``cap`` memories are held
+    while reading (:class:`Collector`; ``total`` counts the others). With ``deadline`` (a
+    ``time.monotonic()`` value) the time is checked before every note and every few memories within one, and
+    reading stops there once something was read; what was parsed is returned (``truncated`` error), as it
+    is after :data:`RAW_MAX_RECORDS` records. With ``cache`` a note blob already parsed is taken from
+    :mod:`memlab.adapter.notes_cache` (exact: keyed by its object id) and newly parsed whole ones are added
+    (against a deadline only while time is left).
     """
     with paused_gc():
-        return _load(repo, deadline, cache)
+        return _load(repo, deadline, cache, Collector(cap))
 
 
 @contextmanager
@@ -201,52 +257,69 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _load(repo: Repo, deadline: float | None, cache: bool) -> LoadResult:
+def _parse(repo: Repo, ref: str, blob: str, data: bytes | None, deadline: float | None):
+    """``(memories, skip messages, whole)`` of one note: ``data`` parsed (or the blob streamed when it is large),
+    checking ``deadline`` every few memories (``whole`` is false when it cut the note).
+    """
+    import time
+
+    namespace = ref[len(MEM_PREFIX) :]
+    if data is None:
+        good, bad = stream_note(repo, blob, namespace, deadline)
+        return good, bad, False
+    if deadline is None:
+        return (*parse_note(data.decode("utf-8", "replace"), namespace), True)
+    chunks = split_text(data.decode("utf-8", "replace").replace("\r\n", "\n"), MAX_MEMORY_BYTES)
+    good, bad = parse_chunks(_until(chunks, deadline, every=16), namespace)
+    return good, bad, time.monotonic() <= deadline
+
+
+def _load(repo: Repo, deadline: float | None, cache: bool, found: Collector) -> LoadResult:
     import gc
     import time
 
     from memlab.adapter import notes_cache
 
     tips = ref_tips(repo)
-    raws: list[tuple[RawMemory, str]] = []
     listed, errors = list_notes(repo, tips)
     known = notes_cache.NotesCache(repo.memlab_dir) if cache else None
-    step = len(listed) if deadline is None else RAW_BATCH  # against a deadline: blobs read batch by batch
+    step = len(listed) if deadline is None else RAW_BATCH  # against a deadline: blobs asked for batch by batch
+    stop = ""
     for start in range(0, len(listed), max(1, step)):
         part = listed[start : start + step]
-        if deadline is not None and raws and time.monotonic() > deadline:
-            errors.append("reading stopped at the time budget (truncated)")
-            break
-        if deadline is not None and len(raws) >= RAW_MAX_RECORDS:
-            errors.append(f"reading stopped at {len(raws):,} records (truncated)")
-            break
         hits = [known.get(blob, obj, ref[len(MEM_PREFIX) :]) if known else None for ref, blob, obj in part]
         need = dict.fromkeys(blob for (_, blob, _), hit in zip(part, hits, strict=True) if hit is None)
         blobs, large = read_blobs(repo, list(need))  # in the order they are parsed in
         with blobs:
             for n, ((ref, blob, commit), hit) in enumerate(zip(part, hits, strict=True), 1):
+                if deadline is not None and found.records and time.monotonic() > deadline:
+                    stop = "reading stopped at the time budget (truncated)"
+                elif deadline is not None and found.records >= RAW_MAX_RECORDS:
+                    stop = f"reading stopped at {found.records:,} records (truncated)"
+                if stop:
+                    break
                 if not n % GC_EVERY:
                     gc.collect(1)  # only what the last notes allocated: cycles a hostile note made are freed
-                namespace = ref[len(MEM_PREFIX) :]
-                data = None if hit is not None or blob in large else blobs.get(blob)
                 if hit is not None:
                     good, bad = hit
-                elif blob in large:
-                    good, bad = stream_note(repo, blob, namespace, deadline)
-                    if known and deadline is None:
-                        known.put(blob, commit, good, bad)
-                elif data is None:
-                    errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
-                    continue
                 else:
-                    good, bad = parse_note(data.decode("utf-8", "replace"), namespace)
-                    if known:
+                    data = None if blob in large else blobs.get(blob)
+                    if data is None and blob not in large:
+                        errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
+                        continue
+                    good, bad, whole = _parse(repo, ref, blob, data, deadline)
+                    if known and whole:
                         known.put(blob, commit, good, bad)
-                raws.extend((g, commit) for g in good)
+                for g in good:
+                    found.add(g, commit)
                 errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
+        if stop:
+            errors.append(stop)
+            break
     if known and (deadline is None or time.monotonic() < deadline):  # the rest of the budget is the caller's
         known.save(listed)
-    return LoadResult(collapse(raws), len(raws), errors, tips)
+    memories = found.memories()
+    return LoadResult(memories, found.records, errors, tips, len(memories) + len(found.dropped))
 
 
 def append_memory(
