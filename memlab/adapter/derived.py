@@ -10,7 +10,9 @@ earlier verdicts (so a supersession found once stays found while its pair is no 
 nothing after ``--full`` or a change of spec, and re-applies every verdict of the run (the judge's edges are
 dropped before the run, so each verdict it repeats sets the state again). A supersession a record claims
 that the run did not conclude is ignored and logged. Activation fields stay the records' (merged across
-records: :func:`memlab.adapter.records.merge_activation`).
+records: :func:`memlab.adapter.records.merge_activation`). The file also keeps each memory's date as first
+consolidated: a memory's date is its earliest copy's, so an exact copy dated earlier, added later by anyone,
+would otherwise re-date it (and turn which of two memories is the newer); such a copy is logged and ignored.
 """
 
 from __future__ import annotations
@@ -48,13 +50,28 @@ def _row(row: Any) -> dict[str, Any] | None:
 
 def apply(repo: Repo, store: MemoryStore) -> dict[str, Any]:
     """Set every state's derived fields from this clone's last consolidation (defaults for memories it did not
-    name); returns the overlay read (``{}`` when there is none).
+    name), and keep each memory's date and namespace as that consolidation saw them when an exact copy dated
+    earlier has appeared since (a copy never re-dates a memory); returns the overlay read (``{}`` when there is
+    none), with ``redated``: the memories whose date was kept (also in ``store.cache["derived"]``).
     """
     data = read_json(repo.memlab_dir / OVERLAY_FILE)
     data = data if isinstance(data, dict) and data.get("format") == FORMAT else {}
     rows = data.get("states") if isinstance(data.get("states"), dict) else {}
     for mid, state in list(store.states.items()):
         store.states[mid] = replace(state, **(_row(rows.get(mid)) or DEFAULTS))
+    times = data.get("times") if isinstance(data.get("times"), dict) else {}
+    data["redated"] = []
+    for mid, memory in list(store.memories.items()):
+        seen = times.get(mid)
+        if isinstance(seen, list) and len(seen) == 2 and seen[0] != memory.timestamp.isoformat():
+            try:
+                when = datetime.fromisoformat(seen[0])
+            except (TypeError, ValueError):
+                continue
+            if when.tzinfo is not None and when > memory.timestamp and isinstance(seen[1], str):
+                store.memories[mid] = replace(memory, timestamp=when, namespace=seen[1])
+                data["redated"].append(mid)
+    store.cache["derived"] = data
     return data
 
 
@@ -62,7 +79,14 @@ def start(repo: Repo, store: MemoryStore, spec_hash: str, *, full: bool) -> None
     """Prepare a consolidation: the policy's own earlier states (none after ``full`` or another spec), no
     verdict edges.
     """
-    if full or apply(repo, store).get("spec_hash") != spec_hash:
+    data = store.cache.get("derived") or apply(repo, store)
+    if data["redated"]:
+        log_line(
+            repo.memlab_dir,
+            f"consolidation: {len(data['redated'])} memories have exact copies dated before this clone first saw "
+            f"them; their dates are kept: {', '.join(data['redated'][:5])}",
+        )
+    if full or data.get("spec_hash") != spec_hash:
         for mid, state in list(store.states.items()):
             store.states[mid] = replace(state, **DEFAULTS)
     for key in [k for k in store.edges if k[2] in VERDICT_EDGES]:
@@ -78,9 +102,9 @@ def save(repo: Repo, store: MemoryStore, hints: dict[str, dict[str, Any]], spec_
         row = [s.tier.value, s.superseded_by, s.valid_until.isoformat() if s.valid_until else None]
         if s.tier is not Tier.HOT or any(row[1:]) or s.duplicate_of or s.consolidated_into:
             rows[mid] = [*row, s.duplicate_of, s.consolidated_into]
-    write_json_atomic(
-        repo.memlab_dir / OVERLAY_FILE, {"format": FORMAT, "spec_hash": spec_hash, "run_id": run_id, "states": rows}
-    )
+    times = {mid: [m.timestamp.isoformat(), m.namespace] for mid, m in store.memories.items()}
+    overlay = {"format": FORMAT, "spec_hash": spec_hash, "run_id": run_id, "states": rows, "times": times}
+    write_json_atomic(repo.memlab_dir / OVERLAY_FILE, overlay)
     ignored = [
         f"{mid} by {str(h.get('superseded_by'))[:24]}"
         for mid, h in sorted(hints.items())

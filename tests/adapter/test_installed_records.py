@@ -145,3 +145,19 @@ def test_records_dated_ahead_by_a_clock_are_kept_and_their_activations_counted(i
     assert line in jsonl_refs.read_text(repo, "meta").splitlines()  # kept unchanged
     meta, _ = jsonl_refs.read_records(repo, "meta")
     assert meta[FLASK]["activation_count"] == 7, meta[FLASK]
+
+
+def test_an_exact_copy_dated_earlier_does_not_re_date_a_memory(installed_checkout):
+    from tests.adapter.conftest import add_note, git, upstream_memory
+
+    hook = installed_checkout
+    seed(hook.project)
+    assert hook.memlab("consolidate").returncode == 0
+    git(hook.project, "commit", "-q", "--allow-empty", "-m", "another")
+    copy = upstream_memory("progress", "2020-01-01T00:00:00+00:00", "Use FastAPI for the API", SEED_FASTAPI_BODY)
+    add_note(hook.project, "refs/notes/mem/progress", copy)
+    assert hook.memlab("consolidate", "--full").returncode == 0
+    assert "[decisions, 2025-12-24] Use FastAPI for the API" in hook.context()
+    hits = json.loads(hook.memlab("recall", "FastAPI", "--json").stdout)
+    assert [h["timestamp"][:10] for h in hits if h["summary"] == "Use FastAPI for the API"] == ["2025-12-24"]
+    assert "exact copies dated before this clone first saw them" in hook.log()

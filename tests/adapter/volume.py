@@ -3,6 +3,7 @@ tests; the figures need a quiet machine).
 
     .venv/bin/python -m tests.adapter.volume status --notes 100000 [--quoted]
     .venv/bin/python -m tests.adapter.volume consolidate --notes 10 --per-note 100000
+    (--root DIR, repeatable: the checkouts whose memlab is timed, alternated on one repository)
 
 Each memory's summary and body come from the records of ``git-notes-memory-notes/notes.jsonl`` in turn (read
 where it lies; a variant number keeps every memory distinct), one note per object under ``refs/notes/mem/<its
@@ -69,9 +70,9 @@ def build(repo: Path, notes: int, per_note: int, quoted: bool) -> int:
     return notes * per_note
 
 
-def timed(args: list[str], repo: Path) -> str:
-    """Run ``memlab ARGS --project REPO`` under ``/usr/bin/time``; one line: wall, peak RSS, load."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def timed(args: list[str], repo: Path, root: Path = ROOT) -> str:
+    """Run ``memlab ARGS --project REPO`` (memlab from ``root``) under ``/usr/bin/time``: wall, peak RSS, load."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
     cmd = ["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "memlab.cli", *args, "--project", str(repo)]
     load = os.getloadavg()[0]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
@@ -88,14 +89,17 @@ def main() -> None:
     parser.add_argument("--per-note", type=int, default=1)
     parser.add_argument("--quoted", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--root", type=Path, action="append", help="a memlab checkout to time (repeatable: alternated)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memlab-volume-") as tmp:
         repo = Path(tmp) / "repo"
         count = build(repo, args.notes, args.per_note, args.quoted)
         print(f"{count:,} memories in {args.notes:,} notes{' (double-quoted summaries)' if args.quoted else ''}")
         for _ in range(args.repeat):
-            subprocess.run(["rm", "-rf", str(repo / ".git" / "memlab")], check=True)
-            print(timed([args.command, "--json"] if args.command == "status" else [args.command], repo), flush=True)
+            for root in args.root or [ROOT]:
+                subprocess.run(["rm", "-rf", str(repo / ".git" / "memlab")], check=True)
+                command = [args.command, "--json"] if args.command == "status" else [args.command]
+                print(f"{root}: {timed(command, repo, root)}", flush=True)
 
 
 if __name__ == "__main__":
