@@ -4,7 +4,8 @@ The blobs are asked for in the order they will be wanted, and each is read from 
 wanted: git unpacks the next blobs while Python parses the last ones (at 100,000 notes about half a second
 of wall time less than reading every blob before parsing the first). Sizes are checked before
 (``--batch-check``, :func:`memlab.adapter.notes_store.read_blobs`), so no blob read here is large; git's
-time limit is kept by killing it after :data:`memlab.adapter.gitcli.GIT_TIMEOUT` seconds.
+time limit is kept by killing it after :data:`memlab.adapter.gitcli.GIT_TIMEOUT` seconds. A large blob is
+streamed on its own (:func:`stream_note`), one memory held at a time.
 """
 
 from __future__ import annotations
@@ -12,10 +13,16 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
+from collections.abc import Iterable, Iterator
 from types import TracebackType
+from typing import TypeVar
 
 from memlab.adapter.gitcli import GIT_TIMEOUT, Repo
+from memlab.adapter.notes_format import MAX_MEMORY_BYTES, RawMemory, parse_lines
+from memlab.adapter.notes_split import bounded_lines
 from memlab.errors import MemlabError
+
+T = TypeVar("T")
 
 
 class BlobStream:
@@ -108,3 +115,38 @@ def _feed(proc: subprocess.Popen[bytes], names: bytes) -> None:
         proc.stdin.close()
     except (BrokenPipeError, ValueError, OSError):
         pass
+
+
+def until(items: Iterable[T], deadline: float | None, every: int = 1024) -> Iterator[T]:
+    """``items`` until ``time.monotonic()`` passes ``deadline`` (checked every ``every`` items, the first always
+    given).
+    """
+    import time
+
+    for i, item in enumerate(items):
+        if deadline is not None and i and not i % every and time.monotonic() > deadline:
+            return
+        yield item
+
+
+def stream_note(
+    repo: Repo, blob: str, namespace: str, deadline: float | None = None
+) -> tuple[list[RawMemory], list[str]]:
+    """:func:`parse_note` of a large blob read as a stream (``git cat-file blob``): one memory held at a time."""
+    import os
+    import subprocess
+
+    proc = subprocess.Popen(
+        ["git", "cat-file", "blob", blob],
+        cwd=repo.root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"},
+    )
+    try:
+        assert proc.stdout is not None
+        return parse_lines(until(bounded_lines(proc.stdout, MAX_MEMORY_BYTES), deadline), namespace)
+    finally:
+        proc.kill()
+        proc.wait()

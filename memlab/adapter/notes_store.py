@@ -2,31 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TypeVar
 
-from memlab.adapter.blob_stream import BlobStream
+from memlab.adapter.blob_stream import BlobStream, stream_note, until
 from memlab.adapter.gitcli import Repo, git_reason, git_text, run_git
 from memlab.adapter.locking import writer_lock
+from memlab.adapter.notes_collect import Collector
 from memlab.adapter.notes_format import (
     MAX_MEMORY_BYTES,
     MAX_NOTE_BYTES,
-    RawMemory,
     format_memory,
     memory_id,
     parse_chunks,
-    parse_lines,
     parse_note,
 )
-from memlab.adapter.notes_split import bounded_lines, split_text
+from memlab.adapter.notes_split import split_text
 from memlab.adapter.notes_write import append_note, batch
 from memlab.errors import MemlabError
 from memlab.types import Memory
-
-T = TypeVar("T")
 
 MEM_PREFIX = "refs/notes/mem/"
 #: Notes read per batch when reading against a deadline (the first session's raw-notes fallback).
@@ -55,11 +51,7 @@ class LoadResult:
     records: int
     errors: list[str] = field(default_factory=list)
     tips: dict[str, str] = field(default_factory=dict)
-    total: int = -1
-
-    def __post_init__(self) -> None:
-        if self.total < 0:
-            self.total = len(self.memories)
+    total: int = 0
 
 
 def read_blobs(repo: Repo, shas: list[str], limit: int = MAX_NOTE_BYTES) -> tuple[BlobStream, dict[str, int]]:
@@ -72,41 +64,6 @@ def read_blobs(repo: Repo, shas: list[str], limit: int = MAX_NOTE_BYTES) -> tupl
         elif found is not None:
             small.append(sha)
     return BlobStream(repo, small), large
-
-
-def _until(items: Iterable[T], deadline: float | None, every: int = 1024) -> Iterator[T]:
-    """``items`` until ``time.monotonic()`` passes ``deadline`` (checked every ``every`` items, the first always
-    given).
-    """
-    import time
-
-    for i, item in enumerate(items):
-        if deadline is not None and i and not i % every and time.monotonic() > deadline:
-            return
-        yield item
-
-
-def stream_note(
-    repo: Repo, blob: str, namespace: str, deadline: float | None = None
-) -> tuple[list[RawMemory], list[str]]:
-    """:func:`parse_note` of a large blob read as a stream (``git cat-file blob``): one memory held at a time."""
-    import os
-    import subprocess
-
-    proc = subprocess.Popen(
-        ["git", "cat-file", "blob", blob],
-        cwd=repo.root,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"},
-    )
-    try:
-        assert proc.stdout is not None
-        return parse_lines(_until(bounded_lines(proc.stdout, MAX_MEMORY_BYTES), deadline), namespace)
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 def ref_tips(repo: Repo, prefix: str = MEM_PREFIX) -> dict[str, str]:
@@ -161,67 +118,6 @@ def list_notes(repo: Repo, tips: dict[str, str]) -> tuple[list[tuple[str, str, s
     return out, errors
 
 
-class Collector:
-    """Memory records grouped by memory id as notes are read; with ``cap`` only the newest ``cap`` memories (by
-    their earliest copy) are held at any time, so a store of a million memories costs what the cap does.
-
-    A record older than every memory held when the cap is full is counted and dropped at once; a newer one
-    evicts the oldest memory held (a min-heap of earliest timestamps, stale entries skipped on the way).
-    """
-
-    def __init__(self, cap: int | None = None) -> None:
-        self.cap = cap or 0
-        self.groups: dict[str, list[tuple[RawMemory, str]]] = {}
-        self.first: dict[str, datetime] = {}
-        self.heap: list[tuple[datetime, str]] = []
-        self.records = 0
-        self.dropped: set[str] = set()
-
-    def _oldest(self) -> tuple[datetime, str]:
-        import heapq
-
-        while self.heap[0][1] not in self.first or self.first[self.heap[0][1]] != self.heap[0][0]:
-            heapq.heappop(self.heap)
-        return self.heap[0]
-
-    def add(self, raw: RawMemory, commit: str) -> None:
-        """One memory record found on ``commit``."""
-        import heapq
-
-        self.records += 1
-        mid = memory_id(raw.summary, raw.content)
-        group = self.groups.get(mid)
-        if group is None and self.cap and len(self.groups) >= self.cap:
-            stamp, oldest = self._oldest()
-            if raw.timestamp <= stamp:
-                self.dropped.add(mid)
-                return
-            del self.groups[oldest], self.first[oldest]
-            self.dropped.add(oldest)
-        if group is None:
-            self.dropped.discard(mid)
-            group = self.groups[mid] = []
-        group.append((raw, commit))
-        if mid not in self.first or raw.timestamp < self.first[mid]:
-            self.first[mid] = raw.timestamp
-            if self.cap:
-                heapq.heappush(self.heap, (raw.timestamp, mid))
-
-    def memories(self) -> list[Memory]:
-        """One :class:`Memory` per id: earliest timestamp, its namespace and tags; copies counted; time order."""
-        out = []
-        for mid, items in self.groups.items():
-            if len(items) > 1:
-                items.sort(key=lambda t: (t[0].timestamp, t[0].namespace, t[1]))
-                commits = sorted({c for _, c in items})
-            else:
-                commits = [items[0][1]]
-            first = items[0][0]
-            meta = {"occurrences": len(items), "last_seen": items[-1][0].timestamp.isoformat(), "commits": commits}
-            out.append(Memory(mid, first.namespace, first.timestamp, first.summary, first.content, first.tags, meta))
-        return sorted(out, key=lambda m: (m.timestamp, m.id))
-
-
 def load_memories(
     repo: Repo, *, deadline: float | None = None, cache: bool = True, cap: int | None = None
 ) -> LoadResult:
@@ -265,13 +161,10 @@ def _parse(repo: Repo, ref: str, blob: str, data: bytes | None, deadline: float 
 
     namespace = ref[len(MEM_PREFIX) :]
     if data is None:
-        good, bad = stream_note(repo, blob, namespace, deadline)
-        return good, bad, False
-    if deadline is None:
-        return (*parse_note(data.decode("utf-8", "replace"), namespace), True)
+        return (*stream_note(repo, blob, namespace, deadline), False)
     chunks = split_text(data.decode("utf-8", "replace").replace("\r\n", "\n"), MAX_MEMORY_BYTES)
-    good, bad = parse_chunks(_until(chunks, deadline, every=16), namespace)
-    return good, bad, time.monotonic() <= deadline
+    good, bad = parse_chunks(until(chunks, deadline, every=16), namespace)
+    return good, bad, deadline is None or time.monotonic() <= deadline
 
 
 def _load(repo: Repo, deadline: float | None, cache: bool, found: Collector) -> LoadResult:
@@ -293,9 +186,9 @@ def _load(repo: Repo, deadline: float | None, cache: bool, found: Collector) -> 
         with blobs:
             for n, ((ref, blob, commit), hit) in enumerate(zip(part, hits, strict=True), 1):
                 if deadline is not None and found.records and time.monotonic() > deadline:
-                    stop = "reading stopped at the time budget (truncated)"
+                    stop = "the time budget"
                 elif deadline is not None and found.records >= RAW_MAX_RECORDS:
-                    stop = f"reading stopped at {found.records:,} records (truncated)"
+                    stop = f"{found.records:,} records"
                 if stop:
                     break
                 if not n % GC_EVERY:
@@ -314,7 +207,7 @@ def _load(repo: Repo, deadline: float | None, cache: bool, found: Collector) -> 
                     found.add(g, commit)
                 errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
         if stop:
-            errors.append(stop)
+            errors.append(f"reading stopped at {stop} (truncated)")
             break
     if known and (deadline is None or time.monotonic() < deadline):  # the rest of the budget is the caller's
         known.save(listed)

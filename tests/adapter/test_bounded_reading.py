@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memlab.adapter.gitcli import find_repo
+from memlab.adapter.notes_collect import Collector
 from memlab.adapter.notes_format import RawMemory
-from memlab.adapter.notes_store import Collector, load_memories
+from memlab.adapter.notes_store import load_memories
 from memlab.paths import default_data_dir
 from tests.adapter.conftest import add_note, git, upstream_memory
 

@@ -89,11 +89,14 @@ def main() -> None:
     parser.add_argument("--per-note", type=int, default=1)
     parser.add_argument("--quoted", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repo", type=Path, help="build the repository here, or reuse it when it exists")
     parser.add_argument("--root", type=Path, action="append", help="a memlab checkout to time (repeatable: alternated)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memlab-volume-") as tmp:
-        repo = Path(tmp) / "repo"
-        count = build(repo, args.notes, args.per_note, args.quoted)
+        repo = args.repo or Path(tmp) / "repo"
+        if not (repo / ".git").exists():
+            build(repo, args.notes, args.per_note, args.quoted)
+        count = args.notes * args.per_note
         print(f"{count:,} memories in {args.notes:,} notes{' (double-quoted summaries)' if args.quoted else ''}")
         for _ in range(args.repeat):
             for root in args.root or [ROOT]:
