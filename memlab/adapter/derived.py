@@ -58,7 +58,11 @@ def apply(repo: Repo, store: MemoryStore) -> dict[str, Any]:
     data = data if isinstance(data, dict) and data.get("format") == FORMAT else {}
     rows = data.get("states") if isinstance(data.get("states"), dict) else {}
     for mid, state in list(store.states.items()):
-        store.states[mid] = replace(state, **(_row(rows.get(mid)) or DEFAULTS))
+        fields = _row(rows[mid]) if mid in rows else None
+        fields = fields or DEFAULTS
+        now = (state.tier, state.superseded_by, state.valid_until, state.duplicate_of, state.consolidated_into)
+        if now != tuple(fields.values()):  # most states already hold these: replacing them all costs seconds
+            store.states[mid] = replace(state, **fields)
     times = data.get("times") if isinstance(data.get("times"), dict) else {}
     data["redated"] = []
     for mid, memory in list(store.memories.items()):
