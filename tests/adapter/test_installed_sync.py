@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.locking import writer_lock
 from memlab.adapter.notes_store import load_memories
@@ -149,3 +151,19 @@ def test_refs_that_cannot_merge_are_skipped_and_reported_while_the_rest_sync(tmp
     assert _summaries(hook.project) == EVERY | {"Only in A"}
     fetch = subprocess.run(["git", "fetch", "origin"], cwd=hook.project, capture_output=True, text=True)
     assert fetch.returncode == 0, fetch.stderr  # the user's own fetch, with sync-config's refspecs
+
+
+@pytest.mark.slow  # 3,000 refs pushed once
+def test_a_no_op_sync_over_thousands_of_refs_spawns_nothing_per_ref(tmp_path):
+    project = make_repo(tmp_path / "project")
+    add_note(project, "refs/notes/mem/decisions", upstream_memory("decisions", "2025-12-20T10:00:00+00:00", "S", "b"))
+    tip = git(project, "rev-parse", "refs/notes/mem/decisions").strip()
+    git(project, "update-ref", "--stdin", input="".join(f"create refs/notes/mem/ns{i} {tip}\n" for i in range(3000)))
+    git(tmp_path, "init", "-q", "--bare", str(tmp_path / "remote.git"))
+    git(project, "remote", "add", "origin", str(tmp_path / "remote.git"))
+    (tmp_path / "spec").mkdir()
+    hook = install(project, write_spec(tmp_path / "spec"), sys.executable, "checkout")
+    first = hook.memlab("hook", "sync")
+    assert first.returncode == 0 and "pushed 3001 notes refs to origin" in first.stdout, first.stdout[-500:]
+    again = hook.memlab("hook", "sync")  # 33 s before: a merge check and git processes per ref
+    assert again.returncode == 0 and again.stdout.splitlines() == ["3001 notes refs up to date", "nothing to push"]

@@ -71,14 +71,17 @@ def build(repo: Path, notes: int, per_note: int, quoted: bool) -> int:
 
 
 def timed(args: list[str], repo: Path, root: Path = ROOT) -> str:
-    """Run ``memlab ARGS --project REPO`` (memlab from ``root``) under ``/usr/bin/time``: wall, peak RSS, load."""
+    """Run ``memlab ARGS --project REPO`` (memlab from ``root``) under ``/usr/bin/time``: wall, CPU (user +
+    system, the process alone), peak RSS, load."""
     env = {**os.environ, "PYTHONPATH": str(root)}
-    cmd = ["/usr/bin/time", "-f", "%e %M", sys.executable, "-m", "memlab.cli", *args, "--project", str(repo)]
+    cmd = ["/usr/bin/time", "-f", "%e %M %U %S", sys.executable, "-m", "memlab.cli", *args, "--project", str(repo)]
     load = os.getloadavg()[0]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    wall, kib = proc.stderr.strip().splitlines()[-1].split()
+    wall, kib, user, system = proc.stderr.strip().splitlines()[-1].split()
     ok = "ok" if proc.returncode == 0 else f"exit {proc.returncode}: {proc.stderr.strip().splitlines()[0]}"
-    return f"memlab {' '.join(args)}: {wall} s wall, {int(kib) / 1024:.0f} MiB peak, load {load:.2f} ({ok})"
+    cpu = float(user) + float(system)
+    name = f"memlab {' '.join(args)}"
+    return f"{name}: {wall} s wall, {cpu:.2f} s CPU, {int(kib) / 1024:.0f} MiB peak, load {load:.2f} ({ok})"
 
 
 def main() -> None:
