@@ -200,7 +200,8 @@ def test_uninstall_after_edits_and_a_reinstall_keeps_everything_the_user_wrote(s
 def test_a_team_member_without_memlab_gets_no_error_from_the_committed_command(seeded, tmp_path):
     spec = tmp_path / "spec.json"
     spec.write_text(json.dumps(spec_from_config(compose_cfg(["embedder=tfidf"]))))
-    assert cli("install", "--spec", str(spec), "--project", str(seeded), "--no-consolidate", cwd=tmp_path).returncode == 0
+    proc = cli("install", "--spec", str(spec), "--project", str(seeded), "--no-consolidate", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
     start = json.loads((seeded / ".claude" / "settings.json").read_text())["hooks"]["SessionStart"][0]
     elsewhere = tmp_path / "teammate-state"
     proc = run_shell(start["hooks"][0]["command"], session_payload(seeded), seeded, XDG_STATE_HOME=str(elsewhere))
