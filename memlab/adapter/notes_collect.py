@@ -64,6 +64,6 @@ class Collector:
             else:
                 commits = [items[0][1]]
             first = items[0][0]
-            meta = {"occurrences": len(items), "last_seen": items[-1][0].timestamp.isoformat(), "commits": commits}
+            meta = {"occurrences": len(items), "commits": commits}
             out.append(Memory(mid, first.namespace, first.timestamp, first.summary, first.content, first.tags, meta))
         return sorted(out, key=lambda m: (m.timestamp, m.id))

@@ -13,7 +13,6 @@ from memlab.adapter.locking import writer_lock
 from memlab.adapter.notes_collect import Collector
 from memlab.adapter.notes_format import (
     MAX_MEMORY_BYTES,
-    MAX_NOTE_BYTES,
     format_memory,
     memory_id,
     parse_chunks,
@@ -52,18 +51,6 @@ class LoadResult:
     errors: list[str] = field(default_factory=list)
     tips: dict[str, str] = field(default_factory=dict)
     total: int = 0
-
-
-def read_blobs(repo: Repo, shas: list[str], limit: int = MAX_NOTE_BYTES) -> tuple[BlobStream, dict[str, int]]:
-    """The blobs up to ``limit`` bytes (a :class:`BlobStream`, in ``shas`` order), and the sizes of the others."""
-    small: list[str] = []
-    large: dict[str, int] = {}
-    for sha, found in zip(shas, batch(repo, shas, contents=False), strict=True):
-        if found is not None and found.size > limit:
-            large[sha] = found.size
-        elif found is not None:
-            small.append(sha)
-    return BlobStream(repo, small), large
 
 
 def ref_tips(repo: Repo, prefix: str = MEM_PREFIX) -> dict[str, str]:
@@ -163,7 +150,7 @@ def _parse(repo: Repo, ref: str, blob: str, data: bytes | None, deadline: float 
     if data is None:
         return (*stream_note(repo, blob, namespace, deadline), False)
     chunks = split_text(data.decode("utf-8", "replace").replace("\r\n", "\n"), MAX_MEMORY_BYTES)
-    good, bad = parse_chunks(until(chunks, deadline, every=16), namespace)
+    good, bad = parse_chunks(chunks if deadline is None else until(chunks, deadline, every=16), namespace)
     return good, bad, deadline is None or time.monotonic() <= deadline
 
 
@@ -182,8 +169,7 @@ def _load(repo: Repo, deadline: float | None, cache: bool, found: Collector) -> 
         part = listed[start : start + step]
         hits = [known.get(blob, obj, ref[len(MEM_PREFIX) :]) if known else None for ref, blob, obj in part]
         need = dict.fromkeys(blob for (_, blob, _), hit in zip(part, hits, strict=True) if hit is None)
-        blobs, large = read_blobs(repo, list(need))  # in the order they are parsed in
-        with blobs:
+        with BlobStream(repo, list(need)) as blobs:  # in the order they are parsed in
             for n, ((ref, blob, commit), hit) in enumerate(zip(part, hits, strict=True), 1):
                 if deadline is not None and found.records and time.monotonic() > deadline:
                     stop = "the time budget"
@@ -196,8 +182,8 @@ def _load(repo: Repo, deadline: float | None, cache: bool, found: Collector) -> 
                 if hit is not None:
                     good, bad = hit
                 else:
-                    data = None if blob in large else blobs.get(blob)
-                    if data is None and blob not in large:
+                    data = blobs.get(blob)
+                    if data is None and not blobs.large(blob):
                         errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
                         continue
                     good, bad, whole = _parse(repo, ref, blob, data, deadline)

@@ -70,11 +70,12 @@ def build(repo: Path, notes: int, per_note: int, quoted: bool) -> int:
     return notes * per_note
 
 
-def timed(args: list[str], repo: Path, root: Path = ROOT) -> str:
+def timed(args: list[str], repo: Path, root: Path = ROOT, realtime: bool = False) -> str:
     """Run ``memlab ARGS --project REPO`` (memlab from ``root``) under ``/usr/bin/time``: wall, CPU (user +
     system, the process alone), peak RSS, load."""
     env = {**os.environ, "PYTHONPATH": str(root)}
-    cmd = ["/usr/bin/time", "-f", "%e %M %U %S", sys.executable, "-m", "memlab.cli", *args, "--project", str(repo)]
+    cmd = ["chrt", "-f", "10"] if realtime else []  # its own time, not the wait for a CPU (root only)
+    cmd += ["/usr/bin/time", "-f", "%e %M %U %S", sys.executable, "-m", "memlab.cli", *args, "--project", str(repo)]
     load = os.getloadavg()[0]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall, kib, user, system = proc.stderr.strip().splitlines()[-1].split()
@@ -92,6 +93,7 @@ def main() -> None:
     parser.add_argument("--per-note", type=int, default=1)
     parser.add_argument("--quoted", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--realtime", action="store_true", help="run each command under `chrt -f 10` (root)")
     parser.add_argument("--repo", type=Path, help="build the repository here, or reuse it when it exists")
     parser.add_argument("--root", type=Path, action="append", help="a memlab checkout to time (repeatable: alternated)")
     args = parser.parse_args()
@@ -105,7 +107,7 @@ def main() -> None:
             for root in args.root or [ROOT]:
                 subprocess.run(["rm", "-rf", str(repo / ".git" / "memlab")], check=True)
                 command = [args.command, "--json"] if args.command == "status" else [args.command]
-                print(f"{root}: {timed(command, repo, root)}", flush=True)
+                print(f"{root}: {timed(command, repo, root, args.realtime)}", flush=True)
 
 
 if __name__ == "__main__":
