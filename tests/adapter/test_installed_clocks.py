@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from tests.adapter.conftest import seed
 
 FUTURE = "2099-01-01T00:00:00+00:00"
 
 
+@pytest.mark.slow  # consolidations: over 2 s
 def test_a_consolidation_at_a_future_clock_does_not_stop_later_ones(installed_checkout):
     hook = installed_checkout
     seed(hook.project)

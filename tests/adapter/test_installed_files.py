@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from tests.adapter.conftest import seed
 
 DEEP = "[" * 100_000
@@ -39,6 +41,7 @@ def test_a_state_folder_linked_outside_gets_nothing_written(installed, tmp_path)
     assert list(outside.iterdir()) == []
 
 
+@pytest.mark.slow  # consolidations: over 2 s
 def test_a_fifo_at_the_candidate_cache_wedges_nothing(installed_checkout):
     hook = installed_checkout
     seed(hook.project)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from memlab.adapter import jsonl_refs
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.locking import writer_lock
@@ -112,6 +114,7 @@ def _stamp(minutes: float) -> str:
     return (datetime.now(UTC) + timedelta(minutes=minutes)).isoformat()
 
 
+@pytest.mark.slow  # consolidations: over 2 s
 def test_a_plausible_forged_supersession_hides_nothing_and_is_logged(installed_checkout):
     hook = installed_checkout
     seed(hook.project)
@@ -130,6 +133,7 @@ def test_a_plausible_forged_supersession_hides_nothing_and_is_logged(installed_c
     assert status["superseded"] == 0 and status["tiers"]["archived"] == 0, status
 
 
+@pytest.mark.slow  # consolidations: over 2 s
 def test_records_dated_ahead_by_a_clock_are_kept_and_their_activations_counted(installed_checkout):
     hook = installed_checkout
     seed(hook.project)
@@ -147,6 +151,7 @@ def test_records_dated_ahead_by_a_clock_are_kept_and_their_activations_counted(i
     assert meta[FLASK]["activation_count"] == 7, meta[FLASK]
 
 
+@pytest.mark.slow  # consolidations: over 2 s
 def test_an_exact_copy_dated_earlier_does_not_re_date_a_memory(installed_checkout):
     from tests.adapter.conftest import add_note, git, upstream_memory
 
