@@ -4,7 +4,8 @@ The blobs are asked for in the order they will be wanted, and each is read from 
 wanted: git unpacks the next blobs while Python parses the last ones (at 100,000 notes about half a second
 of wall time less than reading every blob before parsing the first). A blob over the size limit is never
 read here: it is streamed on its own (:func:`stream_note`), one memory held at a time. git's time limit is
-kept by killing it after :data:`memlab.adapter.gitcli.GIT_TIMEOUT` seconds.
+kept by killing it once the reader has waited :data:`memlab.adapter.gitcli.GIT_TIMEOUT` seconds for it (time
+spent parsing, however long, is not git's).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from types import TracebackType
 from typing import TypeVar
@@ -47,6 +49,7 @@ class BlobStream:
         self.proc_: subprocess.Popen[bytes] | None = None
         self.timer_: threading.Timer | None = None
         self.timed_out_ = False
+        self.waiting_since_: float | None = None
 
     def _start(self) -> None:
         self.proc_ = subprocess.Popen(
@@ -69,16 +72,24 @@ class BlobStream:
             self.proc_.stdout.close()
 
     def __enter__(self) -> BlobStream:
-        if not self.shas:
-            return self
-        self._start()
-        timer = threading.Timer(GIT_TIMEOUT, self._expire)
+        if self.shas:
+            self._start()
+            self._arm(GIT_TIMEOUT)
+        return self
+
+    def _arm(self, seconds: float) -> None:
+        timer = threading.Timer(seconds, self._expire)
         timer.daemon = True
         timer.start()
         self.timer_ = timer
-        return self
 
     def _expire(self) -> None:
+        """Kill git when the reader has waited for it :data:`GIT_TIMEOUT` seconds (parsing time is not git's)."""
+        since = self.waiting_since_
+        waited = 0.0 if since is None else time.monotonic() - since
+        if waited < GIT_TIMEOUT:
+            self._arm(GIT_TIMEOUT - waited)
+            return
         self.timed_out_ = True
         if self.proc_ is not None:
             self.proc_.kill()
@@ -101,7 +112,9 @@ class BlobStream:
         assert self.proc_ is not None and self.proc_.stdout is not None
         name = self.shas[self.next_]
         self.next_ += 1
-        line = self.proc_.stdout.readline()
+        self.waiting_since_ = time.monotonic()
+        line = b"" if self.timed_out_ else self.proc_.stdout.readline()
+        self.waiting_since_ = None
         header = line.decode("utf-8", "replace").split()
         if not line.endswith(b"\n"):
             why = f"timed out after {GIT_TIMEOUT:.0f} s" if self.timed_out_ else "stopped before the last blob"
@@ -116,7 +129,9 @@ class BlobStream:
             if self.next_ < len(self.shas) and not self.timed_out_:
                 self._start()
             return
+        self.waiting_since_ = time.monotonic()
         body = self.proc_.stdout.read(size + 1)
+        self.waiting_since_ = None
         if len(body) != size + 1:
             raise MemlabError(f"git cat-file stopped inside blob {name[:10]} in {self.repo.root}")
         self.found_[name] = body[:-1]
@@ -144,8 +159,6 @@ def until(items: Iterable[T], deadline: float | None, every: int = 1024) -> Iter
     """``items`` until ``time.monotonic()`` passes ``deadline`` (checked every ``every`` items, the first always
     given).
     """
-    import time
-
     for i, item in enumerate(items):
         if deadline is not None and i and not i % every and time.monotonic() > deadline:
             return
