@@ -72,12 +72,23 @@ def build(repo: Path, notes: int, per_note: int, quoted: bool) -> int:
 
 def timed(args: list[str], repo: Path, root: Path = ROOT, realtime: bool = False) -> str:
     """Run ``memlab ARGS --project REPO`` (memlab from ``root``) under ``/usr/bin/time``: wall, CPU (user +
-    system, the process alone), peak RSS, load."""
+    system, with the git processes it waited for), peak RSS, load."""
     env = {**os.environ, "PYTHONPATH": str(root)}
     cmd = ["chrt", "-f", "10"] if realtime else []  # its own time, not the wait for a CPU (root only)
-    cmd += ["/usr/bin/time", "-f", "%e %M %U %S", sys.executable, "-m", "memlab.cli", *args, "--project", str(repo)]
+    cmd += [
+        "/usr/bin/time",
+        "-f",
+        "%e %M %U %S",
+        sys.executable,
+        "-P",
+        "-m",
+        "memlab.cli",
+        *args,
+        "--project",
+        str(repo),
+    ]
     load = os.getloadavg()[0]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd="/")  # memlab from ``root`` only
     wall, kib, user, system = proc.stderr.strip().splitlines()[-1].split()
     ok = "ok" if proc.returncode == 0 else f"exit {proc.returncode}: {proc.stderr.strip().splitlines()[0]}"
     cpu = float(user) + float(system)
