@@ -13,6 +13,7 @@ subset, so the first session and volume reads rarely need PyYAML at all.
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime
 from typing import Any
@@ -56,6 +57,10 @@ _ESCAPE = re.compile(
 _ESCAPED = dict(zip('0abtnvfre "/\\N_LP', '\0\a\b\t\n\v\f\r\x1b "/\\\x85\xa0\u2028\u2029', strict=True))
 
 
+#: Escapes YAML has and JSON has not.
+_NOT_JSON = re.compile(r"\\[xU0ave N_LP]")
+
+
 def _unescape(found: re.Match[str]) -> str:
     code = found.group(1)
     return _ESCAPED[code] if len(code) == 1 else chr(int(code[1:], 16))
@@ -66,10 +71,16 @@ def _scalar(value: str) -> str | None:
     quote = value[:1]
     if quote in ("'", '"') and len(value) >= 2 and value[-1] == quote:
         inner = value[1:-1]
-        bare = inner.replace("''", "") if quote == "'" else _ESCAPE.sub("", inner)
+        escaped = quote == '"' and "\\" in inner
+        bare = inner.replace("''", "") if quote == "'" else _ESCAPE.sub("", inner) if escaped else inner
         if quote in bare or ("\\" in bare and quote == '"') or not bare.isprintable() or inner != inner.strip(" "):
             return None
-        return inner.replace("''", "'") if quote == "'" else _ESCAPE.sub(_unescape, inner)
+        if quote == "'":
+            return inner.replace("''", "'")
+        if not escaped:
+            return inner
+        # JSON's escapes mean the same in YAML, and its decoder runs in C (a summary holds a dozen \uNNNN)
+        return _ESCAPE.sub(_unescape, inner) if _NOT_JSON.search(inner) else json.loads(f'"{inner}"')
     return _plain(value)
 
 
