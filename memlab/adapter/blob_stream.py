@@ -1,11 +1,9 @@
 """Note blobs read through one ``git cat-file --batch`` while they are parsed.
 
-The blobs are asked for in the order they will be wanted, and each is read from git's output when it is
-wanted: git unpacks the next blobs while Python parses the last ones (at 100,000 notes about half a second
-of wall time less than reading every blob before parsing the first). A blob over the size limit is never
-read here: it is streamed on its own (:func:`stream_note`), one memory held at a time. git's time limit is
-kept by killing it once the reader has waited :data:`memlab.adapter.gitcli.GIT_TIMEOUT` seconds for it (time
-spent parsing, however long, is not git's).
+Blobs are asked for in the order they are wanted and read from git's output when wanted: git unpacks the next
+ones while Python parses (at 100,000 notes half a second less than reading all first). A blob over the size
+limit is streamed on its own (:func:`stream_note`), one memory held at a time. git is killed once the reader
+has waited :data:`memlab.adapter.gitcli.GIT_TIMEOUT` seconds for it (time spent parsing is not git's).
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ import os
 import subprocess
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import TypeVar
 
@@ -29,9 +27,8 @@ T = TypeVar("T")
 class BlobStream:
     """Contents of blobs, in a ``with`` block, each read from git when :meth:`get` first asks for it.
 
-    A blob over ``limit`` bytes is not read: its size is kept (:meth:`large`) and git is restarted at the next
-    blob, so sizes need no separate pass (a ``--batch-check`` over 100,000 notes took a third of a second)
-    and a huge note is never inflated into memory.
+    A blob over ``limit`` bytes is not read (:meth:`large`): git is restarted past it, so sizes need no
+    ``--batch-check`` pass (a third of a second at 100,000 notes) and a huge note is never inflated.
 
     Args:
         repo: The repository.
@@ -44,7 +41,7 @@ class BlobStream:
         self.shas = shas
         self.limit = limit
         self.found_: dict[str, bytes | None] = {}
-        self.large_: dict[str, int] = {}
+        self.large_: set[str] = set()
         self.next_ = 0
         self.proc_: subprocess.Popen[bytes] | None = None
         self.timer_: threading.Timer | None = None
@@ -52,15 +49,7 @@ class BlobStream:
         self.waiting_since_: float | None = None
 
     def _start(self) -> None:
-        self.proc_ = subprocess.Popen(
-            ["git", "cat-file", "--batch", "--buffer"],
-            bufsize=1 << 20,  # a megabyte per read: notes of a few hundred bytes cost no system call each
-            cwd=self.repo.root,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
-        )
+        self.proc_ = _git(self.repo, ["--batch", "--buffer"], subprocess.PIPE)
         names = ("\n".join(self.shas[self.next_ :]) + "\n").encode()
         threading.Thread(target=_feed, args=(self.proc_, names), daemon=True).start()  # never blocks the reader
 
@@ -108,13 +97,19 @@ class BlobStream:
         """Whether ``sha`` (once asked for) is over the limit: to be streamed on its own (:func:`stream_note`)."""
         return sha in self.large_
 
+    def _wait(self, read: Callable[..., bytes], *args: int) -> bytes:
+        """``read(*args)``, timed as waiting for git (:meth:`_expire`)."""
+        self.waiting_since_ = time.monotonic()
+        try:
+            return read(*args)
+        finally:
+            self.waiting_since_ = None
+
     def _read_one(self) -> None:
         assert self.proc_ is not None and self.proc_.stdout is not None
         name = self.shas[self.next_]
         self.next_ += 1
-        self.waiting_since_ = time.monotonic()
-        line = b"" if self.timed_out_ else self.proc_.stdout.readline()
-        self.waiting_since_ = None
+        line = b"" if self.timed_out_ else self._wait(self.proc_.stdout.readline)
         header = line.decode("utf-8", "replace").split()
         if not line.endswith(b"\n"):
             why = f"timed out after {GIT_TIMEOUT:.0f} s" if self.timed_out_ else "stopped before the last blob"
@@ -124,14 +119,13 @@ class BlobStream:
             return
         size = int(header[2])
         if size > self.limit:
-            self.found_[name], self.large_[name] = None, size
+            self.found_[name] = None
+            self.large_.add(name)
             self._stop()
             if self.next_ < len(self.shas) and not self.timed_out_:
                 self._start()
             return
-        self.waiting_since_ = time.monotonic()
-        body = self.proc_.stdout.read(size + 1)
-        self.waiting_since_ = None
+        body = self._wait(self.proc_.stdout.read, size + 1)
         if len(body) != size + 1:
             raise MemlabError(f"git cat-file stopped inside blob {name[:10]} in {self.repo.root}")
         self.found_[name] = body[:-1]
@@ -155,6 +149,20 @@ def _feed(proc: subprocess.Popen[bytes], names: bytes) -> None:
         pass
 
 
+def _git(repo: Repo, args: list[str], stdin: int) -> subprocess.Popen[bytes]:
+    """``git cat-file ARGS`` with its output piped (a megabyte per read: a small note costs no system call)."""
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+    return subprocess.Popen(
+        ["git", "cat-file", *args],
+        bufsize=1 << 20,
+        cwd=repo.root,
+        stdin=stdin,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+
+
 def until(items: Iterable[T], deadline: float | None, every: int = 1024) -> Iterator[T]:
     """``items`` until ``time.monotonic()`` passes ``deadline`` (checked every ``every`` items, the first always
     given).
@@ -169,17 +177,7 @@ def stream_note(
     repo: Repo, blob: str, namespace: str, deadline: float | None = None
 ) -> tuple[list[RawMemory], list[str]]:
     """:func:`parse_note` of a large blob read as a stream (``git cat-file blob``): one memory held at a time."""
-    import os
-    import subprocess
-
-    proc = subprocess.Popen(
-        ["git", "cat-file", "blob", blob],
-        cwd=repo.root,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"},
-    )
+    proc = _git(repo, ["blob", blob], subprocess.DEVNULL)
     try:
         assert proc.stdout is not None
         return parse_lines(until(bounded_lines(proc.stdout, MAX_MEMORY_BYTES), deadline), namespace)

@@ -289,9 +289,3 @@ def _maybe_kill(point: str) -> None:
     """Test hook: ``MEMLAB_TEST_KILL_AT=<point>`` kills the process there (simulates a crash)."""
     if os.environ.get("MEMLAB_TEST_KILL_AT") == point:
         os._exit(137)
-
-
-def require_repo_memories(loaded: Loaded) -> None:
-    """Raise when a repository holds no memory at all."""
-    if not loaded.store.memories:
-        raise MemlabError("no memories under refs/notes/mem/*; capture one with `memlab hook capture`")

@@ -1,18 +1,13 @@
 """This clone's own derived state: what its consolidations concluded, kept locally and trusted over any record.
 
-Derived records (``refs/notes/mem-meta``) are pushed by every clone and by anyone who can push, so their
-tier, ``superseded_by``, ``valid_until``, ``duplicate_of`` and ``consolidated_into`` are hints: a record
-saying a memory is archived or superseded must never hide it. Each consolidation writes what the policy
-concluded into ``.git/memlab/derived.json`` (local, never pushed; replaced atomically), and every reader —
-the next consolidation, recall, status — takes those fields from it alone; a memory it does not name (new
-since, or no consolidation yet) is hot and current. The next consolidation starts from the policy's own
-earlier verdicts (so a supersession found once stays found while its pair is no longer a candidate), or from
-nothing after ``--full`` or a change of spec, and re-applies every verdict of the run (the judge's edges are
-dropped before the run, so each verdict it repeats sets the state again). A supersession a record claims
-that the run did not conclude is ignored and logged. Activation fields stay the records' (merged across
-records: :func:`memlab.adapter.records.merge_activation`). The file also keeps each memory's date as first
-consolidated: a memory's date is its earliest copy's, so an exact copy dated earlier, added later by anyone,
-would otherwise re-date it (and turn which of two memories is the newer); such a copy is logged and ignored.
+Anyone who can push writes ``refs/notes/mem-meta``, so a record's tier, ``superseded_by``, ``valid_until``,
+``duplicate_of`` and ``consolidated_into`` are hints that never hide a memory. Each consolidation writes what
+the policy concluded to ``.git/memlab/derived.json`` (local, replaced atomically) and every reader takes those
+fields from it alone (a memory it does not name is hot and current). The next run starts from the policy's
+own verdicts (a supersession stays found once its pair is no longer a candidate), or from nothing after
+``--full`` or a new spec; verdict edges are dropped first so each repeated verdict sets the state again. A
+supersession a record claims that the run did not conclude is logged. The file also keeps each memory's date
+as first consolidated: an exact copy dated earlier, added later by anyone, would otherwise re-date it.
 """
 
 from __future__ import annotations
@@ -35,11 +30,13 @@ FIELDS = ("tier", "superseded_by", "valid_until", "duplicate_of", "consolidated_
 DEFAULTS: dict[str, Any] = dict(zip(FIELDS, (Tier.HOT, None, None, None, None), strict=True))
 
 
+def _text(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
 def _row(row: Any) -> dict[str, Any] | None:
     """A stored row as state fields (``None`` when it is not a row this module wrote)."""
-    if not isinstance(row, list) or len(row) != 5 or row[0] not in TIERS:
-        return None
-    if not all(v is None or isinstance(v, str) for v in row[1:]):
+    if not isinstance(row, list) or len(row) != 5 or row[0] not in TIERS or not all(_text(v) for v in row[1:]):
         return None
     try:
         until = datetime.fromisoformat(row[2]) if row[2] else None
@@ -58,8 +55,7 @@ def apply(repo: Repo, store: MemoryStore) -> dict[str, Any]:
     data = data if isinstance(data, dict) and data.get("format") == FORMAT else {}
     rows = data.get("states") if isinstance(data.get("states"), dict) else {}
     for mid, state in list(store.states.items()):
-        fields = _row(rows[mid]) if mid in rows else None
-        fields = fields or DEFAULTS
+        fields = (_row(rows[mid]) if mid in rows else None) or DEFAULTS
         now = (state.tier, state.superseded_by, state.valid_until, state.duplicate_of, state.consolidated_into)
         if now != tuple(fields.values()):  # most states already hold these: replacing them all costs seconds
             store.states[mid] = replace(state, **fields)
@@ -84,12 +80,7 @@ def start(repo: Repo, store: MemoryStore, spec_hash: str, *, full: bool) -> None
     verdict edges.
     """
     data = store.cache.get("derived") or apply(repo, store)
-    if data["redated"]:
-        log_line(
-            repo.memlab_dir,
-            f"consolidation: {len(data['redated'])} memories have exact copies dated before this clone first saw "
-            f"them; their dates are kept: {', '.join(data['redated'][:5])}",
-        )
+    _log(repo, data["redated"], "memories have exact copies dated before this clone first saw them; dates kept")
     if full or data.get("spec_hash") != spec_hash:
         for mid, state in list(store.states.items()):
             store.states[mid] = replace(state, **DEFAULTS)
@@ -114,10 +105,10 @@ def save(repo: Repo, store: MemoryStore, hints: dict[str, dict[str, Any]], spec_
         for mid, h in sorted(hints.items())
         if h.get("superseded_by") and mid in store.states and store.states[mid].superseded_by != h.get("superseded_by")
     ]
-    if ignored:
-        log_line(
-            repo.memlab_dir,
-            f"consolidation: {len(ignored)} supersessions recorded in mem-meta were not concluded by this policy "
-            f"and are ignored (derived records are hints): {', '.join(ignored[:5])}",
-        )
+    _log(repo, ignored, "supersessions recorded in mem-meta were not concluded by this policy and are ignored")
     return len(ignored)
+
+
+def _log(repo: Repo, items: list[str], what: str) -> None:
+    if items:
+        log_line(repo.memlab_dir, f"consolidation: {len(items)} {what}: {', '.join(items[:5])}")

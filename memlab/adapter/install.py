@@ -1,19 +1,15 @@
 """Install the exported hook into Claude Code settings (project, local, user) or as a plugin, and undo it.
 
-Settings: our entries are hook commands containing :data:`MARKER` (or, in the project scope,
-:data:`LAUNCHER_MARKER`); everything else in the file is kept. Install saves, in memlab's own state folder
-(``$XDG_STATE_HOME/memlab/installs/``, else ``~/.local/state/memlab/installs/``; never inside the project, where a
-repository could plant a record or a link), the original bytes (or a note that the file did not exist), the
-entries it wrote (each command: a record per entry, never a hash of the whole file, so that a re-install
-after the user's own edits still knows what is memlab's) and the spec its hooks run (path and SHA-256:
-:mod:`memlab.adapter.installed_spec`). Uninstall removes memlab's entries and keeps everything else the user
-wrote at any time; the original bytes are put back only when nothing but memlab's entries changed.
+Settings: our entries are hook commands containing :data:`MARKER` or :data:`LAUNCHER_MARKER`; everything else
+is kept. Install saves in memlab's own state folder (:func:`state_dir`; never inside the project, where a
+repository could plant a record or a link) the original bytes, the commands it wrote (per entry, not a hash of
+the file, so a re-install after the user's edits still knows what is memlab's) and the spec its hooks run
+(:mod:`memlab.adapter.installed_spec`). Uninstall removes memlab's entries and keeps all else the user wrote;
+the original bytes come back only when nothing but memlab's entries changed.
 
-The project scope's file is committed and shared by a team, so its commands hold nothing of this machine:
-each runs a per-user launcher (``$XDG_STATE_HOME/memlab/hooks/memlab-hook-<spec sha>``, written by install,
-holding this machine's interpreter, ``PYTHONPATH`` and spec path) when it exists, and does nothing on a
-machine where its user never ran ``memlab install`` with that spec. The local and user scopes' files are
-this user's, and hold the command itself.
+The project scope's file is committed by a team, so its commands hold nothing of this machine: each runs a
+per-user launcher (:func:`write_launcher`: this machine's interpreter, ``PYTHONPATH`` and spec) when there is
+one, and does nothing for a user who never installed that spec.
 
 Every write is atomic (a new file renamed into place, never through a symbolic link) and keeps the file's
 permission bits; for the project and local scopes a link anywhere below the project (``.claude`` or the
@@ -204,10 +200,7 @@ def portable_command(spec_sha: str, event: str) -> str:
 def write_launcher(spec: Path, spec_sha: str) -> Path:
     """Write this user's launcher for ``spec`` (mode 755, in memlab's state folder); returns its path."""
     path = launcher_path(spec_sha)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    except OSError as exc:
-        raise MemlabError(f"cannot create memlab's state folder {path.parent}: {exc.strerror or exc}") from None
+    _state_folder(path.parent)
     run = hook_command(fast_prefix(), '"$1"', spec)
     text = f"#!/bin/sh\n# memlab hooks of {spec} (written by memlab install)\nexec env {run}\n"
     atomic_write(path, text.encode("utf-8"), mode=0o755)
@@ -292,6 +285,13 @@ def state_dir() -> Path:
     return (Path(base) if base else Path.home() / ".local" / "state") / "memlab"
 
 
+def _state_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        raise MemlabError(f"cannot create memlab's state folder {folder}: {exc.strerror or exc}") from None
+
+
 def record_dir(settings: Path) -> Path:
     """Where the install record and backup of one settings file live (keyed by its absolute path)."""
     return state_dir() / "installs" / hashlib.sha256(str(settings).encode()).hexdigest()[:24]
@@ -350,10 +350,7 @@ def install_settings(spec: Path, project: Path, scope: str) -> Path:
     created = [str(p) for p in make_dirs(path.parent, root, check_links=strict)]
     if record is None:
         record = {"settings": str(path), "existed": raw is not None, "original_sha": _sha(raw), "created_dirs": created}
-        try:
-            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        except OSError as exc:
-            raise MemlabError(f"cannot create memlab's state folder {folder}: {exc.strerror or exc}") from None
+        _state_folder(folder)
         if raw is not None:
             atomic_write(folder / "backup", raw, mode=stat.S_IMODE(os.lstat(path).st_mode))
     spec_sha = _sha(read_regular(spec)) or ""

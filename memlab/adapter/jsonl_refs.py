@@ -71,11 +71,10 @@ def decode(
     A record is good when it parses (a guarded :func:`json.loads`), has a text ``id`` and a valid
     ``written_at`` (:func:`memlab.adapter.records.written_at`: an ISO time with a zone, not in the future),
     and — with ``kind`` — passes :func:`memlab.adapter.records.validate`. Bad records are skipped before
-    the newest per id is chosen, so a forged or broken line never hides or pins a good one. ``meta``
-    records carry the activations of every valid record of their id, future-dated ones included
-    (:func:`memlab.adapter.records.merge_activation`): neither a newer record nor a clock resets a count.
-    ``unread``, when given, receives each line shaped like a record (an object with a text id) that was not
-    read, as it is (a newer memlab's record, one dated ahead by a clock), for compaction to keep.
+    the newest per id is chosen, so a forged or broken line never hides or pins a good one. ``meta`` records
+    carry the activations of every record of their id, future-dated ones included (a clock never resets a
+    count). ``unread`` receives each unread line shaped like a record (an object with a text id), for
+    compaction to keep.
     """
     from memlab.adapter.records import FUTURE, merge_activation, validate, written_at
 
@@ -220,9 +219,8 @@ def update_records(repo: Repo, kind: str, make: Callable[[dict[str, dict[str, An
 
 
 def compact(repo: Repo, kind: str, drop: Callable[[dict[str, Any]], bool] | None = None) -> tuple[int, int]:
-    """Rewrite ``kind``'s note with the newest record per id and no record ``drop`` names; lines shaped like
-    records that this version does not read (:func:`decode`'s ``unread``) are kept as they are, other bad
-    lines dropped.
+    """Rewrite ``kind``'s note with the newest record per id and no record ``drop`` names; record lines not
+    read (:func:`decode`'s ``unread``) are kept as they are, other bad lines dropped.
 
     Returns:
         (good lines before, records after).

@@ -13,7 +13,7 @@ class Collector:
     their earliest copy) are held at any time, so a store of a million memories costs what the cap does.
 
     A record older than every memory held when the cap is full is counted and dropped at once; a newer one
-    evicts the oldest memory held (a min-heap of earliest timestamps, stale entries skipped on the way).
+    evicts the oldest memory held (a min-heap of earliest timestamps).
     """
 
     def __init__(self, cap: int | None = None) -> None:
@@ -24,13 +24,6 @@ class Collector:
         self.records = 0
         self.dropped: set[str] = set()
 
-    def _oldest(self) -> tuple[datetime, str]:
-        import heapq
-
-        while self.heap[0][1] not in self.first or self.first[self.heap[0][1]] != self.heap[0][0]:
-            heapq.heappop(self.heap)
-        return self.heap[0]
-
     def add(self, raw: RawMemory, commit: str) -> None:
         """One memory record found on ``commit``."""
         import heapq
@@ -39,7 +32,9 @@ class Collector:
         mid = memory_id(raw.summary, raw.content)
         group = self.groups.get(mid)
         if group is None and self.cap and len(self.groups) >= self.cap:
-            stamp, oldest = self._oldest()
+            while self.first.get(self.heap[0][1]) != self.heap[0][0]:  # stale entries skipped
+                heapq.heappop(self.heap)
+            stamp, oldest = self.heap[0]
             if raw.timestamp <= stamp:
                 self.dropped.add(mid)
                 return

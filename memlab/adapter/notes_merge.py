@@ -1,10 +1,9 @@
 """Merging a fetched notes ref into the local one (``memlab hook sync``): by annotated object, never by layout.
 
-Everything a remote holds is a collaborator's push, so a merge never trusts its layout: a notes tree is read
-per annotated object, only at the paths ``git notes`` itself reads (two-digit fan-out folders, the
-repository's own id width), and the merged tree is written anew from those objects. Memory refs and derived
-refs alike are merged as a union when the remote side lacks something the local side holds, and a ref is
-moved only after every local memory (or record) was found readable in the result.
+A remote holds a collaborator's push, so a notes tree is read per annotated object only at the paths ``git
+notes`` reads (two-digit fan-out folders, the repository's id width) and the merged tree is written anew.
+Memory and derived refs are merged as a union when the remote lacks what the local side holds, and a ref
+moves only once every local memory (or record) was found readable in the result.
 """
 
 from __future__ import annotations
@@ -15,11 +14,9 @@ from memlab.adapter import jsonl_refs
 from memlab.adapter.gitcli import Repo, git_text, run_git
 from memlab.adapter.jsonl_refs import DERIVED_REFS
 from memlab.adapter.notes_format import split_note
-from memlab.adapter.notes_store import MEM_PREFIX
+from memlab.adapter.notes_store import HEX_DIGITS, MEM_PREFIX
 from memlab.adapter.notes_write import anchored_tree, batch, commit_tree, compare_and_swap, preserve, tip, write_blob
 from memlab.errors import MemlabError
-
-_HEX = frozenset("0123456789abcdef")
 
 
 def _is_ancestor(repo: Repo, a: str, b: str) -> bool:
@@ -39,14 +36,18 @@ def _notes(repo: Repo, commit: str) -> dict[str, tuple[str, str]]:
         *folders, _name = path.split("/")
         obj = path.replace("/", "")
         note = len(parts) == 3 and parts[0].startswith("100") and parts[1] == "blob"
-        if note and len(obj) == width and set(obj) <= _HEX and all(len(f) == 2 for f in folders):
+        if note and len(obj) == width and set(obj) <= HEX_DIGITS and all(len(f) == 2 for f in folders):
             out[obj] = (path, parts[2])
     return out
 
 
+def _chunks(text: str) -> set[str]:
+    return {chunk.strip() for chunk in split_note(text)}
+
+
 def union_notes(local: str, remote: str) -> str:
     """A memory note holding every memory of both sides once (remote memories appended whole)."""
-    seen = {chunk.strip() for chunk in split_note(local)}
+    seen = _chunks(local)
     extra = [chunk.strip("\n") for chunk in split_note(remote) if chunk.strip() not in seen]
     return "\n\n".join([local.rstrip("\n"), *extra]).strip("\n") + "\n"
 
@@ -65,34 +66,34 @@ def _record_ids(text: str) -> set[str]:
     """Ids of the JSON Lines records in ``text`` (read or not: a record this version refuses still counts)."""
     import json
 
-    ids = set()
-    for line in text.splitlines():
-        try:
-            record = json.loads(line) if line.strip() else None
-        except (ValueError, RecursionError):
-            continue
-        if isinstance(record, dict) and isinstance(record.get("id"), str):
-            ids.add(record["id"])
-    return ids
+    unread: list[str] = []
+    records = jsonl_refs.decode(text, None, unread)[0]
+    return set(records) | {json.loads(line)["id"] for line in unread}
 
 
 def lost(repo: Repo, ref: str, old: str, new: str) -> int:
     """How many memories (memory refs) or record ids (derived refs) of notes commit ``old`` cannot be read in
     ``new`` the way readers read it: a note gone from a note path, or a memory cut out of a note.
     """
-    kind = next((k for k, r in DERIVED_REFS.items() if r == ref), None)
-    if kind is not None:
-        anchor = jsonl_refs.anchor(repo, kind)
-        a, b = _texts(repo, [f"{old}:{anchor}", f"{new}:{anchor}"])
+    if _kind(ref) is not None:
+        a, b = _anchored(repo, ref, old, new)
         return len(_record_ids(a) - _record_ids(b))
     ours, theirs = _notes(repo, old), _notes(repo, new)
     changed = [o for o in ours if theirs.get(o, ("", ""))[1] != ours[o][1]]
-    texts = _texts(repo, [b for o in changed for b in (ours[o][1], theirs.get(o, ("", ""))[1] or ours[o][1])])
-    count = 0
-    for i, obj in enumerate(changed):
-        mine = {chunk.strip() for chunk in split_note(texts[2 * i])}
-        count += len(mine) if obj not in theirs else len(mine - {c.strip() for c in split_note(texts[2 * i + 1])})
-    return count
+    texts = _texts(repo, [b for o in changed for b in (ours[o][1], theirs.get(o, ours[o])[1])])
+    kept = [_chunks(texts[2 * i + 1]) if o in theirs else set() for i, o in enumerate(changed)]
+    return sum(len(_chunks(texts[2 * i]) - k) for i, k in enumerate(kept))
+
+
+def _kind(ref: str) -> str | None:
+    """The kind of a derived ref (``None``: a memory ref)."""
+    return next((k for k, r in DERIVED_REFS.items() if r == ref), None)
+
+
+def _anchored(repo: Repo, ref: str, *commits: str) -> list[str]:
+    """The derived note of each notes commit of ``ref`` (on its anchor object)."""
+    anchor = jsonl_refs.anchor(repo, _kind(ref) or "")
+    return _texts(repo, [f"{c}:{anchor}" for c in commits])
 
 
 def _memory_tree(repo: Repo, local: str, remote: str) -> str:
@@ -119,12 +120,12 @@ def _memory_tree(repo: Repo, local: str, remote: str) -> str:
 
 def _merge_commit(repo: Repo, ref: str, local: str, remote: str, parents: list[str]) -> str:
     """A commit of ``ref`` holding both notes commits' notes (``parents``: its parents)."""
-    kind = next((k for k, r in DERIVED_REFS.items() if r == ref), None)
+    kind = _kind(ref)
     message = f"memlab: merge {ref} from {remote[:12]}"
     if kind is None:
         return commit_tree(repo, _memory_tree(repo, local, remote), parents, message)
     anchor = jsonl_refs.anchor(repo, kind)
-    merged = union_lines(*_texts(repo, [f"{local}:{anchor}", f"{remote}:{anchor}"]))
+    merged = union_lines(*_anchored(repo, ref, local, remote))
     if batch(repo, [anchor], contents=False)[0] is None:
         write_blob(repo, jsonl_refs.anchor_text(kind))
     return commit_tree(repo, anchored_tree(repo, anchor, write_blob(repo, merged.encode())), parents, message)

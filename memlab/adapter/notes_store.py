@@ -59,7 +59,7 @@ def ref_tips(repo: Repo, prefix: str = MEM_PREFIX) -> dict[str, str]:
     return dict(line.split(" ", 1) for line in text.splitlines() if " " in line)
 
 
-_HEX = frozenset("0123456789abcdef")
+HEX_DIGITS = frozenset("0123456789abcdef")
 
 
 def _entries(data: bytes, width: int) -> Iterator[tuple[bytes, str, str]]:
@@ -94,7 +94,7 @@ def list_notes(repo: Repo, tips: dict[str, str]) -> tuple[list[tuple[str, str, s
             width = len(tips[ref]) // 2
             for mode, name, oid in _entries(obj.data, width):
                 path = prefix + name
-                if not set(name) <= _HEX:
+                if not set(name) <= HEX_DIGITS:
                     continue
                 if mode == b"40000" and len(name) == 2 and len(path) < 2 * width:
                     deeper.append((ref, oid, path))
@@ -110,15 +110,12 @@ def load_memories(
 ) -> LoadResult:
     """Read every memory under ``refs/notes/mem/*``; bad notes and records are skipped and reported.
 
-    Each ref is read on its own: one that git cannot list (it points at a blob, say) is reported and the
-    others are read. Notes larger than :data:`MAX_NOTE_BYTES` are streamed memory by memory; a memory over
-    :data:`MAX_MEMORY_BYTES` is skipped on its own. With ``cap`` only the newest ``cap`` memories are held
-    while reading (:class:`Collector`; ``total`` counts the others). With ``deadline`` (a
-    ``time.monotonic()`` value) the time is checked before every note and every few memories within one, and
-    reading stops there once something was read; what was parsed is returned (``truncated`` error), as it
-    is after :data:`RAW_MAX_RECORDS` records. With ``cache`` a note blob already parsed is taken from
-    :mod:`memlab.adapter.notes_cache` (exact: keyed by its object id) and newly parsed whole ones are added
-    (against a deadline only while time is left).
+    A ref git cannot list is reported and the others read. Notes over :data:`MAX_NOTE_BYTES` are streamed
+    memory by memory; a memory over :data:`MAX_MEMORY_BYTES` is skipped. With ``cap`` only the newest ``cap``
+    memories are held while reading (:class:`Collector`; ``total`` counts all). With ``deadline`` (a
+    ``time.monotonic()`` value) the time is checked before every note and every few memories, and reading
+    stops there once something was read (``truncated`` error), as after :data:`RAW_MAX_RECORDS` records.
+    With ``cache`` parsed note blobs come from and go to :mod:`memlab.adapter.notes_cache` (keyed by blob id).
     """
     with paused_gc():
         return _load(repo, deadline, cache, Collector(cap))

@@ -53,11 +53,8 @@ def find_repo(cwd: str | os.PathLike[str]) -> Repo:
 
 
 def _checked(repo: Repo) -> Repo:
-    """``repo``, unless its state folder is a symbolic link (an archive of a repository can carry one: every
-    file memlab writes there would land wherever it points).
-
-    Raises:
-        MemlabError: ``.git/memlab`` is a link.
+    """``repo``; raises :class:`MemlabError` when ``.git/memlab`` is a symbolic link (an archive of a repository
+    can carry one: every file memlab writes there would land wherever it points).
     """
     if os.path.islink(repo.memlab_dir):
         raise MemlabError(f"{repo.memlab_dir} is a symbolic link; memlab keeps its state in a real folder (remove it)")

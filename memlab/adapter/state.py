@@ -162,10 +162,8 @@ def read_json(path: Path, default: Any = None) -> Any:
 
 
 def log_line(memlab_dir: Path, message: str) -> None:
-    """Append one line to ``hook.log`` (never raises; never more than one line per call).
-
-    The log is opened without following a link and only written when it is a regular file; a link planted
-    there is replaced by a new log, never written through, and cutting the log to its last half replaces it.
+    """Append one line to ``hook.log`` (never raises; one line per call), never through a link (a planted link is
+    replaced by a new log) nor into a non-regular file; cutting the log to its last half replaces it.
     """
     import stat
 
@@ -176,13 +174,9 @@ def log_line(memlab_dir: Path, message: str) -> None:
     line = f"{datetime.now(UTC).isoformat(timespec='seconds')} {flat}\n".encode()
     try:
         memlab_dir.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
-        except OSError:
-            if not os.path.islink(path):
-                return
-            atomic_write(path, line, mode=0o644, fsync=False)
-            return
+        if os.path.islink(path):  # (one planted between this test and the open makes the open fail)
+            return atomic_write(path, line, mode=0o644, fsync=False)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return

@@ -2,12 +2,10 @@
 merge and push every notes ref memlab reads or writes).
 
 A plain ``git fetch`` with the refspecs of ``sync-config`` brings the remote's notes under
-``refs/notes/remotes/<remote>/``; nothing reads them there. ``memlab hook sync`` fetches them (pruning that
-namespace, so a ref the remote renamed never blocks a fetch), merges each into the local ref (by
-compare-and-swap, under the writer locks) and pushes the result.
-
-Each ref is merged by :mod:`memlab.adapter.notes_merge`. A ref that cannot be merged (the remote points it
-at a blob, or its name clashes with a local ref) is skipped and reported; the others still sync and push.
+``refs/notes/remotes/<remote>/``, where nothing reads them. ``memlab hook sync`` fetches them (pruning that
+namespace: a ref the remote renamed never blocks a fetch), merges each into the local ref
+(:mod:`memlab.adapter.notes_merge`, under the writer locks) and pushes. A ref that cannot merge (a blob, a
+name clashing with a local ref) is skipped and reported; the others still sync and push.
 """
 
 from __future__ import annotations
@@ -51,19 +49,16 @@ def sync_config(repo: Repo, remote: str = "origin") -> list[str]:
     """
     changed: list[str] = []
     remotes = git_text(repo.root, ["remote"], check=False).split()
-    if remote in remotes:
-        for ref in DERIVED_REFS.values():  # exact refspecs of earlier versions break `git fetch` on a bare remote
-            tracking = ref.replace("refs/notes/", f"refs/notes/remotes/{remote}/", 1)
-            if _remove(repo, f"remote.{remote}.fetch", f"+{ref}:{tracking}"):
-                changed.append(f"remote.{remote}.fetch -= +{ref}:{tracking}")
-            if _remove(repo, f"remote.{remote}.push", f"{ref}:{ref}"):
-                changed.append(f"remote.{remote}.push -= {ref}:{ref}")
-        for ref in SHARED_GLOBS:
-            tracking = ref.replace("refs/notes/", f"refs/notes/remotes/{remote}/", 1)
-            if _add(repo, f"remote.{remote}.fetch", f"+{ref}:{tracking}"):
-                changed.append(f"remote.{remote}.fetch += +{ref}:{tracking}")
-            if _add(repo, f"remote.{remote}.push", f"{ref}:{ref}"):
-                changed.append(f"remote.{remote}.push += {ref}:{ref}")
+    if remote in remotes:  # exact refspecs of earlier versions break `git fetch` on a bare remote: removed
+        for refs, edit, sign in ((DERIVED_REFS.values(), _remove, "-="), (SHARED_GLOBS, _add, "+=")):
+            for ref in refs:
+                tracking = ref.replace("refs/notes/", f"refs/notes/remotes/{remote}/", 1)
+                for key, value in (
+                    (f"remote.{remote}.fetch", f"+{ref}:{tracking}"),
+                    (f"remote.{remote}.push", f"{ref}:{ref}"),
+                ):
+                    if edit(repo, key, value):
+                        changed.append(f"{key} {sign} {value}")
     else:
         changed.append(f"no remote '{remote}': push/fetch refspecs not set (rerun after `git remote add {remote} ...`)")
     for ref in [MEM_PREFIX + "*", *DERIVED_REFS.values()]:
