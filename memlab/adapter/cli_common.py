@@ -24,9 +24,8 @@ def open_repo(args: argparse.Namespace) -> Repo:
 
 
 _BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
-#: Control characters (C0 but newline and tab, DEL, C1) shown as ``\xNN`` and bidirectional controls as ``\uNNNN``:
-#: memory text never reaches a terminal as an escape sequence (ESC, OSC, CSI could move the cursor, retitle the
-#: window, hide text) nor reorders what it shows.
+#: Control characters (C0 but newline and tab, DEL, C1) shown as ``\xNN``, bidirectional controls as ``\uNNNN``:
+#: memory text never reaches a terminal as an escape sequence (ESC, OSC, CSI) nor reorders what it shows.
 _CONTROLS = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)] if c not in (0x09, 0x0A)}
 _CONTROLS.update({c: f"\\u{c:04x}" for c in _BIDI})
 #: What JSON output escapes beyond what :func:`json.dumps` does (it escapes C0 itself): DEL, C1, bidi controls.

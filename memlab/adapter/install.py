@@ -97,13 +97,11 @@ def fast_command() -> str:
 def fast_prefix() -> str:
     """``PYTHONPATH=<root> PYTHONPYCACHEPREFIX=<pycache> <python> -P -S -m memlab.cli`` for the hook events.
 
-    ``-P`` keeps the current folder (the repository) off ``sys.path``, so no ``memlab/`` or ``json.py``
-    there is ever imported. ``-S`` skips site-packages processing (tens of milliseconds in a large
-    environment); the event hooks need only the standard library and memlab itself, which PYTHONPATH
-    provides. ``PYTHONPYCACHEPREFIX`` points at :func:`pycache_dir`, which :func:`precompile` fills at
-    install, so the hook reads bytecode even where ``PYTHONDONTWRITEBYTECODE`` is set (otherwise every
-    session start would compile memlab's modules again). Consolidation started in the background runs
-    with the full environment (and ``-P``) and without this bytecode folder.
+    ``-P`` keeps the repository (the current folder) off ``sys.path``: no ``memlab/`` or ``json.py`` there is
+    imported. ``-S`` skips site-packages (tens of milliseconds); the event hooks need only the standard
+    library and memlab, which PYTHONPATH provides. ``PYTHONPYCACHEPREFIX`` is :func:`pycache_dir`, filled by
+    :func:`precompile`, so the hook reads bytecode even under ``PYTHONDONTWRITEBYTECODE``. Consolidation in
+    the background runs with the full environment (and ``-P``).
     """
     env = f"PYTHONPATH={shlex.quote(str(memlab_root()))} PYTHONPYCACHEPREFIX={shlex.quote(str(pycache_dir()))}"
     return f"{env} {fast_command()}"
@@ -150,12 +148,10 @@ sys.exit(0 if ok else 1)
 def precompile(folder: Path | None = None) -> str:
     """Compile memlab's package and the standard-library modules the event hooks import into ``folder``.
 
-    Runs the hook's interpreter as the hook does (``-P -S``, PYTHONPATH = memlab's root) with
-    ``PYTHONPYCACHEPREFIX=folder`` and bytecode writing on, from ``/``: it compiles the ``memlab`` package
-    (:mod:`compileall`) and imports :data:`HOOK_MODULES`, the allow-listed selectors and PyYAML (which the
-    first session's raw-notes parser loads from site-packages, :mod:`memlab.adapter.yaml_import`), which
-    writes the bytecode of every module they load. Nothing is run from a project. Python checks each ``.pyc``
-    against its source, so a stale file is recompiled rather than used.
+    Runs the hook's interpreter as the hook does (``-P -S``, from ``/``, bytecode writing on): compiles the
+    ``memlab`` package and imports :data:`HOOK_MODULES`, the allow-listed selectors and PyYAML (the first
+    session's parser, :mod:`memlab.adapter.yaml_import`), writing the bytecode of every module they load.
+    Nothing is run from a project; a stale ``.pyc`` is recompiled (Python checks it against its source).
 
     Args:
         folder: The bytecode folder (default :func:`pycache_dir`).

@@ -116,8 +116,7 @@ def write_file(path: Path, notes: dict[str, Any]) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         text = dump(notes)
         if len(text) > MAX_CACHED_CHARS:  # cut to what fits (rare: counting every entry costs a tenth of a second)
-            kept: dict[str, Any] = {}
-            total = 0
+            kept, total = {}, 0
             for blob, value in notes.items():
                 try:
                     size = _chars(value)
