@@ -47,9 +47,8 @@ def _row(row: Any) -> dict[str, Any] | None:
 
 def apply(repo: Repo, store: MemoryStore) -> dict[str, Any]:
     """Set every state's derived fields from this clone's last consolidation (defaults for memories it did not
-    name), and keep each memory's date and namespace as that consolidation saw them when an exact copy dated
-    earlier has appeared since (a copy never re-dates a memory); returns the overlay read (``{}`` when there is
-    none), with ``redated``: the memories whose date was kept (also in ``store.cache["derived"]``).
+    name) and keep each memory's date and namespace as it saw them; returns the overlay read (``{}``: none),
+    with ``redated``: the memories an earlier-dated copy did not re-date (also in ``store.cache["derived"]``).
     """
     data = read_json(repo.memlab_dir / OVERLAY_FILE)
     data = data if isinstance(data, dict) and data.get("format") == FORMAT else {}

@@ -55,8 +55,6 @@ _ESCAPE = re.compile(
     r"|U(?!0000[dD][89a-fA-F])(?:000[0-9A-Fa-f]|0010)[0-9A-Fa-f]{4}|[0abtnvfre \"/\\N_LP])"
 )
 _ESCAPED = dict(zip('0abtnvfre "/\\N_LP', '\0\a\b\t\n\v\f\r\x1b "/\\\x85\xa0\u2028\u2029', strict=True))
-
-
 #: Escapes YAML has and JSON has not.
 _NOT_JSON = re.compile(r"\\[xU0ave N_LP]")
 
@@ -75,10 +73,8 @@ def _scalar(value: str) -> str | None:
         bare = inner.replace("''", "") if quote == "'" else _ESCAPE.sub("", inner) if escaped else inner
         if quote in bare or ("\\" in bare and quote == '"') or not bare.isprintable() or inner != inner.strip(" "):
             return None
-        if quote == "'":
-            return inner.replace("''", "'")
-        if not escaped:
-            return inner
+        if quote == "'" or not escaped:
+            return inner.replace("''", "'") if quote == "'" else inner
         # JSON's escapes mean the same in YAML, and its decoder runs in C (a summary holds a dozen \uNNNN)
         return _ESCAPE.sub(_unescape, inner) if _NOT_JSON.search(inner) else json.loads(f'"{inner}"')
     return _plain(value)

@@ -377,10 +377,8 @@ def uninstall_settings(project: Path, scope: str) -> str:
     """Reverse :func:`install_settings`; returns what was done.
 
     Only memlab's own record (in its state folder) is trusted; files named ``*.memlab-install.json`` or
-    ``*.memlab-backup`` beside the settings file are never read. Memlab's entries are removed and everything
-    else is kept; the saved original is written back byte for byte only when the file then says exactly
-    what it said, and the file (and the folders install created) removed only when it did not exist before
-    and nothing else is left in it.
+    ``*.memlab-backup`` beside the settings file are never read. The original bytes come back only when the
+    file then says what they say; the file (and folders install made) goes only when new and left empty.
     """
     project = project.expanduser().resolve()
     path, root, _ = _target(scope, project)

@@ -112,12 +112,10 @@ def _push(repo: Repo, remote: str, refs: list[str]) -> tuple[list[str], bool]:
 def sync(repo: Repo, remote: str = "origin", push: bool = True, attempts: int = 3) -> list[str]:
     """Fetch every notes ref memlab reads or writes from ``remote``, merge each into the local ref, push.
 
-    Memory notes merge by memory (every memory of both sides, once); memlab's JSON Lines notes by line.
-    Sync never deletes: a remote ref that descends from the local one but lacks some of its memories or
-    records (another clone ran ``git notes remove``, cut a note or rewrote a derived note) is merged as a
-    union, not fast-forwarded. Refs whose tips already agree cost no git process. A push the remote rejects
-    because it moved meanwhile is retried after another fetch and merge; a ref that cannot merge or that the
-    remote refuses otherwise is reported, and the other refs are pushed.
+    Memory notes merge by memory, memlab's JSON Lines notes by line. Sync never deletes: a remote ref lacking
+    local memories or records (``git notes remove``, a cut note) is merged as a union, not fast-forwarded.
+    Refs whose tips agree cost no git process. A push rejected because the remote moved is retried after
+    another fetch and merge; a ref that cannot merge or is refused otherwise is reported, the others pushed.
 
     Raises:
         MemlabError: No such remote, or git failed.
