@@ -27,7 +27,7 @@ T = TypeVar("T")
 class BlobStream:
     """Contents of blobs, in a ``with`` block, each read from git when :meth:`get` first asks for it.
 
-    A blob over ``limit`` bytes is not read (:meth:`large`): git is restarted past it, so sizes need no
+    A blob over ``limit`` bytes is not read (its id is put in ``large_``): git is restarted past it, so sizes need no
     ``--batch-check`` pass (a third of a second at 100,000 notes) and a huge note is never inflated.
 
     Args:
@@ -92,10 +92,6 @@ class BlobStream:
         while sha not in self.found_ and self.next_ < len(self.shas):
             self._read_one()
         return self.found_.get(sha)
-
-    def large(self, sha: str) -> bool:
-        """Whether ``sha`` (once asked for) is over the limit: to be streamed on its own (:func:`stream_note`)."""
-        return sha in self.large_
 
     def _wait(self, read: Callable[..., bytes], *args: int) -> bytes:
         """``read(*args)``, timed as waiting for git (:meth:`_expire`)."""

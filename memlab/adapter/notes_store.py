@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -126,8 +128,6 @@ def paused_gc() -> Iterator[None]:
     """Automatic garbage collection off inside (restored on every exit): its full collections over a heap
     growing by 100,000 memories cost more than parsing them (reading makes no reference cycles).
     """
-    import gc
-
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -141,8 +141,6 @@ def _parse(repo: Repo, ref: str, blob: str, data: bytes | None, deadline: float 
     """``(memories, skip messages, whole)`` of one note: ``data`` parsed (or the blob streamed when it is large),
     checking ``deadline`` every few memories (``whole`` is false when it cut the note).
     """
-    import time
-
     namespace = ref[len(MEM_PREFIX) :]
     if data is None:
         return (*stream_note(repo, blob, namespace, deadline), False)
@@ -152,9 +150,6 @@ def _parse(repo: Repo, ref: str, blob: str, data: bytes | None, deadline: float 
 
 
 def _load(repo: Repo, deadline: float | None, cache: bool, found: Collector) -> LoadResult:
-    import gc
-    import time
-
     from memlab.adapter import notes_cache
 
     tips = ref_tips(repo)
@@ -180,7 +175,7 @@ def _load(repo: Repo, deadline: float | None, cache: bool, found: Collector) -> 
                     good, bad = hit
                 else:
                     data = blobs.get(blob)
-                    if data is None and not blobs.large(blob):
+                    if data is None and blob not in blobs.large_:
                         errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
                         continue
                     good, bad, whole = _parse(repo, ref, blob, data, deadline)
