@@ -99,11 +99,9 @@ def _anchored(repo: Repo, ref: str, *commits: str) -> list[str]:
 def _memory_tree(repo: Repo, local: str, remote: str) -> str:
     """The tree of a memory ref holding, per annotated object of either side, both sides' memories once."""
     ours, theirs = _notes(repo, local), _notes(repo, remote)
-    entries = {obj: path_blob for obj, path_blob in theirs.items() if obj not in ours}
+    entries = {**theirs, **ours}  # an object on both sides: at our path
     both = [o for o in theirs if o in ours and ours[o][1] != theirs[o][1]]
     texts = _texts(repo, [b for o in both for b in (ours[o][1], theirs[o][1])])
-    for obj, (path, blob) in ours.items():
-        entries[obj] = (path, blob)
     for i, obj in enumerate(both):
         merged = union_notes(texts[2 * i], texts[2 * i + 1])
         entries[obj] = (ours[obj][0], write_blob(repo, merged.encode("utf-8")))
