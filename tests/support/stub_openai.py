@@ -4,8 +4,8 @@ It answers every ``POST /v1/chat/completions`` (and ``/chat/completions``) with 
 or with ``responder(messages)`` when a function is given. A reply is the message text, or a dict
 ``{"content": ..., "status": 401, "prompt_tokens": 7, "completion_tokens": 3}`` (a status other than 200
 answers an OpenAI-style error body instead; the token counts default to the server's ``prompt_tokens`` and
-``completion_tokens``). ``GET /v1/models`` lists one model, ``served``. The last scripted reply repeats. It records the requests it got. No accuracy is
-ever reported from it.
+``completion_tokens``). ``GET /v1/models`` lists one model, ``served``. The last scripted reply repeats. It
+records the requests it got. No accuracy is ever reported from it.
 """
 
 from __future__ import annotations

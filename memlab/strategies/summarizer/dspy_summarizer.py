@@ -70,8 +70,9 @@ class DSPySummarizer(SummarizerBase):
     (:meth:`write_insight`, called by ``pipeline.insights``). Every answer is validated into the same fields.
 
     **Cache.** With ``llm.cache`` on, answers that validated are stored under ``cache_dir`` (else the ``llm``
-    group's cache), keyed by the model settings, the endpoint and the model it serves, the prompt and the inputs (the rendered memories and the known supersessions); a
-    rerun makes no call and counts a cache hit (failures are not cached, so a retry may succeed).
+    group's cache), keyed by the model settings, the endpoint and the model it serves, the prompt and the
+    inputs (the rendered memories and the known supersessions); a rerun makes no call and
+    counts a cache hit (failures are not cached, so a retry may succeed).
 
     Args:
         llm: The ``llm`` config mapping (the conf passes ``${llm}``), given to :func:`memlab.llm.lm.make_lm`.
