@@ -2,7 +2,10 @@
 
 A configuration is a run id (its logged ``config.json``) or Hydra overrides (``+experiment=tuned
 dataset=builtin_history``), composed as ``python -m memlab`` composes them. A *coalition* is A with B's whole
-subtree for each of its groups (the option and its hyperparameters; ``pipeline`` counts as one group); every
+subtree for each of its groups (the option and its hyperparameters); the ``pipeline`` settings are not one group
+but one per knob, ``pipeline.<knob>``, except the named sub-groups of knobs that act only together
+(:data:`PIPELINE_PARTS`: online mode's, Astra's extras', the judge's candidate pairs), so that a difference is
+attributed to, say, ``pipeline.recall_mode`` rather than to twelve knobs at once; every
 coalition runs once per seed under the experiment E, tagged ``attribution`` and ``coalition=<groups>`` so the
 report finds it again, and a coalition whose configuration already has a FINISHED run is not run twice.
 """
@@ -24,6 +27,31 @@ from memlab.reports import configs as cf
 
 TAG = "attribution"
 RUN_ID = re.compile(r"^[0-9a-f]{32}$")
+
+
+def _parts() -> dict[str, tuple[str, ...]]:
+    from memlab.components import AstraSettings, OnlineSettings, PipelineSettings
+
+    candidates = tuple(k for k in PipelineSettings.__dataclass_fields__ if k.startswith("knn_"))
+    return {
+        "pipeline.online": tuple(OnlineSettings.__dataclass_fields__),
+        "pipeline.astra": tuple(AstraSettings.__dataclass_fields__),
+        "pipeline.candidates": (*candidates, "min_pair_similarity", "incremental"),
+    }
+
+
+#: Named sub-groups of ``pipeline`` knobs attributed together; any other knob is a group of its own.
+PIPELINE_PARTS: dict[str, tuple[str, ...]] = _parts()
+
+
+def pipeline_group(knob: str) -> str:
+    """The attribution group of a ``pipeline`` knob: its named sub-group, else ``pipeline.<knob>``."""
+    return next((name for name, knobs in PIPELINE_PARTS.items() if knob in knobs), f"pipeline.{knob}")
+
+
+def knobs_of(group: str) -> tuple[str, ...]:
+    """The ``pipeline`` knobs a ``pipeline.*`` group swaps."""
+    return PIPELINE_PARTS.get(group, (group.split(".", 1)[1],))
 
 
 def compose(overrides: Sequence[str]) -> dict[str, Any]:
@@ -59,7 +87,17 @@ def differing_groups(a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[str, .
     """The groups (used by the benchmark) whose subtree differs between A and B; one-line error on another dataset."""
     if a.get("dataset") != b.get("dataset"):
         raise MemlabError("attribution compares configurations on one benchmark; give A and B the same dataset=...")
-    return tuple(g for g in used_groups(a) if a.get(g) != b.get(g))
+    out: list[str] = []
+    for g in used_groups(a):
+        if a.get(g) == b.get(g):
+            continue
+        if g != "pipeline":
+            out.append(g)
+            continue
+        pa, pb = a.get(g) or {}, b.get(g) or {}
+        differ = {pipeline_group(k) for k in set(pa) | set(pb) if pa.get(k) != pb.get(k)}
+        out += sorted(differ)
+    return tuple(out)
 
 
 def label(coalition: at.Coalition) -> str:
@@ -78,7 +116,14 @@ def coalition_config(
     """A with B's subtree for every group of ``coalition``, filed under ``experiment`` (in the store ``uri``)."""
     cfg = copy.deepcopy(dict(a))
     for group in coalition:
-        cfg[group] = copy.deepcopy(b[group])
+        if not group.startswith("pipeline."):
+            cfg[group] = copy.deepcopy(b[group])
+            continue
+        for knob in knobs_of(group):
+            if knob in (b.get("pipeline") or {}):
+                cfg.setdefault("pipeline", {})[knob] = copy.deepcopy(b["pipeline"][knob])
+            else:
+                (cfg.get("pipeline") or {}).pop(knob, None)
     cfg["seed"] = seed
     cfg["experiment_name"] = experiment
     cfg["tags"] = [TAG, f"coalition={label(coalition)}"]
@@ -230,7 +275,10 @@ def report(
 def from_runs(runs: Sequence[Any], metric: str, uri: str | None) -> at.Attribution | None:
     """The attribution the logged coalition runs support (groups: the union of their coalitions), else ``None``."""
     coalitions = [c for r in runs if (c := coalition_of(r)) is not None]
-    groups = tuple(g for g in (*GROUPS, *SETTINGS_GROUPS) if any(g in c for c in coalitions))
+    named = set().union(*coalitions) if coalitions else set()
+    groups = tuple(g for g in (*GROUPS, *SETTINGS_GROUPS) if g in named) + tuple(
+        sorted(named - {*GROUPS, *SETTINGS_GROUPS})
+    )
     if not groups:
         return None
     items = coalition_items(runs, metric, uri, groups)

@@ -126,3 +126,17 @@ def test_attribution_runs_the_swaps_and_sums_to_the_measured_difference(tmp_path
     assert sum(s.value for s in result.shapley.values()) == pytest.approx(result.total.value)
     again, _ = ar.report("attr", a, b, uri=uri, metric=None, seeds=None, max_groups=4, execute=True)
     assert len(find_runs("attr", uri)) == 4 and again.total == result.total  # FINISHED coalitions are not rerun
+
+
+def test_pipeline_knobs_are_attributed_one_by_one_or_by_named_sub_group() -> None:
+    a = {"dataset": {"_target_": "memlab.benchmarks.project_history.benchmark.BuiltinHistoryBenchmark"},
+         "pipeline": {"recall_mode": "standard", "knn_k": 8, "knn_k_slot": 0, "mode": "batch", "budget_tokens": 500}}  # fmt: skip
+    b = {**a, "pipeline": {**a["pipeline"], "recall_mode": "exhaustive", "knn_k": 20, "knn_k_slot": 20,
+                           "mode": "online"}}  # fmt: skip
+    groups = ar.differing_groups(a, b)
+    assert groups == ("pipeline.candidates", "pipeline.online", "pipeline.recall_mode")
+    cfg = ar.coalition_config(a, b, frozenset({"pipeline.recall_mode"}), "attr", 0)
+    assert cfg["pipeline"] == {**a["pipeline"], "recall_mode": "exhaustive"}  # that knob alone
+    cfg = ar.coalition_config(a, b, frozenset({"pipeline.candidates"}), "attr", 0)
+    assert (cfg["pipeline"]["knn_k"], cfg["pipeline"]["knn_k_slot"], cfg["pipeline"]["mode"]) == (20, 20, "batch")
+    assert cfg["tags"] == ["attribution", "coalition=pipeline.candidates"]

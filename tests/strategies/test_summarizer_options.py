@@ -83,9 +83,17 @@ def test_running_document_section():
     )
     marked = RunningDocumentSummarizer().summarize(CLUSTER, superseded={"m1": "m2"})
     assert marked.key_facts[0] == "~~Use Flask for the API~~ → Switch the API to FastAPI"
-    few = RunningDocumentSummarizer(max_lines=2).summarize(CLUSTER)
-    # centrality: lines 1 and 2 share "api" (Jaccard 1/5 each), line 3 shares nothing: dropped
-    assert few.key_facts == ("Use Flask for the API", "Switch the API to FastAPI")
+    small = RunningDocumentSummarizer(max_section_chars=30, min_line_chars=8).summarize(CLUSTER)
+    # bounded by size, not by lines: every message keeps a line, each cut to an equal share (30 // 3 = 10)
+    assert small.key_facts == ("Use Flask ", "Switch the", "CI runs on")
+    floor = RunningDocumentSummarizer(max_section_chars=3, min_line_chars=6).summarize(CLUSTER)
+    assert [len(f) for f in floor.key_facts] == [6, 6, 6]  # never below min_line_chars: no message is lost
+
+
+def test_a_running_document_section_over_days_dates_every_line():
+    days = [mem(1, "Use Flask for the API"), mem(2, "Switch the API to FastAPI", minutes=3000)]
+    out = RunningDocumentSummarizer().summarize(days)
+    assert out.key_facts[0].startswith("[2025-01-06] ") and out.key_facts[1].startswith("[2025-01-08] ")
 
 
 def reply(

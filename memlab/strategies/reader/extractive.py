@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import ClassVar
 
 from memlab.strategies.reader.base import ReaderBase
@@ -21,6 +21,10 @@ WHEN_QUESTION = re.compile(
 )
 
 
+_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_YEAR = re.compile(r"\b(1[5-9]|2[01])\d\d\b")
+
+
 class ExtractiveReader(ReaderBase):
     """Finds the answer unit in the context and reads the answer from its text; every unit is read alike.
 
@@ -30,10 +34,14 @@ class ExtractiveReader(ReaderBase):
     cluster summary, a narrative or a running document is read the same way: as statements
     (:mod:`~memlab.strategies.reader.statements`).
 
-    * A question asking for a day (``When did ...``, ``Since when ...``) is answered with the recorded day of the
-      unit that records the event: among the units sharing a word with the question and neither looking ahead
-      (a plan) nor back (a recap; :mod:`memlab.text.modality`), the first that states a change whose new value the
-      question names, else the first of them; else the first unit sharing a word.
+    * A question asking for a day (``When did ...``, ``Since when ...``) is answered from the unit that records the
+      event: among the units sharing a word with the question and neither looking ahead (a plan) nor back (a
+      recap; :mod:`memlab.text.modality`), the first that states a change whose new value the question names, else
+      the first of them; else the first unit sharing a word. Within that unit, the statement about the event (the
+      same preference, then most words shared, then the first) gives the day when it writes one out
+      (:func:`written_day`: ``[2025-03-04] ...``, ``on 4 March 2025``): a document, a narrative or a summary
+      dates its lines in the text, while the unit's recorded day is only the day it was written. Otherwise the
+      answer is the unit's recorded day.
     * Any other question is answered with the value the unit asserts: of its statements that assert one, the one
       sharing most words with the question; ties go to the later statement (a summary lists its sources oldest
       first, a running document appends).
@@ -43,7 +51,7 @@ class ExtractiveReader(ReaderBase):
     """
 
     name: ClassVar[str] = "extractive"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
 
     def __init__(self, max_units: int = 0) -> None:
         self.max_units = max_units
@@ -91,4 +99,39 @@ class ExtractiveReader(ReaderBase):
         changed = [u for u in plain if changes_to_asked(u)]
         unit = (changed or plain or units)[0]
         confidence = min(1.0, overlap(unit.text, asked) / len(asked))
+        said = [s for s in statements(unit.text) if overlap(s, asked)]
+        if said:
+            statement = max(
+                said,
+                key=lambda s: (
+                    not prospective(s) and any(c.new & asked for c in read_changes(s)),
+                    not prospective(s) and not retrospective(s),
+                    overlap(s, asked),
+                    -said.index(s),
+                ),
+            )
+            day = written_day(statement, unit.timestamp)
+            if day is not None:
+                return Answer(day.isoformat(), (unit.id,), confidence)
         return Answer(unit.timestamp.date().isoformat(), (unit.id,), confidence)
+
+
+def written_day(text: str, anchor: datetime, with_year: bool = True) -> date | None:
+    """The first day written out in ``text`` (``2025-03-04``, ``4 March 2025``, ``March 4th, 2025``); with
+    ``with_year`` only a day written with its year (relative expressions, "yesterday", are never read), else
+    any day-grain expression, read towards the past of ``anchor``.
+    """
+    iso = _ISO_DAY.search(text)
+    if iso:
+        try:
+            return date(*map(int, iso.groups()))
+        except ValueError:
+            return None
+    if with_year and not _YEAR.search(text):
+        return None
+    from memlab.strategies.temporal.rules import RulesResolver
+
+    for ref in RulesResolver(prefer="past").resolve(text, anchor):
+        if ref.grain == "day" and (not with_year or _YEAR.search(ref.text)):
+            return ref.start.date()
+    return None
