@@ -75,7 +75,7 @@ def _old_restatement(i: int) -> Memory:
     return Memory(f"p{i}", "progress", T0, f"Nightly build of the billing service passed ({i})", "")
 
 
-def test_astras_pruner_archives_an_old_restatement_with_nearest_entropy_and_never_with_mean() -> None:
+def test_astras_pruner_archives_an_old_restatement_with_nearest_entropy_but_not_with_mean() -> None:
     words = [
         "alpha",
         "bravo",

@@ -16,8 +16,9 @@ block's tokens, and the paired difference of the baseline policy (``tuned``) aga
 difference is distinguishable (its interval excludes 0); and a figure per benchmark of the main metric against the
 reader's tokens, one curve per policy, with the Pareto front (no other point has at most its tokens and a higher
 metric). Where runs logged LLM dollars (``llm_cost_usd``) or latency (``llm_latency_p50_ms``), the fronts against
-them are listed too. Intervals resample the items (questions) of the runs, seeds pooled and paired by ``(seed, item)``; where a
-metric has no per-item values they resample the seeds, paired by seed (:mod:`memlab.reports.stats`).
+them are listed too. Intervals resample the items (questions) of the runs, seeds pooled and paired by
+``(seed, item)``; where a metric has no per-item values they resample the seeds, paired by seed
+(:mod:`memlab.reports.stats`).
 """
 
 from __future__ import annotations

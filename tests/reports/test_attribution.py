@@ -129,8 +129,11 @@ def test_attribution_runs_the_swaps_and_sums_to_the_measured_difference(tmp_path
 
 
 def test_pipeline_knobs_are_attributed_one_by_one_or_by_named_sub_group() -> None:
-    a = {"dataset": {"_target_": "memlab.benchmarks.project_history.benchmark.BuiltinHistoryBenchmark"},
-         "pipeline": {"recall_mode": "standard", "knn_k": 8, "knn_k_slot": 0, "mode": "batch", "budget_tokens": 500}}  # fmt: skip
+    knobs = {"recall_mode": "standard", "knn_k": 8, "knn_k_slot": 0, "mode": "batch", "budget_tokens": 500}
+    a = {
+        "dataset": {"_target_": "memlab.benchmarks.project_history.benchmark.BuiltinHistoryBenchmark"},
+        "pipeline": knobs,
+    }
     b = {**a, "pipeline": {**a["pipeline"], "recall_mode": "exhaustive", "knn_k": 20, "knn_k_slot": 20,
                            "mode": "online"}}  # fmt: skip
     groups = ar.differing_groups(a, b)

@@ -33,8 +33,9 @@ class RunningDocumentSummarizer(SummarizerBase):
     count of lines: each line is cut to ``max_chars`` and, when the lines would pass ``max_section_chars``, to
     an equal share of it (never below ``min_line_chars``, so a very long chunk may pass the bound rather than
     lose a message). A chunk that spans more than one day dates each line (``[YYYY-MM-DD] ...``): the day a
-    message was said is part of its content, and the heading alone gives only the chunk's range. Superseded statements (optional ``superseded``
-    mapping, see :class:`~.base.SummarizerBase`) are written as ``~~old~~ → new`` so that an
+    message was said is part of its content, and the heading alone gives only the chunk's range. Superseded
+    statements (optional ``superseded`` mapping, see :class:`~.base.SummarizerBase`) are written as
+    ``~~old~~ → new`` so that an
     appended document never states an outdated fact as current. ``key_facts`` are the lines.
 
     The running document itself is the concatenation of these sections in time order (the pipeline's or
