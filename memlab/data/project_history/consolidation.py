@@ -15,9 +15,9 @@ instance (an attribute of a subject, :data:`~memlab.data.project_history.generat
   progress note tried another value for the same attribute in more of the question's words (no relation: a
   spike, not a decision). Unconsolidated it wins the reader; a retention that lets old, unimportant notes cool
   leaves it out of standard recall.
-* ``scattered`` (clustering decides): the value is stated once, tersely, in a decision that shares few words
-  with the question, among near-identical progress notes about the same attribute that name no value; a
-  cluster summary of them is one unit that holds the value beside the question's words.
+* ``scattered`` (clustering decides): a decision answers the question, and in the hours after it the question is
+  asked again in progress notes that name no value. Unconsolidated, the reader reads the newest note in the
+  question's words, which answers nothing; a cluster summary gathers the question and its answer in one unit.
 
 Noise: unrelated progress notes, ``noise_ratio`` of the memories. Deterministic for ``(seed, questions,
 noise_ratio)``. Build and tune on development seeds (1020 and up); the evaluation seeds are 0-2.
@@ -88,10 +88,10 @@ class _Writer:
 
     def scattered(self, subj: str, attr: str, value: str, topic: str) -> None:
         t0 = self.day(0.5, 0.9)
-        for k, look in enumerate(("first", "second", "third")):
-            at = t0 + timedelta(hours=k + 1)
-            self.note("progress", at, f"which {attr} does {subj} use now: comparing options for {subj}, {look} look")
-        decided = self.note("decisions", t0 + timedelta(hours=5), f"{subj}: settled on {value}")
+        decided = self.note("decisions", t0, f"which {attr} should {subj} use? Settled on {value}")
+        asks = (f"which {attr} should {subj} use?", f"what {attr} will {subj} use?", f"which {attr} to use for {subj}?")
+        for k, ask in enumerate(asks):
+            self.note("progress", t0 + timedelta(hours=k + 1), ask)
         self.queries.append((QUESTION.format(attr=attr, subj=subj), value, topic, [decided]))
 
 
