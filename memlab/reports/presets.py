@@ -1,19 +1,19 @@
 """``memlab report presets``: the source designs' presets and ``tuned`` side by side on every benchmark.
 
-Reads the FINISHED runs of the MLflow experiment ``presets`` (the presets' ``experiment_name``), groups them
-by benchmark, budget (``pipeline.budget_tokens``) and preset (the preset's name is the second of its ``tags``),
-and writes ``reports/presets.md`` and ``reports/presets.png``: per benchmark and budget, each preset's main metric
-with a 95% bootstrap interval, the tokens its reader read and its block, the paired difference of ``tuned`` against it and whether it
-is distinguishable (:mod:`memlab.reports.budgets`); the Pareto front and a figure of the main metric against the
-tokens the reader read; at the largest budget, the headline metrics, the tier distribution and the latency per phase,
-``tuned`` against the best preset, and which groups carry that difference where attribution runs exist
+Reads the FINISHED runs of the MLflow experiment ``presets`` (the presets' ``experiment_name``), groups them by
+benchmark, budget (``pipeline.budget_tokens``) and preset (the preset's name is the second of its ``tags``), and
+writes ``reports/presets.md`` and ``reports/presets.png``: per benchmark and budget, each preset's main metric with a
+95% bootstrap interval, the tokens its reader read and its block, the paired difference of ``tuned`` against it and
+whether it is distinguishable (:mod:`memlab.reports.budgets`); the Pareto front and a figure of the main metric
+against the tokens the reader read; at the largest budget, the headline metrics, the tier distribution and the latency
+per phase, ``tuned`` against the best preset, and which groups carry that difference where attribution runs exist
 (:data:`ATTRIBUTIONS`). A benchmark whose main metric is 0 by construction for some designs is compared on a metric
 every design can score on (:data:`COMPARED`).
 
-Intervals: where a metric is a mean over items (LoCoMo's date accuracy and the history benchmarks' ``reader_acc``:
-one question each, seeds pooled) the bootstrap resamples the items, and the paired difference resamples the items
-both runs answered (:mod:`memlab.reports.stats`); where it is not (e.g. ``supersession_f1``) it resamples the
-seeds, pairing by seed.
+Intervals: where a metric is a mean over items (LoCoMo's date accuracy and the history benchmarks' ``reader_acc``: one
+question each, seeds pooled) the bootstrap resamples the items, and the paired difference resamples the items both
+runs answered (:mod:`memlab.reports.stats`); where it is not (e.g. ``supersession_f1``) it resamples the seeds,
+pairing by seed.
 """
 
 from __future__ import annotations
