@@ -166,6 +166,8 @@ def update_anchor(store: MemoryStore, components: Components, now: datetime, run
             critical=settings.anchor_drift_critical,
         )
     )
+    if settings.anchor_dissonance is not None:
+        record["dissonance_level"] = settings.anchor_dissonance
     dissonant = dissonance_check(anchor, settings.anchor_dissonance)
     if dissonant is not None:
         record["dissonant"] = dissonant

@@ -173,18 +173,18 @@ def test_dspy_server_error_falls_back():
 
 def test_dspy_responses_are_cached_by_content(tmp_path):
     with StubOpenAI(replies=[reply()]) as stub:
-        s = DSPySummarizer(llm=stub.llm_config(), cache_dir=str(tmp_path))
+        s = DSPySummarizer(llm=stub.llm_config(cache=True), cache_dir=str(tmp_path))
         first = s.summarize(CLUSTER)
-        again = DSPySummarizer(llm=stub.llm_config(), cache_dir=str(tmp_path)).summarize(list(reversed(CLUSTER)))
+        again = DSPySummarizer(llm=stub.llm_config(cache=True), cache_dir=str(tmp_path)).summarize(list(reversed(CLUSTER)))
         assert len(stub.requests) == 1 and again == first
         assert len(list(tmp_path.rglob("*.json"))) == 1
-        DSPySummarizer(llm=stub.llm_config(), cache_dir=str(tmp_path)).summarize(CLUSTER[:2])  # other content
+        DSPySummarizer(llm=stub.llm_config(cache=True), cache_dir=str(tmp_path)).summarize(CLUSTER[:2])  # other content
         assert len(stub.requests) == 2
 
 
 def test_dspy_failures_are_not_cached(tmp_path):
     with StubOpenAI(replies=["garbage", reply()]) as stub:
-        s = DSPySummarizer(llm=stub.llm_config(), cache_dir=str(tmp_path))
+        s = DSPySummarizer(llm=stub.llm_config(cache=True), cache_dir=str(tmp_path))
         assert s.summarize(CLUSTER) == ExtractiveSummarizer().summarize(CLUSTER)
         assert list(tmp_path.rglob("*.json")) == []
         assert s.summarize(CLUSTER).summary == "Moved from Flask to FastAPI."
