@@ -117,3 +117,27 @@ def test_a_dissonance_check_runs_above_its_level_names_the_pulling_narratives_an
     dissonant = dissonance_check(anchor, 0.3)
     assert dissonant == [f"n{k + 1}" for k in range(6)]  # the narratives that pulled it away, not the origin's
     assert anchor.drift == pytest.approx(0.0) and np.allclose(anchor.origin, anchor.live)  # re-based
+
+
+def _mechanisms(preset: str, dataset: str, *overrides: str) -> dict:
+    from memlab.paths import PROJECT_ROOT
+    from tests.support.scripts import load_script
+
+    script = load_script(PROJECT_ROOT / "experiments" / "presets" / "mechanisms.py", "memlab_preset_mechanisms")
+    return script.mechanisms(preset, dataset, list(overrides))
+
+
+@pytest.mark.slow  # one preset episode on a shipped history each (about a minute at idle)
+def test_on_shipped_histories_each_mechanism_changes_the_store() -> None:
+    squidbot = _mechanisms("squidbot_nollm", "builtin_history")
+    assert squidbot["archived"] > 0 and squidbot["archived_quoted"] >= 0.95  # before: 76 %
+    own = _mechanisms("squidbot_nollm", "project_history", "seed=1020", "retention.trigger=100", "retention.keep=20")
+    assert own["archived_quoted"] >= 0.95  # squidbot's own 100 / 20 (before: 29 %)
+    mycelic = _mechanisms("mycelic_nollm", "project_history", "seed=1020")
+    assert mycelic["operations"].get("MERGE", 0) > 0  # before: 0 (every MERGE at 0.7, under the gate)
+    applied = [float(k.split("@")[1]) for k in mycelic["applied_confidences"]]
+    assert applied and min(applied) > 0.8  # nothing at exactly 0.8 applies
+    astra = _mechanisms("astra_nollm", "project_history", "seed=1020")
+    assert astra["archived"] > 0  # the pruner acts (before: never)
+    drifted = _mechanisms("astra_nollm", "project_history", "seed=0")
+    assert drifted["dissonance_checks"] and drifted["n_dissonance_checks"] > 0

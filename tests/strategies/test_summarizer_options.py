@@ -175,7 +175,9 @@ def test_dspy_responses_are_cached_by_content(tmp_path):
     with StubOpenAI(replies=[reply()]) as stub:
         s = DSPySummarizer(llm=stub.llm_config(cache=True), cache_dir=str(tmp_path))
         first = s.summarize(CLUSTER)
-        again = DSPySummarizer(llm=stub.llm_config(cache=True), cache_dir=str(tmp_path)).summarize(list(reversed(CLUSTER)))
+        again = DSPySummarizer(llm=stub.llm_config(cache=True), cache_dir=str(tmp_path)).summarize(
+            list(reversed(CLUSTER))
+        )
         assert len(stub.requests) == 1 and again == first
         assert len(list(tmp_path.rglob("*.json"))) == 1
         DSPySummarizer(llm=stub.llm_config(cache=True), cache_dir=str(tmp_path)).summarize(CLUSTER[:2])  # other content

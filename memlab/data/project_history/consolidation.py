@@ -15,9 +15,10 @@ instance (an attribute of a subject, :data:`~memlab.data.project_history.generat
   progress note tried another value for the same attribute in more of the question's words (no relation: a
   spike, not a decision). Unconsolidated it wins the reader; a retention that lets old, unimportant notes cool
   leaves it out of standard recall.
-* ``scattered`` (clustering decides): a decision answers the question, and in the hours after it the question is
-  asked again in progress notes that name no value. Unconsolidated, the reader reads the newest note in the
-  question's words, which answers nothing; a cluster summary gathers the question and its answer in one unit.
+* ``scattered`` (clustering decides): a recent decision answers the question, and in the hours after it the question
+  is asked again in progress notes that name no value, in as many of the question's words. Unconsolidated, the
+  reader reads the newest of them, which answers nothing; a cluster summary gathers the question and its answer in
+  one unit, newer than the decision.
 
 Noise: unrelated progress notes, ``noise_ratio`` of the memories. Deterministic for ``(seed, questions,
 noise_ratio)``. Build and tune on development seeds (1020 and up); the evaluation seeds are 0-2.
@@ -87,8 +88,8 @@ class _Writer:
         self.queries.append((QUESTION.format(attr=attr, subj=subj), value, topic, [decided]))
 
     def scattered(self, subj: str, attr: str, value: str, topic: str) -> None:
-        t0 = self.day(0.5, 0.9)
-        decided = self.note("decisions", t0, f"which {attr} should {subj} use? Settled on {value}")
+        t0 = self.day(0.85, 0.97)  # recent: every note stays in standard recall, retention decides nothing here
+        decided = self.note("decisions", t0, f"settled on {value} as the {attr} {subj} should use")
         asks = (f"which {attr} should {subj} use?", f"what {attr} will {subj} use?", f"which {attr} to use for {subj}?")
         for k, ask in enumerate(asks):
             self.note("progress", t0 + timedelta(hours=k + 1), ask)
