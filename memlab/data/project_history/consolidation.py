@@ -35,7 +35,7 @@ from memlab.types import Memory, Relation
 
 VERSION = 1
 START = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
-SPAN_DAYS = 360
+SPAN_DAYS = 150
 TRAPS: tuple[str, ...] = ("stale", "cold", "scattered")
 QUESTION = "Which {attr} does {subj} use now?"
 NOISE = (
@@ -82,9 +82,9 @@ class _Writer:
         self.queries.append((QUESTION.format(attr=attr, subj=subj), new, topic, [change]))
 
     def cold(self, subj: str, attr: str, value: str, other: str, topic: str) -> None:
-        decided = self.note("decisions", self.day(0.05, 0.3), f"{subj} uses {value} as its {attr}")
+        decided = self.note("decisions", self.day(0.0, 0.1), f"{subj} uses {value} as its {attr}")
         spike = f"spike: which {attr} could {subj} use now? {attr} {other} tried on {subj}, {attr} numbers pending"
-        self.note("progress", self.day(0.3, 0.6), spike)
+        self.note("progress", self.day(0.1, 0.3), spike)  # 100 days or more before the questions
         self.queries.append((QUESTION.format(attr=attr, subj=subj), value, topic, [decided]))
 
     def scattered(self, subj: str, attr: str, value: str, topic: str) -> None:
