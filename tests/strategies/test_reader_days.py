@@ -33,8 +33,8 @@ def test_written_days_need_their_year_and_relative_words_are_not_read() -> None:
 
 
 def test_when_is_scored_by_day_after_normalisation_within_the_kinds_tolerance() -> None:
-    assert WHEN_TOLERANCE_DAYS == {"recorded": 0, "mentioned": 1}
+    assert WHEN_TOLERANCE_DAYS == {"recorded": 0, "mentioned": 0}
     assert when_correct("4 March 2025", "2025-03-04", NOW) and when_correct("on March 4th", "2025-03-04", NOW)
     assert not when_correct("2025-03-05", "2025-03-04", NOW, "recorded")
-    assert when_correct("2025-03-05", "2025-03-04", NOW, "mentioned")
-    assert not when_correct("2025-03-06", "2025-03-04", NOW, "mentioned") and not when_correct("", "2025-03-04", NOW)
+    assert not when_correct("2025-03-05", "2025-03-04", NOW, "mentioned")  # "since yesterday" read as the day said
+    assert when_correct("2025-03-04", "2025-03-04", NOW, "mentioned") and not when_correct("", "2025-03-04", NOW)

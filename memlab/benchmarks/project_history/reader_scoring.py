@@ -9,10 +9,11 @@ does not answer them.
 Correct answers:
 
 * ``when``: the answer, normalised to a day (``written_day``: ``2025-03-04``, ``4 March 2025``, ``March 4th``
-  ...), is the gold day within the tolerance of the question's kind (:data:`WHEN_TOLERANCE_DAYS`): ``recorded``
-  (the day the note that records the event was written) exactly; ``mentioned`` (a day a note's relative expression
-  refers to: "failing since yesterday") within one day, since the gold is one reading of an expression whose day
-  moves with the clock it is read against (a note written after midnight, "last night").
+  ...), is the gold day within the tolerance of the question's kind (:data:`WHEN_TOLERANCE_DAYS`), 0 days for both
+  kinds: ``recorded`` (the day the note that records the event was written) and ``mentioned`` (the day a note's
+  relative expression refers to: "failing since yesterday"; every gold day here is a day-grain expression). One day
+  of tolerance for ``mentioned`` would credit the note's own day for "since yesterday", the very answer that shows
+  the expression was not read.
 * ``current``, ``as_of``: the answer names the gold value and no other value of the same topic — every salient
   word of the gold value (a name, an acronym, a version: :func:`memlab.text.slot_parse.salient_tokens`; with none,
   every content word) is a word of the answer, and no word of another value the topic took (the gold answers of
@@ -39,7 +40,7 @@ from memlab.text.slot_parse import content_tokens, salient_tokens
 #: The query kinds the reader answers.
 READER_KINDS: tuple[str, ...] = ("current", "as_of", "when")
 #: Days a ``when`` answer may be from the gold day, per ``answer_source`` (rule in the module docstring).
-WHEN_TOLERANCE_DAYS: Mapping[str, int] = {"recorded": 0, "mentioned": 1}
+WHEN_TOLERANCE_DAYS: Mapping[str, int] = {"recorded": 0, "mentioned": 0}
 
 
 def when_correct(answer: str, gold: str, at: datetime, source: str = "recorded") -> bool:
