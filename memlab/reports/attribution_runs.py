@@ -88,15 +88,9 @@ def differing_groups(a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[str, .
     if a.get("dataset") != b.get("dataset"):
         raise MemlabError("attribution compares configurations on one benchmark; give A and B the same dataset=...")
     out: list[str] = []
-    for g in used_groups(a):
-        if a.get(g) == b.get(g):
-            continue
-        if g != "pipeline":
-            out.append(g)
-            continue
+    for g in (g for g in used_groups(a) if a.get(g) != b.get(g)):
         pa, pb = a.get(g) or {}, b.get(g) or {}
-        differ = {pipeline_group(k) for k in set(pa) | set(pb) if pa.get(k) != pb.get(k)}
-        out += sorted(differ)
+        out += sorted({pipeline_group(k) for k in {*pa, *pb} if pa.get(k) != pb.get(k)}) if g == "pipeline" else [g]
     return tuple(out)
 
 
@@ -275,10 +269,8 @@ def report(
 def from_runs(runs: Sequence[Any], metric: str, uri: str | None) -> at.Attribution | None:
     """The attribution the logged coalition runs support (groups: the union of their coalitions), else ``None``."""
     coalitions = [c for r in runs if (c := coalition_of(r)) is not None]
-    named = set().union(*coalitions) if coalitions else set()
-    groups = tuple(g for g in (*GROUPS, *SETTINGS_GROUPS) if g in named) + tuple(
-        sorted(named - {*GROUPS, *SETTINGS_GROUPS})
-    )
+    named, known = set().union(*coalitions), (*GROUPS, *SETTINGS_GROUPS)
+    groups = (*(g for g in known if g in named), *sorted(named - set(known)))
     if not groups:
         return None
     items = coalition_items(runs, metric, uri, groups)

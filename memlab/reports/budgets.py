@@ -8,17 +8,13 @@ grid of budgets (``pipeline.budget_tokens``, default 250, 500, 1000, 2000 tokens
         pipeline.budget_tokens=250,500,1000,2000 dataset=builtin_history
     memlab report budgets
 
-Per benchmark (``memlab.dataset``) and policy (the second of the run's ``tags``, ``[preset, <name>]``) and budget,
-the newest run per seed; per benchmark, one table per budget: each policy's main metric with its 95% bootstrap
-interval, the tokens the reader read (``context_tokens``: the mean per question of the context it answered from,
-which a budget only caps; ``injected_tokens``, the SessionStart block, where a benchmark has no reader) and the
-block's tokens, and the paired difference of the baseline policy (``tuned``) against it, with whether that
-difference is distinguishable (its interval excludes 0); and a figure per benchmark of the main metric against the
-reader's tokens, one curve per policy, with the Pareto front (no other point has at most its tokens and a higher
-metric). Where runs logged LLM dollars (``llm_cost_usd``) or latency (``llm_latency_p50_ms``), the fronts against
-them are listed too. Intervals resample the items (questions) of the runs, seeds pooled and paired by
-``(seed, item)``; where a metric has no per-item values they resample the seeds, paired by seed
-(:mod:`memlab.reports.stats`).
+Per benchmark (``memlab.dataset``), policy (the second of the run's ``tags``) and budget, the newest run per seed;
+one table per budget: each policy's main metric (95% bootstrap interval), the tokens the reader read
+(``context_tokens``, the mean per question; ``injected_tokens`` where a benchmark has no reader) and the block's, and
+the baseline's (``tuned``) paired difference against it, distinguishable when its interval excludes 0; a figure of
+the metric against the reader's tokens with the Pareto front (no other point has at most its tokens and a higher
+metric), and fronts against LLM dollars and latency where runs logged them. Intervals resample the questions, seeds
+pooled; without per-item values, the seeds (:mod:`memlab.reports.stats`).
 """
 
 from __future__ import annotations
@@ -38,7 +34,6 @@ from memlab.reports.common import pyplot, save
 
 EXPERIMENT = "presets"
 BASELINE = "tuned"
-BUDGETS: tuple[int, ...] = (250, 500, 1000, 2000)
 #: Metrics of what a run put in front of the reader, first present wins.
 COST: tuple[str, ...] = ("context_tokens", "injected_tokens")
 #: Other costs a front is drawn against where runs logged them: metric -> its name in the report.
@@ -111,8 +106,7 @@ def point(policy: str, budget: int | None, runs: Sequence[cf.RunData], metric: s
     cost = next((c for c in COST if any(c in r.record.metrics for r in runs)), None)
     p.tokens = cf.mean_metric(runs, cost) if cost else None
     p.block = cf.mean_metric(runs, "injected_tokens")
-    found = {c: cf.mean_metric(runs, c) for c in OTHER_COSTS}
-    p.costs = {c: v for c, v in found.items() if v is not None}
+    p.costs = {c: v for c in OTHER_COSTS if (v := cf.mean_metric(runs, c)) is not None}
     return p
 
 
@@ -192,19 +186,15 @@ def tables(grid: Mapping[int | None, Mapping[str, Point]], metric: str, baseline
 
 def front_of(grid: Mapping[int | None, Mapping[str, Point]], cost: str | None = None) -> list[Point]:
     """The Pareto front over every policy and budget that has a value and the cost (``None``: reader tokens)."""
-
-    def x(p: Point) -> float | None:
-        return p.tokens if cost is None else p.costs.get(cost)
-
-    pts = [p for by in grid.values() for p in by.values() if x(p) is not None and not math.isnan(p.value)]
-    return [pts[i] for i in pareto_front([(x(p), p.value) for p in pts])]  # type: ignore[misc]
+    pts = [(p, p.tokens if cost is None else p.costs.get(cost)) for by in grid.values() for p in by.values()]
+    pts = [(p, x) for p, x in pts if x is not None and not math.isnan(p.value)]
+    return [pts[i][0] for i in pareto_front([(x, p.value) for p, x in pts])]  # type: ignore[misc]
 
 
 def figure(grids: Mapping[str, Mapping[int | None, Mapping[str, Point]]], metrics: Mapping[str, str], path: Path):
     """One panel per benchmark: metric against measured tokens, a curve per policy, and the Pareto front.
 
-    A policy has one colour in every panel, and one legend under the panels names them (a legend inside a
-    panel covered its points).
+    A policy has one colour in every panel; one legend under the panels (one inside a panel covered its points).
     """
     plt = pyplot()
     cols = min(3, max(1, len(grids)))
@@ -269,13 +259,10 @@ def front_lines(grid: Mapping[int | None, Mapping[str, Point]]) -> list[str]:
     text = ", ".join(f"`{p.policy}`@{p.budget} ({p.tokens:.0f} tokens, {p.value:.3f})" for p in front)
     out = [f"Pareto front (tokens the reader read, metric): {text}."]
     for cost, name in OTHER_COSTS.items():
-        other = front_of(grid, cost)
-        if other:
-            text = ", ".join(f"`{p.policy}`@{p.budget} ({p.costs[cost]:.4g}, {p.value:.3f})" for p in other)
-            out.append(f"Pareto front ({name}, metric): {text}.")
-    if not any(front_of(grid, c) for c in OTHER_COSTS):
-        out.append("No run here logged LLM dollars or latency (no language model answered), so there is no front "
-                   "against them.")  # fmt: skip
+        text = ", ".join(f"`{p.policy}`@{p.budget} ({p.costs[cost]:.4g}, {p.value:.3f})" for p in front_of(grid, cost))
+        out += [f"Pareto front ({name}, metric): {text}."] if text else []
+    if len(out) == 1:
+        out.append("No run here logged LLM dollars or latency (no language model answered): no front against them.")
     return [" ".join(out), ""]
 
 

@@ -9,13 +9,11 @@ and its paired difference from the baseline over the questions (seeds pooled), w
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 
 from memlab.reports import configs as cf
-from memlab.reports.budgets import benchmark_of, cell
-from memlab.reports.common import finished_runs
-from memlab.reports.stats import distinguishable, paired_test
+from memlab.reports.budgets import cell
+from memlab.reports.preset_mechanisms import loaded, newest, pair, value
 
 EXPERIMENT = "consolidation_sensitivity"
 BENCHMARK = "consolidation_history"
@@ -45,30 +43,18 @@ def baseline_options() -> dict[str, str]:
     return {g: resolve_target(cfg[g]["_target_"], g).name for g in ABLATIONS}
 
 
-def _newest(runs: Sequence[cf.RunData]) -> list[cf.RunData]:
-    ids = {r.run_id for r in cf.newest_per_seed([d.record for d in runs])}
-    return [d for d in runs if d.record.run_id in ids]
-
-
-def _value(runs: Sequence[cf.RunData]) -> float | None:
-    items = cf.pooled_items(runs)
-    return sum(v for v, _ in items.values()) / sum(w for _, w in items.values()) if items else None
-
-
 def lines(uri: str | None) -> list[str]:
     """The report section (empty when the experiment has no runs)."""
-    runs = [r for r in finished_runs(EXPERIMENT, uri) if benchmark_of(r) == BENCHMARK]
-    if not runs:
-        return []
-    metric = next((r.tags["memlab.main_metric"] for r in runs if r.tags.get("memlab.main_metric")), "")
-    data = cf.load(runs, metric, uri)
+    metric, data = loaded(EXPERIMENT, BENCHMARK, uri)
     ref = baseline_options()
 
-    def at(group: str | None, option: str | None) -> list[cf.RunData]:
+    def at(group: str | None = None, option: str | None = None) -> list[cf.RunData]:
         want = {**ref, **({group: option} if group else {})}
-        return _newest([d for d in data if all(cf.strategy(d.record, g) == o for g, o in want.items())])
+        return newest([d for d in data if all(cf.strategy(d.record, g) == o for g, o in want.items())])
 
-    base = at(None, None)
+    base = at()
+    if not base:
+        return []
     out = [
         "### Sensitivity: each group's ablation on the questions consolidation decides",
         "",
@@ -80,19 +66,14 @@ def lines(uri: str | None) -> list[str]:
         *commands(),
         "```",
         "",
-        f"Baseline (`{', '.join(f'{g}={o}' for g, o in ref.items())}`): {cell(_value(base))} over "
+        f"Baseline (`{', '.join(f'{g}={o}' for g, o in ref.items())}`): {cell(value(base, metric))} over "
         f"{len(cf.pooled_items(base))} questions.",
         "",
-        f"| group | option | {metric} | option − baseline (95% CI) | distinguishable |",
-        "|---|---|---|---|---|",
+        f"| group | option | {metric} | option − baseline (95% CI, distinguishable, n) |",
+        "|---|---|---|---|",
     ]
     for group, options in ABLATIONS.items():
         for option in options:
-            runs_of = at(group, option)
-            res = paired_test(cf.pooled_items(base), cf.pooled_items(runs_of)) if base and runs_of else None
-            if res is None:
-                continue
-            yes = "yes" if distinguishable(res.ci_low, res.ci_high) else "no"
-            diff = cell(res.diff, res.ci_low, res.ci_high, "+")
-            out.append(f"| {group} | `{option}` | {cell(_value(runs_of))} | {diff} | {yes} |")
+            if runs := at(group, option):
+                out.append(f"| {group} | `{option}` | {cell(value(runs, metric))} | {pair(runs, base)} |")
     return [*out, ""]

@@ -46,10 +46,6 @@ NOISE = (
 )
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 class _Writer:
     """Drafts memories and gold for one history."""
 
@@ -61,7 +57,7 @@ class _Writer:
 
     def note(self, ns: str, at: datetime, text: str) -> str:
         key = f"k{len(self.drafts)}"
-        self.drafts.append((at, key, ns, _cap(text)))
+        self.drafts.append((at, key, ns, text[:1].upper() + text[1:]))
         return key
 
     def day(self, lo: float, hi: float) -> datetime:
@@ -69,7 +65,8 @@ class _Writer:
         days = self.rng.uniform(lo * SPAN_DAYS, hi * SPAN_DAYS)
         return START + timedelta(days=int(days), hours=self.rng.randint(0, 8), minutes=self.rng.randint(0, 59))
 
-    def stale(self, subj: str, attr: str, old: str, new: str, topic: str) -> None:
+    def stale(self, subj: str, attr: str, values: list[str]) -> tuple[str, str]:
+        old, new = values[:2]
         t0 = self.day(0.05, 0.4)
         first = self.note("decisions", t0, f"{subj} uses {old} as its {attr}")
         said = [first]
@@ -79,21 +76,23 @@ class _Writer:
             self.relations.append((first, said[-1], Relation.DUPLICATE))
         change = self.note("decisions", self.day(0.55, 0.95), f"{subj} moved from {old} to {new}")
         self.relations += [(key, change, Relation.SUPERSEDE) for key in said]
-        self.queries.append((QUESTION.format(attr=attr, subj=subj), new, topic, [change]))
+        return new, change
 
-    def cold(self, subj: str, attr: str, value: str, other: str, topic: str) -> None:
+    def cold(self, subj: str, attr: str, values: list[str]) -> tuple[str, str]:
+        value, other = values[:2]
         decided = self.note("decisions", self.day(0.0, 0.1), f"{subj} uses {value} as its {attr}")
         spike = f"spike: which {attr} could {subj} use now? {attr} {other} tried on {subj}, {attr} numbers pending"
         self.note("progress", self.day(0.1, 0.3), spike)  # 100 days or more before the questions
-        self.queries.append((QUESTION.format(attr=attr, subj=subj), value, topic, [decided]))
+        return value, decided
 
-    def scattered(self, subj: str, attr: str, value: str, topic: str) -> None:
+    def scattered(self, subj: str, attr: str, values: list[str]) -> tuple[str, str]:
+        value = values[0]
         t0 = self.day(0.85, 0.97)  # recent: every note stays in standard recall, retention decides nothing here
         decided = self.note("decisions", t0, f"settled on {value} as the {attr} {subj} should use")
         asks = (f"which {attr} should {subj} use?", f"what {attr} will {subj} use?", f"which {attr} to use for {subj}?")
         for k, ask in enumerate(asks):
             self.note("progress", t0 + timedelta(hours=k + 1), ask)
-        self.queries.append((QUESTION.format(attr=attr, subj=subj), value, topic, [decided]))
+        return value, decided
 
 
 def generate_consolidation(seed: int, questions: int = 300, noise_ratio: float = 0.2) -> ProjectHistory:
@@ -103,14 +102,8 @@ def generate_consolidation(seed: int, questions: int = 300, noise_ratio: float =
     for i in range(int(questions)):
         topic = TOPICS[i % len(TOPICS)]
         subj, values = subject_name(1 + i // len(TOPICS)), rng.sample(topic.values, 3)
-        trap = TRAPS[i % len(TRAPS)]
-        name = f"i{i}"
-        if trap == "stale":
-            writer.stale(subj, topic.attr, values[0], values[1], name)
-        elif trap == "cold":
-            writer.cold(subj, topic.attr, values[0], values[1], name)
-        else:
-            writer.scattered(subj, topic.attr, values[0], name)
+        answer, evidence = getattr(writer, TRAPS[i % len(TRAPS)])(subj, topic.attr, values)
+        writer.queries.append((QUESTION.format(attr=topic.attr, subj=subj), answer, f"i{i}", [evidence]))
     n_noise = round(len(writer.drafts) * noise_ratio / (1 - noise_ratio)) if noise_ratio < 1 else 0
     for n in range(n_noise):
         writer.note("progress", writer.day(0.0, 1.0), rng.choice(NOISE).format(n=n))
@@ -123,12 +116,7 @@ def generate_consolidation(seed: int, questions: int = 300, noise_ratio: float =
         for n, (question, answer, topic, evidence) in enumerate(writer.queries)
     )
     relations = tuple(GoldRelation(ids[o], ids[n], r) for o, n, r in writer.relations)
-    meta = {
-        "generator": "consolidation_history",
-        "version": VERSION,
-        "seed": seed,
-        "questions": questions,
-        "noise_ratio": noise_ratio,
-        "traps": {t: sum(TRAPS[i % 3] == t for i in range(questions)) for t in TRAPS},
-    }
+    traps = {t: sum(TRAPS[i % 3] == t for i in range(questions)) for t in TRAPS}
+    meta = {"generator": "consolidation_history", "version": VERSION, "seed": seed, "questions": questions}
+    meta |= {"noise_ratio": noise_ratio, "traps": traps}
     return ProjectHistory(f"ch-seed{seed}-q{questions}", memories, relations, (), queries, meta)

@@ -140,46 +140,13 @@ class SaliencePruneRetention(RetentionBase):
 
         if len(memories) < 2:
             return [self.default_entropy] * len(memories)
-        if self.entropy == "nearest":
-            return self._nearest([Counter(tokens(m.text)) for m in memories])
         vectors: list[dict[str, float]] = []
-        total: Counter = Counter()
         for memory in memories:
             counts = Counter(tokens(memory.text))
             norm = math.sqrt(sum(c * c for c in counts.values()))
-            vec = {t: c / norm for t, c in counts.items()} if norm else {}
-            vectors.append(vec)
-            total.update(vec)
-        out = []
-        for vec in vectors:
-            if not vec:
-                out.append(self.default_entropy)
-                continue
-            mean_sim = (sum(v * total[t] for t, v in vec.items()) - 1.0) / (len(memories) - 1)
-            out.append(min(1.0, max(0.0, 1.0 - mean_sim)))
-        return out
-
-    def _nearest(self, bags: Sequence[Counter]) -> list[float]:
-        import numpy as np
-        from scipy.sparse import csr_matrix
-
-        vocab: dict[str, int] = {}
-        rows, cols, vals = [], [], []
-        for i, bag in enumerate(bags):
-            for t, c in bag.items():
-                rows.append(i)
-                cols.append(vocab.setdefault(t, len(vocab)))
-                vals.append(float(c))
-        x = csr_matrix((vals, (rows, cols)), shape=(len(bags), max(1, len(vocab))))
-        norms = np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel())
-        x = csr_matrix(x.multiply(1.0 / np.where(norms > 0, norms, 1.0)[:, None]))
-        sims = (x @ x.T).tolil()
-        sims.setdiag(0.0)
-        nearest = np.asarray(sims.tocsr().max(axis=1).todense()).ravel()
-        return [
-            self.default_entropy if n == 0 else min(1.0, max(0.0, 1.0 - float(s)))
-            for n, s in zip(norms, nearest, strict=True)
-        ]
+            vectors.append({t: c / norm for t, c in counts.items()} if norm else {})
+        sims = _nearest(vectors) if self.entropy == "nearest" else _mean(vectors)
+        return [min(1.0, max(0.0, 1.0 - s)) if v else self.default_entropy for v, s in zip(vectors, sims, strict=True)]
 
     def _final(self, decay: float, access: float, salience: float, time: float, pruned: bool) -> RetentionScore:
         if pruned:
@@ -227,3 +194,25 @@ class SaliencePruneRetention(RetentionBase):
                         candidate[j] = False
                         queue.append(target)
         return [self._final(*f, pruned=c) for f, c in zip(factors, candidate, strict=True)]
+
+
+def _mean(vectors: Sequence[Mapping[str, float]]) -> list[float]:
+    """Each unit vector's mean cosine to the others, in ``O(total tokens)`` through the sum vector."""
+    total: Counter = Counter()
+    for vec in vectors:
+        total.update(vec)
+    return [(sum(v * total[t] for t, v in vec.items()) - 1.0) / (len(vectors) - 1) for vec in vectors]
+
+
+def _nearest(vectors: Sequence[Mapping[str, float]]) -> list[float]:
+    """Each unit vector's largest cosine to another (sparse product)."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+    vocab: dict[str, int] = {}
+    cells = [(i, vocab.setdefault(t, len(vocab)), v) for i, vec in enumerate(vectors) for t, v in vec.items()]
+    rows, cols, vals = zip(*cells, strict=True) if cells else ((), (), ())
+    x = csr_matrix((vals, (rows, cols)), shape=(len(vectors), max(1, len(vocab))))
+    sims = (x @ x.T).tolil()
+    sims.setdiag(0.0)
+    return [float(s) for s in np.asarray(sims.tocsr().max(axis=1).todense()).ravel()]
