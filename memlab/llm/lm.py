@@ -84,20 +84,17 @@ def served_identity(api_base: str | None, model: str | None, api_key: str | None
     """What the server at ``api_base`` says it serves under ``model``, as one canonical JSON string.
 
     Asked once per process from the OpenAI-compatible ``GET {api_base}/models``: the entry whose ``id`` is the
-    requested name (without its provider prefix), else the ids of every model served (a server that answers any
-    name with its one model says which). ``unknown`` when no endpoint is set or the server cannot tell (not
-    reachable, no such route, an unreadable answer): the cache key then holds the endpoint and the name only.
-    The response cache keys answers by this string, so two servers, or one server after its model changed,
-    never share answers.
+    requested name (without its provider prefix), else every entry served (a server that answers any name with its
+    one model says which); ``unknown`` when there is no endpoint or it cannot tell. The response cache keys answers
+    by it, so two servers, or one server after its model changed, never share answers.
     """
     if not api_base:
         return "unknown"
     import json
     import urllib.request
 
-    request = urllib.request.Request(f"{str(api_base).rstrip('/')}/models", method="GET")
-    if api_key:
-        request.add_header("Authorization", f"Bearer {api_key}")
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    request = urllib.request.Request(f"{str(api_base).rstrip('/')}/models", headers=headers, method="GET")
     try:
         with urllib.request.urlopen(request, timeout=5) as response:
             data = json.loads(response.read(1 << 20))

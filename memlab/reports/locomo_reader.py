@@ -47,17 +47,16 @@ def why_not_published(run: RunRecord) -> str | None:
     not a test double.
     """
     who = f"{run.params.get('llm.model', '')} {run.tags.get('memlab.llm_served', '')}".lower()
-    double = next((word for word in TEST_DOUBLES if word in who), None)
-    if double is not None:
+    if double := next((word for word in TEST_DOUBLES if word in who), None):
         return f"its model is a test double ('{double}' in the model or in what its server serves)"
-    if run.params.get("dataset.conversations", "None") not in _UNSET:
-        return f"it read only conversations {run.params['dataset.conversations']}"
-    if run.params.get("dataset.max_reader_questions", "None") not in _UNSET:
-        return f"it answered at most {run.params['dataset.max_reader_questions']} questions"
+    for key, why in (
+        ("conversations", "it read only conversations {}"),
+        ("max_reader_questions", "it answered at most {} questions"),
+    ):
+        if run.params.get(f"dataset.{key}", "None") not in _UNSET:
+            return why.format(run.params[f"dataset.{key}"])
     missing = [str(c) for c, _ in CATS if not run.metrics.get(f"n_j_score.cat{c}")]
-    if missing:
-        return f"category {', '.join(missing)} has no judged question"
-    return None
+    return f"category {', '.join(missing)} has no judged question" if missing else None
 
 
 def reader_run(runs: Sequence[RunRecord]) -> RunRecord | None:
@@ -90,8 +89,7 @@ def reader_section(runs: Sequence[RunRecord]) -> list[str]:
             "",
         ]
     m = run.metrics
-    why = why_not_published(run)
-    if why is not None:
+    if (why := why_not_published(run)) is not None:
         return [
             *out,
             f"Run `{run.run_id}` (model `{run.params.get('llm.model', '?')}`) logged J {_pct(m.get('j_score'))} % "

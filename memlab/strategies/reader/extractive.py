@@ -21,7 +21,6 @@ WHEN_QUESTION = re.compile(
 )
 
 
-_ISO_DAY = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _YEAR = re.compile(r"\b(1[5-9]|2[01])\d\d\b")
 
 
@@ -121,12 +120,6 @@ def written_day(text: str, anchor: datetime, with_year: bool = True) -> date | N
     ``with_year`` only a day written with its year (relative expressions, "yesterday", are never read), else
     any day-grain expression, read towards the past of ``anchor``.
     """
-    iso = _ISO_DAY.search(text)
-    if iso:
-        try:
-            return date(*map(int, iso.groups()))
-        except ValueError:
-            return None
     if with_year and not _YEAR.search(text):
         return None
     from memlab.strategies.temporal.rules import RulesResolver
