@@ -36,7 +36,7 @@ def test_each_ablation_against_the_baseline_paired_over_the_questions(tmp_path, 
     log(uri, tmp_path / "same", [1] * 30 + [0] * 10, retention="none")
     log(uri, tmp_path / "two", [0] * 40, judge="none", retention="none")  # two groups changed: in no row
     text = "\n".join(sn.lines(uri))
-    assert "0.750 over 40 questions" in text
+    assert "0.750 over 40 questions (seeds 0)" in text
     rows = {tuple(c.strip() for c in line.strip("|").split("|")[:2]): line for line in text.splitlines()}
     assert "-0.500 [" in rows["judge", "`none`"] and "(distinguishable, 40)" in rows["judge", "`none`"]
     assert "+0.000" in rows["retention", "`none`"] and "(not distinguishable, 40)" in rows["retention", "`none`"]

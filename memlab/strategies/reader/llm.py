@@ -88,15 +88,8 @@ class LLMReader(ReaderBase):
 
     def render(self, units: Sequence[Memory]) -> str:
         """The units as prompt lines, in retrieval order, within ``max_context_tokens``."""
-        left = self.max_context_tokens * CHARS_PER_TOKEN
-        lines = []
-        for u in units:
-            line = f"[{u.id}] ({u.timestamp.date().isoformat()}) {' '.join(u.text.split())}"
-            lines.append(line[:left])
-            left -= len(line) + 1
-            if left <= 0:
-                break
-        return "\n".join(lines)
+        text = "\n".join(f"[{u.id}] ({u.timestamp.date().isoformat()}) {' '.join(u.text.split())}" for u in units)
+        return text[: self.max_context_tokens * CHARS_PER_TOKEN].rstrip("\n")
 
     def answer(self, question: str, context: Sequence[Memory], now: datetime) -> Answer:
         """The model's answer (the empty answer for an empty context, without a call)."""
