@@ -67,7 +67,7 @@ def lines(uri: str | None) -> list[str]:
         "```",
         "",
         f"Baseline (`{', '.join(f'{g}={o}' for g, o in ref.items())}`): {cell(value(base, metric))} over "
-        f"{len(cf.pooled_items(base))} questions (seeds {', '.join(str(d.seed) for d in base)}).",
+        f"{len(cf.pooled_items(base))} questions (seeds {', '.join(map(str, sorted(d.seed for d in base)))}).",
         "",
         f"| group | option | {metric} | option − baseline (95% CI, distinguishable, n) |",
         "|---|---|---|---|",
