@@ -31,6 +31,7 @@ HELPERS = frozenset(
         "attribution",
         "attribution_runs",
         "preset_mechanisms",
+        "sensitivity",
     }
 )
 

@@ -34,8 +34,8 @@ from typing import Any
 
 from memlab.benchmarks import metrics
 from memlab.data.project_history.schema import GoldQuery
-from memlab.strategies.reader.extractive import written_day
 from memlab.text.slot_parse import content_tokens, salient_tokens
+from memlab.text.temporal.written import written_day
 
 #: The query kinds the reader answers.
 READER_KINDS: tuple[str, ...] = ("current", "as_of", "when")
@@ -44,7 +44,7 @@ WHEN_TOLERANCE_DAYS: Mapping[str, int] = {"recorded": 0, "mentioned": 0}
 
 
 def when_correct(answer: str, gold: str, at: datetime, source: str = "recorded") -> bool:
-    """Whether ``answer`` names a day (:func:`~memlab.strategies.reader.extractive.written_day`; a day without a
+    """Whether ``answer`` names a day (:func:`~memlab.text.temporal.written.written_day`; a day without a
     year read towards the past of ``at``, when the question is asked) within ``source``'s tolerance of ``gold``.
     """
     said, wanted = written_day(answer, at, with_year=False), date.fromisoformat(gold)

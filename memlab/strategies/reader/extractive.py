@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import date, datetime
+from datetime import datetime
 from typing import ClassVar
 
 from memlab.strategies.reader.base import ReaderBase
 from memlab.strategies.reader.statements import overlap, question_tokens, statements, value_of
 from memlab.text.change_reading import read_changes
 from memlab.text.modality import prospective, retrospective
+from memlab.text.temporal.written import written_day
 from memlab.types import Answer, Memory
 
 #: Questions that ask for a day: "When ...", "Since when ...", "(On|Since|From) what/which day/date ...", "What/Which
@@ -19,9 +20,6 @@ WHEN_QUESTION = re.compile(
     r"^\s*(since\s+when|when|((on|since|from)\s+)?(what|which)\s+(day|date))\b",
     re.I,
 )
-
-
-_YEAR = re.compile(r"\b(1[5-9]|2[01])\d\d\b")
 
 
 class ExtractiveReader(ReaderBase):
@@ -38,9 +36,9 @@ class ExtractiveReader(ReaderBase):
       recap; :mod:`memlab.text.modality`), the first that states a change whose new value the question names, else
       the first of them; else the first unit sharing a word. Within that unit, the statement about the event (the
       same preference, then most words shared, then the first) gives the day when it writes one out
-      (:func:`written_day`: ``[2025-03-04] ...``, ``on 4 March 2025``): a document, a narrative or a summary
-      dates its lines in the text, while the unit's recorded day is only the day it was written. Otherwise the
-      answer is the unit's recorded day.
+      (:func:`~memlab.text.temporal.written.written_day`: ``[2025-03-04] ...``, ``on 4 March 2025``): a document, a
+      narrative or a summary dates its lines in the text, while the unit's recorded day is only the day it was
+      written. Otherwise the answer is the unit's recorded day.
     * Any other question is answered with the value the unit asserts: of its statements that assert one, the one
       sharing most words with the question; ties go to the later statement (a summary lists its sources oldest
       first, a running document appends).
@@ -113,18 +111,3 @@ class ExtractiveReader(ReaderBase):
             if day is not None:
                 return Answer(day.isoformat(), (unit.id,), confidence)
         return Answer(unit.timestamp.date().isoformat(), (unit.id,), confidence)
-
-
-def written_day(text: str, anchor: datetime, with_year: bool = True) -> date | None:
-    """The first day written out in ``text`` (``2025-03-04``, ``4 March 2025``, ``March 4th, 2025``); with
-    ``with_year`` only a day written with its year (relative expressions, "yesterday", are never read), else
-    any day-grain expression, read towards the past of ``anchor``.
-    """
-    if with_year and not _YEAR.search(text):
-        return None
-    from memlab.strategies.temporal.rules import RulesResolver
-
-    for ref in RulesResolver(prefer="past").resolve(text, anchor):
-        if ref.grain == "day" and (not with_year or _YEAR.search(ref.text)):
-            return ref.start.date()
-    return None
