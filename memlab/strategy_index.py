@@ -108,6 +108,7 @@ TARGETS: dict[str, frozenset[str]] = {
             "memlab.benchmarks.locomo_synth.benchmark.LocomoSynthBenchmark",
             "memlab.benchmarks.longmemeval.benchmark.LongMemEvalBenchmark",
             "memlab.benchmarks.project_history.benchmark.BuiltinHistoryBenchmark",
+            "memlab.benchmarks.project_history.benchmark.ConsolidationHistoryBenchmark",
             "memlab.benchmarks.project_history.benchmark.ProjectHistoryBenchmark",
             "memlab.benchmarks.project_history.benchmark.ProjectHistoryFileBenchmark",
             "memlab.benchmarks.temporal_norm.benchmark.TemporalNormBenchmark",
