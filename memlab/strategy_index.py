@@ -53,6 +53,7 @@ TARGETS: dict[str, frozenset[str]] = {
             "memlab.strategies.judge.edit.EditJudge",
             "memlab.strategies.judge.learned.LearnedJudge",
             "memlab.strategies.judge.none.NoJudge",
+            "memlab.strategies.judge.recapture.RecaptureJudge",
             "memlab.strategies.judge.record.RecordJudge",
             "memlab.strategies.judge.reference.ReferenceJudge",
             "memlab.strategies.judge.similarity.SimilarityJudge",
@@ -94,6 +95,12 @@ TARGETS: dict[str, frozenset[str]] = {
             "memlab.strategies.reader.none.NoReader",
         }
     ),
+    "admission": frozenset(
+        {
+            "memlab.strategies.admission.learned.LearnedAdmission",
+            "memlab.strategies.admission.none.NoAdmission",
+        }
+    ),
     "dataset": frozenset(
         {
             "memlab.benchmarks.adr.benchmark.AdrDecisionsBenchmark",
@@ -103,6 +110,7 @@ TARGETS: dict[str, frozenset[str]] = {
             "memlab.benchmarks.longmemeval.benchmark.LongMemEvalBenchmark",
             "memlab.benchmarks.memory_files.benchmark.MemoryFilesBenchmark",
             "memlab.benchmarks.project_history.benchmark.BuiltinHistoryBenchmark",
+            "memlab.benchmarks.project_history.benchmark.ConsolidationHistoryBenchmark",
             "memlab.benchmarks.project_history.benchmark.ProjectHistoryBenchmark",
             "memlab.benchmarks.project_history.benchmark.ProjectHistoryFileBenchmark",
             "memlab.benchmarks.temporal_norm.benchmark.TemporalNormBenchmark",

@@ -62,8 +62,8 @@ def load(cache: Path | None) -> list[ej.FilePairs]:
 
 def nested(data: list[ej.FilePairs], cols: list[int], c: float, models_out: Path | None = None) -> dict:
     """Nested LORO counts (see the module docstring)."""
+    from memlab.models.logistic import save
     from memlab.strategies.judge.edit import CARD_FORMAT
-    from memlab.strategies.judge.record_model import save
 
     groups = ej.by_repo(data)
     total = np.zeros(3, dtype=int)

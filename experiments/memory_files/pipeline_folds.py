@@ -4,7 +4,7 @@ then the counts pooled over the folds.
 
     .venv/bin/python experiments/memory_files/pipeline_folds.py DIR [--cascade] [extra overrides ...]
 
-``--cascade`` runs the default judge (``judge=cascade`` with the fold model as its edit stage's model); without
+``--cascade`` runs the default judge (``judge=cascade_edit`` with the fold model as its edit stage's model); without
 it, ``judge=edit``. Extra overrides (``tracking.uri=...``) are passed on. Runs in one process (the embedding model
 loads once); prints one JSON line per fold and the pooled line; every fold is an MLflow run of ``memory_files``
 that ``memlab report memory_files`` pools as a LORO row.
@@ -39,7 +39,7 @@ def main() -> None:
         overrides = [
             "+experiment=memory_files",
             f"dataset.repos=[{path.stem}]",
-            "judge=cascade" if cascade else "judge=edit",
+            "judge=cascade_edit" if cascade else "judge=edit",
             f"{key}.model_path={model}",
             f"{key}.model_sha256=null",
             *extra,

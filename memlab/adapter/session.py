@@ -3,8 +3,8 @@
 Imports stay light (no numpy, torch, mlflow, hydra or sklearn): consolidation precomputed everything. Nor does
 the cached path import ``dataclasses`` or ``typing`` (a third of a cold process's CPU time together): its value
 types are :class:`~memlab.selection_types.FrozenValue` classes, its modules name their annotation-only imports
-under a local ``TYPE_CHECKING`` flag, and :func:`memlab.build.implements` checks the selector without
-:mod:`memlab.protocols` (``tests/adapter/test_session_start.py`` holds the list). When
+under a local ``TYPE_CHECKING`` flag, and the builder checks the selector against its base class, which imports neither
+(``tests/adapter/test_session_start.py`` holds the list). When
 the cache is missing or unusable (a fresh install, a corrupt file) the block is built from the raw notes
 instead — newest memories first, within the hook's time budget — and a consolidation starts in the
 background.
@@ -150,7 +150,8 @@ def cached_candidates(rows: list[tuple[Any, ...]]) -> list[InjectionCandidate]:
 def raw_candidates(
     repo: Repo, spec: dict[str, Any], now: datetime, deadline: float | None, problems: list[str] | None = None
 ) -> list[InjectionCandidate]:
-    """Candidates straight from the notes (no consolidation yet): every memory recorded by ``now``.
+    """Candidates straight from the notes (no consolidation yet): every memory recorded by ``now`` (the newest
+    ``hook.max_memories`` of those read within the deadline) that the spec's admission lets into the block.
 
     ``problems``, when given, receives one line per note or memory skipped (and the time-budget cut).
     """
@@ -159,12 +160,19 @@ def raw_candidates(
 
     limit = int(spec["hook"]["max_item_chars"])
     out = []
-    loaded = load_memories(repo, deadline=deadline)
+    loaded = load_memories(repo, deadline=deadline, cap=int(spec["hook"].get("max_memories") or 0) or None)
     if problems is not None:
         problems.extend(loaded.errors)
-    for m in loaded.memories:
-        if m.timestamp > now:
-            continue
+    memories = [m for m in loaded.memories if m.timestamp <= now]
+    node = spec["strategies"].get("admission") or {}
+    target = str(node.get("_target_", ""))
+    if target and not target.endswith(".NoAdmission"):  # the policy's admission, as in the cache
+        from memlab.build import build_node
+
+        admission = build_node(node, "admission", where="spec")
+        verdicts = admission.admit_all(memories, {m.id: m for m in memories} if admission.reads_store else {})
+        memories = [m for m, verdict in zip(memories, verdicts, strict=True) if verdict.keep]
+    for m in memories:
         age = max(0.0, (now - m.timestamp).total_seconds() / 86400)
         text = memory_text(m.namespace, m.timestamp, m.summary, m.content, limit)
         recency = math.exp(-age * math.log(2) / RAW_HALF_LIFE_DAYS)

@@ -22,7 +22,7 @@ RATES: tuple[tuple[str, str], ...] = (
     ("stale_inferable_in_block", "stale"), ("gone_other_in_block", "other gone"), ("current_coverage", "coverage"),
     ("replacement_precision", "rep. P"), ("replacement_recall", "rep. R"), ("candidate_recall", "cand. recall"),
 )  # fmt: skip
-#: The default judge's label (conf/judge/cascade.yaml with its edit stage).
+#: The default judge's label (conf/judge/cascade_edit.yaml: the cascade with its edit stage).
 DEFAULT_JUDGE = "cascade (edits)"
 TARGETS = (
     ("block_current_precision", "≥", 0.95),
@@ -48,7 +48,7 @@ def judge_label(params: Mapping[str, str]) -> str:
     """``cascade (edits)``, ``cascade``, ``edit``, ``slot``, ...; a fold model's run is ``… (LORO fold)``."""
     target = params.get("judge._target_", "?").rsplit(".", 1)[-1]
     name = "none" if target == "NoJudge" else target.removesuffix("Judge").lower() or "?"
-    if target == "CascadeJudge" and params.get("judge.edits") == "True":
+    if target == "CascadeJudge" and params.get("judge.edit._target_", "").endswith(".EditJudge"):
         name = DEFAULT_JUDGE
     return name + (" (LORO fold)" if fold_model(params) else "")
 

@@ -90,11 +90,11 @@ def load_pairs(folder: str | Path, repos: Sequence[str] | None = None, split: st
 
 
 def fit(data: Sequence[FilePairs], features: Sequence[int], c: float = 1.0) -> Any:
-    """A logistic model (:class:`~memlab.strategies.judge.record_model.LogisticModel`) on the labelled pairs."""
+    """A logistic model (:class:`~memlab.models.logistic.LogisticModel`) on the labelled pairs."""
     from sklearn.linear_model import LogisticRegression
 
+    from memlab.models.logistic import LogisticModel
     from memlab.strategies.judge.edit_features import FEATURES
-    from memlab.strategies.judge.record_model import LogisticModel
 
     x = np.concatenate([d.rows[d.labels >= 0][:, features] for d in data])
     y = np.concatenate([d.labels[d.labels >= 0] for d in data])
@@ -191,9 +191,9 @@ def train_to(args: Any) -> int:
     import shlex
     import sys
 
+    from memlab.models.logistic import save
     from memlab.strategies.judge.edit import CARD_FORMAT
     from memlab.strategies.judge.edit_features import FEATURES
-    from memlab.strategies.judge.record_model import save
     from memlab.training.record_judge import default_folder, names
 
     folder = Path(args.path) if args.path else default_folder().parent / "memory-files"

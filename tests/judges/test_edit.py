@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 
 from memlab.errors import MemlabError
+from memlab.models.logistic import LogisticModel, save
 from memlab.strategies.judge.cascade import CascadeJudge
 from memlab.strategies.judge.edit import DEFAULT_MODEL, EditJudge, changed_values, edit_relation
 from memlab.strategies.judge.edit_features import FEATURES, EditContext, lead, tokens
-from memlab.strategies.judge.record_model import LogisticModel, save
+from memlab.strategies.judge.learned import LearnedJudge
+from memlab.strategies.judge.slot import SlotJudge
 from memlab.types import Memory, Relation
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
@@ -101,10 +103,27 @@ def test_verdicts_and_loading_through_the_card(tmp_path: Path) -> None:
 
 def test_the_cascade_edit_stage_answers_edits_and_passes_the_rest_on(tmp_path: Path) -> None:
     edit = EditJudge(model_path=str(tiny(tmp_path, 5.0)))
-    cascade = CascadeJudge(edits=True, edit=edit)
+    cascade = CascadeJudge(LearnedJudge(), SlotJudge(), edit=edit)
+    assert edit in cascade.stages()
     cascade.observe([OLD, LINT, NEW, BESIDE])
     assert cascade.judge(OLD, NEW, 0.9).reason.startswith("edit: ")
     assert not cascade.judge(LINT, NEW, 0.9).reason.startswith("edit: ")
-    plain = CascadeJudge(edits=False, edit=edit)
+    plain = CascadeJudge(LearnedJudge(), SlotJudge())
     plain.observe([OLD, LINT, NEW, BESIDE])
     assert not plain.judge(OLD, NEW, 0.9).reason.startswith("edit: ")
+
+
+@pytest.mark.parametrize(
+    ("overrides", "stage"),
+    [([], True), (["judge=cascade"], False), (["judge.edit=null"], False), (["judge=slot"], None)],
+)
+def test_the_memory_files_experiment_composes_the_edit_stage_into_the_cascade(overrides, stage) -> None:
+    from memlab.build import build
+    from memlab.config import compose
+
+    judge = build(compose(["+experiment=memory_files", *overrides])["judge"], "judge")
+    if stage is None:  # another judge still composes under the experiment: nothing of the edit stage reaches it
+        assert not isinstance(judge, CascadeJudge)
+        return
+    assert isinstance(judge.edit, EditJudge) is stage
+    assert not isinstance(build(compose(["judge=cascade"])["judge"], "judge").edit, EditJudge)  # the default

@@ -23,8 +23,8 @@ def fold(i: int, repo: str, current: float, shown: float, tp: float, fp: float, 
 
 
 def test_labels_and_data() -> None:
-    assert report.judge_label({"judge._target_": CASCADE, "judge.edits": "True"}) == "cascade (edits)"
-    assert report.judge_label({"judge._target_": CASCADE, "judge.edits": "False"}) == "cascade"
+    assert report.judge_label({"judge._target_": CASCADE, "judge.edit._target_": EDIT}) == "cascade (edits)"
+    assert report.judge_label({"judge._target_": CASCADE, "judge.edit": "None"}) == "cascade"
     assert report.judge_label({"judge._target_": EDIT, "judge.model_path": "/f/a.json"}) == "edit (LORO fold)"
     assert report.judge_label({"judge._target_": "memlab.strategies.judge.none.NoJudge"}) == "none"
     assert report.data_label({"dataset.split": "dev", "dataset.path": SHARED, "dataset.kinds": "[CLAUDE.md]"}) == (
@@ -44,8 +44,8 @@ def test_render_pools_folds_from_counts_and_shows_undefined_as_a_dash() -> None:
     }
     sealed = {"block_current_precision": 0.96, "stale_inferable_in_block": 0.03, "current_coverage": 0.9}
     runs = [
-        run(0, CASCADE, "dev", whole, **{"judge.edits": "True"}),
-        run(1, CASCADE, "sealed", sealed, **{"judge.edits": "True"}),
+        run(0, CASCADE, "dev", whole, **{"judge.edit._target_": EDIT}),
+        run(1, CASCADE, "sealed", sealed, **{"judge.edit._target_": EDIT}),
         fold(2, "a__b", 9, 10, 3, 1, 0),
         fold(3, "c__d", 1, 10, 0, 0, 2),
     ]

@@ -58,9 +58,10 @@ class EditJudge(JudgeBase):
     recorded after the newer never changes a verdict. A store that does not contain the previous one (another
     episode) starts a new context.
 
-    **Model.** A ``memlab.logistic/1`` JSON file with its card (``memlab.edit_judge/1``, :mod:`.record_model`'s
-    reader): features, features version, training repositories, threshold and how it was chosen, the
-    leave-one-repository-out figures, the command. The card's SHA-256 (and ``model_sha256`` when given) must match.
+    **Model.** A ``memlab.logistic/1`` JSON file with its card (``memlab.edit_judge/1``, read by
+    :mod:`memlab.models.logistic`): features, features version, training repositories, threshold and how it was
+    chosen, the leave-one-repository-out figures, the command. The card's SHA-256 (and ``model_sha256`` when given)
+    must match.
 
     Verdict: p at or past the threshold t is a replacement — SUPERSEDE when a value changed (a version, path,
     command, tool, status: :func:`edit_relation`), DUPLICATE when only the wording did — with confidence 0.5 at t
@@ -95,11 +96,12 @@ class EditJudge(JudgeBase):
     def load(self) -> tuple[Any, dict[str, Any]]:
         """Load the model through its card (cached)."""
         if self.model_ is None or self.card_ is None:
-            from memlab.strategies.judge import record_model
+            from memlab.models import logistic
 
             self.path_ = Path(self.model_path) if self.model_path else DEFAULT_MODEL
-            self.model_, self.card_ = record_model.load(self.path_, known=FEATURES, features_version=FEATURES_VERSION,
-                expected_sha256=self.model_sha256, card_format=CARD_FORMAT, what="edit judge")  # fmt: skip
+            self.model_, self.card_ = logistic.load(self.path_, known=FEATURES, features_version=FEATURES_VERSION,
+                expected_sha256=self.model_sha256, card_format=CARD_FORMAT, what="edit judge",
+                fix="train one with `memlab train edit-judge --out FILE`")  # fmt: skip
         return self.model_, self.card_
 
     @property

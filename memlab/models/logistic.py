@@ -1,9 +1,11 @@
-"""A logistic model over record features as plain JSON, read through its card (SHA-256 pinned, no pickle).
+"""A logistic model as plain JSON, read through its card (SHA-256 pinned, no pickle): the record judge's and the
+learned admission's model files.
 
 Model file (``memlab.logistic/1``): the feature names it reads, their standardisation (``mean``, ``scale``),
-``coef`` and ``intercept``. Card beside it (``<name>.card.json``, ``memlab.record_judge/1``): the model's
-SHA-256, features and features version, training repositories, the SUPERSEDE threshold and how it was chosen,
-the leave-one-repository-out figures and the command that wrote it.
+``coef`` and ``intercept``. Card beside it (``<name>.card.json``; the record judge's is ``memlab.record_judge/1``,
+the admission's ``memlab.admission/1``): the model's SHA-256, features and features version, what it was fitted
+on, its threshold and how it was chosen, held-out figures and the command that wrote it. Imports neither numpy
+nor any model library: the SessionStart hook may read an admission model.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
-from memlab.models.trees import card_path, sha256_of  # the learned judge's model files follow the same rules
+from memlab.models.cards import read_card, save_with_card
 
 FORMAT = "memlab.logistic/1"
 CARD_FORMAT = "memlab.record_judge/1"
@@ -33,7 +35,7 @@ class LogisticModel:
     intercept: float
 
     def probability(self, row: Sequence[float]) -> float:
-        """P(SUPERSEDE) of one row of this model's features (in :attr:`features` order)."""
+        """The positive class's probability for one row of this model's features (in :attr:`features` order)."""
         z = self.intercept + sum(
             c * (x - m) / (s or 1.0) for c, x, m, s in zip(self.coef, row, self.mean, self.scale, strict=True)
         )
@@ -63,13 +65,8 @@ class LogisticModel:
 
 
 def save(model: LogisticModel, card: dict[str, Any], path: Path, card_format: str = CARD_FORMAT) -> tuple[Path, Path]:
-    """Write the model and its card (with the model's SHA-256); returns both paths."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(model.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
-    card = {**card, "format": card_format, "model_file": path.name, "sha256": sha256_of(path)}
-    cpath = card_path(path)
-    cpath.write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    return path, cpath
+    """Write the model and its card (``card_format``, with the model's SHA-256); returns both paths."""
+    return save_with_card(model.to_json(), card, path, card_format)
 
 
 def load(
@@ -80,36 +77,15 @@ def load(
     expected_sha256: str | None = None,
     card_format: str = CARD_FORMAT,
     what: str = "record judge",
+    fix: str = "train one with `memlab train record-judge --out FILE`",
 ) -> tuple[LogisticModel, dict[str, Any]]:
-    """Read a model through its card (``card_format``; ``what``: the judge's name in messages): digest, features
-    and version checked, nothing executed.
+    """Read a model through its card (``card_format``): digest, features and version checked, nothing executed.
 
     Raises:
         MemlabError: Missing file or card, a digest that does not match, unknown features, another version,
-            unreadable JSON.
+            unreadable JSON; ``what`` names the model and ``fix`` how to get one.
     """
-    fix = f"train one with `memlab train {what.replace(' ', '-')} --out FILE`"
-    if not path.is_file():
-        raise MemlabError(f"{what} model not found: {path}; {fix}")
-    cpath = card_path(path)
-    try:
-        card = json.loads(cpath.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        raise MemlabError(f"{what} model {path} has no readable card {cpath.name}; {fix}") from None
-    if not isinstance(card, dict) or card.get("format") != card_format:
-        raise MemlabError(f"{cpath} is not a {card_format} card; {fix}")
-    digest = sha256_of(path)
-    for label, wanted in (("its card", card.get("sha256")), ("the conf", expected_sha256)):
-        if wanted is not None and wanted != digest:
-            raise MemlabError(
-                f"{what} model {path} does not match the SHA-256 in {label} ({str(wanted)[:12]}...); refusing "
-                "to load it (for another model file set judge.model_sha256 to its digest or null)"
-            )
-    if card.get("features_version") != features_version:
-        raise MemlabError(
-            f"{what} model {path} was trained on features version {card.get('features_version')}, this "
-            f"memlab computes version {features_version}; {fix}"
-        )
+    card = read_card(path, what, card_format, fix, features_version, expected_sha256)
     try:
         model = LogisticModel.from_json(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError) as exc:
