@@ -38,6 +38,12 @@ PRESETS=seed_git_notes_memory_nollm,mycelic_nollm,squidbot_nollm,astra_nollm,tun
 B=pipeline.budget_tokens=250,500,1000,2000
 $P -m memlab --multirun +experiment=$PRESETS $B dataset=builtin_history
 $P -m memlab --multirun seed=0,1,2 +experiment=$PRESETS $B dataset=project_history
+$P -m memlab --multirun seed=0,1,2 +experiment=$PRESETS $B dataset=consolidation_history
+S="dataset=consolidation_history seed=0,1,2 experiment_name=consolidation_sensitivity"
+$P -m memlab --multirun +experiment=seed_git_notes_memory_nollm $S
+$P -m memlab --multirun +experiment=seed_git_notes_memory_nollm $S retention=none,salience_prune
+$P -m memlab --multirun +experiment=seed_git_notes_memory_nollm $S judge=none,slot
+$P -m memlab --multirun +experiment=seed_git_notes_memory_nollm $S clusterer=none,time_window
 $P -m memlab --multirun +experiment=$PRESETS $B dataset=locomo
 $P -m memlab --multirun +experiment=$PRESETS $B dataset=ferrybook_history
 $P -m memlab --multirun +experiment=$PRESETS $B dataset=adr_decisions dataset.split=dev

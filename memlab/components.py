@@ -64,6 +64,8 @@ class AstraSettings:
         anchor_weight_new: Weight of the new narratives' embedding in the anchor update (Astra: 0.1).
         anchor_drift_warning: Drift from the origin that logs a warning (Astra: 0.2).
         anchor_drift_critical: Drift from the origin that logs a critical warning (Astra: 0.4).
+        anchor_dissonance: Drift from the origin above which a dissonance check runs (Astra's implementation:
+            0.3; ``None``: never): memlab/pipeline/anchor.py, :func:`~memlab.pipeline.anchor.dissonance_check`.
     """
 
     insights: bool = False
@@ -74,6 +76,7 @@ class AstraSettings:
     anchor_weight_new: float = 0.1
     anchor_drift_warning: float = 0.2
     anchor_drift_critical: float = 0.4
+    anchor_dissonance: float | None = None
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,8 @@ class PipelineSettings(AstraSettings, OnlineSettings):
             indented line each (memlab/pipeline/inject.py, :func:`~memlab.pipeline.inject.summary_candidate`).
         min_judge_confidence: Verdicts below this confidence create no edge (they go to the review
             queue instead).
+        review_at_threshold: A verdict at exactly ``min_judge_confidence`` goes to review too (MycelicMemory
+            applies a verdict above 0.8 and flags one at or below it); off: it applies.
         exact_dedup: Before the judge, mark memories with identical (whitespace-normalised) text
             DUPLICATE of their earliest copy and judge only first copies (kNN ties cannot reach every
             copy of a text repeated more than ``knn_k`` times).
@@ -147,12 +152,18 @@ class PipelineSettings(AstraSettings, OnlineSettings):
     budget_tokens: int = DEFAULT_BUDGET_TOKENS
     summary_details: bool = False
     min_judge_confidence: float = 0.0
+    review_at_threshold: bool = False
     exact_dedup: bool = True
     propagate_supersession: bool = False
     schedule: str = "session"
     schedule_every: int = 50
     recall_summaries: bool = True
     track_recall: bool = False
+
+    def held(self, confidence: float) -> bool:
+        """Whether a verdict of this confidence (other than COEXIST) goes to review instead of applying."""
+        gate = self.min_judge_confidence
+        return confidence < gate or (self.review_at_threshold and confidence <= gate)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None) -> PipelineSettings:

@@ -111,7 +111,9 @@ def _calls(group: str) -> dict[str, tuple]:
             "observe": ([a, b],),
             "set_eval_seed": (None,),
             "merge_text": (a, b),
+            "judge_capture": (a, b, 0.5),
         },
+        "admission": {"admit": (a, {a.id: a}), "admit_all": ([a, b], {a.id: a, b.id: b})},
         "temporal": {"resolve": ("yesterday", ANCHOR)},
         "selector": {"select": ([candidate(1, 10, 0.5, 0.5, 0.5)], SelectionContext(now=ANCHOR), 100)},
         "retriever": {

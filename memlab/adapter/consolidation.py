@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memlab.adapter import jsonl_refs, records
+from memlab.adapter import derived, jsonl_refs, records
 from memlab.adapter.gitcli import Repo
 from memlab.adapter.locking import file_lock
 from memlab.adapter.notes_store import LoadResult, load_memories, paused_gc
@@ -63,10 +63,9 @@ def load_store(repo: Repo, *, deadline: float | None = None, max_memories: int |
     With ``max_memories`` only the newest that many memories enter the store (``Loaded.total`` says how
     many there were): the per-run cap of a consolidation, checked before any heavy phase.
     """
-    load = load_memories(repo, deadline=deadline)
-    kept = load.memories[-max_memories:] if max_memories and len(load.memories) > max_memories else load.memories
+    load = load_memories(repo, deadline=deadline, cap=max_memories)  # the newest held while reading
     with paused_gc():  # 100,000 states at once
-        store = MemoryStore(kept)
+        store = MemoryStore(load.memories)
     errors = list(load.errors)
     texts = jsonl_refs.read_texts(repo, jsonl_refs.DERIVED_REFS)
     decoded: dict[str, dict[str, dict[str, Any]]] = {}
@@ -84,6 +83,7 @@ def load_store(repo: Repo, *, deadline: float | None = None, max_memories: int |
             store.summaries[sid] = summary
 
     _parse_into(errors, "mem-meta", decoded["meta"], records.state_from, add_state)
+    derived.apply(repo, store)  # tiers and supersessions: this clone's own conclusions, never a record's
     _parse_into(errors, "mem-summaries", decoded["summaries"], records.summary_from, add_summary)
     known = store.memories.keys() | store.summaries.keys()
 
@@ -92,7 +92,7 @@ def load_store(repo: Repo, *, deadline: float | None = None, max_memories: int |
             store.add_edge(edge)
 
     _parse_into(errors, "mem-edges", decoded["edges"], records.edge_from, add_edge)
-    return Loaded(store, load, decoded["meta"], errors, decoded["runs"], len(load.memories))
+    return Loaded(store, load, decoded["meta"], errors, decoded["runs"], load.total)
 
 
 def candidate_records(store: MemoryStore, components: Any, now: datetime, max_item_chars: int) -> list[dict]:
@@ -194,6 +194,7 @@ def consolidate_repo(
             if not due:
                 return {"not_run": reason}
         store = loaded.store
+        derived.start(repo, store, config_hash(spec.get("strategies")), full=full)
         step(2, STEPS, "loading strategies")
         check_models(spec, repo)
         components = build_components(spec)
@@ -223,6 +224,7 @@ def consolidate_repo(
             return report
         step(4, STEPS, "writing derived notes")
         report["meta_written"] = write_meta(repo, store)
+        report["hints_ignored"] = derived.save(repo, store, loaded.meta, report["spec_hash"], result.run_id)
         _maybe_kill("meta")
         jsonl_refs.append_records(repo, "summaries", [records.summary_record(s) for s in store.summaries.values()])
         jsonl_refs.append_records(repo, "edges", [records.edge_record(e) for e in store.edges.values()])
@@ -287,9 +289,3 @@ def _maybe_kill(point: str) -> None:
     """Test hook: ``MEMLAB_TEST_KILL_AT=<point>`` kills the process there (simulates a crash)."""
     if os.environ.get("MEMLAB_TEST_KILL_AT") == point:
         os._exit(137)
-
-
-def require_repo_memories(loaded: Loaded) -> None:
-    """Raise when a repository holds no memory at all."""
-    if not loaded.store.memories:
-        raise MemlabError("no memories under refs/notes/mem/*; capture one with `memlab hook capture`")

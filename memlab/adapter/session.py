@@ -150,8 +150,8 @@ def cached_candidates(rows: list[tuple[Any, ...]]) -> list[InjectionCandidate]:
 def raw_candidates(
     repo: Repo, spec: dict[str, Any], now: datetime, deadline: float | None, problems: list[str] | None = None
 ) -> list[InjectionCandidate]:
-    """Candidates straight from the notes (no consolidation yet): every memory recorded by ``now`` that the
-    spec's admission lets into the block.
+    """Candidates straight from the notes (no consolidation yet): every memory recorded by ``now`` (the newest
+    ``hook.max_memories`` of those read within the deadline) that the spec's admission lets into the block.
 
     ``problems``, when given, receives one line per note or memory skipped (and the time-budget cut).
     """
@@ -160,7 +160,7 @@ def raw_candidates(
 
     limit = int(spec["hook"]["max_item_chars"])
     out = []
-    loaded = load_memories(repo, deadline=deadline)
+    loaded = load_memories(repo, deadline=deadline, cap=int(spec["hook"].get("max_memories") or 0) or None)
     if problems is not None:
         problems.extend(loaded.errors)
     memories = [m for m in loaded.memories if m.timestamp <= now]

@@ -114,9 +114,36 @@ def resolve_config(spec: str, uri: str | None) -> dict[str, Any]:
         return json.loads(path.read_text(encoding="utf-8"))
 
 
+def _parts() -> dict[str, tuple[str, ...]]:
+    from memlab.components import AstraSettings, OnlineSettings, PipelineSettings
+
+    candidates = tuple(k for k in PipelineSettings.__dataclass_fields__ if k.startswith("knn_"))
+    return {
+        "pipeline.online": tuple(OnlineSettings.__dataclass_fields__),
+        "pipeline.astra": tuple(AstraSettings.__dataclass_fields__),
+        "pipeline.candidates": (*candidates, "min_pair_similarity", "incremental"),
+    }
+
+
+#: Named sub-groups of ``pipeline`` knobs attributed together (online mode's, Astra's extras', the judge's
+#: candidate pairs); any other knob is a group of its own, ``pipeline.<knob>``, so that a difference is attributed
+#: to, say, ``pipeline.recall_mode`` rather than to twelve knobs at once.
+PIPELINE_PARTS: dict[str, tuple[str, ...]] = _parts()
+
+
+def pipeline_group(knob: str) -> str:
+    """The attribution group of a ``pipeline`` knob: its named sub-group, else ``pipeline.<knob>``."""
+    return next((name for name, knobs in PIPELINE_PARTS.items() if knob in knobs), f"pipeline.{knob}")
+
+
+def knobs_of(group: str) -> tuple[str, ...]:
+    """The ``pipeline`` knobs a ``pipeline.*`` group swaps."""
+    return PIPELINE_PARTS.get(group, (group.split(".", 1)[1],))
+
+
 def differing_groups(a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[str, ...]:
-    """The strategy and settings groups the benchmark uses whose subtree differs between A and B; one-line error
-    when A and B are on different benchmarks.
+    """The strategy and settings groups the benchmark uses whose subtree differs between A and B (``pipeline``: per
+    knob, :func:`pipeline_group`); one-line error when A and B are on different benchmarks.
     """
     from memlab.build import resolve_target
 
@@ -124,7 +151,11 @@ def differing_groups(a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[str, .
         raise MemlabError("attribution compares configurations on one benchmark; give A and B the same dataset=...")
     card = getattr(resolve_target(a["dataset"]["_target_"], "dataset"), "card", None)
     uses = set(card.uses) if card is not None else set(GROUPS) | set(SETTINGS_GROUPS)
-    return tuple(g for g in (*GROUPS, *SETTINGS_GROUPS) if g in uses and a.get(g) != b.get(g))
+    out: list[str] = []
+    for g in (g for g in (*GROUPS, *SETTINGS_GROUPS) if g in uses and a.get(g) != b.get(g)):
+        pa, pb = a.get(g) or {}, b.get(g) or {}
+        out += sorted({pipeline_group(k) for k in {*pa, *pb} if pa.get(k) != pb.get(k)}) if g == "pipeline" else [g]
+    return tuple(out)
 
 
 def coalition_config(
@@ -137,7 +168,14 @@ def coalition_config(
 
     cfg = copy.deepcopy(dict(a))
     for group in coalition:
-        cfg[group] = copy.deepcopy(b[group])
+        if not group.startswith("pipeline."):
+            cfg[group] = copy.deepcopy(b[group])
+            continue
+        for knob in knobs_of(group):
+            if knob in (b.get("pipeline") or {}):
+                cfg.setdefault("pipeline", {})[knob] = copy.deepcopy(b["pipeline"][knob])
+            else:
+                (cfg.get("pipeline") or {}).pop(knob, None)
     cfg["seed"] = seed
     cfg["experiment_name"] = experiment
     cfg["tags"] = [TAG, f"coalition={label(coalition)}"]

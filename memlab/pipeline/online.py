@@ -263,7 +263,7 @@ def process_arrival(store: MemoryStore, components: Components, memory: Memory) 
             verdict = Verdict(Relation.DUPLICATE, 1.0, "identical text (exact dedup)")
         else:
             verdict = components.judge.judge(older, memory, similarity=sim)
-        if verdict.relation is not Relation.COEXIST and verdict.confidence < settings.min_judge_confidence:
+        if verdict.relation is not Relation.COEXIST and settings.held(verdict.confidence):
             review = {
                 "older": older.id,
                 "newer": memory.id,

@@ -148,9 +148,7 @@ def phase_supersession(
         key = (older.id, newer.id)
         if key in slot_only and verdict.confidence < settings.knn_slot_min_confidence:
             continue
-        if verdict.relation is not Relation.COEXIST and (
-            verdict.confidence < settings.min_judge_confidence or key in slot_only
-        ):
+        if verdict.relation is not Relation.COEXIST and (settings.held(verdict.confidence) or key in slot_only):
             review.append(
                 {
                     "older": older.id,

@@ -140,7 +140,8 @@ def read(
 def from_runs(runs: Sequence[Any], metric: str, uri: str | None) -> at.Attribution | None:
     """The attribution the logged coalition runs support (groups: the union of their coalitions), else ``None``."""
     coalitions = [c for r in runs if (c := coalition_of(r)) is not None]
-    groups = tuple(g for g in (*GROUPS, *SETTINGS_GROUPS) if any(g in c for c in coalitions))
+    named, known = set().union(*coalitions), (*GROUPS, *SETTINGS_GROUPS)
+    groups = (*(g for g in known if g in named), *sorted(named - set(known)))  # then pipeline.<knob> groups
     if not groups:
         return None
     items = coalition_items(runs, metric, uri, groups)

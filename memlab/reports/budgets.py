@@ -8,14 +8,13 @@ grid of budgets (``pipeline.budget_tokens``, default 250, 500, 1000, 2000 tokens
         pipeline.budget_tokens=250,500,1000,2000 dataset=builtin_history
     memlab report budgets
 
-Per benchmark (``memlab.dataset``) and policy (the second of the run's ``tags``, ``[preset, <name>]``) and budget,
-the newest run per seed; per benchmark, one table per budget: each policy's main metric with its 95% bootstrap
-interval, the tokens it measured (``injected_tokens``, else ``context_tokens``: what the benchmark injected, which a
-budget only caps), and the paired difference of the baseline policy (``tuned``) against it, with whether that
-difference is distinguishable (its interval excludes 0); and a figure per benchmark of the main metric against the
-measured tokens, one curve per policy, with the Pareto front (no other point has at most its tokens and a higher
-metric). Intervals resample the items (questions) of the runs, seeds pooled and paired by ``(seed, item)``; where a
-metric has no per-item values they resample the seeds, paired by seed (:mod:`memlab.benchmarks.stats`).
+Per benchmark (``memlab.dataset``), policy (the second of the run's ``tags``) and budget, the newest run per seed;
+one table per budget: each policy's main metric (95% bootstrap interval), the tokens the reader read
+(``context_tokens``, the mean per question; ``injected_tokens`` where a benchmark has no reader) and the block's, and
+the baseline's (``tuned``) paired difference against it, distinguishable when its interval excludes 0; a figure of
+the metric against the reader's tokens with the Pareto front (no other point has at most its tokens and a higher
+metric), and fronts against LLM dollars and latency where runs logged them. Intervals resample the questions, seeds
+pooled; without per-item values, the seeds (:mod:`memlab.benchmarks.stats`).
 """
 
 from __future__ import annotations
@@ -36,9 +35,10 @@ from memlab.reports.common import save
 
 EXPERIMENT = "presets"
 BASELINE = "tuned"
-BUDGETS: tuple[int, ...] = (250, 500, 1000, 2000)
 #: Metrics of what a run put in front of the reader, first present wins.
-COST: tuple[str, ...] = ("injected_tokens", "context_tokens")
+COST: tuple[str, ...] = ("context_tokens", "injected_tokens")
+#: Other costs a front is drawn against where runs logged them: metric -> its name in the report.
+OTHER_COSTS: dict[str, str] = {"llm_cost_usd": "LLM dollars", "llm_latency_p50_ms": "LLM latency p50 (ms)"}
 #: Policy names in the order tables list them (others after, sorted).
 ORDER = ("seed_git_notes_memory_nollm", "mycelic_nollm", "squidbot_nollm", "astra_nollm", "tuned")
 
@@ -86,6 +86,8 @@ class Point:
     value: float = math.nan
     ci: tuple[float, float] | None = None
     tokens: float | None = None
+    block: float | None = None
+    costs: dict[str, float] = field(default_factory=dict)
 
     @property
     def per_item(self) -> bool:
@@ -103,6 +105,8 @@ def point(policy: str, budget: int | None, runs: Sequence[cf.RunData], metric: s
         p.ci = bootstrap_ci(v, w, resamples=stats.RESAMPLES)
     cost = next((c for c in COST if any(c in r.record.metrics for r in runs)), None)
     p.tokens = cf.mean_metric(runs, cost) if cost else None
+    p.block = cf.mean_metric(runs, "injected_tokens")
+    p.costs = {c: v for c in OTHER_COSTS if (v := cf.mean_metric(runs, c)) is not None}
     return p
 
 
@@ -142,8 +146,9 @@ def table(by_policy: Mapping[str, Point], metric: str, baseline: str = BASELINE)
     """One budget's table: metric with interval, measured tokens, baseline − policy paired, distinguishable."""
     base = by_policy.get(baseline)
     lines = [
-        f"| policy | {metric} (95% CI) | tokens | {baseline} − policy (95% CI) | p (paired) | distinguishable |",
-        "|---|---|---|---|---|---|",
+        f"| policy | {metric} (95% CI) | reader tokens | block tokens | {baseline} − policy (95% CI) | p (paired) "
+        "| distinguishable |",
+        "|---|---|---|---|---|---|---|",
     ]
     for name in ordered(list(by_policy)):
         p = by_policy[name]
@@ -154,8 +159,8 @@ def table(by_policy: Mapping[str, Point], metric: str, baseline: str = BASELINE)
                 unit = "" if p.per_item and base.per_item else f" ({res.n} seeds)"
                 diff = cell(res.diff, (res.ci_low, res.ci_high), "+") + unit
                 p_value, dist = f"{res.p_value:.4f}", "yes" if stats.distinguishable(res.ci_low, res.ci_high) else "no"
-        tokens = "–" if p.tokens is None else f"{p.tokens:.0f}"
-        lines.append(f"| `{name}` | {cell(p.value, p.ci)} | {tokens} | {diff} | {p_value} | {dist} |")
+        tokens, block = ("–" if v is None else f"{v:.0f}" for v in (p.tokens, p.block))
+        lines.append(f"| `{name}` | {cell(p.value, p.ci)} | {tokens} | {block} | {diff} | {p_value} | {dist} |")
     return lines
 
 
@@ -177,17 +182,17 @@ def tables(grid: Mapping[int | None, Mapping[str, Point]], metric: str, baseline
     return lines
 
 
-def front_of(grid: Mapping[int | None, Mapping[str, Point]]) -> list[Point]:
-    """The Pareto front over every policy and budget that has a value and measured tokens."""
-    pts = [p for by in grid.values() for p in by.values() if p.tokens is not None and not math.isnan(p.value)]
-    return [pts[i] for i in pareto_front([(p.tokens, p.value) for p in pts])]  # type: ignore[misc]
+def front_of(grid: Mapping[int | None, Mapping[str, Point]], cost: str | None = None) -> list[Point]:
+    """The Pareto front over every policy and budget that has a value and the cost (``None``: reader tokens)."""
+    pts = [(p, p.tokens if cost is None else p.costs.get(cost)) for by in grid.values() for p in by.values()]
+    pts = [(p, x) for p, x in pts if x is not None and not math.isnan(p.value)]
+    return [pts[i][0] for i in pareto_front([(x, p.value) for p, x in pts])]  # type: ignore[misc]
 
 
 def figure(grids: Mapping[str, Mapping[int | None, Mapping[str, Point]]], metrics: Mapping[str, str], path: Path):
     """One panel per benchmark: metric against measured tokens, a curve per policy, and the Pareto front.
 
-    A policy has one colour in every panel, and one legend under the panels names them (a legend inside a
-    panel covered its points).
+    A policy has one colour in every panel; one legend under the panels (one inside a panel covered its points).
     """
     plt = pyplot()
     cols = min(3, max(1, len(grids)))
@@ -217,10 +222,10 @@ def figure(grids: Mapping[str, Mapping[int | None, Mapping[str, Point]]], metric
                               ls="--", lw=1, label="Pareto front")  # fmt: skip
             handles["Pareto front"] = line
         ax.set_xscale("log")
-        ax.set_xlabel("measured tokens (" + " or ".join(COST) + ")")
+        ax.set_xlabel("tokens the reader read (" + " or ".join(COST) + ")")
         ax.set_ylabel(metrics[bench])
         ax.set_title(bench)
-    fig.suptitle("main metric against measured tokens (budgets 250-2000; 95% bootstrap intervals)")
+    fig.suptitle("main metric against the reader's tokens (budgets 250-2000; 95% bootstrap intervals)")
     fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=min(6, max(1, len(handles))))
     fig.tight_layout(rect=(0, 0.08 / rows, 1, 1))
     return save(fig, path)
@@ -245,12 +250,18 @@ def grids_by_benchmark(
 
 
 def front_lines(grid: Mapping[int | None, Mapping[str, Point]]) -> list[str]:
-    """The Pareto front in words."""
+    """The Pareto fronts in words: against the reader's tokens, and against LLM dollars and latency where logged."""
     front = front_of(grid)
     if not front:
         return ["Pareto front: no point has measured tokens.", ""]
     text = ", ".join(f"`{p.policy}`@{p.budget} ({p.tokens:.0f} tokens, {p.value:.3f})" for p in front)
-    return [f"Pareto front (tokens, metric): {text}.", ""]
+    out = [f"Pareto front (tokens the reader read, metric): {text}."]
+    for cost, name in OTHER_COSTS.items():
+        text = ", ".join(f"`{p.policy}`@{p.budget} ({p.costs[cost]:.4g}, {p.value:.3f})" for p in front_of(grid, cost))
+        out += [f"Pareto front ({name}, metric): {text}."] if text else []
+    if len(out) == 1:
+        out.append("No run here logged LLM dollars or latency (no language model answered): no front against them.")
+    return [" ".join(out), ""]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,12 +1,12 @@
 """``memlab report presets``: the source designs' presets and ``tuned`` side by side on every benchmark.
 
-Reads the FINISHED runs of the MLflow experiment ``presets`` (the presets' ``experiment_name``), groups them
-by benchmark, budget (``pipeline.budget_tokens``) and preset (the preset's name is the second of its ``tags``),
-and writes ``reports/presets.md`` and ``reports/presets.png``: per benchmark and budget, each preset's main metric
-with a 95% bootstrap interval, its measured tokens, the paired difference of ``tuned`` against it and whether it
-is distinguishable (:mod:`memlab.reports.budgets`); the Pareto front and a figure of the main metric against the
-measured tokens; at the largest budget, the headline metrics, the tier distribution and the latency per phase,
-``tuned`` against the best preset, and which groups carry that difference where attribution runs exist
+Reads the FINISHED runs of the MLflow experiment ``presets`` (the presets' ``experiment_name``), groups them by
+benchmark, budget (``pipeline.budget_tokens``) and preset (the preset's name is the second of its ``tags``), and
+writes ``reports/presets.md`` and ``reports/presets.png``: per benchmark and budget, each preset's main metric with a
+95% bootstrap interval, the tokens its reader read and its block, the paired difference of ``tuned`` against it and
+whether it is distinguishable (:mod:`memlab.reports.budgets`); the Pareto front and a figure of the main metric
+against the tokens the reader read; at the largest budget, the headline metrics, the tier distribution and the latency
+per phase, ``tuned`` against the best preset, and which groups carry that difference where attribution runs exist
 (:data:`ATTRIBUTIONS`). A benchmark whose main metric is 0 by construction for some designs is compared on a metric
 every design can score on (:data:`COMPARED`).
 
@@ -25,7 +25,7 @@ from typing import Any
 from memlab.benchmarks.stats import paired_test
 from memlab.reports import budgets as bg
 from memlab.reports import configs as cf
-from memlab.reports import preset_mechanisms
+from memlab.reports import preset_mechanisms, sensitivity
 from memlab.reports.budgets import cell
 from memlab.reports.common import (
     check_output,
@@ -153,14 +153,17 @@ def render(runs: Sequence[Any], uri: str | None, out: Path) -> str:
         "B=pipeline.budget_tokens=250,500,1000,2000",
         "python -m memlab --multirun +experiment=$P $B dataset=builtin_history",
         "python -m memlab --multirun seed=0,1,2 +experiment=$P $B dataset=project_history",
+        "python -m memlab --multirun seed=0,1,2 +experiment=$P $B dataset=consolidation_history",
         "python -m memlab --multirun +experiment=$P $B dataset=locomo",
         "python -m memlab --multirun +experiment=$P $B dataset=ferrybook_history",
         "python -m memlab --multirun +experiment=$P $B dataset=adr_decisions dataset.split=dev",
         "memlab report presets",
         "```",
         "",
-        "Every policy runs at every budget of the grid (`pipeline.budget_tokens`, the cap of the injected block);",
-        "*tokens* is what it measured (`injected_tokens`), which a budget only caps. `tuned` was chosen on development",
+        "Every policy runs at every budget of the grid (`pipeline.budget_tokens`, the cap of the injected block and",
+        "of each question's context); *reader tokens* is what the reader read (`context_tokens`, the mean per",
+        "question), *block tokens* the SessionStart block (`injected_tokens`); a budget only caps them. The fronts",
+        "and the figure put the main metric against the reader's tokens. `tuned` was chosen on development",
         "data only (generator seeds 1020-1022, the ferrybook history, LoCoMo conv-26/30; its config's header) and",
         "re-chosen per budget there: its selector, the group that decides what fits a budget, on conv-26/30 under a",
         "rule fixed beforehand (keep `current_facts` unless another selector is distinguishably better;",
@@ -196,8 +199,10 @@ def render(runs: Sequence[Any], uri: str | None, out: Path) -> str:
         lines += attribution_lines(bench, metrics[bench], uri)
         if bench == preset_mechanisms.BENCHMARK:
             lines += preset_mechanisms.lines(uri)
+        if bench == sensitivity.BENCHMARK:
+            lines += sensitivity.lines(uri)
     png = bg.figure(grids, metrics, out.with_suffix(".png"))
-    lines += [f"![main metric against measured tokens per benchmark]({png.name})", ""]
+    lines += [f"![main metric against the reader's tokens per benchmark]({png.name})", ""]
     return "\n".join(lines)
 
 

@@ -140,3 +140,20 @@ def test_attribution_runs_the_swaps_and_sums_to_the_measured_difference(tmp_path
     assert f"**B − A = {ar.share_cell(result.total)}**" in text
     assert report(*argv, "--force") == 0 and len(find_runs("attr", uri)) == 4  # FINISHED coalitions are not rerun
     assert out.read_text() == text
+
+
+def test_pipeline_knobs_are_attributed_one_by_one_or_by_named_sub_group() -> None:
+    knobs = {"recall_mode": "standard", "knn_k": 8, "knn_k_slot": 0, "mode": "batch", "budget_tokens": 500}
+    a = {
+        "dataset": {"_target_": "memlab.benchmarks.project_history.benchmark.BuiltinHistoryBenchmark"},
+        "pipeline": knobs,
+    }
+    b = {**a, "pipeline": {**a["pipeline"], "recall_mode": "exhaustive", "knn_k": 20, "knn_k_slot": 20,
+                           "mode": "online"}}  # fmt: skip
+    groups = command.differing_groups(a, b)
+    assert groups == ("pipeline.candidates", "pipeline.online", "pipeline.recall_mode")
+    cfg = command.coalition_config(a, b, frozenset({"pipeline.recall_mode"}), "attr", 0, None)
+    assert cfg["pipeline"] == {**a["pipeline"], "recall_mode": "exhaustive"}  # that knob alone
+    cfg = command.coalition_config(a, b, frozenset({"pipeline.candidates"}), "attr", 0, None)
+    assert (cfg["pipeline"]["knn_k"], cfg["pipeline"]["knn_k_slot"], cfg["pipeline"]["mode"]) == (20, 20, "batch")
+    assert cfg["tags"] == ["attribution", "coalition=pipeline.candidates"]
