@@ -14,7 +14,7 @@ from memlab.adapter import jsonl_refs, records
 from memlab.adapter.gitcli import Repo
 from memlab.adapter.locking import file_lock
 from memlab.adapter.notes_store import LoadResult, load_memories, paused_gc
-from memlab.adapter.spec import check_models, config_hash, missing_package_error
+from memlab.adapter.spec import check_models, missing_package_error, policy_id, spec_id
 from memlab.adapter.state import (
     CACHE_FILE,
     CACHE_FORMAT,
@@ -57,8 +57,11 @@ def _parse_into(
             errors.append(f"{label} {rid}: {type(exc).__name__}: {str(exc)[:80]}")
 
 
-def load_store(repo: Repo, *, deadline: float | None = None, max_memories: int | None = None) -> Loaded:
-    """Read memories and every derived ref; derived records about unknown memories are ignored.
+def load_store(
+    repo: Repo, policy: str | None, *, deadline: float | None = None, max_memories: int | None = None
+) -> Loaded:
+    """Read memories and ``policy``'s derived records (:func:`~memlab.adapter.spec.policy_id`); derived records
+    about unknown memories, and every other policy's, are ignored.
 
     With ``max_memories`` only the newest that many memories enter the store (``Loaded.total`` says how
     many there were): the per-run cap of a consolidation, checked before any heavy phase.
@@ -71,7 +74,7 @@ def load_store(repo: Repo, *, deadline: float | None = None, max_memories: int |
     texts = jsonl_refs.read_texts(repo, jsonl_refs.DERIVED_REFS)
     decoded: dict[str, dict[str, dict[str, Any]]] = {}
     for kind, (text, problem) in texts.items():
-        recs, bad, _ = jsonl_refs.decode(text, kind)
+        recs, bad, _ = jsonl_refs.decode(text, kind, policy)
         decoded[kind] = recs
         errors += [f"{jsonl_refs.DERIVED_REFS[kind]} {e}" for e in bad] + ([problem] if problem else [])
 
@@ -115,11 +118,11 @@ def new_memory_count(loaded: Loaded) -> int:
 
 def needed(repo: Repo, loaded: Loaded, spec: dict[str, Any], min_new: int) -> tuple[bool, str]:
     """Whether a consolidation is due: a missing, invalid or other-spec cache, or ``min_new`` new memories."""
-    problem = cache_problem(read_json(repo.memlab_dir / CACHE_FILE))
+    cache = read_json(repo.memlab_dir / CACHE_FILE)
+    problem = cache_problem(cache)
     if problem:
         return True, problem
-    cache = read_json(repo.memlab_dir / CACHE_FILE)
-    if cache.get("spec_hash") != config_hash(spec.get("strategies")):
+    if cache.get("spec") != spec_id(spec):
         return True, "the cache came from another spec"
     fresh = new_memory_count(loaded)
     if fresh >= max(1, min_new):
@@ -136,7 +139,7 @@ def _merge_activation(record: dict[str, Any], current: dict[str, Any] | None) ->
     return record
 
 
-def write_meta(repo: Repo, store: MemoryStore) -> int:
+def write_meta(repo: Repo, store: MemoryStore, policy: str) -> int:
     """Append the changed state records, re-reading activations under the writer lock; returns how many."""
     ours = {mid: records.state_record(s) for mid, s in sorted(store.states.items())}
 
@@ -148,7 +151,7 @@ def write_meta(repo: Repo, store: MemoryStore) -> int:
                 out.append(merged)
         return out
 
-    return jsonl_refs.update_records(repo, "meta", make)
+    return jsonl_refs.update_records(repo, "meta", make, policy)
 
 
 def consolidate_repo(
@@ -188,7 +191,8 @@ def consolidate_repo(
                 write_json_atomic(repo.memlab_dir / LAST_ATTEMPT_FILE, attempt)
         step(1, STEPS, "reading notes")
         cap = int(spec["hook"].get("max_memories") or 0)
-        loaded = load_store(repo, max_memories=cap or None)
+        policy = policy_id(spec)
+        loaded = load_store(repo, policy, max_memories=cap or None)
         if if_needed:
             due, reason = needed(repo, loaded, spec, min_new)
             if not due:
@@ -213,7 +217,7 @@ def consolidate_repo(
             "edges": len(store.edges),
             "tier_counts": dict(result.tier_counts),
             "edges_created": dict(result.edges_created),
-            "spec_hash": config_hash(spec.get("strategies")),
+            "policy": policy,
             "dry_run": dry_run,
         }
         if loaded.total > len(store.memories):
@@ -222,13 +226,14 @@ def consolidate_repo(
             report["seconds"] = round(time.perf_counter() - t0, 3)
             return report
         step(4, STEPS, "writing derived notes")
-        report["meta_written"] = write_meta(repo, store)
+        report["meta_written"] = write_meta(repo, store, policy)
         _maybe_kill("meta")
-        jsonl_refs.append_records(repo, "summaries", [records.summary_record(s) for s in store.summaries.values()])
-        jsonl_refs.append_records(repo, "edges", [records.edge_record(e) for e in store.edges.values()])
+        summaries = [records.summary_record(s) for s in store.summaries.values()]
+        jsonl_refs.append_records(repo, "summaries", summaries, policy)
+        jsonl_refs.append_records(repo, "edges", [records.edge_record(e) for e in store.edges.values()], policy)
         _maybe_kill("edges")
-        run = records.run_record(result, {"spec_hash": report["spec_hash"], "records": report["records"]})
-        jsonl_refs.append_records(repo, "runs", [run])
+        run = records.run_record(result, {"records": report["records"]})
+        jsonl_refs.append_records(repo, "runs", [run], policy)
         for kind in jsonl_refs.DERIVED_REFS:
             jsonl_refs.compact(repo, kind, orphan_filter(loaded) if kind == "meta" else None)
         _maybe_kill("compact")
@@ -238,8 +243,8 @@ def consolidate_repo(
             "format": CACHE_FORMAT,
             "now": now.isoformat(),
             "run_id": result.run_id,
-            "spec_hash": report["spec_hash"],
-            "budget_tokens": components.settings.budget_tokens,
+            "policy": policy,
+            "spec": spec_id(spec),
             "memories": len(store.memories),
             "tips": loaded.load.tips,
             "fields": list(CANDIDATE_COLUMNS),

@@ -207,7 +207,7 @@ def session_start(
         now: The clock.
         deadline: ``time.monotonic()`` by which reading raw notes must stop (first sessions only).
     """
-    from memlab.adapter.spec import build_selector, config_hash
+    from memlab.adapter.spec import build_selector, spec_id
     from memlab.pipeline.inject import build_block
 
     source = str(payload.get("source") or "startup")
@@ -223,18 +223,17 @@ def session_start(
             spawn_consolidation(repo, spec.get("path"))
         skipped: list[str] = []
         pool = raw_candidates(repo, spec, now, deadline, skipped)
-        budget = _spec_budget(spec)
         cut = next((f"; {e.removesuffix(' (truncated)')}" for e in skipped if e.endswith("(truncated)")), "")
         note = f" from the raw notes ({problem}{cut}; consolidation runs in the background)"
         if not pool:
             return {"systemMessage": f"memlab: no memory to inject yet ({problem})"}
     else:
-        other_spec = cache.get("spec_hash") != config_hash(spec.get("strategies"))
-        if other_spec and claim_start(repo, min(interval, 60.0)):
-            spawn_consolidation(repo, spec.get("path"))  # the cache came from another spec: refresh it
+        if cache.get("spec") != spec_id(spec):  # any change of the spec: the cache is stale
+            note = " from another spec's consolidation (a consolidation with this one runs in the background)"
+            if claim_start(repo, min(interval, 60.0)):
+                spawn_consolidation(repo, spec.get("path"))
         pool = cached_candidates(rows)
-        budget = int(cache.get("budget_tokens", DEFAULT_BUDGET_TOKENS))
-    block = build_block(pool, budget, build_selector(spec), now, int(spec["hook"]["max_chars"]))
+    block = build_block(pool, _spec_budget(spec), build_selector(spec), now, int(spec["hook"]["max_chars"]))
     if not block.text:
         return {"systemMessage": "memlab: no memory to inject"}
     sessions_path = repo.memlab_dir / SESSIONS_FILE

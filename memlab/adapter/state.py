@@ -100,7 +100,7 @@ def candidate_rows(cache: Any) -> tuple[list[tuple[Any, ...]], str | None]:
     rows = cache.get("rows")
     if cache.get("fields") != list(CANDIDATE_COLUMNS):
         return [], "the candidate cache has other columns"
-    if not isinstance(rows, list) or not isinstance(cache.get("budget_tokens", 0), int):
+    if not isinstance(rows, list):
         return [], "the candidate cache has no candidate list"
     out = []
     parse = datetime.fromisoformat

@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 
-from memlab.adapter.cli_common import add_repo_arguments, emit, open_repo, progress_bar
+from memlab.adapter.cli_common import add_repo_arguments, command_spec, emit, open_repo, progress_bar
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,7 +46,8 @@ def _run(args: argparse.Namespace) -> int:
     from memlab.progress import quiet
 
     repo = open_repo(args)
-    spec = resolve_spec(args.spec, repo=repo if args.background else None)
+    # the hook's own child trusts no spec inside the repository; a person's command says which policy it runs
+    spec = resolve_spec(args.spec, repo=repo) if args.background else command_spec(args, repo, "consolidate")
     shown = not (args.background or getattr(args, "json", False) or quiet())  # steps on a terminal only
     report = consolidate_repo(
         repo,

@@ -29,7 +29,9 @@ MAX_STDIN = 4 * 1024 * 1024
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``memlab hook``."""
     parser.add_argument("event", choices=EVENTS, help="hook event")
-    parser.add_argument("--spec", help="memlab-hook.json (default: $MEMLAB_SPEC, else the built-in defaults)")
+    parser.add_argument(
+        "--spec", help="memlab-hook.json (default: $MEMLAB_SPEC, else the spec installed here, else built-in defaults)"
+    )
     parser.add_argument("--project", help="repository (default: the cwd in the hook JSON, else the current dir)")
     parser.add_argument("--time-budget", type=float, default=None, help="seconds before session-start gives up")
     parser.add_argument("--namespace", help="capture: namespace (decisions, learnings, progress, ...)")
@@ -158,7 +160,12 @@ def _dispatch(args: argparse.Namespace, event: str, payload: dict, budget: float
     from memlab.adapter.state import clock
 
     repo = find_repo(args.project or _cwd(payload) or os.getcwd())
-    spec = resolve_spec(args.spec, repo=repo)
+    if args.spec or os.environ.get("MEMLAB_SPEC"):
+        spec = resolve_spec(args.spec, repo=repo)  # refused when it lies inside the repository
+    else:
+        from memlab.adapter.installed_spec import choose_spec
+
+        spec = choose_spec(None, repo)[0]
     if args.time_budget is None and "MEMLAB_HOOK_BUDGET" not in os.environ:  # the spec's own budget
         budget = float(spec["hook"]["time_budget_seconds"])
         signal.setitimer(signal.ITIMER_REAL, max(0.001, budget - (time.monotonic() - _STARTED)))

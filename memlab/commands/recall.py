@@ -10,11 +10,10 @@ them, marked ``[superseded by ID, DATE: SUMMARY]`` (:mod:`memlab.adapter.recall_
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import asdict
 from datetime import UTC, datetime
 
-from memlab.adapter.cli_common import add_repo_arguments, emit, open_repo
+from memlab.adapter.cli_common import add_repo_arguments, command_spec, emit, open_repo
 from memlab.errors import MemlabError
 
 
@@ -26,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="results (default: the spec's recall_limit)")
     parser.add_argument("--reason", action="store_true", help="answer + temporal resolutions + source memories")
     parser.add_argument("--no-track", action="store_true", help="do not record activations")
-    add_repo_arguments(parser, spec_default="the spec `memlab install` installed here, else built-in defaults")
+    add_repo_arguments(parser)
 
 
 def _date(text: str) -> datetime:
@@ -43,19 +42,17 @@ def run(args: argparse.Namespace) -> int:
     """Recall and print hits (or the reasoned answer)."""
     from memlab.adapter import jsonl_refs, records
     from memlab.adapter.consolidation import load_store
-    from memlab.adapter.installed_spec import choose_spec
     from memlab.adapter.reasoning import reason
     from memlab.adapter.recall_order import current_first
-    from memlab.adapter.spec import build_components, check_models
+    from memlab.adapter.spec import build_components, check_models, policy_id
     from memlab.adapter.state import clock
     from memlab.pipeline.recall import recall
     from memlab.types import MAX_ACCESS_TIMES, MemoryState
 
     repo = open_repo(args)
-    spec, which = choose_spec(args.spec, repo)
-    if which:
-        print(f"memlab recall: {which}", file=sys.stderr)
-    loaded = load_store(repo)
+    spec = command_spec(args, repo, "recall")
+    policy = policy_id(spec)
+    loaded = load_store(repo, policy)
     check_models(spec, repo)
     components = build_components(spec)
     as_of = _date(args.as_of) if args.as_of else None
@@ -73,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             base = {i: current.get(i) or records.state_record(states.get(i) or MemoryState(i)) for i in ids}
             return [records.bump_activation(base[i], now, MAX_ACCESS_TIMES) for i in ids]
 
-        jsonl_refs.update_records(repo, "meta", bump)
+        jsonl_refs.update_records(repo, "meta", bump, policy)
     if args.reason:
         answer = reason(loaded.store, hits, components.temporal)
         lines = [f"answer: {answer.answer or '(no matching memory)'}"]
