@@ -16,6 +16,7 @@ import contextlib
 import math
 import os
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from memlab.adapter.state import (
     read_json,
     write_json_atomic,
 )
-from memlab.selection_types import DEFAULT_BUDGET_TOKENS, InjectionCandidate, Tier
+from memlab.selection_types import InjectionCandidate, Tier
 
 TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
 if TYPE_CHECKING:
@@ -107,8 +108,11 @@ def claim_start(repo: Repo, seconds: float) -> bool:
         os.close(fd)
 
 
-def spawn_consolidation(repo: Repo, spec_path: str | None, *, min_new: int = 0) -> None:
-    """Start ``memlab consolidate --if-needed`` detached (own session, no pipes), so the caller never waits.
+def spawn_consolidation(
+    repo: Repo, spec_path: str | None, *, min_new: int | None = 0, incremental: bool = False
+) -> None:
+    """Start ``memlab consolidate --if-needed`` (``--incremental``: of the memories new since the last run, a
+    full run from ``min_new`` of them) detached (own session, no pipes), so the caller never waits.
 
     The child runs with ``-P`` and ``PYTHONSAFEPATH=1`` (no module from the repository can be imported) and
     decides under the consolidation lock whether anything is due. It does not inherit the hook's bytecode
@@ -121,7 +125,8 @@ def spawn_consolidation(repo: Repo, spec_path: str | None, *, min_new: int = 0) 
     from memlab.adapter.install import pycache_dir
 
     cmd = [*safe_python(), "-m", "memlab.cli", "consolidate", "--project", str(repo.root), "--background"]
-    cmd += ["--if-needed", "--min-new", str(min_new)]
+    cmd += ["--incremental"] if incremental else ["--if-needed"]
+    cmd += ["--min-new", str(min_new)] if min_new is not None else []
     if spec_path:
         cmd += ["--spec", spec_path]
     root = str(Path(memlab.__file__).resolve().parent.parent)
@@ -188,13 +193,6 @@ def decide(policy: str, source: str, session_id: str, version: str, sessions: di
     return previous != version
 
 
-def _spec_budget(spec: dict[str, Any]) -> int:
-    try:
-        return int((spec.get("pipeline") or {}).get("budget_tokens", DEFAULT_BUDGET_TOKENS))
-    except (TypeError, ValueError):
-        return DEFAULT_BUDGET_TOKENS
-
-
 def session_start(
     payload: dict[str, Any], repo: Repo, spec: dict[str, Any], now: datetime, deadline: float | None = None
 ) -> dict[str, Any]:
@@ -207,8 +205,9 @@ def session_start(
         now: The clock.
         deadline: ``time.monotonic()`` by which reading raw notes must stop (first sessions only).
     """
+    from memlab.adapter.freshness import budget_tokens, moved, pending_block, wait_for_cache
     from memlab.adapter.spec import build_selector, spec_id
-    from memlab.pipeline.inject import build_block
+    from memlab.pipeline.inject import CLAIMS, build_block
 
     source = str(payload.get("source") or "startup")
     if source not in SOURCES:
@@ -225,6 +224,7 @@ def session_start(
         pool = raw_candidates(repo, spec, now, deadline, skipped)
         cut = next((f"; {e.removesuffix(' (truncated)')}" for e in skipped if e.endswith("(truncated)")), "")
         note = f" from the raw notes ({problem}{cut}; consolidation runs in the background)"
+        claim = "unchecked"
         if not pool:
             return {"systemMessage": f"memlab: no memory to inject yet ({problem})"}
     else:
@@ -232,8 +232,22 @@ def session_start(
             note = " from another spec's consolidation (a consolidation with this one runs in the background)"
             if claim_start(repo, min(interval, 60.0)):
                 spawn_consolidation(repo, spec.get("path"))
+        elif (tips := moved(repo, cache)) is not None:  # memories the cache has not seen: wait for their turn
+            spawn_consolidation(repo, spec.get("path"), min_new=None, incremental=True)
+            fresh = wait_for_cache(repo, tips, deadline if deadline is not None else time.monotonic() + 1.0)
+            fresh_rows, fresh_problem = candidate_rows(fresh)
+            if fresh_problem or fresh.get("spec") != spec_id(spec):
+                note = " (memories captured since the last consolidation first, not yet consolidated)"
+            else:
+                cache, rows = fresh, fresh_rows
         pool = cached_candidates(rows)
-    block = build_block(pool, _spec_budget(spec), build_selector(spec), now, int(spec["hook"]["max_chars"]))
+        claim = cache.get("claim")
+        claim = claim if isinstance(claim, str) and claim in CLAIMS else "unchecked"
+    selector, max_chars = build_selector(spec), int(spec["hook"]["max_chars"])
+    if note.startswith(" (memories captured"):
+        block = pending_block(repo, spec, cache, pool, selector, now, claim)
+    else:
+        block = build_block(pool, budget_tokens(spec), selector, now, max_chars, claim=claim)
     if not block.text:
         return {"systemMessage": "memlab: no memory to inject"}
     sessions_path = repo.memlab_dir / SESSIONS_FILE

@@ -160,11 +160,11 @@ def build_selector(spec: Mapping[str, Any]) -> Any:
     return build_node(spec["strategies"]["selector"], "selector", where="spec")
 
 
-def build_components(spec: Mapping[str, Any]) -> Any:
-    """Every strategy plus pipeline settings, as :class:`memlab.components.Components` (:mod:`memlab.build`)."""
+def build_components(spec: Mapping[str, Any], groups: tuple[str, ...] | None = None) -> Any:
+    """The strategies (``groups``: only those) plus pipeline settings, as :class:`memlab.components.Components`."""
     from memlab.build import build_components as build_policy
 
-    return build_policy(spec, where="spec")
+    return build_policy(spec, groups=groups, where="spec")
 
 
 #: The retriever of a spec exported before the ``retriever`` group existed: what recall did then.

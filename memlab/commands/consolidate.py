@@ -20,7 +20,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="skip when another consolidation runs, or unless --min-new new memories exist (or the cache is "
         "missing, invalid or from another spec); decided under the consolidation lock",
     )
-    parser.add_argument("--min-new", type=int, default=0, help="with --if-needed: new memories required")
+    parser.add_argument(
+        "--min-new",
+        type=int,
+        default=None,
+        help="with --if-needed: new memories required (default 1); with "
+        "--incremental: new memories from which a full run is made instead",
+    )
+    parser.add_argument(
+        "--incremental",
+        action="store_true",
+        help="only the memories new to the policy (the Stop hook's): wait for a running consolidation, then "
+        "judge their candidate pairs and score tiers; a full run when the cache is not this spec's",
+    )
     parser.add_argument("--background", action="store_true", help="log failures to .git/memlab/hook.log, exit 0")
 
 
@@ -55,7 +67,8 @@ def _run(args: argparse.Namespace) -> int:
         full=args.full,
         dry_run=args.dry_run,
         if_needed=args.if_needed,
-        min_new=args.min_new,
+        min_new=args.min_new if args.incremental else (args.min_new or 0),
+        incremental=args.incremental,
         progress=progress_bar() if shown else None,
     )
     if "not_run" in report:
@@ -67,6 +80,7 @@ def _run(args: argparse.Namespace) -> int:
         log_line(
             repo.memlab_dir,
             f"consolidation {report['run_id']}: {report['memories']} memories, {report['seconds']} s"
+            + (f" (incremental: {report['new']} new)" if report["incremental"] else "")
             + (f" (degraded: {report['degraded']}, hook.max_memories)" if report.get("degraded") else ""),
         )
         return 0

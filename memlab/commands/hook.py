@@ -175,13 +175,19 @@ def _dispatch(args: argparse.Namespace, event: str, payload: dict, budget: float
         # raw notes (first session only) may use half of what is left of the budget
         deadline = time.monotonic() + max(0.05, 0.5 * (budget - (time.monotonic() - _STARTED)))
         return session_start(payload, repo, spec, clock(), deadline)
+    from memlab.adapter.freshness import moved
     from memlab.adapter.session import claim_start, spawn_consolidation
-    from memlab.adapter.state import log_line
+    from memlab.adapter.state import CACHE_FILE, log_line, read_json
     from memlab.adapter.triggers import due
 
     ok, _reason = due(repo, spec, clock())
-    if ok and claim_start(repo, float(spec["hook"]["consolidate_min_interval_seconds"])):
-        spawn_consolidation(repo, spec.get("path"), min_new=int(spec["hook"]["consolidate_min_new"]))
+    min_new = int(spec["hook"]["consolidate_min_new"])
+    cache = read_json(repo.memlab_dir / CACHE_FILE)
+    if isinstance(cache, dict) and moved(repo, cache) is not None:  # what this session captured, now
+        spawn_consolidation(repo, spec.get("path"), min_new=min_new if ok else None, incremental=True)
+        log_line(repo.memlab_dir, f"{event}: incremental consolidation started")
+    elif ok and claim_start(repo, float(spec["hook"]["consolidate_min_interval_seconds"])):
+        spawn_consolidation(repo, spec.get("path"), min_new=min_new)
         log_line(repo.memlab_dir, f"{event}: background consolidation started")
     return None
 

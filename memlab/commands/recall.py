@@ -10,7 +10,7 @@ them, marked ``[superseded by ID, DATE: SUMMARY]`` (:mod:`memlab.adapter.recall_
 from __future__ import annotations
 
 import argparse
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import UTC, datetime
 
 from memlab.adapter.cli_common import add_repo_arguments, command_spec, emit, open_repo
@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from memlab.adapter.recall_order import current_first
     from memlab.adapter.spec import build_components, check_models, policy_id
     from memlab.adapter.state import clock
+    from memlab.adapter.vectors import RepoEmbedder
     from memlab.pipeline.recall import recall
     from memlab.types import MAX_ACCESS_TIMES, MemoryState
 
@@ -54,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
     policy = policy_id(spec)
     loaded = load_store(repo, policy)
     check_models(spec, repo)
-    components = build_components(spec)
+    # only what recall reads; memory vectors from the consolidation's file, the query without torch (vectors.py)
+    components = build_components(spec, groups=("embedder", "retriever", *(["temporal"] if args.reason else [])))
+    components = replace(components, embedder=RepoEmbedder(components.embedder, repo.memlab_dir))
     as_of = _date(args.as_of) if args.as_of else None
     now = clock()
     track = not args.no_track and as_of is None
@@ -72,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
 
         jsonl_refs.update_records(repo, "meta", bump, policy)
     if args.reason:
-        answer = reason(loaded.store, hits, components.temporal)
-        lines = [f"answer: {answer.answer or '(no matching memory)'}"]
+        answer = reason(loaded.store, shown, components.temporal, args.query)
+        lines = [f"answer: {answer.answer or '(no memory matches the question)'}"]
         lines += [f"  when: '{t['text']}' -> [{t['start']}, {t['end']})" for t in answer.temporal]
         lines += [
             f"  source {src['id']} [{src['namespace']}, {src['timestamp'][:10]}] {src['summary']}"

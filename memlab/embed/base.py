@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 
 class EmbedderBase(ABC):
-    """What every embedder has (:class:`~memlab.protocols.Embedder`); it has no optional method."""
+    """What every embedder has (:class:`~memlab.protocols.Embedder`), and :meth:`encode_few`, optional."""
 
     name: ClassVar[str]
     version: ClassVar[int]
@@ -28,3 +28,9 @@ class EmbedderBase(ABC):
     @abstractmethod
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts``."""
+
+    def encode_few(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed a handful of texts (a recall query, the memories one session captured) at the least start-up
+        cost this embedder has, as :meth:`encode` would (to float32 rounding); default: :meth:`encode`.
+        """
+        return self.encode(texts)

@@ -31,7 +31,7 @@ _DROP = ("PYTHONPATH", "PYTHONHOME", "PYTHONSAFEPATH", "VIRTUAL_ENV", "MEMLAB_SP
 def claude_env(project: Path, **extra: str) -> dict[str, str]:
     """The environment a hook command gets: the user's, ``CLAUDE_PROJECT_DIR``, the fixed test clock."""
     base = {k: v for k, v in os.environ.items() if k not in _DROP and not k.startswith("MEMLAB_TEST")}
-    base.update(CLAUDE_PROJECT_DIR=str(project), MEMLAB_NOW=NOW, **extra)
+    base.update({"CLAUDE_PROJECT_DIR": str(project), "MEMLAB_NOW": NOW, **extra})
     return base
 
 

@@ -24,6 +24,8 @@ class JudgeBase(ABC):
     observes: ClassVar[bool] = False
     #: ``True`` when :meth:`judge_many` judges the pairs as one batch (callers show per-pair progress otherwise).
     judges_in_batch: ClassVar[bool] = False
+    #: ``False`` for a judge that never answers SUPERSEDE (the block's header then claims no supersession check).
+    supersedes: ClassVar[bool] = True
 
     @abstractmethod
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:

@@ -1,0 +1,154 @@
+"""Freshness: what a session captured is in the next session's block.
+
+The Stop hook starts, in the background, an incremental consolidation of the memories new since the last one
+(``memlab consolidate --incremental``: only their candidate pairs go to the policy's judge; it waits for a
+running consolidation rather than skipping, and runs again while memories keep arriving). SessionStart sees
+memories the cache has not (:func:`moved`: the memory refs' tips against the cache's, read from the ref files;
+git is asked only when they differ), starts that consolidation, and waits for it within its budget
+(:func:`wait_for_cache`). When it has not finished in time, the block shows the new memories first, marked
+``not yet consolidated``, and leaves out what they visibly replace (:func:`pending_parts`): a shown item that a
+new memory repeats, or whose value it names as the one it changes — the slot judge's explicit rules at
+confidence 0.9 or more, which need no model and no embedder, so they run in the budget whatever the policy's
+own judge costs.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from memlab.adapter.repo import Repo
+from memlab.adapter.state import CACHE_FILE, read_json
+from memlab.selection_types import InjectionCandidate, Tier
+
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+if TYPE_CHECKING:
+    from datetime import datetime
+    from typing import Any
+
+MEM_REFS = "refs/notes/mem/"
+#: Confidence of a slot-judge verdict from which a new memory visibly replaces a shown one (its explicit rules:
+#: identical text, a restated change, a change from the value the older one states).
+VISIBLE = 0.9
+#: New memories shown at most, newest first.
+MAX_PENDING = 10
+MARK = ", not yet consolidated] "
+
+
+def file_tips(repo: Repo) -> dict[str, str]:
+    """``ref -> object`` of the memory refs read from ``packed-refs`` and the loose ref files (no git process)."""
+    tips: dict[str, str] = {}
+    try:
+        packed = (repo.git_dir / "packed-refs").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        packed = ""
+    for line in packed.splitlines():
+        sha, _, name = line.partition(" ")
+        if name.startswith(MEM_REFS):
+            tips[name] = sha
+    refs = repo.git_dir / "refs"
+    for folder, _, files in os.walk(refs / "notes" / "mem"):
+        for name in files:
+            path = Path(folder, name)
+            try:
+                tips["refs/" + path.relative_to(refs).as_posix()] = path.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                tips.clear()  # unreadable: let git say
+                return tips
+    return tips
+
+
+def moved(repo: Repo, cache: dict[str, Any]) -> dict[str, str] | None:
+    """The memory refs' tips when they differ from those the cache was written from, else ``None``."""
+    if file_tips(repo) == cache.get("tips"):
+        return None
+    from memlab.adapter.notes_store import ref_tips
+
+    tips = ref_tips(repo)
+    return None if tips == cache.get("tips") else tips
+
+
+def wait_for_cache(repo: Repo, tips: dict[str, str], deadline: float) -> dict[str, Any] | None:
+    """The candidate cache once a consolidation wrote it from ``tips`` (polled until ``deadline``), else ``None``."""
+    while time.monotonic() < deadline:
+        cache = read_json(repo.memlab_dir / CACHE_FILE)
+        if isinstance(cache, dict) and cache.get("tips") == tips:
+            return cache
+        time.sleep(0.05)
+    return None
+
+
+def pending_block(
+    repo: Repo,
+    spec: dict[str, Any],
+    cache: dict[str, Any],
+    pool: list[InjectionCandidate],
+    selector: Any,
+    now: datetime,
+    claim: str,
+) -> Any:
+    """The block with the new memories first, marked, and the selection from ``pool`` after them, without what
+    they visibly replace (each shown item is checked; one that goes is replaced by the next choice).
+    """
+    from memlab.adapter.notes_store import load_memories
+    from memlab.pipeline.inject import build_block, memory_text, render
+    from memlab.strategies.judge.slot import SlotJudge
+    from memlab.types import Relation
+
+    others = cache.get("others")
+    known = {c.id for c in pool} | (set(o for o in others if isinstance(o, str)) if isinstance(others, list) else set())
+    memories = {m.id: m for m in load_memories(repo).memories}
+    new = sorted((m for m in memories.values() if m.id not in known and m.timestamp <= now), key=lambda m: m.timestamp)
+    new = new[-MAX_PENDING:][::-1]
+    limit, max_chars = int(spec["hook"]["max_item_chars"]), int(spec["hook"]["max_chars"])
+    marked = [
+        InjectionCandidate(
+            m.id,
+            "memory",
+            m.namespace,
+            memory_text(m.namespace, m.timestamp, m.summary, m.content, limit).replace("] ", MARK, 1),
+            m.timestamp,
+            0.0,
+            1.0,
+            0.0,
+            1.0,
+            Tier.HOT,
+        )
+        for m in new
+    ]
+    judge, drop = SlotJudge(), {m.id for m in new}
+
+    def replaced(c: InjectionCandidate) -> bool:
+        older = memories.get(c.id)
+        for m in new if older is not None and c.kind == "memory" else ():
+            if older.timestamp > m.timestamp:
+                continue
+            verdict = judge.judge(older, m)
+            if verdict.relation in (Relation.SUPERSEDE, Relation.DUPLICATE) and verdict.confidence >= VISIBLE:
+                return True
+        return False
+
+    budget = budget_tokens(spec) - sum(len(c.text) // 4 + 1 for c in marked)
+    for _ in range(5):
+        chosen = build_block([c for c in pool if c.id not in drop], budget, selector, now, max_chars, claim=claim)
+        gone = {c.id for c in chosen.items if replaced(c)}
+        drop |= gone
+        if not gone:
+            break
+    items = [*marked, *chosen.items]
+    block = render(items, now.date(), claim)
+    while len(items) > 1 and len(block.text) > max_chars:
+        items.pop()
+        block = render(items, now.date(), claim)
+    return block
+
+
+def budget_tokens(spec: dict[str, Any]) -> int:
+    """The spec's ``pipeline.budget_tokens`` (the default when it sets none or something that is not a number)."""
+    from memlab.selection_types import DEFAULT_BUDGET_TOKENS
+
+    try:
+        return int((spec.get("pipeline") or {}).get("budget_tokens", DEFAULT_BUDGET_TOKENS))
+    except (TypeError, ValueError):
+        return DEFAULT_BUDGET_TOKENS
