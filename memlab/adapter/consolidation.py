@@ -183,7 +183,8 @@ def _consolidate(
     loaded = load_store(repo, policy, max_memories=cap or None)
     store, tips = loaded.store, loaded.load.tips
     fresh = frozenset(mid for mid in store.memories if mid not in loaded.meta)
-    full_due, reason = needed(loaded, read_json(repo.memlab_dir / CACHE_FILE), spec, min_new)
+    cache = read_json(repo.memlab_dir / CACHE_FILE)
+    full_due, reason = needed(loaded, cache, spec, min_new)
     if incremental and not full_due:
         if not fresh:
             return {"not_run": "no memory new to this policy"}, tips
@@ -199,6 +200,8 @@ def _consolidate(
     components = build_components(spec)
     embedder = RepoEmbedder(components.embedder, repo.memlab_dir)
     components = dataclasses.replace(components, embedder=embedder)
+    if run_fresh is not None and isinstance(cache.get("judge"), dict):
+        components.judge.resume(cache["judge"])  # the judge's tally as the last run left it
     step(3, STEPS, f"consolidating {len(run_fresh or store.memories):,} memories")
     try:
         result = consolidate(store, components, now, full=full, fresh=run_fresh)

@@ -83,6 +83,7 @@ def persist(repo: Repo, spec: dict[str, Any], loaded: Any, components: Any, resu
         "policy": policy,
         "spec": spec_id(spec),
         "claim": superseded_claim(components),
+        "judge": components.judge.tally(),
         "memories": len(store.memories),
         "tips": loaded.load.tips,
         "fields": list(CANDIDATE_COLUMNS),

@@ -112,7 +112,8 @@ def phase_supersession(
 ) -> tuple[Counter, list[dict]]:
     """Judge k-nearest-neighbour pairs (older, newer); returns edge counts and the review queue.
 
-    With ``fresh`` (an incremental run) only the pairs with a fresh memory on either side are judged.
+    With ``fresh`` (an incremental run) only the pairs with a fresh memory on either side are judged (a judge whose
+    verdicts depend on the pairs judged before goes on from its tally: ``JudgeBase.resume``).
 
     Pairs are judged in time order of the newer memory so that chains build forward. A pair judged in an
     earlier run is not judged again unless ``full``. With ``knn_slot_review``, a verdict other than COEXIST on

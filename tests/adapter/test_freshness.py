@@ -76,6 +76,15 @@ def check_walk_through(hook: Installed) -> None:
     assert proc.returncode == 0 and f"policy {hook.spec.resolve()} (installed, project scope)" in proc.stderr
     block = hook.context(session_id="third")
     assert REDIS in block and NATS not in block, block
+    answer = hook.memlab("recall", "--reason", "--no-track", "event bus").stdout.splitlines()[0]
+    assert answer.startswith(f"answer: {REDIS}"), answer  # the current fact, from the hit about the question
+    answer = hook.memlab("recall", "--reason", "--no-track", "which message broker do we use").stdout
+    assert answer.splitlines()[0] == "answer: (no memory matches the question)", answer  # not the Docker note
+
+
+def imported(proc) -> set[str]:
+    """Top-level packages a process imported (``PYTHONPROFILEIMPORTTIME`` lines on its stderr)."""
+    return {ln.split("|")[-1].strip().split(".")[0] for ln in proc.stderr.splitlines() if ln.startswith("import time")}
 
 
 @pytest.mark.slow  # three hook events and four consolidations in subprocesses
@@ -89,8 +98,10 @@ def test_the_readme_walk_through_with_the_tuned_policy(tmp_path):
     spec = policy_spec(tmp_path / "spec", "+experiment=tuned", "dataset=project_history")
     hook = project_with_history(tmp_path, spec)
     check_walk_through(hook)
-    log = hook.log()
-    assert "(incremental: 1 new)" in log and "torch" not in log
+    recall = hook.memlab("recall", "event bus broker", "--no-track", PYTHONPROFILEIMPORTTIME="1")
+    assert recall.returncode == 0 and REDIS in recall.stdout
+    assert not imported(recall) & {"torch", "sentence_transformers", "sklearn"}  # kept vectors, query in numpy
+    assert list((hook.project / ".git" / "memlab").glob("vectors-*.bin"))
 
 
 @pytest.mark.slow  # waits for the hook's deadline while the test holds the consolidation lock

@@ -38,5 +38,14 @@ class JudgeBase(ABC):
         """Judge ``(older, newer, similarity)`` pairs at once; default: :meth:`judge` of each pair, in order."""
         return [self.judge(older, newer, similarity=similarity) for older, newer, similarity in pairs]
 
+    def tally(self) -> dict[str, int] | None:
+        """What the judge counted over the pairs it judged, when its verdicts depend on it; default: nothing."""
+        return None
+
+    def resume(self, tally: dict[str, int]) -> None:  # noqa: B027 - optional hook, empty by default
+        """Go on from an earlier run's :meth:`tally` (an incremental run, which judges only the new memories' pairs,
+        then gives them the verdicts the full run would); default: nothing.
+        """
+
     def set_eval_seed(self, seed: int | None) -> None:  # noqa: B027 - optional hook, empty by default
         """Name the seed of the data about to be judged (a judge trained on seeds checks it); default: nothing."""
