@@ -234,9 +234,3 @@ def _consolidate(
     if not dry_run and run_fresh is None:  # the full run's schedule (memlab.adapter.triggers) reads this one
         write_json_atomic(repo.memlab_dir / LAST_RUN_FILE, {"at": clock().isoformat(), **report})
     return report, tips
-
-
-def require_repo_memories(loaded: Loaded) -> None:
-    """Raise when a repository holds no memory at all."""
-    if not loaded.store.memories:
-        raise MemlabError("no memories under refs/notes/mem/*; capture one with `memlab hook capture`")

@@ -14,6 +14,7 @@ own judge costs.
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from pathlib import Path
@@ -33,20 +34,18 @@ MEM_REFS = "refs/notes/mem/"
 VISIBLE = 0.9
 #: New memories shown at most, newest first.
 MAX_PENDING = 10
-MARK = ", not yet consolidated] "
+MARK = ", not yet consolidated"
+#: Recency half-life (days) of a memory no consolidation has scored yet.
+RAW_HALF_LIFE_DAYS = 30.0
 
 
 def file_tips(repo: Repo) -> dict[str, str]:
     """``ref -> object`` of the memory refs read from ``packed-refs`` and the loose ref files (no git process)."""
-    tips: dict[str, str] = {}
     try:
-        packed = (repo.git_dir / "packed-refs").read_text(encoding="utf-8", errors="replace")
+        packed = (repo.git_dir / "packed-refs").read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
-        packed = ""
-    for line in packed.splitlines():
-        sha, _, name = line.partition(" ")
-        if name.startswith(MEM_REFS):
-            tips[name] = sha
+        packed = []
+    tips = {name: sha for sha, _, name in (line.partition(" ") for line in packed) if name.startswith(MEM_REFS)}
     refs = repo.git_dir / "refs"
     for folder, _, files in os.walk(refs / "notes" / "mem"):
         for name in files:
@@ -67,6 +66,18 @@ def moved(repo: Repo, cache: dict[str, Any]) -> dict[str, str] | None:
 
     tips = ref_tips(repo)
     return None if tips == cache.get("tips") else tips
+
+
+def raw_candidate(m: Any, now: datetime, limit: int, mark: str = "") -> InjectionCandidate:
+    """A memory as a candidate before any consolidation (recency: :data:`RAW_HALF_LIFE_DAYS`), with ``mark``
+    after its date.
+    """
+    from memlab.pipeline.inject import memory_text
+
+    age = max(0.0, (now - m.timestamp).total_seconds() / 86400)
+    text = memory_text(m.namespace, m.timestamp, m.summary, m.content, limit).replace("] ", f"{mark}] ", 1)
+    recency = math.exp(-age * math.log(2) / RAW_HALF_LIFE_DAYS)
+    return InjectionCandidate(m.id, "memory", m.namespace, text, m.timestamp, 0.0, recency, 0.0, 1.0, Tier.HOT)
 
 
 def wait_for_cache(repo: Repo, tips: dict[str, str], deadline: float) -> dict[str, Any] | None:
@@ -92,7 +103,7 @@ def pending_block(
     they visibly replace (each shown item is checked; one that goes is replaced by the next choice).
     """
     from memlab.adapter.notes_store import load_memories
-    from memlab.pipeline.inject import build_block, memory_text, render
+    from memlab.pipeline.inject import build_block, render
     from memlab.strategies.judge.slot import SlotJudge
     from memlab.types import Relation
 
@@ -102,32 +113,14 @@ def pending_block(
     new = sorted((m for m in memories.values() if m.id not in known and m.timestamp <= now), key=lambda m: m.timestamp)
     new = new[-MAX_PENDING:][::-1]
     limit, max_chars = int(spec["hook"]["max_item_chars"]), int(spec["hook"]["max_chars"])
-    marked = [
-        InjectionCandidate(
-            m.id,
-            "memory",
-            m.namespace,
-            memory_text(m.namespace, m.timestamp, m.summary, m.content, limit).replace("] ", MARK, 1),
-            m.timestamp,
-            0.0,
-            1.0,
-            0.0,
-            1.0,
-            Tier.HOT,
-        )
-        for m in new
-    ]
+    marked = [raw_candidate(m, now, limit, MARK) for m in new]
     judge, drop = SlotJudge(), {m.id for m in new}
 
     def replaced(c: InjectionCandidate) -> bool:
         older = memories.get(c.id)
-        for m in new if older is not None and c.kind == "memory" else ():
-            if older.timestamp > m.timestamp:
-                continue
-            verdict = judge.judge(older, m)
-            if verdict.relation in (Relation.SUPERSEDE, Relation.DUPLICATE) and verdict.confidence >= VISIBLE:
-                return True
-        return False
+        later = [m for m in new if older and c.kind == "memory" and older.timestamp <= m.timestamp]
+        verdicts = [judge.judge(older, m) for m in later]
+        return any(v.relation in (Relation.SUPERSEDE, Relation.DUPLICATE) and v.confidence >= VISIBLE for v in verdicts)
 
     budget = budget_tokens(spec) - sum(len(c.text) // 4 + 1 for c in marked)
     for _ in range(5):

@@ -13,7 +13,6 @@ background.
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import sys
 import time
@@ -39,8 +38,6 @@ if TYPE_CHECKING:
 SOURCES = ("startup", "resume", "clear", "compact", "fork")
 #: Sessions remembered for the resume/fork policy.
 MAX_SESSIONS = 200
-#: Recency half-life (days) of the raw-notes selection used before the first consolidation.
-RAW_HALF_LIFE_DAYS = 30.0
 
 
 def safe_python() -> list[str]:
@@ -159,22 +156,14 @@ def raw_candidates(
 
     ``problems``, when given, receives one line per note or memory skipped (and the time-budget cut).
     """
+    from memlab.adapter.freshness import raw_candidate
     from memlab.adapter.notes_store import load_memories
-    from memlab.pipeline.inject import memory_text
 
     limit = int(spec["hook"]["max_item_chars"])
-    out = []
     loaded = load_memories(repo, deadline=deadline)
     if problems is not None:
         problems.extend(loaded.errors)
-    for m in loaded.memories:
-        if m.timestamp > now:
-            continue
-        age = max(0.0, (now - m.timestamp).total_seconds() / 86400)
-        text = memory_text(m.namespace, m.timestamp, m.summary, m.content, limit)
-        recency = math.exp(-age * math.log(2) / RAW_HALF_LIFE_DAYS)
-        out.append(InjectionCandidate(m.id, "memory", m.namespace, text, m.timestamp, 0.0, recency, 0.0, 1.0, Tier.HOT))
-    return out
+    return [raw_candidate(m, now, limit) for m in loaded.memories if m.timestamp <= now]
 
 
 def decide(policy: str, source: str, session_id: str, version: str, sessions: dict[str, Any]) -> bool:

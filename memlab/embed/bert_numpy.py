@@ -38,12 +38,6 @@ def load_safetensors(path: Path) -> dict[str, np.ndarray]:
     return out
 
 
-def _norm(x: np.ndarray, gain: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    mean = x.mean(-1, keepdims=True)
-    var = ((x - mean) ** 2).mean(-1, keepdims=True)
-    return (x - mean) / np.sqrt(var + 1e-12) * gain + bias
-
-
 def _gelu(x: np.ndarray) -> np.ndarray:
     """Exact GELU, ``0.5 x (1 + erf(x / sqrt 2))``, with erf by Abramowitz-Stegun 7.1.26."""
     z = np.abs(x) / np.float32(np.sqrt(2.0))
@@ -77,7 +71,7 @@ class NumpyMiniLM:
         w = self.w
         ids = np.asarray(self.tokenizer.encode(text).ids)
         x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][: len(ids)]
-        x = _norm(x + w["embeddings.token_type_embeddings.weight"][0], *self._ln("embeddings.LayerNorm"))
+        x = self._norm(x + w["embeddings.token_type_embeddings.weight"][0], "embeddings.LayerNorm")
         width = x.shape[1] // HEADS
         for i in range(LAYERS):
             p = f"encoder.layer.{i}."
@@ -88,14 +82,17 @@ class NumpyMiniLM:
             s = q @ k.transpose(0, 2, 1) / np.float32(np.sqrt(width))
             s = np.exp(s - s.max(-1, keepdims=True))
             a = ((s / s.sum(-1, keepdims=True)) @ v).transpose(1, 0, 2).reshape(len(ids), -1)
-            x = _norm(self._linear(a, p + "attention.output.dense") + x, *self._ln(p + "attention.output.LayerNorm"))
+            x = self._norm(self._linear(a, p + "attention.output.dense") + x, p + "attention.output.LayerNorm")
             h = _gelu(self._linear(x, p + "intermediate.dense"))
-            x = _norm(self._linear(h, p + "output.dense") + x, *self._ln(p + "output.LayerNorm"))
+            x = self._norm(self._linear(h, p + "output.dense") + x, p + "output.LayerNorm")
         pooled = x.mean(0)
         return (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).astype(np.float32)
 
-    def _ln(self, name: str) -> tuple[np.ndarray, np.ndarray]:
-        return self.w[name + ".weight"], self.w[name + ".bias"]
+    def _norm(self, x: np.ndarray, name: str) -> np.ndarray:
+        """Layer normalisation with the weights under ``name``."""
+        mean = x.mean(-1, keepdims=True)
+        var = ((x - mean) ** 2).mean(-1, keepdims=True)
+        return (x - mean) / np.sqrt(var + 1e-12) * self.w[name + ".weight"] + self.w[name + ".bias"]
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Unit vectors of ``texts``, one row each, on one BLAS thread (matrices this small run ~10x slower on

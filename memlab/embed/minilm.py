@@ -77,7 +77,7 @@ class MiniLMEmbedder(EmbedderBase):
 
     def encode_few(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts with the model's numpy forward pass (:mod:`memlab.embed.bert_numpy`: no torch, ~0.05 s
-        per text), or with the loaded model once there is one; the cache is read and filled as by :meth:`encode`.
+        per text), or with the loaded model once there is one; the cache is read, and holds only the model's own.
         """
         if self.model_ is not None or not texts:
             return self.encode(texts)
@@ -85,7 +85,7 @@ class MiniLMEmbedder(EmbedderBase):
 
         if self.numpy_ is None:
             self.numpy_ = NumpyMiniLM(model_path(), self.max_seq_length)
-        return self._cached(list(texts), self.numpy_.encode)
+        return self._cached(list(texts), self.numpy_.encode, keep=False)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts, reading and filling the cache."""
@@ -103,8 +103,8 @@ class MiniLMEmbedder(EmbedderBase):
         )
         return vecs.astype(np.float32)
 
-    def _cached(self, texts: list[str], compute: Any) -> np.ndarray:
-        """``texts`` embedded: the cached ones read, the others computed by ``compute`` and cached."""
+    def _cached(self, texts: list[str], compute: Any, keep: bool = True) -> np.ndarray:
+        """``texts`` embedded: the cached ones read, the others computed by ``compute`` (and cached with ``keep``)."""
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         if self.cache_ is None and self.cache_dir:
@@ -113,7 +113,7 @@ class MiniLMEmbedder(EmbedderBase):
         todo = list(dict.fromkeys(t for t in texts if t not in found))
         if todo:
             vecs = compute(todo)
-            if self.cache_:
+            if self.cache_ and keep:
                 self.cache_.put_many(self.model_id, todo, vecs)
             found.update(zip(todo, vecs, strict=True))
         return np.stack([found[t] for t in texts]).astype(np.float32)
