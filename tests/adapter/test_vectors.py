@@ -53,3 +53,22 @@ def test_a_broken_foreign_or_linked_vector_file_is_ignored(tmp_path):
     write_vectors(target, model, {text_key(model, "x"): np.ones(3, dtype=np.float32)})
     path.symlink_to(target)
     assert read_vectors(path, model) == {}  # never read through a link
+
+
+def test_the_memory_refs_tips_read_from_files_are_gits(tmp_path):
+    from datetime import UTC, datetime
+
+    from memlab.adapter.freshness import file_tips
+    from memlab.adapter.gitcli import find_repo
+    from memlab.adapter.notes_store import append_memory, ref_tips
+    from tests.adapter.conftest import git, make_repo
+
+    when = datetime(2025, 12, 1, tzinfo=UTC)
+    project = make_repo(tmp_path / "r")
+    repo = find_repo(project)
+    for namespace in ("decisions", "learnings"):
+        append_memory(repo, namespace, f"a {namespace} note", "body", timestamp=when)
+    assert file_tips(repo) == ref_tips(repo) and len(ref_tips(repo)) == 2
+    git(project, "pack-refs", "--all")  # packed, then one of them loose again
+    append_memory(repo, "decisions", "another note", "body", timestamp=when)
+    assert file_tips(repo) == ref_tips(repo) and len(ref_tips(repo)) == 2
