@@ -86,6 +86,7 @@ def replay(spec_path: Path, seed: int, size: int, per_session: int, mode: str, w
     sessions = [memories[i : i + per_session] for i in range(0, len(memories), per_session)]
     captured_in: dict[str, int] = {}
     stops, starts, blocks, found_then, references = [], [], [], [], []
+    pending = 0  # sessions that started before the consolidation of the last one's memories had finished
     policy = policy_id(load_spec(spec_path))
     text_id: dict[str, str] = {}  # a candidate's rendered line -> its memory (from every cache the sessions read)
 
@@ -112,14 +113,15 @@ def replay(spec_path: Path, seed: int, size: int, per_session: int, mode: str, w
         start = {**clock, "MEMLAB_NOW": (session[-1].timestamp + timedelta(minutes=30)).isoformat()}
         payload = json.dumps({"session_id": f"s{n + 1}", "cwd": str(project), "source": "startup"})
         learn()
+        before, _ = jsonl_refs.read_records(repo, "edges", policy)
+        found_then.append({(e["target"], e["source"]) for e in before.values() if e["type"] == "supersedes"})
         seconds, out = run(command["SessionStart"], project, start, payload)
         learn()
-        now_edges, _ = jsonl_refs.read_records(repo, "edges", policy)
-        found_then.append({(e["target"], e["source"]) for e in now_edges.values() if e["type"] == "supersedes"})
         references.append(reference(project, spec_path, start, memlab))
         starts.append(seconds)
-        block = json.loads(out).get("hookSpecificOutput", {}).get("additionalContext", "") if out.strip() else ""
-        blocks.append((n, block))
+        data = json.loads(out) if out.strip() else {}
+        pending += "not yet consolidated" in data.get("systemMessage", "")
+        blocks.append((n, data.get("hookSpecificOutput", {}).get("additionalContext", "")))
     wait_until_consolidated(repo, time.time() + 600)
     log = (repo.memlab_dir / "hook.log").read_text()
     consolidations = [float(m.group(1)) for m in DONE.finditer(log)]
@@ -134,8 +136,11 @@ def replay(spec_path: Path, seed: int, size: int, per_session: int, mode: str, w
         pairs = {(old, new) for old, new in judged if old in shown and captured_in.get(new, 1 << 30) <= n}
         bad = {old for old, _ in pairs}
         found_when_shown += len(pairs & then)
+        path = "marked" if "not yet consolidated]" in block else "consolidated"
         examples += [
-            f"session {n}: {texts[o]!r} shown, {texts[w]!r} captured in session {captured_in[w]}" for o, w in pairs
+            f"session {n} ({path}): {texts[o]!r} shown, {texts[w]!r} captured in session {captured_in[w]}"
+            + (" (found before the session)" if (o, w) in then else "")
+            for o, w in pairs
         ]
         shown_bad += len(bad)
         shown_gold += len({old for old, new in gold if old in shown and captured_in.get(new, 1 << 30) <= n})
@@ -148,6 +153,7 @@ def replay(spec_path: Path, seed: int, size: int, per_session: int, mode: str, w
         "gold_superseded_items_shown": shown_gold,
         "judged_supersessions": len(references[-1]) if references else 0,
         "shown_although_found_before_the_session": found_when_shown,
+        "sessions_with_new_memories_marked": pending,
         "examples": examples[:5],
         "items_shown": items,
         "items_not_traced_to_a_memory": unknown,
@@ -203,6 +209,7 @@ def main() -> None:
                 "shown_although_found_before_the_session": sum(
                     r["shown_although_found_before_the_session"] for r in runs
                 ),
+                "sessions_with_new_memories_marked": sum(r["sessions_with_new_memories_marked"] for r in runs),
                 "examples": [e for r in runs for e in r["examples"]][:10],
                 "items_shown": sum(r["items_shown"] for r in runs),
                 "items_not_traced_to_a_memory": sum(r["items_not_traced_to_a_memory"] for r in runs),

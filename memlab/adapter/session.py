@@ -108,8 +108,8 @@ def claim_start(repo: Repo, seconds: float) -> bool:
 def spawn_consolidation(
     repo: Repo, spec_path: str | None, *, min_new: int | None = 0, incremental: bool = False
 ) -> None:
-    """Start ``memlab consolidate --if-needed`` (``--incremental``: of the memories new since the last run, a
-    full run from ``min_new`` of them) detached (own session, no pipes), so the caller never waits.
+    """Start ``memlab consolidate --if-needed`` (or ``--incremental``: the memories new since the last run; with
+    ``min_new`` a full run from that many) detached (own session, no pipes), so the caller never waits.
 
     The child runs with ``-P`` and ``PYTHONSAFEPATH=1`` (no module from the repository can be imported) and
     decides under the consolidation lock whether anything is due. It does not inherit the hook's bytecode
@@ -192,7 +192,8 @@ def session_start(
         repo: The repository served.
         spec: The loaded spec.
         now: The clock.
-        deadline: ``time.monotonic()`` by which reading raw notes must stop (first sessions only).
+        deadline: ``time.monotonic()`` by which reading raw notes (first sessions), or waiting for the
+            consolidation of memories recorded since the cache was written (:mod:`memlab.adapter.freshness`), stops.
     """
     from memlab.adapter.freshness import budget_tokens, moved, pending_block, wait_for_cache
     from memlab.adapter.spec import build_selector, spec_id
