@@ -31,6 +31,8 @@ from memlab.pipeline.store import MemoryStore
 #: ``progress(step, total, label)``: what install shows while the first consolidation runs.
 Progress = Callable[[int, int, str], None]
 STEPS = 4
+#: What an incremental run reads (no clusterer, summarizer, temporal resolver or reader: ~0.7 s of start-up less).
+INCREMENTAL_GROUPS = ("embedder", "retention", "judge", "selector", "retriever")
 
 
 @dataclass
@@ -197,12 +199,13 @@ def _consolidate(
             write_json_atomic(repo.memlab_dir / LAST_ATTEMPT_FILE, attempt)
     step(2, STEPS, "loading strategies")
     check_models(spec, repo)
-    components = build_components(spec)
+    components = build_components(spec, None if run_fresh is None else INCREMENTAL_GROUPS)
     embedder = RepoEmbedder(components.embedder, repo.memlab_dir)
     components = dataclasses.replace(components, embedder=embedder)
     if run_fresh is not None and isinstance(cache.get("judge"), dict):
         components.judge.resume(cache["judge"])  # the judge's tally as the last run left it
     step(3, STEPS, f"consolidating {len(run_fresh or store.memories):,} memories")
+    known = None if run_fresh is None else set(store.edges)
     try:
         result = consolidate(store, components, now, full=full, fresh=run_fresh)
         if store.memories:  # every unit's recall index text embedded now, so that recall embeds only its query
@@ -229,7 +232,7 @@ def _consolidate(
         report["degraded"] = f"consolidated the newest {len(store.memories):,} of {loaded.total:,} memories"
     if not dry_run:
         step(4, STEPS, "writing derived notes and the SessionStart cache")
-        report.update(persist(repo, spec, loaded, components, result, now))
+        report.update(persist(repo, spec, loaded, components, result, now, known))
     report["seconds"] = round(time.perf_counter() - t0, 3)
     if not dry_run and run_fresh is None:  # the full run's schedule (memlab.adapter.triggers) reads this one
         write_json_atomic(repo.memlab_dir / LAST_RUN_FILE, {"at": clock().isoformat(), **report})

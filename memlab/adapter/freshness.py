@@ -1,15 +1,12 @@
 """Freshness: what a session captured is in the next session's block.
 
 The Stop hook starts, in the background, an incremental consolidation of the memories new since the last one
-(``memlab consolidate --incremental``: only their candidate pairs go to the policy's judge; it waits for a
-running consolidation rather than skipping, and runs again while memories keep arriving). SessionStart sees
-memories the cache has not (:func:`moved`: the memory refs' tips against the cache's, read from the ref files;
-git is asked only when they differ), starts that consolidation, and waits for it within its budget
-(:func:`wait_for_cache`). When it has not finished in time, the block shows the new memories first, marked
-``not yet consolidated``, and leaves out what they visibly replace (:func:`pending_parts`): a shown item that a
-new memory repeats, or whose value it names as the one it changes — the slot judge's explicit rules at
-confidence 0.9 or more, which need no model and no embedder, so they run in the budget whatever the policy's
-own judge costs.
+(``memlab consolidate --incremental``: only their candidate pairs go to the policy's judge). SessionStart sees
+memories the cache has not (:func:`moved`), starts that consolidation and waits for it within its budget; when it
+has not finished in time, the block shows the new memories first, marked ``not yet consolidated``, without what
+they visibly replace (:func:`pending_block`): a shown item a new memory repeats, or whose value it names as the one
+it changes — the slot judge's explicit rules (confidence >= 0.9), which need no model and no embedder, so they run
+in the budget whatever the policy's own judge costs.
 """
 
 from __future__ import annotations

@@ -57,20 +57,26 @@ def candidate_records(store: MemoryStore, components: Any, now: datetime, max_it
     return out
 
 
-def persist(repo: Repo, spec: dict[str, Any], loaded: Any, components: Any, result: Any, now: datetime) -> dict:
-    """Write a run's derived records, vectors and SessionStart cache; what was written."""
+def persist(
+    repo: Repo, spec: dict[str, Any], loaded: Any, components: Any, result: Any, now: datetime, known: set | None
+) -> dict:
+    """Write a run's derived records, vectors and SessionStart cache; what was written. An incremental run
+    (``known``: the edges the store held before it) writes its new edges only, no summary, and compacts nothing.
+    """
     from memlab.pipeline.inject import superseded_claim
 
     store, policy = loaded.store, policy_id(spec)
     written = {"meta_written": write_meta(repo, store, policy)}
     _maybe_kill("meta")
-    summaries = [records.summary_record(s) for s in store.summaries.values()]
-    jsonl_refs.append_records(repo, "summaries", summaries, policy)
-    jsonl_refs.append_records(repo, "edges", [records.edge_record(e) for e in store.edges.values()], policy)
+    if known is None:
+        summaries = [records.summary_record(s) for s in store.summaries.values()]
+        jsonl_refs.append_records(repo, "summaries", summaries, policy)
+    edges = [records.edge_record(e) for key, e in store.edges.items() if known is None or key not in known]
+    jsonl_refs.append_records(repo, "edges", edges, policy)
     _maybe_kill("edges")
     run = records.run_record(result, {"records": loaded.load.records})
     jsonl_refs.append_records(repo, "runs", [run], policy)
-    for kind in jsonl_refs.DERIVED_REFS:
+    for kind in jsonl_refs.DERIVED_REFS if known is None else ():
         jsonl_refs.compact(repo, kind, orphan_filter(loaded) if kind == "meta" else None)
     _maybe_kill("compact")
     components.embedder.save()

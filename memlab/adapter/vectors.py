@@ -1,14 +1,10 @@
 """The vectors a consolidation computed, kept in ``.git/memlab/vectors-<model>.bin`` for recall and the next run.
 
-Recall and the Stop hook's incremental consolidation read every vector they need from here and embed only what
-is new (a query, the memories one session captured) with the embedder's cheapest path
-(:meth:`~memlab.embed.base.EmbedderBase.encode_few`: for MiniLM a numpy forward pass, no torch). A full
-consolidation also embeds every unit's recall index text (a recall at its end), so ``memlab recall`` finds them.
-
-Layout: one JSON header line (``format``, ``model``, ``dim``, ``count``), then ``count`` SHA-256 digests of
-``model id NUL text``, then ``count`` rows of ``dim`` little-endian float32. Read no-follow and only if regular
-(:func:`~memlab.adapter.safe_io.read_regular`), replaced atomically, never unpickled; a file that does not parse
-is ignored (its texts are embedded again).
+Recall and the incremental consolidation embed only what is new (a query, one session's memories) with the
+embedder's cheapest path (``encode_few``: MiniLM's numpy forward pass); a consolidation also embeds every unit's
+recall index text (a recall at its end). Layout: a JSON header line (``format``, ``model``, ``dim``, ``count``),
+``count`` SHA-256 keys of ``model id NUL text``, ``count`` rows of little-endian float32. Read no-follow and only if
+regular, replaced atomically, never unpickled; a file that does not parse is ignored (its texts are embedded again).
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """all-MiniLM-L6-v2's forward pass in numpy: a few texts embedded without importing torch.
 
-``memlab recall`` embeds one query and a Stop hook's consolidation the few memories one session captured;
-loading torch and sentence-transformers for them costs 5-12 s and 600 MiB, this module ~0.1 s and the
-weights it touches (the embedding rows of the text's tokens and the six layers, ~90 MiB, mapped from the
-model's ``model.safetensors``, read as raw float32 tensors: no pickle). The same model, tokenizer
-(``tokenizer.json`` through the ``tokenizers`` package, truncated at ``max_seq_length``), mean pooling and
-normalisation as sentence-transformers: vectors agree with it to ~2e-7 per component (GELU's ``erf`` is
-Abramowitz-Stegun 7.1.26, error < 1.5e-7), the same order as its own batch-size differences.
+For one query or a session's few memories, torch and sentence-transformers cost 5-12 s and 600 MiB; this
+costs ~0.1 s and the weights it touches (mapped from ``model.safetensors`` as raw float32: no pickle). Same
+tokenizer (``tokenizer.json``), mean pooling and normalisation: vectors agree with sentence-transformers to
+~2e-7 per component (GELU's ``erf`` is Abramowitz-Stegun 7.1.26), the order of its own batch-size differences.
 """
 
 from __future__ import annotations
