@@ -58,10 +58,15 @@ def _parse_into(
 
 
 def load_store(
-    repo: Repo, policy: str | None, *, deadline: float | None = None, max_memories: int | None = None
+    repo: Repo,
+    policy: str | None,
+    *,
+    deadline: float | None = None,
+    max_memories: int | None = None,
+    kinds: tuple[str, ...] = tuple(jsonl_refs.DERIVED_REFS),
 ) -> Loaded:
-    """Read memories and ``policy``'s derived records (:func:`~memlab.adapter.spec.policy_id`); derived records
-    about unknown memories, and every other policy's, are ignored.
+    """Read memories and ``policy``'s derived records of ``kinds`` (:func:`~memlab.adapter.spec.policy_id`);
+    derived records about unknown memories, and every other policy's, are ignored.
 
     With ``max_memories`` only the newest that many memories enter the store (``Loaded.total`` says how
     many there were): the per-run cap of a consolidation, checked before any heavy phase.
@@ -71,8 +76,8 @@ def load_store(
     with paused_gc():  # 100,000 states at once
         store = MemoryStore(kept)
     errors = list(load.errors)
-    texts = jsonl_refs.read_texts(repo, jsonl_refs.DERIVED_REFS)
-    decoded: dict[str, dict[str, dict[str, Any]]] = {}
+    texts = jsonl_refs.read_texts(repo, kinds)
+    decoded: dict[str, dict[str, dict[str, Any]]] = {kind: {} for kind in jsonl_refs.DERIVED_REFS}
     for kind, (text, problem) in texts.items():
         recs, bad, _ = jsonl_refs.decode(text, kind, policy)
         decoded[kind] = recs
