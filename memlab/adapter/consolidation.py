@@ -140,9 +140,7 @@ def consolidate_repo(
     With ``incremental`` (the Stop hook's) it waits for the lock, then consolidates only the memories new to
     the policy (:func:`memlab.pipeline.consolidate.consolidate` with ``fresh``), and does so again while
     memories arrived during the run; a full run instead when the cache is not this spec's, or when ``min_new``
-    new memories are there. Order of writes: derived refs (meta, summaries, edges, then the run record), then
-    the vectors and the candidate cache. A process killed between writes leaves each ref readable (one atomic
-    update each); a rerun loads what was written and completes.
+    new memories are there. What it writes, in which order: :func:`memlab.adapter.persist.persist`.
 
     Returns:
         A report: counts, tier distribution, errors and timings (only ``not_run``, the reason, when nothing was due).

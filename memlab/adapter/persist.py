@@ -60,8 +60,8 @@ def candidate_records(store: MemoryStore, components: Any, now: datetime, max_it
 def persist(
     repo: Repo, spec: dict[str, Any], loaded: Any, components: Any, result: Any, now: datetime, known: set | None
 ) -> dict:
-    """Write a run's derived records, vectors and SessionStart cache; what was written. An incremental run
-    (``known``: the edges the store held before it) writes its new edges only, no summary, and compacts nothing.
+    """Write a run's derived records, vectors and SessionStart cache (an incremental run, ``known``: the edges
+    the store held before it, writes its new edges only, no summary, and compacts nothing); what was written.
     """
     from memlab.pipeline.inject import superseded_claim
 

@@ -34,7 +34,6 @@ def _run(args: argparse.Namespace) -> int:
     policy = policy_id(spec)
     loaded = load_store(repo, policy)
     cache = read_json(repo.memlab_dir / CACHE_FILE)
-    cache = cache if isinstance(cache, dict) else {}
     store = loaded.store
     tiers = Counter(s.tier.value for s in store.states.values())
     namespaces = Counter(m.namespace for m in store.memories.values())
@@ -46,7 +45,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     data = {
         "policy": policy,
-        "cache_fresh": cache.get("spec") == spec_id(spec),
+        "cache_fresh": isinstance(cache, dict) and cache.get("spec") == spec_id(spec),
         "records": loaded.load.records,
         "memories": len(store.memories),
         "skipped": len(loaded.load.errors),

@@ -20,21 +20,6 @@ HEADS = 12
 LAYERS = 6
 
 
-def load_safetensors(path: Path) -> dict[str, np.ndarray]:
-    """The float32 tensors of a ``.safetensors`` file, mapped read-only (other dtypes are left out)."""
-    with open(path, "rb") as fh:
-        size = int.from_bytes(fh.read(8), "little")
-        header = json.loads(fh.read(size))
-        data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
-    raw = np.frombuffer(data, dtype=np.uint8, offset=8 + size)
-    out = {}
-    for name, info in header.items():
-        if name != "__metadata__" and info.get("dtype") == "F32":
-            start, end = info["data_offsets"]
-            out[name] = raw[start:end].view(np.float32).reshape(info["shape"])
-    return out
-
-
 def _gelu(x: np.ndarray) -> np.ndarray:
     """Exact GELU, ``0.5 x (1 + erf(x / sqrt 2))``, with erf by Abramowitz-Stegun 7.1.26."""
     z = np.abs(x) / np.float32(np.sqrt(2.0))
@@ -55,7 +40,12 @@ class NumpyMiniLM:
         from tokenizers import Tokenizer
 
         folder = Path(folder)
-        self.w = load_safetensors(folder / "model.safetensors")
+        with open(folder / "model.safetensors", "rb") as fh:  # 8-byte header size, JSON header, raw tensors
+            size = int.from_bytes(fh.read(8), "little")
+            header = json.loads(fh.read(size))
+            raw = np.frombuffer(mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ), dtype=np.uint8, offset=8 + size)
+        tensors = [(name, t) for name, t in header.items() if name != "__metadata__" and t.get("dtype") == "F32"]
+        self.w = {n: raw[slice(*t["data_offsets"])].view(np.float32).reshape(t["shape"]) for n, t in tensors}
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(max_seq_length)
