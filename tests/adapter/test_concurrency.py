@@ -10,6 +10,7 @@ from memlab.adapter import jsonl_refs
 from memlab.adapter.consolidation import load_store
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import load_memories
+from memlab.adapter.spec import default_spec, policy_id
 from tests.adapter.conftest import PY, cli, env, policy_of
 
 WRITER = """
@@ -47,7 +48,7 @@ def test_killed_consolidation_leaves_readable_refs_and_rerun_completes(seeded):
     for point in ("meta", "edges"):
         killed = cli("consolidate", cwd=seeded, MEMLAB_TEST_KILL_AT=point)
         assert killed.returncode == 137
-        loaded = load_store(find_repo(seeded), policy_of(seeded))
+        loaded = load_store(find_repo(seeded), policy_id(default_spec()))  # what `consolidate` runs here
         assert loaded.errors == [] and len(loaded.store) == 3
     done = cli("consolidate", cwd=seeded)
     assert done.returncode == 0, done.stderr
