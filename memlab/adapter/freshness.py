@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from memlab.adapter.repo import Repo
-from memlab.adapter.state import CACHE_FILE, read_json
+from memlab.adapter.state import CACHE_FILE, SEEN_FILE, read_json
 from memlab.selection_types import InjectionCandidate, Tier
 
 TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
@@ -92,7 +92,6 @@ def wait_for_cache(repo: Repo, tips: dict[str, str], deadline: float) -> dict[st
 def pending_block(
     repo: Repo,
     spec: dict[str, Any],
-    cache: dict[str, Any],
     pool: list[InjectionCandidate],
     selector: Any,
     now: datetime,
@@ -108,8 +107,8 @@ def pending_block(
     from memlab.strategies.judge.slot import SlotJudge
     from memlab.types import Relation
 
-    others = cache.get("others")
-    known = {c.id for c in pool} | (set(o for o in others if isinstance(o, str)) if isinstance(others, list) else set())
+    others = read_json(repo.memlab_dir / SEEN_FILE, [])  # a newer run's, after a race: its memories are not new
+    known = {c.id for c in pool} | ({o for o in others if isinstance(o, str)} if isinstance(others, list) else set())
     memories = {m.id: m for m in load_memories(repo).memories}
     new = sorted((m for m in memories.values() if m.id not in known and m.timestamp <= now), key=lambda m: m.timestamp)
     new = new[-MAX_PENDING:][::-1]

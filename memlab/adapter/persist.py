@@ -1,8 +1,8 @@
 """What a consolidation writes: derived records of its policy, vectors, the SessionStart cache.
 
 Order of writes: derived refs (meta, summaries, edges, then the run record, then compaction), then the vectors
-(:mod:`memlab.adapter.vectors`) and the candidate cache (which also lists the memories read that are not
-candidates: a session tells a memory it has not seen from them). A process killed between
+(:mod:`memlab.adapter.vectors`), the ids of the memories read that are not candidates (a session tells a memory no
+consolidation has seen from them) and the candidate cache. A process killed between
 writes leaves each ref readable (one atomic update each); a rerun loads what was written and completes.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 from memlab.adapter import jsonl_refs, records
 from memlab.adapter.gitcli import Repo
 from memlab.adapter.spec import policy_id, spec_id
-from memlab.adapter.state import CACHE_FILE, CACHE_FORMAT, CANDIDATE_COLUMNS, cache_rows, write_json_atomic
+from memlab.adapter.state import CACHE_FILE, CACHE_FORMAT, CANDIDATE_COLUMNS, SEEN_FILE, cache_rows, write_json_atomic
 from memlab.pipeline.store import MemoryStore
 
 
@@ -81,7 +81,8 @@ def persist(
     _maybe_kill("compact")
     components.embedder.save()
     cands = candidate_records(store, components, now, int(spec["hook"]["max_item_chars"]))
-    shown = {c["id"] for c in cands}
+    shown = {c["id"] for c in cands}  # the other memories read, apart: every session parses the cache
+    write_json_atomic(repo.memlab_dir / SEEN_FILE, sorted(m.id for m in loaded.load.memories if m.id not in shown))
     cache = {
         "format": CACHE_FORMAT,
         "now": now.isoformat(),
@@ -94,7 +95,6 @@ def persist(
         "tips": loaded.load.tips,
         "fields": list(CANDIDATE_COLUMNS),
         "rows": cache_rows(cands),
-        "others": sorted(m.id for m in loaded.load.memories if m.id not in shown),  # read, not candidates
     }
     write_json_atomic(repo.memlab_dir / CACHE_FILE, cache)
     written["candidates"] = len(cands)

@@ -235,7 +235,7 @@ def session_start(
         claim = claim if isinstance(claim, str) and claim in CLAIMS else "unchecked"
     selector, max_chars = build_selector(spec), int(spec["hook"]["max_chars"])
     if note.startswith(" (memories captured"):
-        block = pending_block(repo, spec, cache, pool, selector, now, claim)
+        block = pending_block(repo, spec, pool, selector, now, claim)
     else:
         block = build_block(pool, budget_tokens(spec), selector, now, max_chars, claim=claim)
     if not block.text:

@@ -20,6 +20,8 @@ CACHE_FILE = "candidates.json"
 SESSIONS_FILE = "sessions.json"
 LAST_RUN_FILE = "last-consolidation.json"
 LAST_ATTEMPT_FILE = "last-attempt.json"
+#: The memories the last consolidation read that are not candidates (read only when memories arrived since).
+SEEN_FILE = "seen.json"
 LOG_FILE = "hook.log"
 #: Version of the candidate cache layout: ``fields`` (:data:`CANDIDATE_COLUMNS`) and one ``rows`` list per
 #: candidate, which JSON parses and checks about twice as fast as one object per candidate (format 1).
