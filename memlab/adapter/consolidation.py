@@ -211,7 +211,8 @@ def _consolidate(
     known = None if run_fresh is None else set(store.edges)
     try:
         result = consolidate(store, components, now, full=full, fresh=run_fresh)
-        if store.memories:  # every unit's recall index text embedded now, so that recall embeds only its query
+        if store.memories and run_fresh is None:  # every unit's recall index text embedded (an incremental run's
+            # few new ones, recall embeds cheaply: encode_few), so that recall embeds only its query
             recall(store, components, next(iter(store.memories.values())).summary, now, mode="exhaustive", track=False)
     except ModuleNotFoundError as exc:
         raise missing_package_error("consolidation", "(a strategy of the spec)", exc) from None

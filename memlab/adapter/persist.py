@@ -79,7 +79,7 @@ def persist(
     for kind in jsonl_refs.DERIVED_REFS if known is None else ():
         jsonl_refs.compact(repo, kind, orphan_filter(loaded) if kind == "meta" else None)
     _maybe_kill("compact")
-    components.embedder.save()
+    components.embedder.save(prune=known is None)
     cands = candidate_records(store, components, now, int(spec["hook"]["max_item_chars"]))
     shown = {c["id"] for c in cands}  # the other memories read, apart: every session parses the cache
     write_json_atomic(repo.memlab_dir / SEEN_FILE, sorted(m.id for m in loaded.load.memories if m.id not in shown))

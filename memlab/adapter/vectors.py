@@ -104,6 +104,6 @@ class RepoEmbedder(EmbedderBase):
 
     encode_few = encode
 
-    def save(self) -> None:
-        """Keep the vectors of every text this run used."""
-        write_vectors(self.path, self.model_id, self.used)
+    def save(self, prune: bool = True) -> None:
+        """Keep the vectors of every text this run used (``prune=False``: and every one the file held)."""
+        write_vectors(self.path, self.model_id, self.used if prune else self.known)
