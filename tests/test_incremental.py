@@ -11,7 +11,7 @@ from memlab.build import build_components
 from memlab.data.project_history.generator import generate
 from memlab.embed.tfidf import TfidfEmbedder
 from memlab.pipeline.consolidate import consolidate
-from memlab.pipeline.inject import CLAIMS, header_lines, superseded_claim
+from memlab.pipeline.inject import CLAIMS, header_text, superseded_claim
 from memlab.pipeline.store import MemoryStore
 from memlab.strategies.judge.cascade import CascadeJudge
 from tests.support.compose import compose_cfg
@@ -75,4 +75,4 @@ def test_minilm_in_numpy_gives_sentence_transformers_vectors():
 def test_the_header_claims_what_the_policy_does_with_superseded_facts(overrides, claim):
     components = build_components(compose_cfg([*overrides, "embedder=tfidf"]))
     assert superseded_claim(components) == claim
-    assert CLAIMS[claim] in header_lines(claim)[2]
+    assert CLAIMS[claim] in header_text(claim)

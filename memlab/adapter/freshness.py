@@ -1,14 +1,12 @@
 """Freshness: what a session captured is in the next session's block.
 
-The Stop hook starts, in the background, an incremental consolidation of the memories new since the last one
-(``memlab consolidate --incremental``: only their candidate pairs go to the policy's judge). SessionStart sees
-memories the cache has not (:func:`moved`), starts that consolidation and waits for it within its budget; when it
-has not finished in time, the block shows the new memories first, marked ``not yet consolidated``, without what
-they visibly replace (:func:`pending_block`): a shown item a new memory repeats, or whose value it names as the one
-it changes — the slot judge's explicit rules (confidence >= 0.9) on the two summaries (the lines the block shows;
-on generated development histories, seeds 1020-1022, they find 124 of 231 gold supersessions against 84 on the
-whole texts, and 6 of 6,000 random pairs), which need no model and no embedder, so they run in the budget
-whatever the policy's own judge costs.
+The Stop hook starts an incremental consolidation of the memories new since the last one (``memlab consolidate
+--incremental``). SessionStart sees memories the cache has not (:func:`moved`), starts it and waits within its budget;
+when it is not done in time, the block shows the new memories first, marked ``not yet consolidated``, without what
+they visibly replace (:func:`pending_block`): a shown item a new memory repeats, or whose value it names as the one it
+changes — the slot judge's explicit rules (confidence >= 0.9) on the two summaries, the lines the block shows (on
+development histories, seeds 1020-1022: 124 of 231 gold supersessions found, 84 on whole texts, 6 of 6,000 random
+pairs). They need no model and no embedder, so they run in the budget whatever the policy's own judge costs.
 """
 
 from __future__ import annotations
@@ -27,7 +25,6 @@ if TYPE_CHECKING:
     from datetime import datetime
     from typing import Any
 
-MEM_REFS = "refs/notes/mem/"
 #: Confidence of a slot-judge verdict from which a new memory visibly replaces a shown one (its explicit rules:
 #: identical text, a restated change, a change from the value the older one states).
 VISIBLE = 0.9
@@ -44,7 +41,9 @@ def file_tips(repo: Repo) -> dict[str, str]:
         packed = (repo.git_dir / "packed-refs").read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         packed = []
-    tips = {name: sha for sha, _, name in (line.partition(" ") for line in packed) if name.startswith(MEM_REFS)}
+    tips = {
+        name: sha for sha, _, name in (line.partition(" ") for line in packed) if name.startswith("refs/notes/mem/")
+    }
     refs = repo.git_dir / "refs"
     for folder, _, files in os.walk(refs / "notes" / "mem"):
         for name in files:
@@ -68,9 +67,7 @@ def moved(repo: Repo, cache: dict[str, Any]) -> dict[str, str] | None:
 
 
 def raw_candidate(m: Any, now: datetime, limit: int, mark: str = "") -> InjectionCandidate:
-    """A memory as a candidate before any consolidation (recency: :data:`RAW_HALF_LIFE_DAYS`), with ``mark``
-    after its date.
-    """
+    """A memory as a candidate before any consolidation, with ``mark`` after its date."""
     from memlab.pipeline.inject import memory_text
 
     age = max(0.0, (now - m.timestamp).total_seconds() / 86400)
@@ -103,7 +100,7 @@ def pending_block(
     from dataclasses import replace
 
     from memlab.adapter.notes_store import load_memories
-    from memlab.pipeline.inject import build_block, render
+    from memlab.pipeline.inject import build_block
     from memlab.strategies.judge.slot import SlotJudge
     from memlab.types import Relation
 
@@ -122,18 +119,13 @@ def pending_block(
         verdicts = [judge.judge(replace(older, content=""), replace(m, content="")) for m in later]  # what is shown
         return any(v.relation in (Relation.SUPERSEDE, Relation.DUPLICATE) and v.confidence >= VISIBLE for v in verdicts)
 
-    budget = budget_tokens(spec) - sum(len(c.text) // 4 + 1 for c in marked)
     for _ in range(5):
-        chosen = build_block([c for c in pool if c.id not in drop], budget, selector, now, max_chars, claim=claim)
-        gone = {c.id for c in chosen.items if replaced(c)}
+        block = build_block([c for c in pool if c.id not in drop], budget_tokens(spec), selector, now, max_chars,
+                            claim=claim, first=marked)  # fmt: skip
+        gone = {c.id for c in block.items[len(marked) :] if replaced(c)}
         drop |= gone
         if not gone:
             break
-    items = [*marked, *chosen.items]
-    block = render(items, now.date(), claim)
-    while len(items) > 1 and len(block.text) > max_chars:
-        items.pop()
-        block = render(items, now.date(), claim)
     return block
 
 

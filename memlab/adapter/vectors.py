@@ -1,10 +1,9 @@
-"""The vectors a consolidation computed, kept in ``.git/memlab/vectors-<model>.bin`` for recall and the next run.
+"""The vectors a consolidation computed, kept in ``.git/memlab/vectors-<model>.bin`` for recall and the next run,
+which embed only what is new (a query, one session's memories) with the embedder's cheapest path (``encode_few``).
 
-Recall and the incremental consolidation embed only what is new (a query, one session's memories) with the
-embedder's cheapest path (``encode_few``: MiniLM's numpy forward pass); a consolidation also embeds every unit's
-recall index text (a recall at its end). Layout: a JSON header line (``format``, ``model``, ``dim``, ``count``),
-``count`` SHA-256 keys of ``model id NUL text``, ``count`` rows of little-endian float32. Read no-follow and only if
-regular, replaced atomically, never unpickled; a file that does not parse is ignored (its texts are embedded again).
+Layout: a JSON header line (``format``, ``model``, ``dim``, ``count``), ``count`` SHA-256 keys of ``model id NUL
+text``, ``count`` rows of little-endian float32. Read no-follow and only if regular, replaced atomically, never
+unpickled; a file that does not parse is ignored (its texts are embedded again).
 """
 
 from __future__ import annotations

@@ -20,19 +20,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="skip when another consolidation runs, or unless --min-new new memories exist (or the cache is "
         "missing, invalid or from another spec); decided under the consolidation lock",
     )
-    parser.add_argument(
-        "--min-new",
-        type=int,
-        default=None,
-        help="with --if-needed: new memories required (default 1); with "
-        "--incremental: new memories from which a full run is made instead",
-    )
-    parser.add_argument(
-        "--incremental",
-        action="store_true",
-        help="only the memories new to the policy (the Stop hook's): wait for a running consolidation, then "
-        "judge their candidate pairs and score tiers; a full run when the cache is not this spec's",
-    )
+    more = "with --if-needed: new memories required (default 1); with --incremental: new memories from which"
+    parser.add_argument("--min-new", type=int, default=None, help=f"{more} a full run is made instead")
+    more = "only the memories new to the policy (the Stop hook's): wait for a running consolidation, judge their"
+    parser.add_argument("--incremental", action="store_true", help=f"{more} pairs; a full run when the cache is stale")
     parser.add_argument("--background", action="store_true", help="log failures to .git/memlab/hook.log, exit 0")
 
 

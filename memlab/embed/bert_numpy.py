@@ -88,8 +88,6 @@ class NumpyMiniLM:
         try:
             from threadpoolctl import threadpool_limits
         except ImportError:  # scikit-learn's dependency; without it BLAS keeps its threads
-            threads = contextlib.nullcontext()
-        else:
-            threads = threadpool_limits(1)
-        with threads:
+            threadpool_limits = contextlib.nullcontext
+        with threadpool_limits(1):
             return np.stack([self.embed(t) for t in texts]).astype(np.float32)

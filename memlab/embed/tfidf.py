@@ -61,20 +61,14 @@ class TfidfEmbedder(EmbedderBase):
         """:meth:`encode` without scikit-learn (1-2 s to import): its tokens, word n-grams and signed MurmurHash3
         buckets in Python, the same vectors (``tests/test_embedders.py``).
         """
-        out = np.zeros((len(texts), self.n_features), dtype=np.float64)
+        n = self.n_features
+        out = np.zeros((len(texts), n), dtype=np.float64)
         for row, text in enumerate(texts):
             words = re.findall(r"(?u)\b\w\w+\b", text.lower())
-            grams = [
-                " ".join(words[i : i + n]) for n in range(1, self.ngram_max + 1) for i in range(len(words) - n + 1)
-            ]
-            for gram in grams:
-                h = _murmur3(gram.encode("utf-8"))
-                out[
-                    row,
-                    (2**31 - 1 - (self.n_features - 1)) % self.n_features
-                    if h == -(2**31)
-                    else abs(h) % self.n_features,
-                ] += 1
+            for size in range(1, self.ngram_max + 1):
+                for i in range(len(words) - size + 1):
+                    h = _murmur3(" ".join(words[i : i + size]).encode("utf-8"))
+                    out[row, (2**31 - 1 - (n - 1)) % n if h == -(2**31) else abs(h) % n] += 1
         out[out > 0] = 1.0 + np.log(out[out > 0])
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
