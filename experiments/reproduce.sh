@@ -24,13 +24,12 @@ $P -m memlab --multirun +experiment=project_history pipeline.schedule=session,en
 
 step judges across phrasing families and hand-written histories \(reports/judge_families.md\)
 F="experiment_name=project_history_families"
-V11="judge.model_path=$PWD/memlab/models/judge/learned_v11.json"
-$P -m memlab --multirun +experiment=project_history $F judge=cascade judge.fallback=slot,learned \
+$P -m memlab --multirun +experiment=project_history $F judge=cascade judge@judge.fallback=slot,learned_v11 \
     dataset=ferrybook_history,builtin_history
-$P -m memlab --multirun +experiment=project_history $F judge=cascade judge.fallback=slot,learned \
+$P -m memlab --multirun +experiment=project_history $F judge=cascade judge@judge.fallback=slot,learned_v11 \
     dataset=project_history dataset.style=classic,ticket,chat,wiki,terse,narrative seed=0,1,2
-$P -m memlab --multirun +experiment=project_history $F judge=learned "$V11" dataset=ferrybook_history,builtin_history
-$P -m memlab --multirun +experiment=project_history $F judge=learned "$V11" \
+$P -m memlab --multirun +experiment=project_history $F judge=learned_v11 dataset=ferrybook_history,builtin_history
+$P -m memlab --multirun +experiment=project_history $F judge=learned_v11 \
     dataset=project_history dataset.style=classic,ticket,chat,wiki,terse,narrative seed=0,1,2
 $P -m memlab report judge_families --force
 
@@ -39,6 +38,12 @@ PRESETS=seed_git_notes_memory_nollm,mycelic_nollm,squidbot_nollm,astra_nollm,tun
 B=pipeline.budget_tokens=250,500,1000,2000
 $P -m memlab --multirun +experiment=$PRESETS $B dataset=builtin_history
 $P -m memlab --multirun seed=0,1,2 +experiment=$PRESETS $B dataset=project_history
+$P -m memlab --multirun seed=0,1,2 +experiment=$PRESETS $B dataset=consolidation_history
+S="dataset=consolidation_history seed=0,1,2 experiment_name=consolidation_sensitivity"
+$P -m memlab --multirun +experiment=seed_git_notes_memory_nollm $S
+$P -m memlab --multirun +experiment=seed_git_notes_memory_nollm $S retention=none,salience_prune
+$P -m memlab --multirun +experiment=seed_git_notes_memory_nollm $S judge=none,slot
+$P -m memlab --multirun +experiment=seed_git_notes_memory_nollm $S clusterer=none,time_window
 $P -m memlab --multirun +experiment=$PRESETS $B dataset=locomo
 $P -m memlab --multirun +experiment=$PRESETS $B dataset=ferrybook_history
 $P -m memlab --multirun +experiment=$PRESETS $B dataset=adr_decisions dataset.split=dev

@@ -110,7 +110,7 @@ def main() -> None:
             sweep_id = None
             multirun = hc.mode is not None and hc.mode.name == "MULTIRUN"
             if multirun:
-                from memlab.sweeps import sweep_id_for
+                from memlab.tracking.base import sweep_id_for
 
                 sweep_id = sweep_id_for(hc.sweep.dir)
             overrides = list(hc.overrides.task)

@@ -5,16 +5,17 @@ class with :mod:`importlib` and calls it with the hyperparameters — the same p
 (``python -m memlab``) and for a frozen JSON spec (the SessionStart hook, which must start without Hydra). A
 hyperparameter that is itself a node (or a list of nodes) is built first, as an option of the same group: the
 cascade judge's stages are judges of their own, composed in ``conf/judge/cascade.yaml``. Every target must be on
-the allow-list of its group (:data:`memlab.strategy_index.TARGETS`), every built strategy (a nested one too) is
-checked against its kind's protocol, and an unknown option name gives one line that lists the valid options and
-the nearest match.
+the allow-list of its group (:data:`memlab.strategy_index.TARGETS`) and subclass its kind's base class
+(:data:`memlab.groups.BASES`; a nested strategy too), checked before the class is called, and an unknown option
+name gives one line that lists the valid options and the nearest match.
 
 :func:`build_components` builds only the groups a benchmark's card declares; the others are
 :class:`Unused` stand-ins that raise on any use, so a benchmark cannot silently depend on a group it does
 not declare (and a sweep over a group it ignores is refused before it starts, by :mod:`memlab.run`).
 
 The module imports only the standard library's cheapest parts at load time (the SessionStart hook builds
-its selector here on every session start); the protocols, :mod:`difflib` and the conf folder load when used.
+its selector here on every session start; the selector's base imports only :mod:`abc`); :mod:`difflib` and the
+conf folder load when used.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import json
 from collections.abc import Collection, Mapping
 
 from memlab.errors import MemlabError
-from memlab.groups import GROUPS, PROTOCOL_MEMBERS, PROTOCOL_NAMES, SETTINGS_GROUPS
+from memlab.groups import BASES, GROUPS, SETTINGS_GROUPS
 from memlab.sha import sha256
 
 TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
@@ -87,18 +88,21 @@ def missing_package_error(group: str, target: str, exc: ModuleNotFoundError) -> 
 
 
 def resolve_target(target: str, group: str, *, where: str = "config") -> type:
-    """The allow-listed class ``target`` of ``group``.
+    """The allow-listed class ``target`` of ``group``, a subclass of the group's base class.
 
     Raises:
-        MemlabError: The target is not allow-listed for the group, does not exist in this memlab, or
-            needs a package that is not installed.
+        MemlabError: The target is not allow-listed for the group, does not exist in this memlab, needs a
+            package that is not installed, or does not subclass the group's base class.
     """
     from memlab.strategy_index import TARGETS
 
     allowed = TARGETS.get(group)
+    base = BASES.get(group, "")
     if allowed is None or target not in allowed:
         names = ", ".join(sorted(t.rsplit(".", 1)[-1] for t in (allowed or ())))
         fix = "re-export it with `memlab export`" if where == "spec" else f"pick an option with {group}=<name>"
+        if where != "spec" and base and target.startswith(base.rsplit(".", 2)[0] + "."):  # a new class of the kind
+            fix = f"add it to TARGETS['{group}'] in memlab/strategy_index.py (the allow-list)"
         raise MemlabError(f"{group} target '{target}' is not one of memlab's {group} classes ({names}); {fix}")
     module_name, _, attr = target.rpartition(".")
     try:
@@ -111,24 +115,31 @@ def resolve_target(target: str, group: str, *, where: str = "config") -> type:
         raise MemlabError(f"{group} target '{target}' does not exist in this memlab; update the {where}") from None
     if not isinstance(cls, type):
         raise MemlabError(f"{group} target '{target}' is not a class; fix the {where}")
+    if base:
+        module_name, _, attr = base.rpartition(".")
+        if not issubclass(cls, getattr(importlib.import_module(module_name), attr)):
+            raise MemlabError(
+                f"{group} target '{target}' does not subclass {attr}, the {group} kind; declare it "
+                f"`class {cls.__name__}({attr})` ({module_name.replace('.', '/')}.py gives its methods)"
+            )
     return cls
 
 
 def build_node(node: Mapping[str, Any], group: str, *, where: str = "config") -> Any:
-    """Build one node (``_target_`` plus hyperparameters) and check it against ``group``'s protocol.
+    """Build one node (``_target_`` plus hyperparameters) of ``group``.
 
     Args:
         node: A mapping with ``_target_`` and hyperparameters (keys starting with ``_`` are not passed); a
             hyperparameter that is a node, or a list of nodes, is built first, as an option of the same group
-            (the same allow-list and protocol).
-        group: The conf group it came from (selects the allow-list and the protocol).
+            (the same allow-list and base class).
+        group: The conf group it came from (selects the allow-list and the base class).
         where: ``config`` or ``spec``, for the wording of errors.
 
     Returns:
         The built object.
 
     Raises:
-        MemlabError: No ``_target_``, a target off the allow-list, bad parameters, or a protocol breach.
+        MemlabError: No ``_target_``, a target off the allow-list or not of the kind, or bad parameters.
     """
     if not isinstance(node, Mapping) or "_target_" not in node:
         fix = "re-export the spec with `memlab export`" if where == "spec" else f"pick an option with {group}=<name>"
@@ -143,20 +154,7 @@ def build_node(node: Mapping[str, Any], group: str, *, where: str = "config") ->
     except (TypeError, ValueError) as exc:
         fix = "re-export the spec" if where == "spec" else f"check its parameters in conf/{group}/"
         raise MemlabError(f"cannot build {group} '{target}': {exc}; {fix}") from None
-    protocol = PROTOCOL_NAMES.get(group)
-    if protocol is not None and not implements(obj, protocol):
-        raise MemlabError(f"{group} '{target}' does not implement {protocol}; fix the class or the {where}")
     return obj
-
-
-def implements(obj: Any, protocol: str) -> bool:
-    """``isinstance(obj, <protocol>)`` for a protocol of :mod:`memlab.protocols`, without importing :mod:`typing`.
-
-    Reads :data:`memlab.groups.PROTOCOL_MEMBERS`: every member present, no method ``None`` (the SessionStart
-    hook builds its selector with :func:`build_node` on every session start).
-    """
-    methods, attributes = PROTOCOL_MEMBERS[protocol]
-    return all(getattr(obj, m, None) is not None for m in methods) and all(hasattr(obj, a) for a in attributes)
 
 
 def _nested(value: Any, group: str, where: str) -> Any:

@@ -1,14 +1,21 @@
-"""OmegaConf resolvers the configs use (``${memlab_root:}`` and friends). Register before composing."""
+"""What the configs read besides ``conf/``: OmegaConf resolvers (``${memlab_root:}`` and friends) and the
+pipeline settings' defaults (``pipeline: settings`` in ``conf/config.yaml``'s defaults list, stored from
+:class:`memlab.components.PipelineSettings`, where each default is written once). Register before composing.
+"""
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
+from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
+from memlab.components import PipelineSettings
 from memlab.paths import PROJECT_ROOT, default_tracking_uri
 
 
 def register() -> None:
-    """Register memlab's resolvers (idempotent)."""
+    """Register memlab's resolvers and the ``pipeline`` node (idempotent)."""
     resolvers = {
         "memlab_root": lambda: str(PROJECT_ROOT),
         "memlab_default_data_dir": lambda: str((PROJECT_ROOT.parent / "shared" / "datasets").resolve()),
@@ -17,3 +24,10 @@ def register() -> None:
     for name, fn in resolvers.items():
         if not OmegaConf.has_resolver(name):
             OmegaConf.register_new_resolver(name, fn)
+    ConfigStore.instance().store(group="pipeline", name="settings", node=pipeline_defaults())
+
+
+def pipeline_defaults() -> dict[str, object]:
+    """``pipeline.*`` keys with their defaults: the core knobs first, then online mode's and Astra's."""
+    core = PipelineSettings.__annotations__
+    return dict(sorted(asdict(PipelineSettings()).items(), key=lambda item: item[0] not in core))

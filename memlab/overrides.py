@@ -18,15 +18,44 @@ from memlab.paths import CONF_DIR
 
 
 def top_level_keys() -> set[str]:
-    """Keys a plain override may set: groups, keys of config.yaml, and Hydra's own."""
-    data = yaml.safe_load((CONF_DIR / "config.yaml").read_text()) or {}
-    return set(available_groups()) | {k for k in data if k != "defaults"} | {"hydra"}
+    """Keys a plain override may set: groups, keys of config.yaml (and ``pipeline``), and Hydra's own."""
+    return set(available_groups()) | set(settings_tree()) | {"hydra"}
 
 
 def settings_tree() -> dict:
-    """``config.yaml`` without its defaults list (the keys plain overrides may set under a settings root)."""
+    """``config.yaml`` without its defaults list, with the ``pipeline`` settings it composes (the keys plain
+    overrides may set under a settings root).
+    """
+    from memlab.conf_resolvers import pipeline_defaults
+
     data = yaml.safe_load((CONF_DIR / "config.yaml").read_text()) or {}
-    return {k: v for k, v in data.items() if k != "defaults"}
+    return {"pipeline": pipeline_defaults(), **{k: v for k, v in data.items() if k != "defaults"}}
+
+
+def option_tree(group: str, option: str) -> dict:
+    """An option's keys as Hydra composes them: its file merged over the options its defaults list names (another
+    option of the group, in place; ``/<group>@<key>: <option>``, at ``key``: the cascade's stages).
+    """
+    data = yaml.safe_load((CONF_DIR / group / f"{option}.yaml").read_text()) or {}
+    tree: dict = {}
+    for entry in data.pop("defaults", None) or []:
+        if isinstance(entry, str) and entry != "_self_":
+            merge(tree, option_tree(group, entry))
+        elif isinstance(entry, dict):
+            ((where, chosen),) = entry.items()
+            other, _, key = where.removeprefix("override ").strip().lstrip("/").partition("@")
+            tree[key] = option_tree(other, chosen) if chosen else None
+    return merge(tree, data)
+
+
+def merge(tree: dict, other: dict) -> dict:
+    """``other`` merged into ``tree`` (mappings key by key, anything else replaced); returns ``tree``."""
+    for key, value in other.items():
+        if isinstance(value, dict) and isinstance(tree.get(key), dict):
+            merge(tree[key], value)
+        else:
+            tree[key] = value
+    return tree
 
 
 def default_options() -> dict[str, str]:
@@ -37,6 +66,22 @@ def default_options() -> dict[str, str]:
         if isinstance(entry, dict):
             out.update({str(k): str(v) for k, v in entry.items()})
     return out
+
+
+def chosen_option(group: str, args: Sequence[str]) -> str | None:
+    """The one option of ``group`` the command line composes (``config.yaml``'s unless chosen); ``None`` when that
+    cannot be known before composition (an overlay may choose it, a sweep chooses several, a stage is swapped).
+    """
+    if any(a.lstrip("+").startswith(("experiment=", "search=", f"{group}@")) for a in args):
+        return None
+    chosen = default_options().get(group)
+    for arg in args:
+        name, _, value = arg.lstrip("+").partition("=")
+        if name == group:
+            chosen = value
+    if not chosen or "," in chosen or not (CONF_DIR / group / f"{chosen}.yaml").is_file():
+        return None
+    return chosen
 
 
 def unknown_key(key: str, tree: object, where: str, prefix: str = "") -> str | None:
@@ -73,17 +118,10 @@ def default_value(key: str, args: Sequence[str], groups: set[str]) -> tuple[bool
     """
     root, _, rest = key.partition(".")
     if root in groups:
-        if not rest or any(a.lstrip("+").startswith(("experiment=", "search=")) for a in args):
+        chosen = chosen_option(root, args)
+        if not rest or chosen is None:
             return False, None
-        chosen = default_options().get(root)
-        for arg in args:
-            name, _, value = arg.lstrip("+").partition("=")
-            if name == root:
-                chosen = value
-        path = CONF_DIR / root / f"{chosen}.yaml"
-        if not chosen or "," in chosen or not path.is_file():
-            return False, None
-        node: object = yaml.safe_load(path.read_text()) or {}
+        node: object = option_tree(root, chosen)
         parts = rest.split(".")
     else:
         node = settings_tree()
@@ -141,18 +179,10 @@ def check_nested_key(key: str, args: Sequence[str], groups: set[str]) -> str | N
     if root not in groups:
         tree = settings_tree()
         return unknown_key(key, tree, "conf/config.yaml") if isinstance(tree.get(root), dict) else None
-    if any(a.lstrip("+").startswith(("experiment=", "search=")) for a in args):
-        return None  # an overlay may choose another option of the group
-    chosen = default_options().get(root)
-    for arg in args:
-        name, _, value = arg.lstrip("+").partition("=")
-        if name == root:
-            chosen = value
-    path = CONF_DIR / root / f"{chosen}.yaml"
-    if not chosen or "," in chosen or not path.is_file():
+    chosen = chosen_option(root, args)
+    if chosen is None:
         return None
-    option = yaml.safe_load(path.read_text()) or {}
-    return unknown_key(rest, option, f"option {root}={chosen}", prefix=f"{root}.")
+    return unknown_key(rest, option_tree(root, chosen), f"option {root}={chosen}", prefix=f"{root}.")
 
 
 def check_overrides(args: Sequence[str]) -> None:

@@ -4,19 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from memlab.types import TIER_ORDER
 
 TIER_COLOURS = {"hot": "#d62728", "warm": "#ff7f0e", "cold": "#1f77b4", "archived": "#7f7f7f"}
 
 
-def tier_distribution_png(tier_counts: Mapping[str, int], path: Path, title: str = "Tier distribution") -> Path:
-    """Bar chart of memories per tier."""
+def pyplot() -> Any:
+    """matplotlib.pyplot on the Agg backend (figures are files; no display is needed)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    return plt
+
+
+def tier_distribution_png(tier_counts: Mapping[str, int], path: Path, title: str = "Tier distribution") -> Path:
+    """Bar chart of memories per tier."""
+    plt = pyplot()
     names = [t.value for t in TIER_ORDER]
     values = [int(tier_counts.get(n, 0)) for n in names]
     fig, ax = plt.subplots(figsize=(5, 3), dpi=100)
@@ -58,11 +65,7 @@ def comparison_figure(
 
     Runs without a value are listed with "not logged" instead of a bar (an undefined metric is not drawn as 0).
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     order = sorted(range(len(names)), key=lambda i: (values[i] is None, -(values[i] or 0.0), names[i]))
     fig, ax = plt.subplots(figsize=(8, 1.2 + 0.45 * len(order)), dpi=100)
     ys = list(range(len(order)))[::-1]

@@ -21,9 +21,14 @@ QUIET_ENV = "MEMLAB_QUIET"
 _TRUE = {"1", "true", "yes", "on"}
 
 
+def silenced() -> bool:
+    """Whether ``--quiet`` (``MEMLAB_QUIET``) or ``CI=true`` turned progress bars and status lines off."""
+    return any(os.environ.get(name, "").lower() in _TRUE for name in (QUIET_ENV, "CI"))
+
+
 def quiet() -> bool:
-    """Whether progress output is off (``--quiet``/``MEMLAB_QUIET``, ``CI=true``, stderr not a terminal)."""
-    if os.environ.get(QUIET_ENV, "").lower() in _TRUE or os.environ.get("CI", "").lower() in _TRUE:
+    """Whether progress output is off (:func:`silenced`, or stderr not a terminal)."""
+    if silenced():
         return True
     try:
         return not sys.stderr.isatty()
@@ -55,9 +60,3 @@ def progress(iterable: Iterable[T], *, total: int | None = None, desc: str = "",
         yield from bar
     finally:
         bar.close()
-
-
-def batches(items: list[T], size: int) -> list[list[T]]:
-    """``items`` in consecutive chunks of ``size`` (the last may be shorter)."""
-    size = max(1, int(size))
-    return [items[i : i + size] for i in range(0, len(items), size)]

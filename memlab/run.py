@@ -118,7 +118,7 @@ def copy_strategy_artifacts(components: Any, folder: Path, groups: Sequence[str]
             continue
         target = folder / "models" / group
         target.mkdir(parents=True, exist_ok=True)
-        from memlab.models.trees import card_path
+        from memlab.models.cards import card_path
 
         for source in (Path(path), card_path(Path(path))):
             if source.is_file():

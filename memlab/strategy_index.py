@@ -52,6 +52,7 @@ TARGETS: dict[str, frozenset[str]] = {
             "memlab.strategies.judge.dspy_judge.DSPyJudge",
             "memlab.strategies.judge.learned.LearnedJudge",
             "memlab.strategies.judge.none.NoJudge",
+            "memlab.strategies.judge.recapture.RecaptureJudge",
             "memlab.strategies.judge.record.RecordJudge",
             "memlab.strategies.judge.reference.ReferenceJudge",
             "memlab.strategies.judge.similarity.SimilarityJudge",
@@ -93,6 +94,12 @@ TARGETS: dict[str, frozenset[str]] = {
             "memlab.strategies.reader.none.NoReader",
         }
     ),
+    "admission": frozenset(
+        {
+            "memlab.strategies.admission.learned.LearnedAdmission",
+            "memlab.strategies.admission.none.NoAdmission",
+        }
+    ),
     "dataset": frozenset(
         {
             "memlab.benchmarks.adr.benchmark.AdrDecisionsBenchmark",
@@ -101,6 +108,7 @@ TARGETS: dict[str, frozenset[str]] = {
             "memlab.benchmarks.locomo_synth.benchmark.LocomoSynthBenchmark",
             "memlab.benchmarks.longmemeval.benchmark.LongMemEvalBenchmark",
             "memlab.benchmarks.project_history.benchmark.BuiltinHistoryBenchmark",
+            "memlab.benchmarks.project_history.benchmark.ConsolidationHistoryBenchmark",
             "memlab.benchmarks.project_history.benchmark.ProjectHistoryBenchmark",
             "memlab.benchmarks.project_history.benchmark.ProjectHistoryFileBenchmark",
             "memlab.benchmarks.temporal_norm.benchmark.TemporalNormBenchmark",

@@ -192,44 +192,33 @@ def record(name: str, seconds: float, counts: Mapping[str, float]) -> None:
         node.counts[key] = node.counts.get(key, 0.0) + float(value)
 
 
-#: Optional strategy hooks the pipeline calls besides the protocol methods (see memlab.protocols).
-HOOKS: tuple[str, ...] = ("score_all", "observe", "rank_many")
-
-
-def strategy_methods(group: str) -> tuple[str, ...]:
-    """The methods of a group's protocol (``judge`` -> ``judge``) plus the optional :data:`HOOKS`."""
-    from memlab.protocols import GROUP_PROTOCOLS
-
-    proto = GROUP_PROTOCOLS.get(group)
-    names = [n for n, v in vars(proto).items() if callable(v) and not n.startswith("_")] if proto else []
-    return (*names, *HOOKS)
+def kind_methods(obj: Any, base: str) -> tuple[str, ...]:
+    """The public methods that the class named ``base`` (a kind's base class, :data:`memlab.groups.BASES`) defines,
+    required and optional alike, read from ``obj``'s class: the kind's one definition is the list traced.
+    """
+    for cls in type(obj).__mro__:
+        if f"{cls.__module__}.{cls.__qualname__}" == base:
+            return tuple(n for n, v in vars(cls).items() if callable(v) and not n.startswith("_"))
+    return ()
 
 
 def instrument(components: Any, groups: Sequence[str]) -> int:
-    """Wrap the protocol methods (and optional hooks) of each group's strategy object so that every call
-    the pipeline makes is a span ``group.method``; calls a strategy makes to its own helpers are not.
+    """Wrap every method of the kind's base class on each group's strategy object so that every call the pipeline
+    makes is a span ``group.method``; calls a strategy makes to its own helpers are not.
 
-    Methods are wrapped on the instance (the object keeps its class, attributes and signature, so protocol
-    checks and optional-keyword inspection still work); a wrapper records only while a tracer runs, and
-    an already wrapped method is left alone. Returns the number of methods wrapped.
+    Methods are wrapped on the instance (the object keeps its class, attributes and signature); a wrapper records
+    only while a tracer runs, and an already wrapped method is left alone. Returns the number of methods wrapped.
     """
+    from memlab.groups import BASES
+
     wrapped = 0
     for group in groups:
         obj = getattr(components, group, None)
-        if obj is None:
-            continue
-        for attr in strategy_methods(group):
-            try:
-                method = getattr(obj, attr)
-            except Exception:
-                continue
-            if not callable(method) or getattr(method, "__memlab_traced__", False) or isinstance(method, type):
-                continue
-            try:
+        for attr in kind_methods(obj, BASES.get(group, "")):
+            method = getattr(obj, attr)
+            if not getattr(method, "__memlab_traced__", False):
                 setattr(obj, attr, traced(f"{group}.{attr}")(method))
                 wrapped += 1
-            except (AttributeError, TypeError):  # slots or frozen instances: left unwrapped
-                continue
     return wrapped
 
 

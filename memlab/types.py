@@ -316,7 +316,7 @@ class TemporalRef:
 
 @dataclass(frozen=True)
 class Answer:
-    """A reader's answer to a question (:class:`memlab.protocols.Reader`).
+    """A reader's answer to a question (:class:`memlab.strategies.reader.base.ReaderBase`).
 
     Attributes:
         text: The answer ("" when the context holds none).

@@ -92,9 +92,10 @@ SLOT = "memlab.strategies.judge.slot.SlotJudge"
 def test_a_nested_node_is_built_as_an_option_of_the_same_group():
     from memlab.strategies.judge.slot import SlotJudge
 
-    judge = build_node({"_target_": CASCADE, "slot": {"_target_": SLOT, "dup_jaccard": 0.5}}, "judge", where="spec")
+    node = {"_target_": CASCADE, "learned": {"_target_": SLOT}, "slot": {"_target_": SLOT, "dup_jaccard": 0.5}}
+    judge = build_node(node, "judge", where="spec")
     assert isinstance(judge.slot, SlotJudge) and judge.slot.dup_jaccard == 0.5
-    several = build_node({"_target_": CASCADE, "slot": [{"_target_": SLOT}, {"_target_": SLOT}]}, "judge")
+    several = build_node({**node, "slot": [{"_target_": SLOT}, {"_target_": SLOT}]}, "judge")
     assert [type(j) for j in several.slot] == [SlotJudge, SlotJudge]
 
 
@@ -106,13 +107,58 @@ def test_a_nested_node_off_its_groups_allow_list_is_refused(target):
         build_node({"_target_": CASCADE, "slot": {"_target_": target}}, "judge", where="spec")
 
 
-def test_a_cascade_spec_from_before_nested_nodes_is_a_one_line_error():
-    with pytest.raises(MemlabError, match=r"cannot build judge .*_target_; re-export the spec"):
-        build_node({"_target_": CASCADE, "slot": {"dup_jaccard": 0.5}}, "judge", where="spec")
+def test_a_cascade_spec_from_before_its_stages_were_nodes_is_a_one_line_error():
+    old = {"_target_": CASCADE, "fallback": "learned", "slot": {"_target_": SLOT}}
+    with pytest.raises(MemlabError, match=r"^cannot build judge .*; re-export the spec$"):
+        build_node(old, "judge", where="spec")
 
 
 def test_the_cascade_config_reads_no_other_groups_keys():
     text = (CONF_DIR / "judge" / "cascade.yaml").read_text(encoding="utf-8")
-    read = set(re.findall(r"\$\{([^}]*)\}", text))
-    assert read == {"seed", "learned_supersede_threshold", "llm", "paths.cache_dir"}
+    assert re.findall(r"\$\{([^}]*)\}", text) == []  # its stages' files read theirs
     assert "oc.select" not in text
+
+
+def test_adding_a_judge_meets_errors_that_each_name_the_next_step(monkeypatch):
+    """A new judge is three files: its class (``memlab/strategies/judge/<name>.py``), its option
+    (``conf/judge/<name>.yaml``) and its line in the allow-list; each error a contributor meets on the way names
+    the next step, and a class that does not subclass the kind is refused at build time, not mid-run."""
+    import sys
+    import types
+    from datetime import UTC, datetime, timedelta
+
+    from memlab.pipeline.consolidate import consolidate
+    from memlab.pipeline.store import MemoryStore
+    from memlab.strategies.judge.base import JudgeBase
+    from memlab.types import Memory, Relation, Verdict
+    from tests.test_pipeline import components as policy
+
+    module = types.ModuleType("memlab.strategies.judge.keyword")
+    target = f"{module.__name__}.KeywordJudge"
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+
+    class KeywordJudge:  # step 1: the class as a newcomer writes it, its conf option naming it
+        name, version = "keyword", 1
+
+        def judge(self, older, newer, similarity=None):
+            return Verdict(Relation.SUPERSEDE if "switched" in newer.text else Relation.COEXIST, 0.9, "keyword")
+
+    module.KeywordJudge = KeywordJudge
+    with pytest.raises(MemlabError, match=r"add it to TARGETS\['judge'\] in memlab/strategy_index\.py"):
+        build_node({"_target_": target}, "judge")
+    monkeypatch.setitem(TARGETS, "judge", TARGETS["judge"] | {target})  # step 2: its line in the allow-list
+    with pytest.raises(MemlabError) as refused:
+        build_node({"_target_": target}, "judge")
+    assert str(refused.value).count("\n") == 0
+    assert "does not subclass JudgeBase, the judge kind; declare it `class KeywordJudge(JudgeBase)`" in str(
+        refused.value
+    )
+    module.KeywordJudge = type("KeywordJudge", (JudgeBase,), dict(vars(KeywordJudge)))  # step 3: the fix it names
+    judge = build_node({"_target_": target}, "judge")
+    t0 = datetime(2025, 1, 1, tzinfo=UTC)
+    memories = [
+        Memory("a", "decisions", t0, "Use Flask for the API", ""),
+        Memory("b", "decisions", t0 + timedelta(days=1), "switched the API from Flask to FastAPI", ""),
+    ]
+    result = consolidate(MemoryStore(memories), policy(judge), t0 + timedelta(days=2))
+    assert result.edges_created == {"supersedes": 1}  # observe, judge_many ...: the base gave them

@@ -24,6 +24,11 @@ from tests.test_cli_errors import memlab_main
         (["pipeline.incremental=3"], "pipeline.incremental must be true or false (its default is false), got 3"),
         (["judge=slot", "judge.dup_jaccard=abc"], "judge.dup_jaccard must be a number (its default is 0.6)"),
         (["judge.threshold=abc"], "judge.threshold must be a number (its default is 0.8)"),
+        (
+            ["judge=cascade", "judge.slot.dup_jaccard=abc"],
+            "judge.slot.dup_jaccard must be a number (its default is 0.6)",
+        ),
+        (["pipeline.exact_dedup=2"], "pipeline.exact_dedup must be true or false (its default is true)"),
     ],
 )
 def test_a_value_of_the_wrong_type_is_refused(args, expected):
@@ -44,6 +49,9 @@ def test_a_value_of_the_wrong_type_is_refused(args, expected):
         ["pipeline.schedule=end"],
         ["pipeline.budget_tokens=${oc.env:BUDGET,500}"],  # an interpolation is resolved later
         ["+experiment=quickstart", "judge.threshold=abc"],  # an overlay may choose another judge: left to Hydra
+        ["pipeline.exact_dedup=false", "pipeline.propagate_supersession=true"],
+        ["judge=cascade", "judge.learned.model_path=/m.json", "judge.fallback=null", "judge.record.threshold=0.5"],
+        ["judge=cascade_llm", "judge.screen_min_probability=0.03", "judge.fallback.prompt=seed"],
     ],
 )
 def test_values_of_the_right_type_pass(args):
@@ -59,3 +67,21 @@ def test_the_command_line_refuses_a_wrong_type_in_one_line_before_any_run(tmp_pa
     assert "pipeline.budget_tokens" in proc.stderr and "'abc'" in proc.stderr and "an integer" in proc.stderr
     assert not (tmp_path / "run").exists() and not (tmp_path / "mlruns.db").exists()  # no episode, no run
     assert elapsed < 5, elapsed
+
+
+def test_every_pipeline_setting_is_composed_from_its_one_default():
+    """conf/config.yaml restates no pipeline default: the composed ``pipeline`` node is PipelineSettings' defaults,
+    every key (``exact_dedup``, ``propagate_supersession`` too) settable without ``+``."""
+    from dataclasses import asdict
+
+    import yaml
+
+    from memlab.components import PipelineSettings
+    from memlab.paths import CONF_DIR
+    from tests.support.compose import compose_cfg
+
+    assert "pipeline" not in yaml.safe_load((CONF_DIR / "config.yaml").read_text(encoding="utf-8"))
+    assert compose_cfg([])["pipeline"] == asdict(PipelineSettings())
+    cfg = compose_cfg(["pipeline.exact_dedup=false", "pipeline.propagate_supersession=true"])
+    settings = PipelineSettings.from_mapping(cfg["pipeline"])
+    assert not settings.exact_dedup and settings.propagate_supersession

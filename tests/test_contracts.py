@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import functools
+import importlib
 import itertools
 import string
 from datetime import UTC, datetime, timedelta
@@ -14,7 +16,7 @@ from hypothesis import strategies as st
 
 from memlab.benchmarks.base import Benchmark
 from memlab.build import GROUPS, available_options, build
-from memlab.protocols import GROUP_PROTOCOLS
+from memlab.groups import BASES
 from memlab.text.tokens import item_tokens
 from memlab.types import (
     TIER_ORDER,
@@ -81,12 +83,71 @@ def test_every_strategy_group_has_none_option():
         assert "none" in options(group), f"conf/{group}/none.yaml is missing"
 
 
+def base_of(group: str) -> type:
+    module, _, name = BASES[group].rpartition(".")
+    return getattr(importlib.import_module(module), name)
+
+
 @pytest.mark.parametrize(("group", "option"), ALL)
-def test_option_builds_and_satisfies_protocol(group, option):
+def test_option_builds_as_its_kind(group, option):
     obj = built(group, option)
-    assert isinstance(obj, GROUP_PROTOCOLS[group])
+    assert isinstance(obj, base_of(group))
     assert isinstance(type(obj).name, str) and type(obj).name
     assert isinstance(type(obj).version, int) and type(obj).version >= 1
+
+
+def _calls(group: str) -> dict[str, tuple]:
+    """Arguments of one call of every method of the group's base class (a method missing here fails the test)."""
+    a, b = mem(1, "Use Flask for the API"), mem(2, "Switched the API from Flask to FastAPI", days=1)
+    x = np.eye(3, 8, dtype=np.float32)
+    return {
+        "embedder": {"encode": (["Use FastAPI"],), "encode_few": (["Use FastAPI"],)},
+        "retention": {"score": (a, MemoryState(a.id), ANCHOR), "score_all": ([a], [MemoryState(a.id)], ANCHOR)},
+        "clusterer": {"fit_predict": (x, [ANCHOR] * 3)},
+        "summarizer": {"summarize": ([a, b],), "write_insight": ([],)},
+        "judge": {
+            "judge": (a, b, 0.5),
+            "judge_many": ([(a, b, 0.5)],),
+            "observe": ([a, b],),
+            "set_eval_seed": (None,),
+            "merge_text": (a, b),
+            "judge_capture": (a, b, 0.5),
+            "tally": (),
+            "resume": ({},),
+        },
+        "admission": {"admit": (a, {a.id: a}), "admit_all": ([a, b], {a.id: a, b.id: b})},
+        "temporal": {"resolve": ("yesterday", ANCHOR)},
+        "selector": {"select": ([candidate(1, 10, 0.5, 0.5, 0.5)], SelectionContext(now=ANCHOR), 100)},
+        "retriever": {
+            "rank": ("the API", [a, b], ANCHOR, built("embedder", "tfidf")),
+            "rank_many": (["the API"], [a, b], ANCHOR, built("embedder", "tfidf")),
+        },
+        "reader": {"answer": ("Which framework does the API use?", [a, b], ANCHOR + timedelta(days=2))},
+    }[group]
+
+
+@pytest.mark.parametrize(("group", "option"), [p for p in ALL if p.values != ("embedder", "minilm")])
+def test_every_method_of_the_kind_is_traced(group, option):
+    """A run traces what its base class defines (:func:`memlab.trace.instrument`): every method, optional ones
+    (``judge_many``) included, is a span ``group.method`` when the pipeline calls it."""
+    from types import SimpleNamespace
+
+    from memlab import trace
+
+    methods = {n for n in dir(base_of(group)) if not n.startswith("_") and callable(getattr(base_of(group), n))}
+    calls = _calls(group)
+    assert set(calls) == methods
+    components = SimpleNamespace(**{group: copy.copy(built(group, option))})
+    if (group, option) == ("judge", "record"):  # its own MiniLM takes seconds to load; any embedder is traced alike
+        components.judge.embedder = built("embedder", "tfidf")
+    assert trace.instrument(components, [group]) == len(methods)
+    trace.start({})
+    try:
+        for method, args in calls.items():
+            getattr(getattr(components, group), method)(*args)
+    finally:
+        tree = trace.stop()
+    assert {f"{group}.{m}" for m in methods} <= {node["name"] for node in tree["children"]}
 
 
 @pytest.mark.parametrize(("group", "option"), params("retention"))

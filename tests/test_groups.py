@@ -1,5 +1,5 @@
-"""The strategy groups are written once (memlab/groups.py): the conf, the protocols, the allow-list, the
-Components fields, the base classes and the group lists derived elsewhere agree with the table."""
+"""The strategy groups are written once (memlab/groups.py): the conf, the allow-list, the Components fields, the
+base classes and the group lists derived elsewhere agree with the table."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from memlab.build import available_groups, available_options
 from memlab.components import Components
 from memlab.groups import BASES, CONFIG_DEFAULTS, GROUPS, OTHER_BUILT_GROUPS, SETTINGS_GROUPS, SPEC_DEFAULTS
 from memlab.paths import CONF_DIR
-from memlab.protocols import GROUP_PROTOCOLS
 from memlab.strategy_index import TARGETS
 
 
@@ -42,7 +41,7 @@ def test_no_conf_folder_is_a_strategy_group_missing_from_the_table():
 
 
 def test_the_derived_lists_follow_the_table():
-    assert list(GROUP_PROTOCOLS) == list(GROUPS)
+    assert list(BASES) == list(GROUPS)
     assert [f.name for f in fields(Components)][: len(GROUPS)] == list(GROUPS)
     assert set(TARGETS) == {*GROUPS, *OTHER_BUILT_GROUPS}
     assert list(DEFAULT_OPTIONS) == list(GROUPS)
@@ -60,33 +59,3 @@ def test_every_allow_listed_strategy_inherits_its_groups_base():
             except ModuleNotFoundError:  # an optional package (hdbscan, dateparser, dspy) not installed
                 continue
             assert issubclass(cls, base), f"{target} does not inherit {BASES[group]}"
-
-
-def test_protocol_members_are_the_members_the_protocols_name():
-    import typing
-
-    from memlab.groups import PROTOCOL_MEMBERS
-
-    assert set(PROTOCOL_MEMBERS) == {p.__name__ for p in GROUP_PROTOCOLS.values()}
-    for protocol in GROUP_PROTOCOLS.values():
-        members = typing._get_protocol_attrs(protocol)  # what isinstance() with the protocol checks
-        methods = tuple(sorted(m for m in members if callable(getattr(protocol, m, None))))
-        others = tuple(sorted(m for m in members if not callable(getattr(protocol, m, None))))
-        assert PROTOCOL_MEMBERS[protocol.__name__] == (methods, others), protocol.__name__
-
-
-def test_the_builders_protocol_check_agrees_with_isinstance():
-    """:func:`memlab.build.implements` says what ``isinstance`` with the protocol says, for objects that
-    lack a member, set a method to ``None`` or have everything."""
-    from memlab.build import implements
-    from memlab.groups import PROTOCOL_MEMBERS
-
-    for protocol in GROUP_PROTOCOLS.values():
-        methods, others = PROTOCOL_MEMBERS[protocol.__name__]
-        full = {**dict.fromkeys(others, 1), **{m: lambda *a: None for m in methods}}
-        variants = [full, *({k: v for k, v in full.items() if k != drop} for drop in full)]
-        variants += [{**full, m: None} for m in methods] + [{**full, a: None} for a in others]
-        for attrs in variants:
-            obj = type("Candidate", (), attrs)()
-            assert implements(obj, protocol.__name__) == isinstance(obj, protocol), (protocol.__name__, attrs)
-        assert implements(type("Full", (), full)(), protocol.__name__)

@@ -1,5 +1,12 @@
-"""No import circle among memlab's modules: every import counts, at the top of a file, inside a function or
-under ``TYPE_CHECKING`` (a circle hidden in a function is still a circle)."""
+"""No import circle among memlab's modules nor among its folders: every import counts, at the top of a file, inside a
+function or under ``TYPE_CHECKING`` (a circle hidden in a function is still a circle).
+
+A folder is a package directory under ``memlab/`` (``memlab.tracking``, ``memlab.strategies.judge``); a module at
+the top of the package stands for itself until it is grouped into one. Folders are checked at two grains: every
+folder on its own (a parent and its subfolder are two folders), and each folder at the top with everything under it
+(``memlab.strategies`` holding all of its kinds), so that neither a circle through sibling subfolders nor one
+between a parent and its child hides.
+"""
 
 from __future__ import annotations
 
@@ -45,6 +52,29 @@ def import_graph() -> dict[str, set[str]]:
         resolved = {resolve(t) for t in targets if t == "memlab" or t.startswith("memlab.")}
         graph[module] = {t for t in resolved if t is not None and t != module}
     return graph
+
+
+def folder_of(module: str, top: bool = False) -> str:
+    """The folder a module lies in (``top``: the folder directly under ``memlab/``); a top-level module is its own."""
+    parts = module.split(".")
+    if len(parts) == 1 or not (PKG / parts[1]).is_dir():
+        return module
+    if top:
+        return ".".join(parts[:2])
+    return module if (PKG.parent / Path(*parts)).is_dir() else ".".join(parts[:-1])
+
+
+def folder_graph(graph: dict[str, set[str]], top: bool = False) -> dict[str, set[str]]:
+    """Folder -> the other folders its modules import (:func:`folder_of`)."""
+    out: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        source = folder_of(module, top)
+        out.setdefault(source, set()).update(folder_of(t, top) for t in targets)
+        out[source].discard(source)
+    for targets in list(out.values()):
+        for target in targets:
+            out.setdefault(target, set())
+    return out
 
 
 def cycles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
@@ -95,6 +125,11 @@ def test_the_graph_sees_imports_inside_functions():
     assert "memlab.pipeline.store" in graph["memlab.pipeline.inject"]  # under TYPE_CHECKING
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [frozenset("abc")]
     assert cycles({"a": {"b"}, "b": set()}) == []
+    assert folder_of("memlab.strategies.judge.slot") == "memlab.strategies.judge"
+    assert folder_of("memlab.strategies.judge.slot", top=True) == "memlab.strategies"
+    assert folder_of("memlab.tracking") == "memlab.tracking" and folder_of("memlab.config") == "memlab.config"
+    folders = folder_graph({"memlab.tracking.store": {"memlab.sweeps.jobs"}, "memlab.sweeps.jobs": set()})
+    assert folders == {"memlab.tracking": {"memlab.sweeps"}, "memlab.sweeps": set()}
 
 
 def test_no_import_circle_touches_the_pipeline():
@@ -104,3 +139,16 @@ def test_no_import_circle_touches_the_pipeline():
 def test_no_import_circle_beyond_the_known_ones():
     new = [sorted(c) for c in cycles(import_graph()) if not any(c <= known for known in KNOWN_CYCLES)]
     assert new == []
+
+
+def test_no_import_circle_between_folders():
+    graph = import_graph()
+    for top in (False, True):
+        assert [sorted(c) for c in cycles(folder_graph(graph, top))] == []
+
+
+def test_the_reporting_layers_point_one_way():
+    """``tracking`` <- ``sweeps`` <- ``reports``: a lower layer imports nothing of a higher one."""
+    folders = folder_graph(import_graph(), top=True)
+    assert not folders["memlab.tracking"] & {"memlab.sweeps", "memlab.reports", "memlab.benchmarks"}
+    assert "memlab.reports" not in folders["memlab.sweeps"]

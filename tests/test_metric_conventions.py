@@ -299,7 +299,7 @@ def test_sweep_table_skips_undefined_values_and_shows_counts():
         ChildRun("a" * 32, "judge=none", "FINISHED", "when_acc", float("nan"), (("supersession_f1", None),)),
         ChildRun(
             "b" * 32, "judge=slot", "FINISHED", "when_acc", 0.25, (("supersession_f1", 0.5),),
-            counts=(("when_acc", 4.0), ("supersession_f1", 6.0)),
+            metrics=(("n_queries_when", 4.0), ("n_supersession_gold", 6.0)),
         ),
     ]  # fmt: skip
     assert [c.name for c in ranked(rows)] == ["judge=slot", "judge=none"]  # NaN ranks with the unscored

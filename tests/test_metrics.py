@@ -47,6 +47,32 @@ def test_bootstrap_ci_brackets_mean_and_is_seeded():
     assert metrics.bootstrap_ci([]) is None
 
 
+def test_one_bootstrap_for_means_and_ratios_undefined_is_absent():
+    """The logged interval of a mean and the reports' interval of a ratio of sums are one function: unit weights
+    give the mean's interval exactly; an interval with nothing to resample is ``None``, never NaN."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    for n in (3, 40, 300):  # 300 items: 1,000 resamples are drawn in chunks
+        vals = list((rng.random(n) < 0.4).astype(float))
+        lo, hi = metrics.bootstrap_ci(vals, seed=2)
+        assert metrics.bootstrap_ci(vals, [1.0] * n, seed=2) == (lo, hi)
+        idx = np.random.default_rng(2).integers(0, n, size=(1000, n))  # one draw of every resample
+        assert (lo, hi) == tuple(float(q) for q in np.quantile(np.asarray(vals)[idx].mean(axis=1), [0.025, 0.975]))
+    assert metrics.bootstrap_ci([1.0, 0.0], [0.0, 0.0]) is None  # no resample has a weight
+    assert metrics.bootstrap_ci([1.0, 0.0], [1.0, 0.0], resamples=200) == (1.0, 1.0)  # only the weighted item counts
+    assert metrics.bootstrap_ci([0.5]) == (0.5, 0.5)
+
+
+def test_a_paired_comparison_without_a_defined_interval_is_absent():
+    from memlab.benchmarks.stats import paired_test
+
+    assert paired_test({"q": (1.0, 0.0)}, {"q": (0.0, 0.0)}) is None  # no weight on either side
+    assert paired_test({"q": (1.0, 1.0)}, {"r": (0.0, 1.0)}) is None  # no shared item
+    res = paired_test({"q": (1.0, 1.0), "r": (0.0, 1.0)}, {"q": (1.0, 1.0), "r": (1.0, 1.0)}, permutations=100)
+    assert res is not None and (res.n, res.diff) == (2, 0.5) and res.ci_low <= res.diff <= res.ci_high
+
+
 def test_latency_metrics_sum_every_phase_over_episodes_and_total_them():
     from memlab.benchmarks.metrics import latency_metrics
 

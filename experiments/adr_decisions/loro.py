@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from memlab.conf_resolvers import PROJECT_ROOT
+from memlab.models.logistic import save
 from memlab.strategies.judge.record_features import FEATURES
-from memlab.strategies.judge.record_model import save
 from memlab.training import record_judge as rj
 
 SIMS = ("cos_title", "cos_content", "cos_text", "cos_title_content", "cos_content_title")

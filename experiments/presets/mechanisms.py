@@ -24,6 +24,8 @@ def mechanisms(preset: str, dataset: str, overrides: list[str]) -> dict[str, Any
     from memlab.pipeline.astra import extras_metrics
     from memlab.pipeline.episode import run_episode
     from memlab.pipeline.inject import store_block
+    from memlab.strategies.summarizer.extract import line_of
+    from memlab.text.slot_parse import content_tokens
     from memlab.types import Tier
 
     cfg = compose([f"+experiment={preset}", f"dataset={dataset}", *overrides])
@@ -34,6 +36,12 @@ def mechanisms(preset: str, dataset: str, overrides: list[str]) -> dict[str, Any
     store = outcome.store
     archived = [m for m in store.memories if store.state(m).tier is Tier.ARCHIVED]
     cited = {i for s in store.summaries.values() for i in s.source_ids}
+    section = {i: set(content_tokens(s.summary)) for s in store.summaries.values() for i in s.source_ids}
+    coverage = []  # share of each archived message's statement words found in the section citing it
+    for mid in archived:
+        words = set(content_tokens(line_of(store.memories[mid])))
+        coverage.append(len(words & section.get(mid, set())) / len(words) if words else 1.0)
+    dissonant = [r for r in (store.anchor.log if store.anchor else []) if "dissonant" in r]
     block = store_block(store, components, history.now)
     lines = block.text.split("\n")
     return {
@@ -45,6 +53,20 @@ def mechanisms(preset: str, dataset: str, overrides: list[str]) -> dict[str, Any
         "summaries": len(store.summaries),
         "archived": len(archived),
         "archived_in_no_summary": sum(m not in cited for m in archived),
+        "archived_quoted": round(sum(c >= 0.9 for c in coverage) / len(coverage), 3) if coverage else None,
+        "archived_word_coverage": round(sum(coverage) / len(coverage), 3) if coverage else None,
+        "dissonance_checks": [
+            (r["now"][:10], round(r["drift_from_origin"], 3), len(r["dissonant"])) for r in dissonant
+        ],
+        "applied_confidences": dict(
+            sorted(
+                Counter(
+                    f"{r['classification']}@{r['confidence']:.2f}"
+                    for r in store.audit
+                    if r.get("classification") and not r.get("review") and r["operation"] != "ADD"
+                ).items()
+            )
+        ),
         "review_queue": len(store.review_queue),
         "operations": dict(sorted(Counter(r["operation"] for r in store.audit).items())),
         "merged_by_prompt": sum(m.meta.get("merged_by") == "merge_prompt" for m in store.memories.values()),

@@ -25,11 +25,11 @@ import argparse
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from memlab.benchmarks.stats import PairedResult, paired_test
 from memlab.reports import budgets as bg
 from memlab.reports import configs as cf
 from memlab.reports.budgets import cell
 from memlab.reports.common import finished_runs, require_runs
-from memlab.reports.stats import PairedResult, paired_test
 
 EXPERIMENT = "tuned_per_budget"
 #: `tuned`'s selector (conf/experiment/tuned.yaml), kept unless another is distinguishably better.
@@ -51,11 +51,9 @@ def table(points: Mapping[str, bg.Point], chosen: str, paired: Mapping[str, Pair
     lines = ["| selector | metric (95% CI) | tokens | − current_facts (95% CI) | chosen |", "|---|---|---|---|---|"]
     for name in sorted(points, key=lambda n: (n != INCUMBENT, n)):
         p, res = points[name], paired.get(name)
-        diff = cell(res.diff, res.ci_low, res.ci_high, "+") if res else "–"
+        diff = cell(res.diff, (res.ci_low, res.ci_high), "+") if res else "–"
         tokens = f"{p.tokens:.0f}" if p.tokens is not None else "–"
-        lines.append(
-            f"| `{name}` | {cell(p.value, p.low, p.high)} | {tokens} | {diff} | {'yes' if name == chosen else ''} |"
-        )
+        lines.append(f"| `{name}` | {cell(p.value, p.ci)} | {tokens} | {diff} | {'yes' if name == chosen else ''} |")
     return lines
 
 

@@ -2,14 +2,14 @@
 
 Usage: PYTHONPATH=. python experiments/project_history/llm_calls.py DATASET [OVERRIDE ...]
 (``DATASET``: ``builtin_history``, ``ferrybook_history`` or ``project_history``; e.g. ``project_history
-dataset.style=ticket seed=0``). Runs ``+experiment=project_history judge.fallback=dspy`` with ``llm=local``
+dataset.style=ticket seed=0``). Runs ``+experiment=project_history judge=cascade_llm`` with ``llm=local``
 pointed at a port where no server listens (``UNSERVED``), so every call the cascade makes fails at once and the
 DSPy judge answers COEXIST with confidence 0, as its contract says (no LLM runs here, and no accuracy is read from
-this). Each verdict's reason says which judge gave it; the script prints, for ``judge.llm_min_probability`` 0.01
+this). Each verdict's reason says which judge gave it; the script prints, for ``judge.screen_min_probability`` 0.01
 (the conf's) and 0.03:
 
 * ``fallback`` — pairs the learned judge does not answer (distrusted store or unsure verdict);
-* ``llm_calls`` — of those, pairs the fallback model's filter lets through to the language model;
+* ``llm_calls`` — of those, pairs model v11's screen lets through to the language model;
 * ``gold_in_fallback`` / ``gold_sent`` — gold supersessions (transitive closure, as the metric counts them)
   among the fallback's pairs and among the pairs sent: the share is the recall a perfect language model
   could reach on what the cascade hands it.
@@ -31,7 +31,7 @@ from memlab.types import Relation, Verdict
 #: An OpenAI-compatible address nothing serves (port 9, discard): each call is refused at once.
 UNSERVED = "http://127.0.0.1:9/v1"
 #: How the cascade's reasons begin for a pair handed to the fallback, and for one of those sent to the LLM.
-FALLBACK, SENT = "fallback ", "fallback LLM "
+FALLBACK, SENT = "fallback ", "fallback dspy "
 
 
 class Counted(JudgeBase):
@@ -60,12 +60,12 @@ class Counted(JudgeBase):
 
 
 def main(argv: list[str]) -> None:
-    """Run the experiment at two filter levels and print the counts."""
+    """Run the experiment at two screen levels and print the counts."""
     dataset, extra = argv[0], argv[1:]
     for level in (0.01, 0.03):
-        overrides = ["+experiment=project_history", f"dataset={dataset}", *extra, "judge.fallback=dspy"]
+        overrides = ["+experiment=project_history", f"dataset={dataset}", *extra, "judge=cascade_llm"]
         overrides += ["llm=local", "llm.model=openai/unserved", f"llm.api_base={UNSERVED}", "llm.num_retries=0"]
-        overrides += ["llm.cache=false", f"judge.llm_min_probability={level}"]
+        overrides += ["llm.cache=false", f"judge.screen_min_probability={level}"]
         cfg = compose(overrides)
         data = build(cfg["dataset"], "dataset").load(int(cfg.get("seed") or 0))
         history = data.history
@@ -77,7 +77,7 @@ def main(argv: list[str]) -> None:
         in_fallback = gold & set(reached)
         sent = in_fallback & set(asked)
         print(
-            f"{' '.join([dataset, *extra])} llm_min_probability={level}: fallback={len(reached)} "
+            f"{' '.join([dataset, *extra])} screen_min_probability={level}: fallback={len(reached)} "
             f"llm_calls={len(asked)} gold_in_fallback={len(in_fallback)} gold_sent={len(sent)}"
         )
 

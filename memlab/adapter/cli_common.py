@@ -37,19 +37,26 @@ def command_spec(args: argparse.Namespace, repo: Repo, command: str) -> dict[str
     return spec
 
 
-#: Control characters (C0 but newline and tab, DEL, C1) shown as ``\xNN``: memory text never reaches a
-#: terminal as an escape sequence (ESC, OSC, CSI could move the cursor, retitle the window, hide text).
+_BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+#: Control characters (C0 but newline and tab, DEL, C1) shown as ``\xNN``, bidirectional controls as ``\uNNNN``:
+#: memory text never reaches a terminal as an escape sequence (ESC, OSC, CSI) nor reorders what it shows.
 _CONTROLS = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)] if c not in (0x09, 0x0A)}
+_CONTROLS.update({c: f"\\u{c:04x}" for c in _BIDI})
+#: What JSON output escapes beyond what :func:`json.dumps` does (it escapes C0 itself): DEL, C1, bidi controls.
+_JSON_CONTROLS = {c: f"\\u{c:04x}" for c in [*range(0x7F, 0xA0), *_BIDI]}
 
 
 def terminal_safe(text: str) -> str:
-    r"""``text`` with every control character but newline and tab written as a visible ``\xNN``."""
+    r"""``text`` with every control character but newline and tab written visibly (``\xNN``, ``\uNNNN``)."""
     return text.translate(_CONTROLS)
 
 
 def emit(args: argparse.Namespace, data: Any, text: str) -> None:
-    """Print JSON with ``--json``, else the text (control characters made visible, :func:`terminal_safe`)."""
-    print(json.dumps(data, indent=2, ensure_ascii=False, default=str) if args.json else terminal_safe(text))
+    """Print JSON with ``--json`` (every control character escaped), else the text (:func:`terminal_safe`)."""
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False, default=str).translate(_JSON_CONTROLS))
+    else:
+        print(terminal_safe(text))
 
 
 def progress_bar(stream=None):

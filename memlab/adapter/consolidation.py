@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from memlab.adapter import jsonl_refs, records
+from memlab.adapter import derived, jsonl_refs, records
 from memlab.adapter.gitcli import Repo
 from memlab.adapter.locking import file_lock
 from memlab.adapter.notes_store import LoadResult, load_memories, paused_gc
@@ -32,7 +32,7 @@ from memlab.pipeline.store import MemoryStore
 Progress = Callable[[int, int, str], None]
 STEPS = 4
 #: What an incremental run reads (no clusterer, summarizer, temporal resolver or reader: ~0.7 s of start-up less).
-INCREMENTAL_GROUPS = ("embedder", "retention", "judge", "selector", "retriever")
+INCREMENTAL_GROUPS = ("embedder", "admission", "retention", "judge", "selector", "retriever")
 
 
 @dataclass
@@ -45,6 +45,7 @@ class Loaded:
     errors: list[str] = field(default_factory=list)
     runs: dict[str, dict[str, Any]] = field(default_factory=dict)
     total: int = 0
+    policy: str | None = None
 
 
 def _parse_into(
@@ -71,10 +72,9 @@ def load_store(
     With ``max_memories`` only the newest that many memories enter the store (``Loaded.total`` says how
     many there were): the per-run cap of a consolidation, checked before any heavy phase.
     """
-    load = load_memories(repo, deadline=deadline)
-    kept = load.memories[-max_memories:] if max_memories and len(load.memories) > max_memories else load.memories
+    load = load_memories(repo, deadline=deadline, cap=max_memories)  # the newest held while reading
     with paused_gc():  # 100,000 states at once
-        store = MemoryStore(kept)
+        store = MemoryStore(load.memories)
     errors = list(load.errors)
     texts = jsonl_refs.read_texts(repo, kinds)
     decoded: dict[str, dict[str, dict[str, Any]]] = {kind: {} for kind in jsonl_refs.DERIVED_REFS}
@@ -92,6 +92,7 @@ def load_store(
             store.summaries[sid] = summary
 
     _parse_into(errors, "mem-meta", decoded["meta"], records.state_from, add_state)
+    derived.apply(repo, store, policy)  # tiers and supersessions: this clone's own conclusions, never a record's
     _parse_into(errors, "mem-summaries", decoded["summaries"], records.summary_from, add_summary)
     known = store.memories.keys() | store.summaries.keys()
 
@@ -100,12 +101,20 @@ def load_store(
             store.add_edge(edge)
 
     _parse_into(errors, "mem-edges", decoded["edges"], records.edge_from, add_edge)
-    return Loaded(store, load, decoded["meta"], errors, decoded["runs"], len(load.memories))
+    return Loaded(store, load, decoded["meta"], errors, decoded["runs"], load.total, policy)
+
+
+def new_memories(loaded: Loaded) -> frozenset[str]:
+    """Memories this clone never consolidated under the loaded policy (:func:`memlab.adapter.derived.consolidated`:
+    a ``mem-meta`` record, which anyone can push, never marks a memory as consolidated).
+    """
+    seen = derived.consolidated(loaded.store, loaded.policy or "")
+    return frozenset(mid for mid in loaded.store.memories if mid not in seen)
 
 
 def new_memory_count(loaded: Loaded) -> int:
-    """Memories never consolidated (no ``mem-meta`` record yet)."""
-    return sum(1 for mid in loaded.store.memories if mid not in loaded.meta)
+    """How many :func:`new_memories` there are."""
+    return len(new_memories(loaded))
 
 
 def needed(loaded: Loaded, cache: Any, spec: dict[str, Any], min_new: int | None) -> tuple[bool, str]:
@@ -115,6 +124,8 @@ def needed(loaded: Loaded, cache: Any, spec: dict[str, Any], min_new: int | None
         return True, problem
     if cache.get("spec") != spec_id(spec):
         return True, "the cache came from another spec"
+    if loaded.store.memories and not derived.consolidated(loaded.store, loaded.policy or ""):
+        return True, "no consolidation of this policy in this clone"
     fresh, least = new_memory_count(loaded), max(1, min_new or 0)
     if min_new is not None and fresh >= least:
         return True, f"{fresh} new memories"
@@ -187,7 +198,7 @@ def _consolidate(
     policy = policy_id(spec)
     loaded = load_store(repo, policy, max_memories=cap or None)
     store, tips = loaded.store, loaded.load.tips
-    fresh = frozenset(mid for mid in store.memories if mid not in loaded.meta)
+    fresh = new_memories(loaded)
     cache = read_json(repo.memlab_dir / CACHE_FILE)
     full_due, reason = needed(loaded, cache, spec, min_new)
     if incremental and not full_due:
@@ -209,6 +220,7 @@ def _consolidate(
         components.judge.resume(cache["judge"])  # the judge's tally as the last run left it
     step(3, STEPS, f"consolidating {len(run_fresh or store.memories):,} memories")
     known = None if run_fresh is None else set(store.edges)
+    derived.start(repo, store, policy, full=full)
     try:
         result = consolidate(store, components, now, full=full, fresh=run_fresh)
         if store.memories and run_fresh is None:  # every unit's recall index text embedded (an incremental run's

@@ -88,8 +88,8 @@ def pin_models(spec: dict[str, Any], run_id: str, out: Path, uri: str | None = N
     ``out`` — with the file's ``model_sha256``, so the hook judges with exactly the run's model.
 
     A strategy whose model the run did not log keeps an existing local ``model_path`` (made absolute) and
-    gets its sha256; so do a strategy's further model files (``fallback_model_path``). A further model left
-    unset is the package's shipped one, checked against the pin the run's conf gave it.
+    gets its sha256; so do the model files of the strategies nested in it (the cascade's stages). A nested model
+    left unset is the package's shipped one, checked against the pin the run's conf gave it.
 
     Returns:
         The model files pinned.
@@ -97,18 +97,19 @@ def pin_models(spec: dict[str, Any], run_id: str, out: Path, uri: str | None = N
     Raises:
         MemlabError: A model cannot be found.
     """
-    from memlab.adapter.spec import file_sha256, model_keys
+    from memlab.adapter.spec import model_refs
+    from memlab.sha import file_sha256
     from memlab.tracking.query import download_artifact, list_artifacts
 
     pinned: list[Path] = []
     for group, node in spec["strategies"].items():
-        for key in model_keys(node):  # further models (a cascade's fallback): local files, pinned as they are
-            if key == "model_path":
+        for holder, key in model_refs(node):  # nested models (a cascade's stages): local files, pinned as they are
+            if holder is node and key == "model_path":
                 continue
-            other = Path(str(node[key])).expanduser().resolve()
+            other = Path(str(holder[key])).expanduser().resolve()
             if not other.is_file():
                 raise MemlabError(f"{group} model {other} of run {run_id} not found; export on the machine that ran it")
-            node[key], node[key[: -len("path")] + "sha256"] = str(other), file_sha256(other)
+            holder[key], holder[key[: -len("path")] + "sha256"] = str(other), file_sha256(other)
             pinned.append(other)
         if not isinstance(node, dict) or "model_path" not in node:
             continue

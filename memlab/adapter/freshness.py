@@ -76,6 +76,25 @@ def raw_candidate(m: Any, now: datetime, limit: int, mark: str = "") -> Injectio
     return InjectionCandidate(m.id, "memory", m.namespace, text, m.timestamp, 0.0, recency, 0.0, 1.0, Tier.HOT)
 
 
+def memory_cap(spec: dict[str, Any]) -> int | None:
+    """The spec's ``hook.max_memories`` (``None``: no cap): reading holds only the newest that many."""
+    return int(spec["hook"].get("max_memories") or 0) or None
+
+
+def admitted(spec: dict[str, Any], memories: list[Any], store: dict[str, Any] | None = None) -> list[Any]:
+    """``memories`` the spec's admission lets into the block, as the cache holds them (``store``: the memories
+    an admission that reads the store sees; default: ``memories``).
+    """
+    node = spec["strategies"].get("admission") or {}
+    if str(node.get("_target_", "")).endswith(".NoAdmission") or not node.get("_target_"):
+        return memories
+    from memlab.build import build_node
+
+    admission = build_node(node, "admission", where="spec")
+    seen = ({m.id: m for m in memories} if store is None else store) if admission.reads_store else {}
+    return [m for m, verdict in zip(memories, admission.admit_all(memories, seen), strict=True) if verdict.keep]
+
+
 def wait_for_cache(repo: Repo, tips: dict[str, str], deadline: float) -> dict[str, Any] | None:
     """The candidate cache once a consolidation wrote it from ``tips`` (polled until ``deadline``), else ``None``."""
     while time.monotonic() < deadline:
@@ -106,9 +125,9 @@ def pending_block(
 
     others = read_json(repo.memlab_dir / SEEN_FILE, [])  # a newer run's, after a race: its memories are not new
     known = {c.id for c in pool} | ({o for o in others if isinstance(o, str)} if isinstance(others, list) else set())
-    memories = {m.id: m for m in load_memories(repo).memories}
+    memories = {m.id: m for m in load_memories(repo, cap=memory_cap(spec)).memories}
     new = sorted((m for m in memories.values() if m.id not in known and m.timestamp <= now), key=lambda m: m.timestamp)
-    new = new[-MAX_PENDING:][::-1]
+    new = admitted(spec, new, memories)[-MAX_PENDING:][::-1]
     limit, max_chars = int(spec["hook"]["max_item_chars"]), int(spec["hook"]["max_chars"])
     marked = [raw_candidate(m, now, limit, MARK) for m in new]
     judge, drop = SlotJudge(), {m.id for m in new}

@@ -3,8 +3,9 @@ library (the event hooks run ``python -S``) and running in one pass over the lin
 
 It accepts only a subset of YAML whose meaning is unambiguous: ``key: value`` lines and ``key:`` followed
 by ``- item`` lines, each value a one-line plain scalar that YAML would read as text (no indicator at its
-start, no ``: `` or `` #`` inside, not a number, boolean or null word), a one-line single-quoted scalar, or
-— for ``timestamp`` only — an ISO date-time. For anything else :func:`read_simple` returns ``None`` and
+start, no ``: `` or `` #`` inside, not a number, boolean or null word), a one-line single-quoted scalar, a
+one-line double-quoted scalar (YAML's escapes, surrogate escapes excepted), or — for ``timestamp`` only — an
+ISO date-time. For anything else :func:`read_simple` returns ``None`` and
 the caller parses with PyYAML (:mod:`memlab.adapter.yaml_import`); a property test checks that whatever it
 accepts, PyYAML reads the same (``tests/adapter/test_front_matter.py``). git-notes-memory writes this
 subset, so the first session and volume reads rarely need PyYAML at all.
@@ -12,6 +13,7 @@ subset, so the first session and volume reads rarely need PyYAML at all.
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime
 from typing import Any
@@ -47,13 +49,34 @@ def _plain(value: str) -> str | None:
     return value
 
 
+#: A double-quoted scalar's escapes (YAML 1.1); surrogates and code points past U+10FFFF are left to PyYAML.
+_ESCAPE = re.compile(
+    r"\\(x[0-9A-Fa-f]{2}|u(?![dD][89a-fA-F])[0-9A-Fa-f]{4}"
+    r"|U(?!0000[dD][89a-fA-F])(?:000[0-9A-Fa-f]|0010)[0-9A-Fa-f]{4}|[0abtnvfre \"/\\N_LP])"
+)
+_ESCAPED = dict(zip('0abtnvfre "/\\N_LP', '\0\a\b\t\n\v\f\r\x1b "/\\\x85\xa0\u2028\u2029', strict=True))
+#: Escapes YAML has and JSON has not.
+_NOT_JSON = re.compile(r"\\[xU0ave N_LP]")
+
+
+def _unescape(found: re.Match[str]) -> str:
+    code = found.group(1)
+    return _ESCAPED[code] if len(code) == 1 else chr(int(code[1:], 16))
+
+
 def _scalar(value: str) -> str | None:
-    """A safe plain scalar or a one-line single-quoted scalar as text, else ``None``."""
-    if value[:1] == "'" and len(value) >= 2 and value[-1] == "'":
+    """A safe plain scalar or a one-line single- or double-quoted scalar as text, else ``None``."""
+    quote = value[:1]
+    if quote in ("'", '"') and len(value) >= 2 and value[-1] == quote:
         inner = value[1:-1]
-        if "'" in inner.replace("''", "") or not inner.isprintable() or inner != inner.strip(" "):
+        escaped = quote == '"' and "\\" in inner
+        bare = inner.replace("''", "") if quote == "'" else _ESCAPE.sub("", inner) if escaped else inner
+        if quote in bare or ("\\" in bare and quote == '"') or not bare.isprintable() or inner != inner.strip(" "):
             return None
-        return inner.replace("''", "'")
+        if quote == "'" or not escaped:
+            return inner.replace("''", "'") if quote == "'" else inner
+        # JSON's escapes mean the same in YAML, and its decoder runs in C (a summary holds a dozen \uNNNN)
+        return _ESCAPE.sub(_unescape, inner) if _NOT_JSON.search(inner) else json.loads(f'"{inner}"')
     return _plain(value)
 
 

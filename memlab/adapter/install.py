@@ -1,12 +1,15 @@
 """Install the exported hook into Claude Code settings (project, local, user) or as a plugin, and undo it.
 
-Settings: our entries are hook commands containing :data:`MARKER`; everything else in the file is kept.
-The first install saves the original bytes (or a note that the file did not exist) and a record of what
-it wrote (and of the spec its hooks run, path and SHA-256: :mod:`memlab.adapter.installed_spec`) in memlab's own
-state folder (``$XDG_STATE_HOME/memlab/installs/``, else
-``~/.local/state/memlab/installs/``) — never inside the project, where a repository could plant a record
-or a link. Uninstall restores the original byte for byte when the file still holds exactly what install
-wrote, and otherwise removes only memlab's entries.
+Settings: our entries are hook commands containing :data:`MARKER` or :data:`LAUNCHER_MARKER`; everything else
+is kept. Install saves in memlab's own state folder (:func:`state_dir`; never inside the project, where a
+repository could plant a record or a link) the original bytes, the commands it wrote (per entry, not a hash of
+the file, so a re-install after the user's edits still knows what is memlab's) and the spec its hooks run
+(:mod:`memlab.adapter.installed_spec`). Uninstall removes memlab's entries and keeps all else the user wrote;
+the original bytes come back only when nothing but memlab's entries changed.
+
+The project scope's file is committed by a team, so its commands hold nothing of this machine: each runs a
+per-user launcher (:func:`write_launcher`: this machine's interpreter, ``PYTHONPATH`` and spec) when there is
+one, and does nothing for a user who never installed that spec.
 
 Every write is atomic (a new file renamed into place, never through a symbolic link) and keeps the file's
 permission bits; for the project and local scopes a link anywhere below the project (``.claude`` or the
@@ -31,6 +34,8 @@ from memlab.adapter.safe_io import atomic_write, make_dirs, read_regular, refuse
 from memlab.errors import MemlabError
 
 MARKER = " -m memlab.cli hook "
+#: What a project-scope command holds: the per-user launcher folder and name prefix (:func:`launcher_path`).
+LAUNCHER_MARKER = "/memlab/hooks/memlab-hook-"
 SCOPES = {"project": ".claude/settings.json", "local": ".claude/settings.local.json", "user": "settings.json"}
 #: Claude Code event -> (memlab hook event, matcher or None, timeout seconds).
 EVENTS: dict[str, tuple[str, str | None, int]] = {
@@ -92,13 +97,11 @@ def fast_command() -> str:
 def fast_prefix() -> str:
     """``PYTHONPATH=<root> PYTHONPYCACHEPREFIX=<pycache> <python> -P -S -m memlab.cli`` for the hook events.
 
-    ``-P`` keeps the current folder (the repository) off ``sys.path``, so no ``memlab/`` or ``json.py``
-    there is ever imported. ``-S`` skips site-packages processing (tens of milliseconds in a large
-    environment); the event hooks need only the standard library and memlab itself, which PYTHONPATH
-    provides. ``PYTHONPYCACHEPREFIX`` points at :func:`pycache_dir`, which :func:`precompile` fills at
-    install, so the hook reads bytecode even where ``PYTHONDONTWRITEBYTECODE`` is set (otherwise every
-    session start would compile memlab's modules again). Consolidation started in the background runs
-    with the full environment (and ``-P``) and without this bytecode folder.
+    ``-P`` keeps the repository (the current folder) off ``sys.path``: no ``memlab/`` or ``json.py`` there is
+    imported. ``-S`` skips site-packages (tens of milliseconds); the event hooks need only the standard
+    library and memlab, which PYTHONPATH provides. ``PYTHONPYCACHEPREFIX`` is :func:`pycache_dir`, filled by
+    :func:`precompile`, so the hook reads bytecode even under ``PYTHONDONTWRITEBYTECODE``. Consolidation in
+    the background runs with the full environment (and ``-P``).
     """
     env = f"PYTHONPATH={shlex.quote(str(memlab_root()))} PYTHONPYCACHEPREFIX={shlex.quote(str(pycache_dir()))}"
     return f"{env} {fast_command()}"
@@ -118,7 +121,6 @@ HOOK_MODULES: tuple[str, ...] = (
     "memlab.adapter.safe_io",
     "memlab.pipeline.inject",
     "memlab.build",
-    "memlab.protocols",
     "fcntl",
     "subprocess",
 )
@@ -145,12 +147,10 @@ sys.exit(0 if ok else 1)
 def precompile(folder: Path | None = None) -> str:
     """Compile memlab's package and the standard-library modules the event hooks import into ``folder``.
 
-    Runs the hook's interpreter as the hook does (``-P -S``, PYTHONPATH = memlab's root) with
-    ``PYTHONPYCACHEPREFIX=folder`` and bytecode writing on, from ``/``: it compiles the ``memlab`` package
-    (:mod:`compileall`) and imports :data:`HOOK_MODULES`, the allow-listed selectors and PyYAML (which the
-    first session's raw-notes parser loads from site-packages, :mod:`memlab.adapter.yaml_import`), which
-    writes the bytecode of every module they load. Nothing is run from a project. Python checks each ``.pyc``
-    against its source, so a stale file is recompiled rather than used.
+    Runs the hook's interpreter as the hook does (``-P -S``, from ``/``, bytecode writing on): compiles the
+    ``memlab`` package and imports :data:`HOOK_MODULES`, the allow-listed selectors and PyYAML (the first
+    session's parser, :mod:`memlab.adapter.yaml_import`), writing the bytecode of every module they load.
+    Nothing is run from a project; a stale ``.pyc`` is recompiled (Python checks it against its source).
 
     Args:
         folder: The bytecode folder (default :func:`pycache_dir`).
@@ -181,13 +181,37 @@ def hook_command(prefix: str, event: str, spec: Path) -> str:
     return f"{prefix} hook {event} --spec {shlex.quote(str(spec))}"
 
 
-def is_ours(hook: Any) -> bool:
-    """Whether a hook entry was written by memlab."""
-    return isinstance(hook, dict) and MARKER in str(hook.get("command", ""))
+def launcher_path(spec_sha: str) -> Path:
+    """This user's launcher of the hooks of the spec whose SHA-256 is ``spec_sha`` (project scope)."""
+    return state_dir() / "hooks" / f"memlab-hook-{spec_sha[:16]}"
 
 
-def strip_ours(settings: dict[str, Any]) -> dict[str, Any]:
-    """``settings`` without memlab's hook entries (empty groups and events dropped)."""
+def portable_command(spec_sha: str, event: str) -> str:
+    """A project-scope hook command: the same text on every machine; runs this user's launcher when there is one."""
+    where = f'"${{XDG_STATE_HOME:-$HOME/.local/state}}{LAUNCHER_MARKER}{spec_sha[:16]}"'
+    return f'f={where}; if [ -x "$f" ]; then exec "$f" {event}; fi'
+
+
+def write_launcher(spec: Path, spec_sha: str) -> Path:
+    """Write this user's launcher for ``spec`` (mode 755, in memlab's state folder); returns its path."""
+    path = launcher_path(spec_sha)
+    _state_folder(path.parent)
+    run = hook_command(fast_prefix(), '"$1"', spec)
+    text = f"#!/bin/sh\n# memlab hooks of {spec} (written by memlab install)\nexec env {run}\n"
+    atomic_write(path, text.encode("utf-8"), mode=0o755)
+    return path
+
+
+def is_ours(hook: Any, also: frozenset[str] = frozenset()) -> bool:
+    """Whether a hook entry was written by memlab (its command, or one of the commands ``also`` recorded)."""
+    if not isinstance(hook, dict):
+        return False
+    command = str(hook.get("command", ""))
+    return MARKER in command or LAUNCHER_MARKER in command or command in also
+
+
+def strip_ours(settings: dict[str, Any], also: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """``settings`` without memlab's hook entries (:func:`is_ours`; empty groups and events dropped)."""
     hooks = settings.get("hooks")
     if not isinstance(hooks, dict):
         return dict(settings)
@@ -199,8 +223,8 @@ def strip_ours(settings: dict[str, Any]) -> dict[str, Any]:
         kept = []
         for group in groups:
             if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-                inner = [h for h in group["hooks"] if not is_ours(h)]
-                if not inner and any(is_ours(h) for h in group["hooks"]):
+                inner = [h for h in group["hooks"] if not is_ours(h, also)]
+                if not inner and any(is_ours(h, also) for h in group["hooks"]):
                     continue
                 group = {**group, "hooks": inner}
             kept.append(group)
@@ -214,8 +238,11 @@ def strip_ours(settings: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def merge(settings: dict[str, Any], spec: Path, prefix: str) -> dict[str, Any]:
-    """``settings`` with memlab's entries (replacing earlier memlab entries; others untouched)."""
+def merge(settings: dict[str, Any], spec: Path, prefix: str, commands: dict[str, str] | None = None) -> dict[str, Any]:
+    """``settings`` with memlab's entries (replacing earlier memlab entries; others untouched).
+
+    ``commands``: each event's command (default: :func:`hook_command` of ``prefix`` and ``spec``).
+    """
     if not isinstance(settings.get("hooks", {}), dict):
         raise MemlabError('the settings\' "hooks" is not a JSON object; fix it before installing')
     result = strip_ours(settings)
@@ -224,7 +251,8 @@ def merge(settings: dict[str, Any], spec: Path, prefix: str) -> dict[str, Any]:
         group: dict[str, Any] = {}
         if matcher:
             group["matcher"] = matcher
-        group["hooks"] = [{"type": "command", "command": hook_command(prefix, name, spec), "timeout": timeout}]
+        command = (commands or {}).get(name) or hook_command(prefix, name, spec)
+        group["hooks"] = [{"type": "command", "command": command, "timeout": timeout}]
         hooks[event] = [*(hooks.get(event) or []), group]
     result["hooks"] = hooks
     return result
@@ -250,6 +278,13 @@ def state_dir() -> Path:
     """Memlab's per-user state folder (``$XDG_STATE_HOME/memlab``, else ``~/.local/state/memlab``)."""
     base = os.environ.get("XDG_STATE_HOME")
     return (Path(base) if base else Path.home() / ".local" / "state") / "memlab"
+
+
+def _state_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        raise MemlabError(f"cannot create memlab's state folder {folder}: {exc.strerror or exc}") from None
 
 
 def record_dir(settings: Path) -> Path:
@@ -281,6 +316,12 @@ def _read_record(folder: Path, path: Path) -> dict[str, Any] | None:
     return record if isinstance(record, dict) and record.get("settings") == str(path) else None
 
 
+def _recorded(record: dict[str, Any] | None) -> frozenset[str]:
+    """The commands an install record says memlab wrote."""
+    entries = (record or {}).get("entries")
+    return frozenset(e for e in entries if isinstance(e, str)) if isinstance(entries, list) else frozenset()
+
+
 def install_settings(spec: Path, project: Path, scope: str) -> Path:
     """Merge memlab's hooks into the scope's settings file; returns its path. Idempotent.
 
@@ -304,16 +345,19 @@ def install_settings(spec: Path, project: Path, scope: str) -> Path:
     created = [str(p) for p in make_dirs(path.parent, root, check_links=strict)]
     if record is None:
         record = {"settings": str(path), "existed": raw is not None, "original_sha": _sha(raw), "created_dirs": created}
-        try:
-            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        except OSError as exc:
-            raise MemlabError(f"cannot create memlab's state folder {folder}: {exc.strerror or exc}") from None
+        _state_folder(folder)
         if raw is not None:
             atomic_write(folder / "backup", raw, mode=stat.S_IMODE(os.lstat(path).st_mode))
-    new = (json.dumps(merge(data, spec, fast_prefix()), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    atomic_write(path, new)
-    record["written_sha"] = _sha(new)
-    record["spec"], record["spec_sha256"] = str(spec), _sha(read_regular(spec))  # what `memlab recall` runs
+    spec_sha = _sha(read_regular(spec)) or ""
+    commands: dict[str, str] = {}
+    if scope == "project":  # a committed file: nothing of this machine in it
+        write_launcher(spec, spec_sha)
+        commands = {name: portable_command(spec_sha, name) for name, _, _ in EVENTS.values()}
+    merged = merge(strip_ours(data, _recorded(record)), spec, fast_prefix(), commands)
+    atomic_write(path, (json.dumps(merged, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    ours = [h["command"] for groups in merged["hooks"].values() for g in groups for h in g["hooks"] if is_ours(h)]
+    record["entries"] = sorted(_recorded(record) | set(ours))
+    record["spec"], record["spec_sha256"] = str(spec), spec_sha  # what `memlab recall` runs
     atomic_write(folder / "record.json", (json.dumps(record, indent=2) + "\n").encode(), mode=0o600)
     return path
 
@@ -332,7 +376,8 @@ def uninstall_settings(project: Path, scope: str) -> str:
     """Reverse :func:`install_settings`; returns what was done.
 
     Only memlab's own record (in its state folder) is trusted; files named ``*.memlab-install.json`` or
-    ``*.memlab-backup`` beside the settings file are never read.
+    ``*.memlab-backup`` beside the settings file are never read. The original bytes come back only when the
+    file then says what they say; the file (and folders install made) goes only when new and left empty.
     """
     project = project.expanduser().resolve()
     path, root, _ = _target(scope, project)
@@ -340,22 +385,23 @@ def uninstall_settings(project: Path, scope: str) -> str:
     record = _read_record(folder, path)
     raw = read_regular(path)
     backup = read_regular(folder / "backup") if record else None
-    if record and raw is not None and _sha(raw) == record.get("written_sha"):
-        if record.get("existed") and backup is not None and _sha(backup) == record.get("original_sha"):
-            atomic_write(path, backup, mode=stat.S_IMODE(os.lstat(path).st_mode))
+    if raw is None:
+        how = f"nothing to remove: {path} does not exist"
+    else:
+        data = strip_ours(_parse(path, raw), _recorded(record))
+        if record and record.get("existed") and backup is not None and _sha(backup) == record.get("original_sha"):
+            with contextlib.suppress(MemlabError):
+                if _parse(path, backup) == data:
+                    data = None
+        if data is None:
+            atomic_write(path, backup or b"", mode=stat.S_IMODE(os.lstat(path).st_mode))
             how = f"restored {path} byte for byte"
-        elif record.get("existed"):
-            atomic_write(path, (json.dumps(strip_ours(_parse(path, raw)), indent=2) + "\n").encode("utf-8"))
-            how = f"removed memlab hooks from {path} (the saved original was missing or changed)"
-        else:
+        elif record and not record.get("existed") and data == {}:
             path.unlink()
             how = f"removed {path} (it did not exist before)"
-    elif raw is not None:
-        data = strip_ours(_parse(path, raw))
-        atomic_write(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
-        how = f"removed memlab hooks from {path} (other changes kept)"
-    else:
-        how = f"nothing to remove: {path} does not exist"
+        else:
+            atomic_write(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+            how = f"removed memlab hooks from {path} (everything else kept)"
     if record:
         for name in ("backup", "record.json"):
             (folder / name).unlink(missing_ok=True)

@@ -11,8 +11,8 @@ matters, and a policy never reads another's records (another spec's derived stat
 
 Writers hold ``.git/memlab/notes.lock``, read the note at the ref's tip, and move the ref by
 compare-and-swap; every write is one atomic ref update, so a killed writer leaves the ref readable.
-Compaction rewrites the note with the newest record per (policy, id), every policy's kept, and drops lines
-that are not records.
+Compaction rewrites the note with the newest record per (policy, id), every policy's kept, keeps record lines
+this version does not read (future-dated, or a newer memlab's) unchanged and drops lines that are not records.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def encode(records: Iterable[Mapping[str, Any]], written_at: str | None = None) 
 
 
 def decode(
-    text: str, kind: str | None = None, policy: str | None = None
+    text: str, kind: str | None = None, policy: str | None = None, unread: list[str] | None = None
 ) -> tuple[dict[str, dict[str, Any]], list[str], int]:
     """Newest record per id among ``policy``'s records (``None``: those naming no policy), one message per bad
     line, and the number of good lines (of every policy).
@@ -74,17 +74,23 @@ def decode(
     A record is good when it parses (a guarded :func:`json.loads`), has a text ``id`` and a valid
     ``written_at`` (:func:`memlab.adapter.records.written_at`: an ISO time with a zone, not in the future),
     and — with ``kind`` — passes :func:`memlab.adapter.records.validate`. Bad records are skipped before
-    the newest per id is chosen, so a forged or broken line never hides or pins a good one.
+    the newest per id is chosen, so a forged or broken line never hides or pins a good one. ``meta`` records
+    carry the activations of every record of their id, future-dated ones included (a clock never resets a
+    count). ``unread`` receives each unread line shaped like a record (an object with a text id), for
+    compaction to keep.
     """
-    best, errors, good = newest(text, kind)
+    best, errors, good = newest(text, kind, unread)
     return {rid: rec for (owner, rid), rec in best.items() if owner == policy}, errors, good
 
 
-def newest(text: str, kind: str | None = None) -> tuple[dict[tuple[Any, str], dict[str, Any]], list[str], int]:
+def newest(
+    text: str, kind: str | None = None, unread: list[str] | None = None
+) -> tuple[dict[tuple[Any, str], dict[str, Any]], list[str], int]:
     """:func:`decode` for every policy at once: the newest record per ``(policy, id)``."""
-    from memlab.adapter.records import validate, written_at
+    from memlab.adapter.records import FUTURE, merge_activation, validate, written_at
 
     best: dict[tuple[Any, str], tuple[tuple[datetime, str], dict[str, Any]]] = {}
+    every: dict[tuple[Any, str], list[dict[str, Any]]] = {}
     errors: list[str] = []
     good = 0
     now = datetime.now(UTC)
@@ -101,19 +107,29 @@ def newest(text: str, kind: str | None = None) -> tuple[dict[tuple[Any, str], di
                 raise ValueError("not an object with a string id")
             if not isinstance(record.get("policy", ""), str):
                 raise ValueError("policy is not text")
-            stamp = written_at(record, now).astimezone(UTC)
             if kind is not None:
                 validate(kind, record)
+            stamp = written_at(record, now).astimezone(UTC)
         except (ValueError, RecursionError) as exc:
             rid = record.get("id") if isinstance(record, dict) and isinstance(record.get("id"), str) else None
             errors.append(f"line {n}{f' ({rid[:40]})' if rid else ''}: {str(exc)[:80]}")
+            if rid is not None and unread is not None:
+                unread.append(line)
+            if rid is not None and kind == "meta" and str(exc) == FUTURE:
+                every.setdefault((record.get("policy"), rid), []).append(record)
             continue
         good += 1
         key = (stamp, line)
         rid = (record.get("policy"), record["id"])
         if rid not in best or key > best[rid][0]:
             best[rid] = (key, record)
-    return {rid: rec for rid, (_, rec) in best.items()}, errors, good
+        if kind == "meta":
+            every.setdefault(rid, []).append(record)
+    out = {rid: rec for rid, (_, rec) in best.items()}
+    for rid, found in every.items():
+        if rid in out and len(found) > 1:
+            out[rid] = merge_activation(out[rid], found)
+    return out, errors, good
 
 
 def read_texts(repo: Repo, kinds: Iterable[str]) -> dict[str, tuple[str, str | None]]:
@@ -220,8 +236,8 @@ def update_records(
 
 
 def compact(repo: Repo, kind: str, drop: Callable[[dict[str, Any]], bool] | None = None) -> tuple[int, int]:
-    """Rewrite ``kind``'s note with only the newest record per (policy, id), no bad line, and no record ``drop``
-    names.
+    """Rewrite ``kind``'s note with the newest record per (policy, id) and no record ``drop`` names; record lines
+    not read (:func:`decode`'s ``unread``) are kept as they are, other bad lines dropped.
 
     Returns:
         (good lines before, records after).
@@ -231,14 +247,16 @@ def compact(repo: Repo, kind: str, drop: Callable[[dict[str, Any]], bool] | None
 
         def step(current: str) -> str | None:
             nonlocal counts
-            records, errors, good = newest(current, kind)
+            unread: list[str] = []
+            records, errors, good = newest(current, kind, unread)
             if drop is not None:
                 records = {rid: rec for rid, rec in records.items() if not drop(rec)}
             counts = (good, len(records))
-            if good == len(records) and not errors:
+            if good == len(records) and len(errors) == len(unread):
                 return None
             ordered = [records[k] for k in sorted(records, key=lambda k: (k[0] or "", k[1]))]
-            return (encode(ordered) + "\n") if records else ""
+            lines = [encode(ordered)] if records else []
+            return "\n".join([*lines, *sorted(set(unread))]) + "\n" if lines or unread else ""
 
         rewrite(repo, kind, step, f"memlab: compact {kind}")
     return counts

@@ -109,19 +109,23 @@ def write_file(path: Path, notes: dict[str, Any]) -> None:
     from memlab.adapter.state import log_line
     from memlab.errors import MemlabError
 
-    kept: dict[str, Any] = {}
-    total = 0
-    for blob, value in notes.items():
-        try:
-            size = _chars(value)
-        except (TypeError, ValueError, IndexError):
-            continue
-        if total + size <= MAX_CACHED_CHARS:
-            kept[blob] = value
-            total += size
+    def dump(notes: dict[str, Any]) -> str:
+        return json.dumps({"format": FORMAT, "parser": PARSER, "notes": notes}, separators=(",", ":"))
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps({"format": FORMAT, "parser": PARSER, "notes": kept}, separators=(",", ":"))
+        text = dump(notes)
+        if len(text) > MAX_CACHED_CHARS:  # cut to what fits (rare: counting every entry costs a tenth of a second)
+            kept, total = {}, 0
+            for blob, value in notes.items():
+                try:
+                    size = _chars(value)
+                except (TypeError, ValueError, IndexError):
+                    continue
+                if total + size <= MAX_CACHED_CHARS:
+                    kept[blob] = value
+                    total += size
+            text = dump(kept)
         atomic_write(path, text.encode("ascii"), mode=0o644, fsync=False)
     except (MemlabError, OSError, TypeError, ValueError, RecursionError) as exc:
         log_line(path.parent.parent, f"notes cache {path.name} not written: {str(exc)[:200]}")

@@ -2,30 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import gc
+import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TypeVar
 
-from memlab.adapter.blob_stream import BlobStream
+from memlab.adapter.blob_stream import BlobStream, stream_note, until
 from memlab.adapter.gitcli import Repo, git_reason, git_text, run_git
 from memlab.adapter.locking import writer_lock
+from memlab.adapter.notes_collect import Collector
 from memlab.adapter.notes_format import (
     MAX_MEMORY_BYTES,
-    MAX_NOTE_BYTES,
-    RawMemory,
     format_memory,
     memory_id,
-    parse_lines,
+    parse_chunks,
     parse_note,
 )
-from memlab.adapter.notes_split import bounded_lines
+from memlab.adapter.notes_split import split_text
 from memlab.adapter.notes_write import append_note, batch
 from memlab.errors import MemlabError
 from memlab.types import Memory
-
-T = TypeVar("T")
 
 MEM_PREFIX = "refs/notes/mem/"
 #: Notes read per batch when reading against a deadline (the first session's raw-notes fallback).
@@ -47,57 +45,14 @@ class LoadResult:
         records: Memory records parsed (copies on several commits and re-captures counted each time).
         errors: One line per note or record that was skipped.
         tips: ``ref -> commit`` of every memory ref read.
+        total: Distinct memories found (more than ``memories`` when a cap kept only the newest).
     """
 
     memories: list[Memory]
     records: int
     errors: list[str] = field(default_factory=list)
     tips: dict[str, str] = field(default_factory=dict)
-
-
-def read_blobs(repo: Repo, shas: list[str], limit: int = MAX_NOTE_BYTES) -> tuple[BlobStream, dict[str, int]]:
-    """The blobs up to ``limit`` bytes (a :class:`BlobStream`, in ``shas`` order), and the sizes of the others."""
-    small: list[str] = []
-    large: dict[str, int] = {}
-    for sha, found in zip(shas, batch(repo, shas, contents=False), strict=True):
-        if found is not None and found.size > limit:
-            large[sha] = found.size
-        elif found is not None:
-            small.append(sha)
-    return BlobStream(repo, small), large
-
-
-def _until(lines: Iterator[T], deadline: float | None) -> Iterator[T]:
-    """``lines`` until ``time.monotonic()`` passes ``deadline`` (checked every 1,024 lines)."""
-    import time
-
-    for i, line in enumerate(lines):
-        if deadline is not None and not i % 1024 and time.monotonic() > deadline:
-            return
-        yield line
-
-
-def stream_note(
-    repo: Repo, blob: str, namespace: str, deadline: float | None = None
-) -> tuple[list[RawMemory], list[str]]:
-    """:func:`parse_note` of a large blob read as a stream (``git cat-file blob``): one memory held at a time."""
-    import os
-    import subprocess
-
-    proc = subprocess.Popen(
-        ["git", "cat-file", "blob", blob],
-        cwd=repo.root,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "LC_ALL": "C", "GIT_TERMINAL_PROMPT": "0"},
-    )
-    try:
-        assert proc.stdout is not None
-        return parse_lines(_until(bounded_lines(proc.stdout, MAX_MEMORY_BYTES), deadline), namespace)
-    finally:
-        proc.kill()
-        proc.wait()
+    total: int = 0
 
 
 def ref_tips(repo: Repo, prefix: str = MEM_PREFIX) -> dict[str, str]:
@@ -106,7 +61,7 @@ def ref_tips(repo: Repo, prefix: str = MEM_PREFIX) -> dict[str, str]:
     return dict(line.split(" ", 1) for line in text.splitlines() if " " in line)
 
 
-_HEX = frozenset("0123456789abcdef")
+HEX_DIGITS = frozenset("0123456789abcdef")
 
 
 def _entries(data: bytes, width: int) -> Iterator[tuple[bytes, str, str]]:
@@ -141,7 +96,7 @@ def list_notes(repo: Repo, tips: dict[str, str]) -> tuple[list[tuple[str, str, s
             width = len(tips[ref]) // 2
             for mode, name, oid in _entries(obj.data, width):
                 path = prefix + name
-                if not set(name) <= _HEX:
+                if not set(name) <= HEX_DIGITS:
                     continue
                 if mode == b"40000" and len(name) == 2 and len(path) < 2 * width:
                     deeper.append((ref, oid, path))
@@ -152,37 +107,20 @@ def list_notes(repo: Repo, tips: dict[str, str]) -> tuple[list[tuple[str, str, s
     return out, errors
 
 
-def collapse(raws: Iterable[tuple[RawMemory, str]]) -> list[Memory]:
-    """One :class:`Memory` per content hash: earliest timestamp, its namespace and tags; copies counted."""
-    groups: dict[str, list[tuple[RawMemory, str]]] = {}
-    for raw, commit in raws:
-        groups.setdefault(memory_id(raw.summary, raw.content), []).append((raw, commit))
-    out = []
-    for mid, items in groups.items():
-        if len(items) > 1:
-            items.sort(key=lambda t: (t[0].timestamp, t[0].namespace, t[1]))
-            commits = sorted({c for _, c in items})
-        else:
-            commits = [items[0][1]]
-        first = items[0][0]
-        meta = {"occurrences": len(items), "last_seen": items[-1][0].timestamp.isoformat(), "commits": commits}
-        out.append(Memory(mid, first.namespace, first.timestamp, first.summary, first.content, first.tags, meta))
-    return sorted(out, key=lambda m: (m.timestamp, m.id))
-
-
-def load_memories(repo: Repo, *, deadline: float | None = None, cache: bool = True) -> LoadResult:
+def load_memories(
+    repo: Repo, *, deadline: float | None = None, cache: bool = True, cap: int | None = None
+) -> LoadResult:
     """Read every memory under ``refs/notes/mem/*``; bad notes and records are skipped and reported.
 
-    Each ref is read on its own: one that git cannot list (it points at a blob, say) is reported and the
-    others are read. Notes larger than :data:`MAX_NOTE_BYTES` are streamed memory by memory; a memory over
-    :data:`MAX_MEMORY_BYTES` is skipped on its own. With ``deadline`` (a ``time.monotonic()`` value) blobs
-    are read :data:`RAW_BATCH` notes at a time and reading stops at the deadline once something was read;
-    what was parsed is returned (``truncated`` error), as it is after :data:`RAW_MAX_RECORDS` records. With
-    ``cache`` a note blob already parsed is taken from :mod:`memlab.adapter.notes_cache` (exact: keyed by its
-    object id) and newly parsed ones are added (against a deadline only while time is left).
+    A ref git cannot list is reported and the others read. Notes over :data:`MAX_NOTE_BYTES` are streamed
+    memory by memory; a memory over :data:`MAX_MEMORY_BYTES` is skipped. With ``cap`` only the newest ``cap``
+    memories are held while reading (:class:`Collector`; ``total`` counts all). With ``deadline`` (a
+    ``time.monotonic()`` value) the time is checked before every note and every few memories, and reading
+    stops there once something was read (``truncated`` error), as after :data:`RAW_MAX_RECORDS` records.
+    With ``cache`` parsed note blobs come from and go to :mod:`memlab.adapter.notes_cache` (keyed by blob id).
     """
     with paused_gc():
-        return _load(repo, deadline, cache)
+        return _load(repo, deadline, cache, Collector(cap))
 
 
 @contextmanager
@@ -190,8 +128,6 @@ def paused_gc() -> Iterator[None]:
     """Automatic garbage collection off inside (restored on every exit): its full collections over a heap
     growing by 100,000 memories cost more than parsing them (reading makes no reference cycles).
     """
-    import gc
-
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -201,52 +137,60 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _load(repo: Repo, deadline: float | None, cache: bool) -> LoadResult:
-    import gc
-    import time
+def _parse(repo: Repo, ref: str, blob: str, data: bytes | None, deadline: float | None):
+    """``(memories, skip messages, whole)`` of one note: ``data`` parsed (or the blob streamed when it is large),
+    checking ``deadline`` every few memories (``whole`` is false when it cut the note).
+    """
+    namespace = ref[len(MEM_PREFIX) :]
+    if data is None:
+        return (*stream_note(repo, blob, namespace, deadline), False)
+    chunks = split_text(data.decode("utf-8", "replace").replace("\r\n", "\n"), MAX_MEMORY_BYTES)
+    good, bad = parse_chunks(chunks if deadline is None else until(chunks, deadline, every=16), namespace)
+    return good, bad, deadline is None or time.monotonic() <= deadline
 
+
+def _load(repo: Repo, deadline: float | None, cache: bool, found: Collector) -> LoadResult:
     from memlab.adapter import notes_cache
 
     tips = ref_tips(repo)
-    raws: list[tuple[RawMemory, str]] = []
     listed, errors = list_notes(repo, tips)
     known = notes_cache.NotesCache(repo.memlab_dir) if cache else None
-    step = len(listed) if deadline is None else RAW_BATCH  # against a deadline: blobs read batch by batch
+    step = len(listed) if deadline is None else RAW_BATCH  # against a deadline: blobs asked for batch by batch
+    stop = ""
     for start in range(0, len(listed), max(1, step)):
         part = listed[start : start + step]
-        if deadline is not None and raws and time.monotonic() > deadline:
-            errors.append("reading stopped at the time budget (truncated)")
-            break
-        if deadline is not None and len(raws) >= RAW_MAX_RECORDS:
-            errors.append(f"reading stopped at {len(raws):,} records (truncated)")
-            break
         hits = [known.get(blob, obj, ref[len(MEM_PREFIX) :]) if known else None for ref, blob, obj in part]
         need = dict.fromkeys(blob for (_, blob, _), hit in zip(part, hits, strict=True) if hit is None)
-        blobs, large = read_blobs(repo, list(need))  # in the order they are parsed in
-        with blobs:
+        with BlobStream(repo, list(need)) as blobs:  # in the order they are parsed in
             for n, ((ref, blob, commit), hit) in enumerate(zip(part, hits, strict=True), 1):
+                if deadline is not None and found.records and time.monotonic() > deadline:
+                    stop = "the time budget"
+                elif deadline is not None and found.records >= RAW_MAX_RECORDS:
+                    stop = f"{found.records:,} records"
+                if stop:
+                    break
                 if not n % GC_EVERY:
                     gc.collect(1)  # only what the last notes allocated: cycles a hostile note made are freed
-                namespace = ref[len(MEM_PREFIX) :]
-                data = None if hit is not None or blob in large else blobs.get(blob)
                 if hit is not None:
                     good, bad = hit
-                elif blob in large:
-                    good, bad = stream_note(repo, blob, namespace, deadline)
-                    if known and deadline is None:
-                        known.put(blob, commit, good, bad)
-                elif data is None:
-                    errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
-                    continue
                 else:
-                    good, bad = parse_note(data.decode("utf-8", "replace"), namespace)
-                    if known:
+                    data = blobs.get(blob)
+                    if data is None and blob not in blobs.large_:
+                        errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
+                        continue
+                    good, bad, whole = _parse(repo, ref, blob, data, deadline)
+                    if known and whole:
                         known.put(blob, commit, good, bad)
-                raws.extend((g, commit) for g in good)
+                for g in good:
+                    found.add(g, commit)
                 errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
+        if stop:
+            errors.append(f"reading stopped at {stop} (truncated)")
+            break
     if known and (deadline is None or time.monotonic() < deadline):  # the rest of the budget is the caller's
         known.save(listed)
-    return LoadResult(collapse(raws), len(raws), errors, tips)
+    memories = found.memories()
+    return LoadResult(memories, found.records, errors, tips, len(memories) + len(found.dropped))
 
 
 def append_memory(

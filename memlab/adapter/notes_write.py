@@ -24,6 +24,9 @@ from memlab.errors import MemlabError
 ANCHOR_ENTRY = "memlab-anchor"
 #: Compare-and-swap attempts before giving up.
 ATTEMPTS = 60
+#: Seconds a ref lock may stay held before memlab says so (git holds one for milliseconds: longer, a killed
+#: git process left it behind).
+LOCK_WAIT = 2.0
 _IDENT_ERRORS = ("tell me who you are", "auto-detect", "empty ident", "name consists only")
 _FALLBACK_IDENT = {
     "GIT_AUTHOR_NAME": "memlab",
@@ -126,7 +129,7 @@ def compare_and_swap(repo: Repo, ref: str, build: Callable[[str | None, str | No
     Raises:
         MemlabError: git refused the update for another reason, or the ref kept moving.
     """
-    locked = ""
+    locked, since = "", 0.0
     for attempt in range(ATTEMPTS):
         old, kind = tip(repo, ref)
         new = build(old, kind)
@@ -139,9 +142,11 @@ def compare_and_swap(repo: Repo, ref: str, build: Callable[[str | None, str | No
             reason = git_reason(proc.stderr.decode("utf-8", "replace"), proc.returncode)
             if "lock" not in reason.lower():
                 raise MemlabError(f"cannot update {ref} in {repo.root}: {reason}")
-            locked = reason  # another git process holds the ref: retry
+            locked, since = reason, since or time.monotonic()  # another git process holds the ref: retry
+            if time.monotonic() - since > LOCK_WAIT:
+                break
         else:
-            locked = ""  # another writer moved the ref: rebuild on its tip
+            locked, since = "", 0.0  # another writer moved the ref: rebuild on its tip
         time.sleep(random.uniform(0, min(0.2, 0.004 * 2**attempt)))
     if locked:
         raise MemlabError(

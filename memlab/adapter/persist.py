@@ -1,9 +1,10 @@
 """What a consolidation writes: derived records of its policy, vectors, the SessionStart cache.
 
-Order of writes: derived refs (meta, summaries, edges, then the run record, then compaction), then the vectors
-(:mod:`memlab.adapter.vectors`), the ids of the memories read that are not candidates (a session tells a memory no
-consolidation has seen from them) and the candidate cache. A process killed between
-writes leaves each ref readable (one atomic update each); a rerun loads what was written and completes.
+Order of writes: derived refs (meta, then this clone's own state, :mod:`memlab.adapter.derived`, summaries,
+edges, then the run record, then compaction), then the vectors (:mod:`memlab.adapter.vectors`), the ids of the
+memories read that are not candidates (a session tells a memory no consolidation has seen from them) and the
+candidate cache. A process killed between writes leaves each ref readable (one atomic update each); a rerun loads
+what was written and completes.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memlab.adapter import jsonl_refs, records
+from memlab.adapter import derived, jsonl_refs, records
 from memlab.adapter.gitcli import Repo
 from memlab.adapter.spec import policy_id, spec_id
 from memlab.adapter.state import CACHE_FILE, CACHE_FORMAT, CANDIDATE_COLUMNS, SEEN_FILE, cache_rows, write_json_atomic
@@ -67,6 +68,7 @@ def persist(
 
     store, policy = loaded.store, policy_id(spec)
     written = {"meta_written": write_meta(repo, store, policy)}
+    written["hints_ignored"] = derived.save(repo, store, loaded.meta, policy, result.run_id)
     _maybe_kill("meta")
     if known is None:
         summaries = [records.summary_record(s) for s in store.summaries.values()]

@@ -52,13 +52,13 @@ COMMANDS = {
 
 def _spec_copy(spec: Path) -> str:
     """The spec's text with model paths made absolute (resolved against the spec's own folder)."""
-    from memlab.adapter.spec import load_spec, model_keys
+    from memlab.adapter.spec import load_spec, model_refs
 
     data = json.loads(spec.read_text(encoding="utf-8"))
     loaded = load_spec(spec)
     for group, node in (data.get("strategies") or {}).items():
-        for key in model_keys(node):
-            node[key] = loaded["strategies"][group][key]
+        for (raw, key), (resolved, _) in zip(model_refs(node), model_refs(loaded["strategies"][group]), strict=True):
+            raw[key] = resolved[key]
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
 
 

@@ -62,7 +62,7 @@ def reason(store: MemoryStore, shown: list[Shown], temporal: Any, question: str)
                 "summary": m.summary,
                 "score": round(hit.score, 4),
                 "tier": hit.tier.value,
-                "chain": store.chain(m.id),
+                "chain": store.chain(m.id) if m.id in store.states else [m.id],  # a summary has no chain
             }
         )
     if not hits:

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from memlab.types import (
+    MAX_ACCESS_TIMES,
     ConsolidationResult,
     Edge,
     EdgeType,
@@ -73,6 +74,22 @@ def bump_activation(record: dict[str, Any], now: datetime, keep: int) -> dict[st
     }
 
 
+def merge_activation(best: dict[str, Any], found: list[dict[str, Any]]) -> dict[str, Any]:
+    """``best`` (the newest record of a memory) with the activations of every record ``found`` for it: recalls
+    that clones recorded apart are all counted, whatever their clocks or the order the records arrived in.
+    """
+    times = {t for r in found for t in r.get("access_times") or ()}
+    top = max(found, key=lambda r: int(r.get("activation_count") or 0))
+    extra = len(times - set(top.get("access_times") or ()))
+    last = [r["last_accessed"] for r in found if r.get("last_accessed")]
+    return {
+        **best,
+        "activation_count": int(top.get("activation_count") or 0) + extra,
+        "last_accessed": max(last, key=datetime.fromisoformat) if last else None,
+        "access_times": sorted(times, key=datetime.fromisoformat)[-MAX_ACCESS_TIMES:],
+    }
+
+
 def summary_record(summary: Summary) -> dict[str, Any]:
     """A summary as a ``mem-summaries`` record."""
     data = asdict(summary)
@@ -134,6 +151,8 @@ def run_record(result: ConsolidationResult, extra: dict[str, Any]) -> dict[str, 
 
 #: How far in the future a record's ``written_at`` may lie (clocks of other clones differ a little).
 WRITTEN_AT_SKEW = timedelta(minutes=15)
+#: Why a record dated beyond that is not read (yet).
+FUTURE = "written_at lies in the future"
 #: Largest magnitude of a stored score or count (beyond it a record is not one memlab wrote).
 _LIMIT = 1e9
 _MAX_LIST = 10_000
@@ -175,7 +194,7 @@ def written_at(record: dict[str, Any], now: datetime) -> datetime:
     stamp = datetime.fromisoformat(value)
     _aware(stamp, "written_at")
     if stamp > now + WRITTEN_AT_SKEW:
-        raise ValueError("written_at lies in the future")
+        raise ValueError(FUTURE)
     return stamp
 
 

@@ -39,7 +39,7 @@ def find_repo(cwd: str | os.PathLike[str]) -> Repo:
     for folder in (start, *start.parents):
         dot = folder / ".git"
         if dot.is_dir():
-            return Repo(folder, dot)
+            return _checked(Repo(folder, dot))
         if dot.is_file():
             text = dot.read_text(encoding="utf-8", errors="replace").strip()
             if not text.startswith("gitdir:"):
@@ -48,5 +48,14 @@ def find_repo(cwd: str | os.PathLike[str]) -> Repo:
             common = gitdir / "commondir"
             if common.is_file():
                 gitdir = (gitdir / common.read_text(encoding="utf-8").strip()).resolve()
-            return Repo(folder, gitdir)
+            return _checked(Repo(folder, gitdir))
     raise MemlabError(f"not a git repository: {start}; run memlab inside a repository (git init)")
+
+
+def _checked(repo: Repo) -> Repo:
+    """``repo``; raises :class:`MemlabError` when ``.git/memlab`` is a symbolic link (an archive of a repository
+    can carry one: every file memlab writes there would land wherever it points).
+    """
+    if os.path.islink(repo.memlab_dir):
+        raise MemlabError(f"{repo.memlab_dir} is a symbolic link; memlab keeps its state in a real folder (remove it)")
+    return repo

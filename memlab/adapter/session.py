@@ -3,8 +3,8 @@
 Imports stay light (no numpy, torch, mlflow, hydra or sklearn): consolidation precomputed everything. Nor does
 the cached path import ``dataclasses`` or ``typing`` (a third of a cold process's CPU time together): its value
 types are :class:`~memlab.selection_types.FrozenValue` classes, its modules name their annotation-only imports
-under a local ``TYPE_CHECKING`` flag, and :func:`memlab.build.implements` checks the selector without
-:mod:`memlab.protocols` (``tests/adapter/test_session_start.py`` holds the list). When
+under a local ``TYPE_CHECKING`` flag, and the builder checks the selector against its base class, which imports neither
+(``tests/adapter/test_session_start.py`` holds the list). When
 the cache is missing or unusable (a fresh install, a corrupt file) the block is built from the raw notes
 instead — newest memories first, within the hook's time budget — and a consolidation starts in the
 background.
@@ -152,18 +152,19 @@ def cached_candidates(rows: list[tuple[Any, ...]]) -> list[InjectionCandidate]:
 def raw_candidates(
     repo: Repo, spec: dict[str, Any], now: datetime, deadline: float | None, problems: list[str] | None = None
 ) -> list[InjectionCandidate]:
-    """Candidates straight from the notes (no consolidation yet): every memory recorded by ``now``.
+    """Candidates straight from the notes (no consolidation yet): every memory recorded by ``now`` (the newest
+    ``hook.max_memories`` of those read within the deadline) that the spec's admission lets into the block.
 
     ``problems``, when given, receives one line per note or memory skipped (and the time-budget cut).
     """
-    from memlab.adapter.freshness import raw_candidate
+    from memlab.adapter.freshness import admitted, memory_cap, raw_candidate
     from memlab.adapter.notes_store import load_memories
 
     limit = int(spec["hook"]["max_item_chars"])
-    loaded = load_memories(repo, deadline=deadline)
+    loaded = load_memories(repo, deadline=deadline, cap=memory_cap(spec))
     if problems is not None:
         problems.extend(loaded.errors)
-    return [raw_candidate(m, now, limit) for m in loaded.memories if m.timestamp <= now]
+    return [raw_candidate(m, now, limit) for m in admitted(spec, [m for m in loaded.memories if m.timestamp <= now])]
 
 
 def decide(policy: str, source: str, session_id: str, version: str, sessions: dict[str, Any]) -> bool:

@@ -4,9 +4,9 @@ A spec names each strategy by its ``_target_`` with its parameters; :mod:`memlab
 builds it, refusing any target off the allow-list (:mod:`memlab.strategy_index`). A strategy whose
 third-party dependency is missing fails with a message naming the package to install.
 
-Model files (a strategy's ``model_path``, and any other ``<name>model_path`` such as the cascade judge's
-``fallback_model_path``) are resolved against the spec file's folder — never against the repository or the
-current directory — and carry the ``model_sha256`` (``<name>model_sha256``) that ``memlab export`` computed;
+Model files (a strategy's ``model_path``, and those of the strategies nested in it, such as the cascade judge's
+stages) are resolved against the spec file's folder — never against the repository or the current directory —
+and carry the ``model_sha256`` beside them that ``memlab export`` computed;
 :func:`check_models` refuses a model inside the repository being served or one whose bytes changed.
 """
 
@@ -20,13 +20,15 @@ from memlab.build import GROUPS, build_node, config_hash, missing_package_error
 from memlab.errors import MemlabError
 from memlab.groups import SPEC_DEFAULTS
 from memlab.pipeline.inject import MAX_BLOCK_CHARS, MAX_ITEM_CHARS
+from memlab.sha import file_sha256
 
 TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
 if TYPE_CHECKING:
     from typing import Any
 
-#: Strategy groups every spec must carry (a spec exported before ``retriever`` existed gets ``dense``).
-REQUIRED_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g not in ("retriever", "reader"))
+#: Strategy groups every spec must carry (a spec exported before ``retriever`` existed gets ``dense``, one
+#: exported before ``admission`` existed admits every record).
+REQUIRED_GROUPS: tuple[str, ...] = tuple(g for g in GROUPS if g not in ("retriever", "reader", "admission"))
 __all__ = ["GROUPS", "build_node", "config_hash", "missing_package_error"]
 
 SPEC_FORMAT = "memlab.hook-spec/1"
@@ -50,35 +52,27 @@ HOOK_DEFAULTS: dict[str, Any] = {
 }
 
 
-def model_keys(node: Any) -> list[str]:
-    """The keys of a strategy node that name a model file (``model_path``, ``fallback_model_path``, ...) and
-    are set; each has its pin in the same key with ``_sha256`` for ``_path``.
+def model_refs(node: Any) -> list[tuple[dict[str, Any], str]]:
+    """``(node, key)`` of every set key naming a model file (``model_path``, ``<name>model_path``) in a strategy
+    node and in the strategy nodes nested in it (the cascade's stages), outermost first; each has its pin in the
+    same node, in the key with ``_sha256`` for ``_path``.
     """
+    if isinstance(node, list | tuple):
+        return [ref for item in node for ref in model_refs(item)]
     if not isinstance(node, Mapping):
         return []
-    return [k for k, v in node.items() if isinstance(k, str) and k.endswith("model_path") and v]
+    own = [(node, k) for k, v in node.items() if isinstance(k, str) and k.endswith("model_path") and v]
+    return own + [ref for value in node.values() for ref in model_refs(value)]
 
 
 def resolve_model_paths(strategies: Mapping[str, Any], folder: Path) -> None:
-    """Make every model path (:func:`model_keys`) absolute against ``folder`` (the spec's own folder), links
+    """Make every model path (:func:`model_refs`) absolute against ``folder`` (the spec's own folder), links
     resolved.
     """
-    for node in strategies.values():
-        for key in model_keys(node):
-            if isinstance(node[key], str):
-                model = Path(node[key]).expanduser()
-                node[key] = str((model if model.is_absolute() else folder / model).resolve())
-
-
-def file_sha256(path: Path) -> str:
-    """SHA-256 of a file's bytes."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+    for node, key in model_refs(list(strategies.values())):
+        if isinstance(node[key], str):
+            model = Path(node[key]).expanduser()
+            node[key] = str((model if model.is_absolute() else folder / model).resolve())
 
 
 def inside(path: Path, folder: Path) -> bool:
@@ -92,8 +86,8 @@ def check_models(spec: Mapping[str, Any], repo: Any) -> None:
     Raises:
         MemlabError: One line naming the group, the file and what to do.
     """
-    for group, node in (spec.get("strategies") or {}).items():
-        for key in model_keys(node):
+    for group, strategy in (spec.get("strategies") or {}).items():
+        for node, key in model_refs(strategy):
             model = Path(str(node[key]))
             if inside(model, repo.root) or inside(model, repo.git_dir):
                 raise MemlabError(
@@ -129,6 +123,7 @@ def load_spec(path: str | Path) -> dict[str, Any]:
         raise MemlabError(f"spec {path} lacks strategies ({', '.join(REQUIRED_GROUPS)}); re-export it")
     strategies.setdefault("retriever", dict(DEFAULT_RETRIEVER))
     strategies.setdefault("reader", {"_target_": "memlab.strategies.reader.none.NoReader"})  # the hook reads nothing
+    strategies.setdefault("admission", {"_target_": "memlab.strategies.admission.none.NoAdmission"})
     if not isinstance(data.get("hook") or {}, dict) or not isinstance(data.get("pipeline") or {}, dict):
         raise MemlabError(f"spec {path} has a malformed hook or pipeline section; re-export it")
     hook = {**HOOK_DEFAULTS, **(data.get("hook") or {})}
@@ -183,7 +178,7 @@ def default_spec() -> dict[str, Any]:
     strategies = {}
     for group, option in DEFAULT_OPTIONS.items():
         strategies[group] = yaml.safe_load((CONF_DIR / group / f"{option}.yaml").read_text(encoding="utf-8"))
-    pipeline = (yaml.safe_load((CONF_DIR / "config.yaml").read_text(encoding="utf-8")) or {}).get("pipeline", {})
+    pipeline: dict[str, Any] = {}  # every pipeline setting at its default (memlab.components.PipelineSettings)
     spec = {
         "format": SPEC_FORMAT,
         "strategies": strategies,

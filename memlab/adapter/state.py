@@ -46,10 +46,21 @@ _NUMBER = (int, float)
 
 
 def clock() -> datetime:
-    """Now (UTC), or ``$MEMLAB_NOW`` (ISO-8601) for reproducible runs and tests."""
+    """Now (UTC), or ``$MEMLAB_NOW`` (ISO-8601) for reproducible runs and tests.
+
+    Raises:
+        MemlabError: ``$MEMLAB_NOW`` is not an ISO-8601 time.
+    """
     fixed = os.environ.get("MEMLAB_NOW")
     if fixed:
-        ts = datetime.fromisoformat(fixed)
+        try:
+            ts = datetime.fromisoformat(fixed)
+        except ValueError:
+            from memlab.errors import MemlabError
+
+            raise MemlabError(
+                f"MEMLAB_NOW={fixed[:40]!r} is not an ISO-8601 time (e.g. 2025-12-24T10:00:00+00:00); fix or unset it"
+            ) from None
         return ts if ts.tzinfo else ts.replace(tzinfo=UTC)
     return datetime.now(UTC)
 
@@ -139,27 +150,44 @@ def cache_problem(cache: Any) -> str | None:
 
 
 def read_json(path: Path, default: Any = None) -> Any:
-    """Parsed JSON of ``path``, or ``default`` when missing, unreadable, over 256 MiB or nested too deeply."""
+    """Parsed JSON of ``path``, or ``default`` when missing, not a regular file (a link, a FIFO: never opened
+    through), unreadable, over 256 MiB or nested too deeply.
+    """
+    from memlab.adapter.safe_io import read_regular
+    from memlab.errors import MemlabError
+
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_STATE_BYTES + 1)
-        if len(data) > MAX_STATE_BYTES:
-            return default
-        return json.loads(data)
-    except (OSError, ValueError, RecursionError, MemoryError):
+        data = read_regular(path, MAX_STATE_BYTES)
+        return default if data is None else json.loads(data)
+    except (MemlabError, ValueError, RecursionError, MemoryError):
         return default
 
 
 def log_line(memlab_dir: Path, message: str) -> None:
-    """Append one line to ``hook.log`` (never raises; never more than one line per call)."""
+    """Append one line to ``hook.log`` (never raises; one line per call), never through a link (a planted link is
+    replaced by a new log) nor into a non-regular file; cutting the log to its last half replaces it.
+    """
+    import stat
+
+    from memlab.adapter.safe_io import atomic_write, read_regular
+
+    path = memlab_dir / LOG_FILE
+    flat = " ".join(str(message).split())[:500]
+    line = f"{datetime.now(UTC).isoformat(timespec='seconds')} {flat}\n".encode()
     try:
         memlab_dir.mkdir(parents=True, exist_ok=True)
-        path = memlab_dir / LOG_FILE
-        flat = " ".join(str(message).split())[:500]
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(f"{datetime.now(UTC).isoformat(timespec='seconds')} {flat}\n")
-        if path.stat().st_size > LOG_LIMIT:
-            data = path.read_bytes()
-            path.write_bytes(data[len(data) // 2 :].split(b"\n", 1)[-1])
-    except OSError:
+        if os.path.islink(path):  # (one planted between this test and the open makes the open fail)
+            return atomic_write(path, line, mode=0o644, fsync=False)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return
+            os.write(fd, line)
+            size = os.fstat(fd).st_size
+        finally:
+            os.close(fd)
+        if size > LOG_LIMIT:
+            data = read_regular(path, 4 * LOG_LIMIT) or b""
+            atomic_write(path, data[len(data) // 2 :].split(b"\n", 1)[-1], mode=0o644, fsync=False)
+    except Exception:  # a log line is never worth a failure
         pass

@@ -2,25 +2,21 @@
 merge and push every notes ref memlab reads or writes).
 
 A plain ``git fetch`` with the refspecs of ``sync-config`` brings the remote's notes under
-``refs/notes/remotes/<remote>/``; nothing reads them there. ``memlab hook sync`` fetches them, merges each
-into the local ref (by compare-and-swap, under the writer locks) and pushes the result.
+``refs/notes/remotes/<remote>/``, where nothing reads them. ``memlab hook sync`` fetches them (pruning that
+namespace: a ref the remote renamed never blocks a fetch), merges each into the local ref
+(:mod:`memlab.adapter.notes_merge`, under the writer locks) and pushes. A ref that cannot merge (a blob, a
+name clashing with a local ref) is skipped and reported; the others still sync and push.
 """
 
 from __future__ import annotations
 
-import os
-
-from memlab.adapter import jsonl_refs
 from memlab.adapter.gitcli import Repo, git_text, run_git
 from memlab.adapter.jsonl_refs import DERIVED_REFS
 from memlab.adapter.locking import writer_lock
-from memlab.adapter.notes_format import split_note
-from memlab.adapter.notes_store import MEM_PREFIX, ref_tips
-from memlab.adapter.notes_write import anchored_tree, batch, commit_tree, compare_and_swap, preserve, tip, write_blob
+from memlab.adapter.notes_merge import merge_ref
+from memlab.adapter.notes_store import MEM_PREFIX
 from memlab.errors import MemlabError
 from memlab.types import NAMESPACES
-
-_HEX = frozenset("0123456789abcdef")
 
 
 def _add(repo: Repo, key: str, value: str) -> bool:
@@ -53,19 +49,16 @@ def sync_config(repo: Repo, remote: str = "origin") -> list[str]:
     """
     changed: list[str] = []
     remotes = git_text(repo.root, ["remote"], check=False).split()
-    if remote in remotes:
-        for ref in DERIVED_REFS.values():  # exact refspecs of earlier versions break `git fetch` on a bare remote
-            tracking = ref.replace("refs/notes/", f"refs/notes/remotes/{remote}/", 1)
-            if _remove(repo, f"remote.{remote}.fetch", f"+{ref}:{tracking}"):
-                changed.append(f"remote.{remote}.fetch -= +{ref}:{tracking}")
-            if _remove(repo, f"remote.{remote}.push", f"{ref}:{ref}"):
-                changed.append(f"remote.{remote}.push -= {ref}:{ref}")
-        for ref in SHARED_GLOBS:
-            tracking = ref.replace("refs/notes/", f"refs/notes/remotes/{remote}/", 1)
-            if _add(repo, f"remote.{remote}.fetch", f"+{ref}:{tracking}"):
-                changed.append(f"remote.{remote}.fetch += +{ref}:{tracking}")
-            if _add(repo, f"remote.{remote}.push", f"{ref}:{ref}"):
-                changed.append(f"remote.{remote}.push += {ref}:{ref}")
+    if remote in remotes:  # exact refspecs of earlier versions break `git fetch` on a bare remote: removed
+        for refs, edit, sign in ((DERIVED_REFS.values(), _remove, "-="), (SHARED_GLOBS, _add, "+=")):
+            for ref in refs:
+                tracking = ref.replace("refs/notes/", f"refs/notes/remotes/{remote}/", 1)
+                for key, value in (
+                    (f"remote.{remote}.fetch", f"+{ref}:{tracking}"),
+                    (f"remote.{remote}.push", f"{ref}:{ref}"),
+                ):
+                    if edit(repo, key, value):
+                        changed.append(f"{key} {sign} {value}")
     else:
         changed.append(f"no remote '{remote}': push/fetch refspecs not set (rerun after `git remote add {remote} ...`)")
     for ref in [MEM_PREFIX + "*", *DERIVED_REFS.values()]:
@@ -86,127 +79,43 @@ def sync_config(repo: Repo, remote: str = "origin") -> list[str]:
     return changed or ["already configured"]
 
 
-def _is_ancestor(repo: Repo, a: str, b: str) -> bool:
-    return run_git(repo.root, ["merge-base", "--is-ancestor", a, b], check=False).returncode == 0
+def _shared(ref: str) -> bool:
+    return ref.startswith(MEM_PREFIX) or ref in DERIVED_REFS.values()
 
 
-def _notes(repo: Repo, commit: str) -> dict[str, tuple[str, str]]:
-    """``annotated object -> (path, blob)`` of a notes commit (fan-out paths joined)."""
-    out: dict[str, tuple[str, str]] = {}
-    for line in git_text(repo.root, ["ls-tree", "-r", commit]).splitlines():
-        meta, _, path = line.partition("\t")
-        parts = meta.split()
-        obj = path.replace("/", "")
-        if len(parts) == 3 and parts[1] == "blob" and len(obj) in (40, 64) and all(c in _HEX for c in obj):
-            out[obj] = (path, parts[2])
-    return out
+def _tips(repo: Repo, prefix: str) -> dict[str, tuple[str, str]]:
+    """``ref -> (object, type)`` of every ref under ``prefix``, in one ``git for-each-ref``."""
+    text = git_text(repo.root, ["for-each-ref", "--format=%(refname) %(objectname) %(objecttype)", prefix])
+    rows = [line.split() for line in text.splitlines()]
+    return {row[0]: (row[1], row[2] if len(row) > 2 else "missing") for row in rows if len(row) > 1}
 
 
-def union_notes(local: str, remote: str) -> str:
-    """A memory note holding every memory of both sides once (remote memories appended whole)."""
-    seen = {chunk.strip() for chunk in split_note(local)}
-    extra = [chunk.strip("\n") for chunk in split_note(remote) if chunk.strip() not in seen]
-    return "\n\n".join([local.rstrip("\n"), *extra]).strip("\n") + "\n"
+def _clash(ref: str, names: set[str], folders: set[str]) -> bool:
+    """Whether ``ref`` cannot exist beside the refs ``names`` (a ref named like a folder of others or inside one)."""
+    parents = ref.split("/")
+    return ref in folders or any("/".join(parents[:i]) in names for i in range(3, len(parents)))
 
 
-def union_lines(local: str, remote: str) -> str:
-    """JSON Lines records of both sides, each line once, sorted (what ``cat_sort_uniq`` does)."""
-    lines = {ln for ln in (local + "\n" + remote).splitlines() if ln.strip()}
-    return "\n".join(sorted(lines)) + "\n"
-
-
-def drops_memories(repo: Repo, local: str, remote: str) -> bool:
-    """Whether the memory notes commit ``remote`` lacks a memory ``local`` holds (a note removed or cut)."""
-    ours, theirs = _notes(repo, local), _notes(repo, remote)
-    if any(obj not in theirs for obj in ours):
-        return True
-    changed = [o for o in ours if ours[o][1] != theirs[o][1]]
-    found = batch(repo, [b for o in changed for b in (ours[o][1], theirs[o][1])])
-    for i in range(len(changed)):
-        a, b = (found[2 * i].data if found[2 * i] else b""), (found[2 * i + 1].data if found[2 * i + 1] else b"")
-        have = {chunk.strip() for chunk in split_note(b.decode("utf-8", "replace"))}
-        if any(chunk.strip() not in have for chunk in split_note(a.decode("utf-8", "replace"))):
-            return True
-    return False
-
-
-def _merge_commit(repo: Repo, ref: str, local: str, remote: str, parents: list[str] | None = None) -> str:
-    """A merge commit of two notes commits of ``ref`` (``parents``: default both) holding both sides."""
-    kind = next((k for k, r in DERIVED_REFS.items() if r == ref), None)
-    message = f"memlab: merge {ref} from {remote[:12]}"
-    if kind is not None:
-        anchor = jsonl_refs.anchor(repo, kind)
-        texts = batch(repo, [f"{local}:{anchor}", f"{remote}:{anchor}"])
-        merged = union_lines(*(t.data.decode("utf-8", "replace") if t else "" for t in texts))
-        if batch(repo, [anchor], contents=False)[0] is None:
-            write_blob(repo, jsonl_refs.anchor_text(kind))
-        return commit_tree(
-            repo, anchored_tree(repo, anchor, write_blob(repo, merged.encode())), parents or [local, remote], message
-        )
-    ours, theirs = _notes(repo, local), _notes(repo, remote)
-    changes: list[tuple[str, str]] = []
-    both = [o for o in theirs if o in ours and ours[o][1] != theirs[o][1]]
-    found = batch(repo, [b for o in both for b in (ours[o][1], theirs[o][1])])
-    for i, obj in enumerate(both):
-        a, b = (found[2 * i].data if found[2 * i] else b""), (found[2 * i + 1].data if found[2 * i + 1] else b"")
-        text = union_notes(a.decode("utf-8", "replace"), b.decode("utf-8", "replace"))
-        changes.append((ours[obj][0], write_blob(repo, text.encode("utf-8"))))
-    changes += [(path, blob) for obj, (path, blob) in theirs.items() if obj not in ours]
-    index = repo.memlab_dir / f"index-merge-{os.getpid()}"
-    env = {"GIT_INDEX_FILE": str(index)}
-    try:
-        run_git(repo.root, ["read-tree", local], env=env)
-        info = "".join(f"100644 {blob}\t{path}\n" for path, blob in changes)
-        run_git(repo.root, ["update-index", "--index-info"], input=info.encode(), env=env)
-        tree = git_text(repo.root, ["write-tree"], env=env).strip()
-    finally:
-        index.unlink(missing_ok=True)
-    return commit_tree(repo, tree, parents or [local, remote], message)
-
-
-def merge_ref(repo: Repo, ref: str, remote_ref: str) -> str:
-    """Bring ``remote_ref`` (fetched) into ``ref`` by compare-and-swap; returns what happened."""
-    theirs, their_type = tip(repo, remote_ref)
-    if theirs is None or their_type != "commit":
-        return f"{remote_ref}: not a notes commit, skipped"
-    outcome = "up to date"
-
-    def build(old: str | None, kind: str | None) -> str | None:
-        nonlocal outcome
-        if old is None:
-            outcome = "created"
-            return theirs
-        if kind != "commit":
-            if ref.startswith(MEM_PREFIX):
-                outcome = f"skipped: {ref} points at a {kind}"
-                return None
-            preserve(repo, ref, old)
-            outcome = "replaced a broken ref"
-            return theirs
-        if old == theirs or _is_ancestor(repo, theirs, old):
-            outcome = "up to date"
-            return None
-        if _is_ancestor(repo, old, theirs):
-            if ref.startswith(MEM_PREFIX) and drops_memories(repo, old, theirs):
-                # the remote removed memories this clone holds: sync only adds, so keep the union
-                outcome = "merged (the remote side lacks local memories: kept)"
-                return _merge_commit(repo, ref, old, theirs, parents=[theirs])
-            outcome = "fast-forwarded"
-            return theirs
-        outcome = "merged"
-        return _merge_commit(repo, ref, old, theirs)
-
-    compare_and_swap(repo, ref, build)
-    return f"{ref}: {outcome}"
+def _push(repo: Repo, remote: str, refs: list[str]) -> tuple[list[str], bool]:
+    """Push ``refs``; returns one line per ref the remote refused for good, and whether to fetch and retry."""
+    proc = run_git(repo.root, ["push", "--porcelain", remote, *(f"{r}:{r}" for r in refs)], check=False)
+    out = proc.stdout.decode("utf-8", "replace").splitlines()
+    refused = [line.split("\t") for line in out if line.startswith("!\t")]
+    retry = any("non-fast-forward" in r[-1] or "fetch first" in r[-1] for r in refused)
+    lines = [f"{r[1].split(':')[0]}: not pushed: {r[-1]}" for r in refused if len(r) >= 3]
+    if proc.returncode != 0 and not refused:
+        err = proc.stderr.decode("utf-8", "replace").strip()
+        raise MemlabError(f"git push to {remote} failed: {err.splitlines()[-1] if err else '?'}")
+    return ([] if retry else lines), retry
 
 
 def sync(repo: Repo, remote: str = "origin", push: bool = True, attempts: int = 3) -> list[str]:
     """Fetch every notes ref memlab reads or writes from ``remote``, merge each into the local ref, push.
 
-    Memory notes merge by memory (every memory of both sides, once); memlab's JSON Lines notes by line.
-    Sync never deletes a memory: a remote memory ref that descends from the local one but lacks some of its
-    memories (another clone ran ``git notes remove`` or cut a note) is merged as a union, not fast-forwarded.
-    A push the remote rejects (it moved meanwhile) is retried after another fetch and merge.
+    Memory notes merge by memory, memlab's JSON Lines notes by line. Sync never deletes: a remote ref lacking
+    local memories or records (``git notes remove``, a cut note) is merged as a union, not fast-forwarded.
+    Refs whose tips agree cost no git process. A push rejected because the remote moved is retried after
+    another fetch and merge; a ref that cannot merge or is refused otherwise is reported, the others pushed.
 
     Raises:
         MemlabError: No such remote, or git failed.
@@ -214,28 +123,40 @@ def sync(repo: Repo, remote: str = "origin", push: bool = True, attempts: int = 
     if remote not in git_text(repo.root, ["remote"], check=False).split():
         raise MemlabError(f"no remote '{remote}' in {repo.root}; add one with `git remote add {remote} URL`")
     tracking = f"refs/notes/remotes/{remote}/"
-    lines: list[str] = []
     for _ in range(attempts):
         specs = [f"+{g}:{g.replace('refs/notes/', tracking, 1)}" for g in SHARED_GLOBS]
-        run_git(repo.root, ["fetch", "--quiet", remote, *specs], retries=4)
-        fetched = ref_tips(repo, tracking)
-        lines = []
+        run_git(repo.root, ["fetch", "--quiet", "--prune", remote, *specs], retries=4)
+        fetched = {"refs/notes/" + r[len(tracking) :]: v for r, v in _tips(repo, tracking).items()}
+        theirs = {r: v for r, v in fetched.items() if _shared(r)}
+        local = {r: v for r, v in _tips(repo, "refs/notes/").items() if not r.startswith("refs/notes/remotes/")}
+        folders = {r.rsplit("/", i)[0] for r in local for i in range(1, r.count("/") - 1)}
+        lines: list[str] = []
+        skipped: set[str] = set()
         with writer_lock(repo.memlab_dir, foreign=True):
-            for remote_ref in sorted(fetched):
-                local = "refs/notes/" + remote_ref[len(tracking) :]
-                if local.startswith(MEM_PREFIX) or local in DERIVED_REFS.values():
-                    lines.append(merge_ref(repo, local, remote_ref))
+            for ref, (obj, kind) in sorted(theirs.items()):
+                if local.get(ref, ("",))[0] == obj:
+                    continue
+                if kind != "commit":
+                    why = f"the remote side points at a {kind}, not a notes commit (repair it on {remote})"
+                elif ref not in local and _clash(ref, set(local), folders):
+                    why = "its name clashes with a local notes ref (one is a folder of the other)"
+                else:
+                    try:
+                        lines.append(merge_ref(repo, ref, tracking + ref[len("refs/notes/") :]))
+                        continue
+                    except MemlabError as exc:
+                        why = str(exc)
+                skipped.add(ref)
+                lines.append(f"{ref}: skipped: {why}")
+        same = sum(1 for r, (obj, _) in theirs.items() if local.get(r, ("",))[0] == obj)
+        lines += [f"{same} notes refs up to date"] if same else []
         if not push:
             return lines or ["nothing to fetch"]
-        ours = sorted(
-            r for r in ref_tips(repo, "refs/notes/") if r.startswith(MEM_PREFIX) or r in DERIVED_REFS.values()
-        )
-        if not ours:
-            return lines or ["nothing to sync"]
-        proc = run_git(repo.root, ["push", "--quiet", remote, *(f"{r}:{r}" for r in ours)], check=False)
-        if proc.returncode == 0:
-            return [*lines, f"pushed {len(ours)} notes refs to {remote}"]
-        err = proc.stderr.decode("utf-8", "replace")
-        if "rejected" not in err and "fetch first" not in err and "non-fast-forward" not in err:
-            raise MemlabError(f"git push to {remote} failed: {err.strip().splitlines()[-1] if err.strip() else '?'}")
+        ours = {r: v for r, v in _tips(repo, "refs/notes/").items() if _shared(r) and v[1] == "commit"}
+        pending = [r for r in sorted(ours) if r not in skipped and theirs.get(r, ("",))[0] != ours[r][0]]
+        if not pending:
+            return [*lines, "nothing to push"]
+        refused, retry = _push(repo, remote, pending)
+        if not retry:
+            return [*lines, *refused, f"pushed {len(pending) - len(refused)} notes refs to {remote}"]
     raise MemlabError(f"{remote} kept moving during sync ({attempts} attempts); run `memlab hook sync` again")

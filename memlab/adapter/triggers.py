@@ -7,7 +7,7 @@ from typing import Any
 
 from memlab.adapter.gitcli import Repo
 from memlab.adapter.session import consolidation_running, recently_attempted
-from memlab.adapter.state import LAST_RUN_FILE, read_json
+from memlab.adapter.state import LAST_RUN_FILE, log_line, read_json
 
 
 def due(repo: Repo, spec: dict[str, Any], now: datetime) -> tuple[bool, str]:
@@ -29,6 +29,9 @@ def due(repo: Repo, spec: dict[str, Any], now: datetime) -> tuple[bool, str]:
             age = (now - datetime.fromisoformat(last["at"])).total_seconds()
         except (TypeError, ValueError):
             age = interval
+        if age < 0:  # a clock set back, a VM resumed before time sync: never "too recent" forever
+            log_line(repo.memlab_dir, f"last consolidation recorded {-age:.0f} s in the future ({last['at']}): due")
+            return True, "the last consolidation lies in the future"
         if age < interval:
             return False, f"last consolidation {age:.0f} s ago (minimum interval {interval:.0f} s)"
     return True, "due"

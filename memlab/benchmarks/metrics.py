@@ -103,18 +103,52 @@ def tier_fractions(tier_counts: Mapping[str, int]) -> dict[str, float]:
     return {f"tier_frac_{t.value}": tier_counts.get(t.value, 0) / total for t in TIER_ORDER}
 
 
+#: Resampled item indices drawn at once (a bootstrap over many items is drawn in chunks: memory stays bounded).
+CHUNK = 250_000
+
+
+def chunk_rows(n_items: int, total: int) -> int:
+    """How many resamples of ``n_items`` items to draw at once (at most ``total``, about :data:`CHUNK` indices)."""
+    return max(1, min(total, CHUNK // max(1, n_items)))
+
+
 def bootstrap_ci(
-    values: Sequence[float], *, n_boot: int = 1000, alpha: float = 0.05, seed: int = 0
+    values: Sequence[float],
+    weights: Sequence[float] | None = None,
+    *,
+    resamples: int = 1000,
+    alpha: float = 0.05,
+    seed: int = 0,
 ) -> tuple[float, float] | None:
-    """Percentile bootstrap confidence interval of the mean; ``None`` (undefined) for no values."""
-    if not values:
-        return None
+    """Percentile-bootstrap ``1 - alpha`` interval of ``sum(values) / sum(weights)`` over items (the mean when
+    ``weights`` is ``None``); ``None`` (undefined) for no values, or when no resample has a positive weight.
+
+    The one bootstrap of the package: benchmarks log its interval of a mean (``<metric>_ci_low`` / ``_ci_high``),
+    reports draw it over per-item ``(value, weight)`` pairs (2,000 resamples there). Resamples are drawn in chunks
+    (:func:`chunk_rows`) from one generator, which yields the same indices as one draw of all of them.
+    """
     import numpy as np
 
+    v = np.asarray(values, dtype=float)
+    if v.size == 0:
+        return None
+    w = np.ones_like(v) if weights is None else np.asarray(weights, dtype=float)
     rng = np.random.default_rng(seed)
-    arr = np.asarray(values, dtype=float)
-    means = arr[rng.integers(0, len(arr), size=(n_boot, len(arr)))].mean(axis=1)
-    return float(np.quantile(means, alpha / 2)), float(np.quantile(means, 1 - alpha / 2))
+    stats: list[np.ndarray] = []
+    done = 0
+    while done < resamples:
+        rows = chunk_rows(v.size, resamples - done)
+        idx = rng.integers(0, v.size, size=(rows, v.size))
+        den = w[idx].sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            stats.append(np.where(den > 0, v[idx].sum(axis=1) / np.where(den > 0, den, 1), np.nan))
+        done += rows
+    drawn = np.concatenate(stats)
+    drawn = drawn[np.isfinite(drawn)]
+    if drawn.size == 0:
+        return None
+    low, high = np.quantile(drawn, [alpha / 2, 1 - alpha / 2])
+    return float(low), float(high)
 
 
 def ci_metrics(name: str, values: Sequence[float], seed: int = 0) -> dict[str, float]:

@@ -1,4 +1,5 @@
-"""``memlab train judge``: fit the learned supersession judge on generated histories and write it as JSON trees.
+"""``memlab train judge``: fit the learned supersession judge on generated histories and write it as JSON trees;
+``memlab train record-judge`` and ``memlab train admission`` fit the logistic models (memlab/training/).
 
 The run never trains anything: learned strategies load a shipped or given model. This command is how a
 model is made (training seeds must be >= 1000; evaluation seeds stay below). It writes the model file
@@ -21,9 +22,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``memlab train``."""
     parser.add_argument(
         "what",
-        choices=["judge", "record-judge"],
-        help="what to train: judge (the learned supersession judge) or record-judge (decision records, ADR corpus)",
+        choices=["judge", "record-judge", "admission"],
+        help="what to train: judge (the learned supersession judge), record-judge (decision records, ADR corpus) "
+        "or admission (which captured records may enter the block, hand-labelled real notes)",
     )
+    parser.add_argument("--notes", default=None, help="admission: notes.jsonl (default: the shared real notes)")
+    parser.add_argument("--labels", default=None, help="admission: labels file (default: the developers' labels)")
+    parser.add_argument("--c", type=float, default=1.0, help="admission: inverse L2 regularisation strength")
+    parser.add_argument("--precision", type=float, default=0.96, help="admission: memories among the kept")
     parser.add_argument("--path", default=None, help="record-judge: folder of ADR JSON files (default: shared folder)")
     parser.add_argument("--split", default="dev", help="record-judge: all | dev | sealed (train on dev only)")
     parser.add_argument("--repos", default=None, help="record-judge: comma-separated repositories (default: split)")
@@ -60,6 +66,13 @@ def run(args: argparse.Namespace) -> int:
         raise MemlabError(f"--out must be a .json file (JSON trees); got {args.out}")
     if args.what == "record-judge":
         return run_record(args)
+    if args.what == "admission":
+        from memlab.paths import PROJECT_ROOT, default_data_dir
+        from memlab.training.admission import train_to
+
+        args.notes = args.notes or str(Path(default_data_dir()) / "git-notes-memory-notes" / "notes.jsonl")
+        args.labels = args.labels or str(PROJECT_ROOT / "datasets" / "gitnotes_labels" / "dev.json")
+        return train_to(args)
     seeds, styles, hard = parse_training_seeds(args.seeds)
     model, card = train(
         seeds,

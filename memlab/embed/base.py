@@ -1,4 +1,4 @@
-"""Base class of every embedder (the ``embedder`` strategy group)."""
+"""The embedder kind (the ``embedder`` strategy group): :class:`EmbedderBase` is its one definition."""
 
 from __future__ import annotations
 
@@ -11,7 +11,13 @@ if TYPE_CHECKING:
 
 
 class EmbedderBase(ABC):
-    """What every embedder has (:class:`~memlab.protocols.Embedder`), and :meth:`encode_few`, optional."""
+    """Turns texts into L2-normalised vectors.
+
+    Contract: :meth:`encode` returns a float32 array of shape ``(len(texts), dim)`` whose rows have unit norm (a
+    zero vector only for text with no usable content); the same text always gives the same vector, whatever the
+    batch; :attr:`model_id` identifies the model and its settings (the cache key uses it). :meth:`encode_few` is
+    optional.
+    """
 
     name: ClassVar[str]
     version: ClassVar[int]

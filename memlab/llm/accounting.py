@@ -1,7 +1,9 @@
 """The LLM ledger of one run: calls, tokens, latency, failures, fallbacks, cache hits and cost, per strategy.
 
 :func:`start` opens the ledger of a run (``memlab.run.run`` calls it), every :class:`~memlab.llm.client.LLMClient`
-writes into it, and :func:`finish` turns it into metrics, the ``memlab.llm_used`` tag and a console line. Only
+writes into it, and :func:`finish` turns it into metrics, the tags ``memlab.llm_used``, ``memlab.llm_cache`` (whether
+answers could come from the response cache) and ``memlab.llm_served`` (each endpoint and what it said it serves,
+:func:`memlab.llm.lm.served_identity`), and a console line. Only
 runs whose configuration names an LLM strategy (:func:`llm_strategies`), or that made LLM calls anyway, get
 these metrics; a run without a language model logs nothing new.
 
@@ -91,6 +93,8 @@ class Ledger:
     groups: tuple[str, ...] = ()
     tallies: dict[str, Tally] = field(default_factory=dict)
     fatal: Exception | None = None
+    cache: bool = True
+    served: dict[str, str] = field(default_factory=dict)
 
     def tally(self, group: str) -> Tally:
         """The tally of ``group`` (created on first use)."""
@@ -121,11 +125,7 @@ def current() -> Ledger | None:
 
 def _names_llm(node: Any) -> bool:
     if isinstance(node, Mapping):
-        if node.get("_target_") in LLM_TARGETS:
-            return True
-        # the cascade judge carries a nested ``dspy`` judge that it asks only when its fallback chain names it
-        chain = [s.strip() for s in str(node.get("fallback") or "").split(",")] if "fallback" in node else None
-        return any(_names_llm(v) for k, v in node.items() if chain is None or k != "dspy" or "dspy" in chain)
+        return node.get("_target_") in LLM_TARGETS or any(_names_llm(v) for v in node.values())
     if isinstance(node, list | tuple):
         return any(_names_llm(v) for v in node)
     return False
@@ -148,8 +148,8 @@ def llm_strategies(cfg: Mapping[str, Any], groups: Sequence[str]) -> list[str]:
 def start(cfg: Mapping[str, Any], groups: Sequence[str]) -> Ledger:
     """Open the ledger of a run of ``cfg`` whose benchmark uses ``groups``."""
     global _LEDGER
-    _LEDGER = Ledger(tuple(llm_strategies(cfg, groups)))
     llm = cfg.get("llm") if isinstance(cfg.get("llm"), Mapping) else {}
+    _LEDGER = Ledger(tuple(llm_strategies(cfg, groups)), cache=bool(llm.get("cache", True)))
     from memlab.llm.prices import token_prices
 
     unpriced = token_prices(llm.get("model"), llm.get("api_base")) is None
@@ -179,7 +179,14 @@ def finish(ledger: Ledger, metrics: MutableMapping[str, float], tracker: Any = N
     metrics.update(added)
     used = total.answers > 0
     if tracker is not None:
-        tracker.set_tags({"memlab.llm_used": str(used).lower()})
+        served = "; ".join(f"{endpoint} -> {who}" for endpoint, who in sorted(ledger.served.items()))
+        tracker.set_tags(
+            {
+                "memlab.llm_used": str(used).lower(),
+                "memlab.llm_cache": str(ledger.cache).lower(),
+                "memlab.llm_served": served or "unknown",
+            }
+        )
     names = ", ".join(ledger.groups) or "none"
     if used:
         log.info(

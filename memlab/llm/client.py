@@ -79,6 +79,7 @@ class LLMClient:
         self.cache_: ResponseCache | None = None
         self.fatal_: LLMFailure | None = None
         self.last_: dict[str, Any] = {}
+        self.served_ = "unknown"
 
     @property
     def on_error(self) -> str:
@@ -99,16 +100,24 @@ class LLMClient:
         _ = self.on_error
         import dspy
 
-        from memlab.llm.lm import make_lm
+        from memlab.llm.lm import make_lm, served_identity
 
         self.lm_ = make_lm(self.llm)
         self.adapter_ = dspy.ChatAdapter(use_json_adapter_fallback=False)
-        folder = self.cache_dir or (self.llm.get("cache_dir") if self.llm.get("cache", True) else None)
+        # `llm.cache` decides for every strategy; a strategy's own cache_dir only says where
+        folder = (self.cache_dir or self.llm.get("cache_dir")) if self.llm.get("cache", True) else None
         self.cache_ = ResponseCache(folder) if folder else None
+        self.served_ = served_identity(self.llm.get("api_base"), self.llm.get("model"), self.llm.get("api_key"))
+        ledger = accounting.current()
+        if ledger is not None:
+            ledger.served.setdefault(self.endpoint, self.served_)
 
     def _model_key(self) -> str:
-        keys = ("model", "temperature", "max_tokens")
-        return "|".join(f"{k}={self.llm.get(k)}" for k in keys)
+        """Model name and settings, the endpoint and what the server said it serves: answers of one server or
+        model are never read for another.
+        """
+        keys = ("model", "temperature", "max_tokens", "api_base")
+        return "|".join([*(f"{k}={self.llm.get(k)}" for k in keys), f"served={self.served_}"])
 
     def _record(self, tally: accounting.Tally | None, seconds: float | None, usage: list[dict[str, Any]]) -> None:
         prompt, completion = _usage(usage)

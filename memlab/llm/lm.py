@@ -72,3 +72,38 @@ def make_lm(cfg: Mapping[str, Any]) -> Any:
         num_retries=int(cfg.get("num_retries", 0)),
         **kwargs,
     )
+
+
+#: Fields of a served model's entry that say which weights answer (``created`` is left out: some servers, vLLM
+#: among them, stamp it with the time of the request).
+IDENTITY_FIELDS: tuple[str, ...] = ("id", "owned_by", "root", "parent", "meta", "digest", "details")
+
+
+@cache
+def served_identity(api_base: str | None, model: str | None, api_key: str | None = None) -> str:
+    """What the server at ``api_base`` says it serves under ``model``, as one canonical JSON string.
+
+    Asked once per process from the OpenAI-compatible ``GET {api_base}/models``: the entry whose ``id`` is the
+    requested name (without its provider prefix), else every entry served (a server that answers any name with its
+    one model says which); ``unknown`` when there is no endpoint or it cannot tell. The response cache keys answers
+    by it, so two servers, or one server after its model changed, never share answers.
+    """
+    if not api_base:
+        return "unknown"
+    import json
+    import urllib.request
+
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    request = urllib.request.Request(f"{str(api_base).rstrip('/')}/models", headers=headers, method="GET")
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            data = json.loads(response.read(1 << 20))
+        entries = [e for e in data.get("data") or [] if isinstance(e, dict) and e.get("id")]
+    except (OSError, ValueError, AttributeError):
+        return "unknown"
+    name = str(model or "").split("/", 1)[-1]
+    chosen = [e for e in entries if e["id"] == name] or entries
+    if not chosen:
+        return "unknown"
+    picked = [{k: e[k] for k in IDENTITY_FIELDS if k in e} for e in chosen]
+    return json.dumps(picked[0] if len(picked) == 1 else sorted(picked, key=str), sort_keys=True, default=str)

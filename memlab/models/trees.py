@@ -14,7 +14,6 @@ caller computes (a card without a version is version 1).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,19 +22,10 @@ from typing import Any
 import numpy as np
 
 from memlab.errors import MemlabError
+from memlab.models.cards import read_card, save_with_card
 
 FORMAT = "memlab.trees/1"
 CARD_FORMAT = "memlab.learned_judge/2"
-
-
-def card_path(model: Path) -> Path:
-    """The card beside a model file: ``judge.json`` -> ``judge.card.json``."""
-    return model.with_name(model.name.removesuffix(".json") + ".card.json")
-
-
-def sha256_of(path: Path) -> str:
-    """SHA-256 hex digest of a file's bytes."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def export_hgb(model: Any) -> dict[str, Any]:
@@ -139,19 +129,14 @@ class TreeEnsemble:
 
 
 def save_model(model: Any, card: dict[str, Any], path: Path) -> tuple[Path, Path]:
-    """Write the JSON model and its card (with the model's SHA-256); returns both paths."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(export_hgb(model), separators=(",", ":")) + "\n", encoding="utf-8")
-    card = {**card, "format": CARD_FORMAT, "model_file": path.name, "sha256": sha256_of(path)}
-    cpath = card_path(path)
-    cpath.write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    return path, cpath
+    """Write the JSON trees of a fitted model and its card (with the model's SHA-256); returns both paths."""
+    return save_with_card(export_hgb(model), card, path, CARD_FORMAT)
 
 
 def load_model(
     path: Path, *, features: Sequence[str], features_version: int = 1, expected_sha256: str | None = None
 ) -> tuple[TreeEnsemble, dict[str, Any]]:
-    """Read a model through its card: digest and features checked, nothing executed.
+    """Read a model through its card (:func:`read_card`): digest, features and version checked, nothing executed.
 
     Args:
         path: The ``memlab.trees/1`` JSON file.
@@ -162,31 +147,10 @@ def load_model(
     Raises:
         MemlabError: Missing file or card, a digest that does not match, other features, unreadable JSON.
     """
-    cpath = card_path(path)
-    if not path.is_file():
-        raise MemlabError(f"learned judge model not found: {path}; train one with `memlab train judge --out FILE`")
-    try:
-        card = json.loads(cpath.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        raise MemlabError(f"learned judge model {path} has no readable card {cpath.name}; retrain it") from None
-    if not isinstance(card, dict) or card.get("format") != CARD_FORMAT:
-        raise MemlabError(f"{cpath} is not a {CARD_FORMAT} card; retrain the model with `memlab train judge`")
-    digest = sha256_of(path)
-    for label, wanted in (("its card", card.get("sha256")), ("the spec", expected_sha256)):
-        if wanted is not None and wanted != digest:
-            raise MemlabError(
-                f"learned judge model {path} does not match the SHA-256 in {label} ({wanted[:12]}...); refusing to "
-                "load it (for another model file, pin its SHA-256 or null: judge.model_sha256, "
-                "judge.fallback_model_sha256)"
-            )
+    fix = "retrain it with `memlab train judge --out FILE`"
+    card = read_card(path, "learned judge", CARD_FORMAT, fix, features_version, expected_sha256)
     if list(card.get("features", [])) != list(features):
         raise MemlabError(f"learned judge model {path} was trained on other features; retrain it")
-    trained = card.get("features_version", 1)
-    if trained != features_version:
-        raise MemlabError(
-            f"learned judge model {path} was trained on features version {trained}, this memlab computes version "
-            f"{features_version}; retrain it with `memlab train judge` (a hook: export a run made with this memlab)"
-        )
     try:
         ensemble = TreeEnsemble(json.loads(path.read_text(encoding="utf-8")))
     except MemlabError:

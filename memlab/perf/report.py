@@ -132,11 +132,9 @@ def write_png(section: dict[str, Any], path: Path) -> Path | None:
     cached = sorted(section.get("cached", []), key=lambda p: p["size"])
     if len(cached) < 2:
         return None
-    import matplotlib
+    from memlab.plots import pyplot
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     sizes = [p["size"] for p in cached]
     fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
     ax.plot(sizes, [p["episode_cpu_s"]["median"] for p in cached], "k-o", lw=2, label="episode (CPU)")

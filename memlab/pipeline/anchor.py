@@ -17,7 +17,13 @@ origin anchor; a drift above 0.2 (``anchor_drift_warning``) logs a warning, abov
   word pieces, so joining would embed little more than the first);
 * every consolidation is logged (``store.anchor.log``): narratives folded in, drift from the origin and
   from the previous anchor, and ``action`` — ``origin``, ``updated``, ``unchanged`` (no new narrative),
-  ``warning`` or ``critical``.
+  ``warning`` or ``critical``;
+* above ``anchor_dissonance`` (Astra's implementation: 0.3) a dissonance check runs
+  (:func:`dissonance_check`): Astra asks its model whether the new experiences conflict with the identity; without
+  a model memlab names the narratives that pulled the anchor away (those farther from the origin than the live
+  anchor is), logs them (the record's ``dissonant``: their ids) and resolves the check by
+  integrating them: the live anchor becomes the origin, so drift is measured from the identity the project has
+  now and a later check fires only on new drift.
 """
 
 from __future__ import annotations
@@ -53,6 +59,7 @@ class IdentityAnchor:
     live: np.ndarray | None = None
     incorporated: set[str] = field(default_factory=set)
     log: list[dict[str, Any]] = field(default_factory=list)
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def drift(self) -> float:
@@ -116,6 +123,18 @@ def fold(
     }
 
 
+def dissonance_check(anchor: IdentityAnchor, level: float | None) -> list[str] | None:
+    """When the drift passes ``level``: the narratives farther from the origin than the live anchor (ids in
+    time order of folding), and the origin re-based on the live anchor; ``None`` when no check runs.
+    """
+    if level is None or anchor.origin is None or not anchor.drift > level:
+        return None
+    drift = anchor.drift
+    dissonant = [i for i, v in anchor.vectors.items() if cosine_distance(v, anchor.origin) > drift]
+    anchor.origin = anchor.live
+    return dissonant
+
+
 def update_anchor(store: MemoryStore, components: Components, now: datetime, run_id: str) -> dict[str, Any]:
     """Fold this consolidation's new narratives into ``store.anchor`` (created on first use) and log it."""
     settings = components.settings
@@ -136,6 +155,7 @@ def update_anchor(store: MemoryStore, components: Components, now: datetime, run
     if new:
         vectors = list(StoreEmbedder(store, components.embedder).encode([summary_unit(s).text for s in new]))
         anchor.incorporated.update(s.id for s in new)
+        anchor.vectors.update((s.id, v) for s, v in zip(new, vectors, strict=True))
     record = {"run_id": run_id, "now": now.isoformat()}
     record.update(
         fold(
@@ -146,6 +166,11 @@ def update_anchor(store: MemoryStore, components: Components, now: datetime, run
             critical=settings.anchor_drift_critical,
         )
     )
+    if settings.anchor_dissonance is not None:
+        record["dissonance_level"] = settings.anchor_dissonance
+    dissonant = dissonance_check(anchor, settings.anchor_dissonance)
+    if dissonant is not None:
+        record["dissonant"] = dissonant
     anchor.log.append(record)
     if record["action"] in ("warning", "critical"):
         logger.warning("identity anchor drift %.3f (%s) at %s", record["drift_from_origin"], record["action"], now)

@@ -27,7 +27,8 @@ def extras_metrics_all(stores: Sequence[MemoryStore]) -> dict[str, float]:
     * ``n_insights``: insights found (when ``pipeline.insights``);
     * ``n_anchor_updates``: consolidations that folded new narratives into the anchor, ``n_anchor_warnings`` and
       ``n_anchor_critical``: those whose drift crossed the warning or critical level (when
-      ``pipeline.identity_anchor``);
+      ``pipeline.identity_anchor``); ``n_dissonance_checks``: those that ran a dissonance check
+      (absent when ``pipeline.anchor_dissonance`` is off);
     * ``anchor_drift`` (the final drift from the origin, mean over the stores) and ``anchor_drift_max`` (the
       largest) — absent when no store's anchor has an origin (no narrative ever reached it: no drift exists).
     """
@@ -44,6 +45,8 @@ def extras_metrics_all(stores: Sequence[MemoryStore]) -> dict[str, float]:
         out["n_anchor_updates"] = float(sum(r["narratives"] > 0 for r in records))
         out["n_anchor_warnings"] = float(sum(r["action"] == "warning" for r in records))
         out["n_anchor_critical"] = float(sum(r["action"] == "critical" for r in records))
+        if any("dissonance_level" in r for r in records):  # the check is on (else the count is undefined)
+            out["n_dissonance_checks"] = float(sum("dissonant" in r for r in records))
         finals = [log[-1]["drift_from_origin"] for log in logs if log]
         if finals:
             out["anchor_drift"] = float(sum(finals) / len(finals))

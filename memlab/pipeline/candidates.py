@@ -3,8 +3,9 @@
 Sources (``pipeline.*``): ``knn_k`` nearest neighbours over all memories, ``knn_k_namespace`` within each
 namespace, ``knn_k_summary`` by the embeddings of the summaries alone (titles of long records),
 ``knn_k_subject`` within each subject block (memlab/pipeline/subject_candidates.py; with
-``incremental`` only the memories new since the last run are searched) and ``knn_k_slot`` by slot score
-(memlab/pipeline/slot_candidates.py). Never all pairs.
+``incremental`` only the memories new since the last run are searched), ``knn_k_slot`` by slot score
+(memlab/pipeline/slot_candidates.py) and ``knn_k_blockers``: each blocker's nearest later records in any
+namespace (:func:`later_pairs`). Never all pairs.
 """
 
 from __future__ import annotations
@@ -52,6 +53,12 @@ def candidate_pairs(
         else:
             subject = subject_pairs(memories, matrix, settings.knn_k_subject, settings.min_pair_similarity)
         pairs = merge_pairs(pairs, subject)
+    if settings.knn_k_blockers > 0:
+        sources = [i for i, m in enumerate(memories) if m.namespace == BLOCKERS]
+        pairs = merge_pairs(
+            pairs,
+            later_pairs(matrix, sources, time_ranks(memories), settings.knn_k_blockers, settings.min_pair_similarity),
+        )
     slot_only: set[tuple[str, str]] = set()
     if settings.knn_k_slot > 0:
         # lazy: slot scores parse memories (memlab.text.slot_parse, ~20 ms to import); off by default and in the hook
@@ -64,6 +71,33 @@ def candidate_pairs(
             slot_only |= {(b, a) for a, b in slot_only}
         pairs = merge_pairs(pairs, slot)
     return pairs, slot_only
+
+
+#: The namespace of impediments: a record that reports one fixed may come later in any namespace (a progress note).
+BLOCKERS = "blockers"
+
+
+def later_pairs(
+    matrix: np.ndarray, sources: Sequence[int], rank: Sequence[int], k: int, min_similarity: float
+) -> list[tuple[int, int, float]]:
+    """Pairs ``(i, j, cosine)`` (``i < j``) of each source row with its ``k`` nearest rows recorded after it.
+
+    Why a source of its own: a blocker is ended by the record that reports it fixed, which comes later and often in
+    another namespace (progress) among many notes on the same topic; a memory's nearest neighbours over the whole
+    store are mostly its earlier and same-namespace look-alikes, so the fix can fall outside them.
+    """
+    found: list[tuple[int, int, float]] = []
+    order = np.asarray(rank)
+    for i in sources:
+        later = np.flatnonzero(order > order[i])
+        if not len(later):
+            continue
+        sims = matrix[later] @ matrix[i]
+        best = np.argsort(-sims, kind="stable")[:k]
+        found += [
+            (min(i, int(later[b])), max(i, int(later[b])), float(sims[b])) for b in best if sims[b] >= min_similarity
+        ]
+    return merge_pairs(found)
 
 
 def time_ranks(memories: Sequence[Memory]) -> list[int]:

@@ -28,7 +28,7 @@ TYPE_CHECKING = False  # not typing's: the SessionStart hook does not import typ
 if TYPE_CHECKING:
     from memlab.components import Components
     from memlab.pipeline.store import MemoryStore
-    from memlab.protocols import InjectionSelector
+    from memlab.strategies.selector.base import SelectorBase
     from memlab.types import Memory, Summary
 
 TAG = "memory_consolidated_summaries"
@@ -211,17 +211,21 @@ def candidates(
     """Everything the selector may inject at ``now``: summaries and current hot/warm memories.
 
     Memories that are superseded, duplicates, or consolidated into a summary that is itself a candidate
-    are left out. Relevance is cosine similarity to ``query`` (0 without one); recency and activation come
-    from the retention function and the activation count (seed: ``min(1, count / 10)``). A memory's
-    confidence is 1 minus the confidence of the strongest SUPERSEDE verdict against it that waits in the
-    review queue (:func:`contested`; 1 when none), so a selector's ``min_confidence`` can keep contested
-    facts out of the block.
+    are left out, and so are those the policy's admission keeps out of the block (captured fragments, examples:
+    :mod:`memlab.pipeline.admit`; they stay in the store and in recall). Relevance is cosine similarity to
+    ``query`` (0 without one); recency and activation come from the retention function and the activation
+    count (seed: ``min(1, count / 10)``). A memory's confidence is 1 minus the confidence of the strongest
+    SUPERSEDE verdict against it that waits in the review queue (:func:`contested`; 1 when none), so a
+    selector's ``min_confidence`` can keep contested facts out of the block.
     """
     import numpy as np  # lazy: the SessionStart hook imports render/escape without numpy
 
+    from memlab.pipeline.admit import kept
     from memlab.pipeline.recall import eligible  # lazy: recall imports numpy, which the hook's render path avoids
 
     pool = eligible(store, "standard", now)
+    admitted = kept(store, components, store.memories.values())
+    pool = [m for m in pool if admitted[m.id]]
     qvec = None
     if query:
         qvec = np.asarray(components.embedder.encode([query])[0], dtype=np.float32)
@@ -230,8 +234,8 @@ def candidates(
     doubt = contested(store, now)
     for summary in sorted(store.summaries.values(), key=lambda s: s.id):
         live = [i for i in summary.source_ids if i in store.memories and store.valid_at(i, now)]
-        if not live or summary.temporal_start > now:
-            continue
+        if not any(admitted[i] for i in live) or summary.temporal_start > now:
+            continue  # nothing left, or only records the admission keeps out
         covered.update(summary.source_ids)
         rel = 0.0
         if qvec is not None:
@@ -273,7 +277,7 @@ def render(items: Sequence[InjectionCandidate], generated_at: date, claim: str =
 def build_block(
     pool: Sequence[InjectionCandidate],
     budget_tokens: int,
-    selector: InjectionSelector,
+    selector: SelectorBase,
     now: datetime,
     max_chars: int = MAX_BLOCK_CHARS,
     query: str | None = None,

@@ -168,7 +168,7 @@ def extract_insights(store: MemoryStore, components: Components, now: datetime, 
         ids = tuple(s.id for s in members)
         digest = hashlib.sha256("\x00".join(sorted(ids)).encode()).hexdigest()[:12]
         category = Counter(s.namespace for s in members).most_common(1)[0][0]
-        written = writer(members) if callable(writer := getattr(components.summarizer, "write_insight", None)) else None
+        written = components.summarizer.write_insight(members)  # SummarizerBase: None
         if written is not None:  # an LLM summarizer that writes Astra's patterns (summarizer=dspy prompt=astra)
             text, category = written
         insight = Insight(

@@ -179,8 +179,7 @@ def _apply(
         if components.settings.online_archive_superseded and store.state(older.id).tier is not Tier.ARCHIVED:
             archive(arrival, older.id, verdict, sim)
     elif relation is Relation.MERGE:
-        writer = getattr(components.judge, "merge_text", None)  # optional: MycelicMemory's merge prompt
-        combined = merged_memory(older, memory, writer(older, memory) if callable(writer) else None)
+        combined = merged_memory(older, memory, components.judge.merge_text(older, memory))  # JudgeBase: None
 
         def merge() -> list[Edge]:
             edges = _judge_edge(store, older, memory, verdict)
@@ -264,7 +263,7 @@ def process_arrival(store: MemoryStore, components: Components, memory: Memory) 
             verdict = Verdict(Relation.DUPLICATE, 1.0, "identical text (exact dedup)")
         else:
             verdict = components.judge.judge(older, memory, similarity=sim)
-        if verdict.relation is not Relation.COEXIST and verdict.confidence < settings.min_judge_confidence:
+        if verdict.relation is not Relation.COEXIST and settings.held(verdict.confidence):
             review = {
                 "older": older.id,
                 "newer": memory.id,

@@ -20,6 +20,7 @@ from datetime import datetime
 import numpy as np
 
 from memlab.components import Components
+from memlab.pipeline.admit import kept
 from memlab.pipeline.candidates import candidate_pairs, time_ranks
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.verdicts import apply_verdict, exact_key
@@ -123,7 +124,9 @@ def phase_supersession(
     settings = components.settings
     counts: Counter = Counter()
     review: list[dict] = []
-    components.judge.observe(list(memories))  # every memory this run sees, before any pair (JudgeBase: no-op)
+    admitted = kept(store, components, memories)
+    # every memory this run sees, before any pair (JudgeBase: no-op); records kept out of the block are not read
+    components.judge.observe([m for m in memories if admitted[m.id]])
     if settings.exact_dedup and len(memories):
         keep, added = phase_exact_dedup(store, memories, run_id)
         if added:
@@ -146,20 +149,12 @@ def phase_supersession(
             continue
         store.judged.add(key)
         todo.append((older, newer, float(sim)))
-    if components.judge.judges_in_batch:
-        verdicts = list(components.judge.judge_many(todo))
-    else:  # pair by pair, with progress (an LLM judge can take minutes)
-        verdicts = [
-            components.judge.judge(older, newer, similarity=sim)
-            for older, newer, sim in progress(todo, desc="judging pairs", unit="pair")
-        ]
+    verdicts = judge_pairs(components, todo, admitted)
     for (older, newer, _), verdict in zip(todo, verdicts, strict=True):
         key = (older.id, newer.id)
         if key in slot_only and verdict.confidence < settings.knn_slot_min_confidence:
             continue
-        if verdict.relation is not Relation.COEXIST and (
-            verdict.confidence < settings.min_judge_confidence or key in slot_only
-        ):
+        if verdict.relation is not Relation.COEXIST and (settings.held(verdict.confidence) or key in slot_only):
             review.append(
                 {
                     "older": older.id,
@@ -173,6 +168,32 @@ def phase_supersession(
         if apply_verdict(store, older, newer, verdict, run_id):
             counts[RELATION_EDGE[verdict.relation].value] += 1
     return counts, review
+
+
+def judge_pairs(
+    components: Components, todo: Sequence[tuple[Memory, Memory, float]], admitted: dict[str, bool]
+) -> list[Verdict]:
+    """Verdicts on ``(older, newer, similarity)`` pairs, in order: the judge reads pairs of admitted records, a pair
+    with a kept-out record gets only ``judge_capture`` (a re-capture), never hiding an admitted newer record.
+    """
+    judge = components.judge
+    inside = [t for t in todo if admitted[t[0].id] and admitted[t[1].id]]
+    if judge.judges_in_batch:
+        found = iter(judge.judge_many(inside))
+    else:  # pair by pair, with progress (an LLM judge can take minutes)
+        found = iter(
+            [judge.judge(o, n, similarity=s) for o, n, s in progress(inside, desc="judging pairs", unit="pair")]
+        )
+    out = []
+    for older, newer, sim in todo:
+        if admitted[older.id] and admitted[newer.id]:
+            out.append(next(found))
+            continue
+        verdict = judge.judge_capture(older, newer, similarity=sim)
+        if verdict.relation is not Relation.DUPLICATE or (admitted[newer.id] and not admitted[older.id]):
+            verdict = Verdict(Relation.COEXIST, verdict.confidence, f"kept out of the block: {verdict.reason}")
+        out.append(verdict)
+    return out
 
 
 def references_of(store: MemoryStore) -> dict[str, list[str]]:

@@ -22,6 +22,7 @@ from memlab.errors import MemlabError
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.units import is_summary, summary_unit
 from memlab.pipeline.vectors import StoreEmbedder
+from memlab.strategies.retriever.base import Pool
 from memlab.types import MAX_ACCESS_TIMES, Memory, Tier
 
 MODE_TIERS: dict[str, frozenset[Tier]] = {
@@ -56,28 +57,6 @@ _TIER_CODE = {tier: i for i, tier in enumerate(Tier)}
 def _micros(when: datetime) -> int:
     """Microseconds since the epoch (exact; a naive datetime raises TypeError)."""
     return (when - _EPOCH) // _US
-
-
-class Pool(list):
-    """Eligible memories (a list, in time order) that also know where they sit in the store's time order.
-
-    Attributes:
-        order: The store's memories in time order (the list the positions index).
-        positions: Index in ``order`` of each member, ascending.
-        order_key: The ``version`` of the store's memories that ``order`` was computed from (versions are
-            unique across stores, so equal keys mean the same order).
-
-    Retrievers may read these to look up per-memory data by position instead of once per member and call
-    (:meth:`memlab.strategies.retriever.engine.EngineRetriever.rank_many`); a plain list works the same.
-    """
-
-    __slots__ = ("order", "order_key", "positions")
-
-    def __init__(self, order: list[Memory], positions: np.ndarray, order_key: int) -> None:
-        super().__init__(order[i] for i in positions.tolist())
-        self.order = order
-        self.positions = positions
-        self.order_key = order_key
 
 
 def _order_positions(store: MemoryStore, pool: Pool) -> dict[str, int]:

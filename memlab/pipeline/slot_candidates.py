@@ -24,13 +24,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memlab.protocols import Embedder
+from memlab.embed.base import EmbedderBase
 from memlab.text.attributes import attribute_phrases
 from memlab.text.slot_parse import parse
 from memlab.types import Memory
 
 
-def _phrase_index(memories: Sequence[Memory], embedder: Embedder) -> tuple[list[list[int]], np.ndarray]:
+def _phrase_index(memories: Sequence[Memory], embedder: EmbedderBase) -> tuple[list[list[int]], np.ndarray]:
     """Each memory's attribute phrases as row indices into the returned L2-normalised phrase matrix."""
     phrases = [sorted(attribute_phrases(m)) for m in memories]
     unique = sorted({p for ps in phrases for p in ps})
@@ -55,7 +55,7 @@ def _subject_matrix(memories: Sequence[Memory]) -> np.ndarray:
 
 
 def slot_pairs(
-    memories: Sequence[Memory], matrix: np.ndarray, embedder: Embedder, k: int, block: int = 256
+    memories: Sequence[Memory], matrix: np.ndarray, embedder: EmbedderBase, k: int, block: int = 256
 ) -> list[tuple[int, int, float]]:
     """Unordered pairs ``(i, j, text cosine)`` with ``i < j`` where ``j`` is among ``i``'s ``k`` best memories by
     slot score (or the reverse). Sorted by ``(i, j)``; deterministic.

@@ -169,11 +169,6 @@ class MemoryStore:
             self.cache["edges_by_node"] = (version, index)
         return index
 
-    def superseders(self, memory_id: str) -> list[str]:
-        """Ids of memories with a SUPERSEDES edge onto ``memory_id``."""
-        edges = self._edges_by_node().get(memory_id, [])
-        return sorted(e.source for e in edges if e.type is EdgeType.SUPERSEDES and e.target == memory_id)
-
     def retire_summary(self, summary_id: str) -> None:
         """Remove a summary and its CONSOLIDATES edges; its members no longer point at it."""
         self.summaries.pop(summary_id, None)

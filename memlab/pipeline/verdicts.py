@@ -6,6 +6,9 @@ propagation across restatements (memlab/pipeline/propagate.py), so all three wri
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 from memlab.pipeline.store import MemoryStore
 from memlab.types import RELATION_EDGE, Edge, Memory, Relation, Verdict
 
@@ -46,6 +49,36 @@ def apply_verdict(store: MemoryStore, older: Memory, newer: Memory, verdict: Ver
     return True
 
 
+_WORD = re.compile(r"\w+")
+#: Share of a summary's words its content must hold for the summary to be a title of the content.
+TITLE_SHARE = 0.75
+
+
+def is_title(summary: str, content: str) -> bool:
+    """Whether ``summary`` only repeats words of ``content`` (at least :data:`TITLE_SHARE` of them; a last word
+    cut off by an ellipsis counts when the content contains it as a prefix).
+    """
+    words = [w.lower() for w in _WORD.findall(summary)]
+    if not words:
+        return True
+    present = {w.lower() for w in _WORD.findall(content)}
+    cut = summary.rstrip().endswith(("...", "…"))
+    hits = sum(w in present or (cut and k == len(words) - 1 and w in content.lower()) for k, w in enumerate(words))
+    return hits >= TITLE_SHARE * len(words)
+
+
 def exact_key(memory: Memory) -> str:
-    """Whitespace-normalised text: memories with the same key are exact duplicates."""
-    return " ".join(memory.text.split())
+    """Whitespace-normalised text: memories with the same key are exact duplicates.
+
+    Identical content is one memory whatever its summary when the summary only titles it (:func:`is_title`): the
+    same note captured again under a marker line, a cut or a longer first line. A summary that says more than its
+    content (a version number, a name the content lacks) keeps the memories apart.
+    """
+    return _exact_key(memory.summary, memory.content, memory.text)
+
+
+@lru_cache(maxsize=1 << 16)
+def _exact_key(summary: str, content: str, text: str) -> str:
+    if content and is_title(summary, content):
+        return " ".join(content.split())
+    return " ".join(text.split())

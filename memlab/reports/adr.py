@@ -83,10 +83,10 @@ def judge_label(params: Mapping[str, str]) -> str:
     target = params.get("judge._target_", "?").rsplit(".", 1)[-1]
     name = "none" if target == "NoJudge" else target.removesuffix("Judge").lower() or "?"
     if target == "CascadeJudge":
-        stages = [
+        stages = [  # the stage's node (its target), or before the stages were nodes the flag
             s
-            for s, key in (("references", "judge.references"), ("record stores", "judge.records"))
-            if params.get(key) == "True"
+            for s, node, flag in (("references", "reference", "references"), ("record stores", "record", "records"))
+            if f"judge.{node}._target_" in params or params.get(f"judge.{flag}") == "True"
         ]
         name = f"cascade ({', '.join(stages)})" if stages else "cascade (note judges only)"
     return name + (" (LORO fold)" if fold_model(params) else "")

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from memlab.benchmarks.stats import RESAMPLES, distinguishable
 from memlab.errors import MemlabError
-from memlab.reports.stats import RESAMPLES, distinguishable
 
 Coalition = frozenset[str]
 Items = Mapping[object, tuple[float, float]]
@@ -72,16 +72,15 @@ def shapley(values: Mapping[Coalition, float], groups: Sequence[str]) -> dict[st
 
 @dataclass(frozen=True)
 class Share:
-    """One quantity of the attribution with its paired 95% bootstrap interval."""
+    """One quantity of the attribution with its paired 95% bootstrap interval (``None``: undefined, one item)."""
 
     value: float
-    low: float
-    high: float
+    ci: tuple[float, float] | None
 
     @property
     def distinguishable(self) -> bool:
-        """Whether the interval excludes 0."""
-        return distinguishable(self.low, self.high)
+        """Whether the interval excludes 0 (never, without one)."""
+        return self.ci is not None and distinguishable(*self.ci)
 
 
 @dataclass(frozen=True)
@@ -134,10 +133,11 @@ def attribute(
 
     def share(draws: np.ndarray) -> Share:
         if len(keys) < 2:  # one item (or seed): no interval to resample
-            return Share(float(draws[0]), math.nan, math.nan)
+            return Share(float(draws[0]), None)
         finite = draws[1:][np.isfinite(draws[1:])]
-        lo, hi = np.percentile(finite, [2.5, 97.5]) if finite.size else (math.nan, math.nan)
-        return Share(*(0.0 if abs(x) < 1e-12 else float(x) for x in (draws[0], lo, hi)))
+        bounds = np.percentile(finite, [2.5, 97.5]) if finite.size else ()
+        value, *ci = (0.0 if abs(x) < 1e-12 else float(x) for x in (draws[0], *bounds))
+        return Share(value, (ci[0], ci[1]) if ci else None)
 
     def diff(b: Coalition, a: Coalition) -> Share | None:
         return share(v[:, col[b]] - v[:, col[a]]) if a in col and b in col else None

@@ -1,20 +1,15 @@
-"""The runs an attribution needs: configurations A and B, and A with some of B's strategy groups, logged to MLflow.
+"""The attribution report read from its runs: configuration A with some of B's strategy groups, logged to MLflow.
 
-A configuration is a run id (its logged ``config.json``) or Hydra overrides (``+experiment=tuned
-dataset=builtin_history``), composed as ``python -m memlab`` composes them. A *coalition* is A with B's whole
-subtree for each of its groups (the option and its hyperparameters; ``pipeline`` counts as one group); every
-coalition runs once per seed under the experiment E, tagged ``attribution`` and ``coalition=<groups>`` so the
-report finds it again, and a coalition whose configuration already has a FINISHED run is not run twice.
+A *coalition* is A with B's whole subtree for each of its groups (``pipeline`` counts as one group); its runs are
+filed under the experiment E, tagged ``attribution`` and ``coalition=<groups>``, and this module finds them again
+by those tags. It reads runs only: ``memlab report --experiment E --baseline A --attribute B``
+(:mod:`memlab.commands.report`) composes A and B, runs the coalitions that have no FINISHED run yet, then writes
+this report.
 """
 
 from __future__ import annotations
 
-import copy
-import re
-import shlex
-import tempfile
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from memlab.build import GROUPS, SETTINGS_GROUPS
@@ -23,43 +18,6 @@ from memlab.reports import attribution as at
 from memlab.reports import configs as cf
 
 TAG = "attribution"
-RUN_ID = re.compile(r"^[0-9a-f]{32}$")
-
-
-def compose(overrides: Sequence[str]) -> dict[str, Any]:
-    """The resolved config ``python -m memlab`` would run for ``overrides`` (its own tracking)."""
-    from memlab.config import compose as compose_config
-
-    return compose_config(list(overrides), tracking=None)
-
-
-def resolve_config(spec: str, uri: str | None) -> dict[str, Any]:
-    """A run id's logged config, or the config composed from the overrides in ``spec``."""
-    import json
-
-    if RUN_ID.match(spec.strip()):
-        with tempfile.TemporaryDirectory() as tmp:
-            path = cf.read_artifact(spec.strip(), "config.json", uri, Path(tmp))
-            if path is None:
-                raise MemlabError(f"run {spec} has no config.json; name the configuration by its overrides instead")
-            return json.loads(path.read_text(encoding="utf-8"))
-    return compose(shlex.split(spec))
-
-
-def used_groups(cfg: Mapping[str, Any]) -> tuple[str, ...]:
-    """The strategy and settings groups the config's benchmark uses."""
-    from memlab.build import resolve_target
-
-    card = getattr(resolve_target(cfg["dataset"]["_target_"], "dataset"), "card", None)
-    uses = set(card.uses) if card is not None else set(GROUPS) | set(SETTINGS_GROUPS)
-    return tuple(g for g in (*GROUPS, *SETTINGS_GROUPS) if g in uses)
-
-
-def differing_groups(a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[str, ...]:
-    """The groups (used by the benchmark) whose subtree differs between A and B; one-line error on another dataset."""
-    if a.get("dataset") != b.get("dataset"):
-        raise MemlabError("attribution compares configurations on one benchmark; give A and B the same dataset=...")
-    return tuple(g for g in used_groups(a) if a.get(g) != b.get(g))
 
 
 def label(coalition: at.Coalition) -> str:
@@ -67,54 +25,9 @@ def label(coalition: at.Coalition) -> str:
     return "+".join(sorted(coalition)) or "none"
 
 
-def coalition_config(
-    a: Mapping[str, Any],
-    b: Mapping[str, Any],
-    coalition: at.Coalition,
-    experiment: str,
-    seed: int,
-    uri: str | None = None,
-) -> dict[str, Any]:
-    """A with B's subtree for every group of ``coalition``, filed under ``experiment`` (in the store ``uri``)."""
-    cfg = copy.deepcopy(dict(a))
-    for group in coalition:
-        cfg[group] = copy.deepcopy(b[group])
-    cfg["seed"] = seed
-    cfg["experiment_name"] = experiment
-    cfg["tags"] = [TAG, f"coalition={label(coalition)}"]
-    if isinstance(cfg.get("tracking"), dict):
-        cfg["tracking"] = {**cfg["tracking"], "experiment": experiment, "skip_finished": True}
-        if uri:
-            cfg["tracking"]["uri"] = uri
-    return cfg
-
-
 def plan(groups: Sequence[str], max_groups: int) -> list[at.Coalition]:
     """Every coalition when at most ``max_groups`` groups differ, else the one-at-a-time swaps."""
     return at.coalitions(groups) if len(groups) <= max_groups else at.one_at_a_time(groups)
-
-
-def run_coalitions(
-    a: Mapping[str, Any],
-    b: Mapping[str, Any],
-    experiment: str,
-    coalitions: Sequence[at.Coalition],
-    seeds: Sequence[int],
-    runner: Callable[[dict[str, Any], Path], Any] | None = None,
-    uri: str | None = None,
-) -> None:
-    """Run (or find FINISHED) every coalition on every seed."""
-    from memlab.tracking.status import step
-
-    if runner is None:
-        from memlab.run import run as runner
-    for n, coalition in enumerate(coalitions, 1):
-        for seed in seeds:
-            with (
-                step(f"coalition {n}/{len(coalitions)} {label(coalition)} seed {seed}"),
-                tempfile.TemporaryDirectory(prefix="memlab-attr-") as tmp,
-            ):
-                runner(coalition_config(a, b, coalition, experiment, seed, uri), Path(tmp))
 
 
 def coalition_of(run: Any) -> at.Coalition | None:
@@ -148,7 +61,8 @@ def share_cell(share: at.Share | None) -> str:
     """``+0.250 [+0.000, +0.500] yes`` (the last word: whether the interval excludes 0)."""
     if share is None:
         return "–"
-    return f"{share.value:+.3f} [{share.low:+.3f}, {share.high:+.3f}] {'yes' if share.distinguishable else 'no'}"
+    interval = "(no interval)" if share.ci is None else f"[{share.ci[0]:+.3f}, {share.ci[1]:+.3f}]"
+    return f"{share.value:+.3f} {interval} {'yes' if share.distinguishable else 'no'}"
 
 
 def render(result: at.Attribution, experiment: str, metric: str, a_spec: str, b_spec: str, command: str) -> str:
@@ -180,42 +94,38 @@ def render(result: at.Attribution, experiment: str, metric: str, a_spec: str, b_
     lines.append("")
     if result.shapley:
         total = round(sum(s.value for s in result.shapley.values()), 12) + 0.0  # no "-0.000"
-        inside = result.total.low <= total <= result.total.high
-        lines += [
-            f"Shapley values sum to {total:+.3f}; B − A measured {result.total.value:+.3f} "
-            f"[{result.total.low:+.3f}, {result.total.high:+.3f}]: {'within' if inside else 'OUTSIDE'} its interval.",
-            "",
-        ]
+        measured, ci = result.total.value, result.total.ci
+        check = (
+            " (no interval)."
+            if ci is None
+            else (f" [{ci[0]:+.3f}, {ci[1]:+.3f}]: {'within' if ci[0] <= total <= ci[1] else 'OUTSIDE'} its interval.")
+        )
+        lines += [f"Shapley values sum to {total:+.3f}; B − A measured {measured:+.3f}{check}", ""]
     else:
         lines += ["Shapley values: not computed (more groups differ than --max-groups; one-at-a-time swaps only).", ""]
     return "\n".join(lines)
 
 
-def report(
+def read(
     experiment: str,
-    a_spec: str,
-    b_spec: str,
+    groups: Sequence[str],
+    wanted: Sequence[at.Coalition],
+    seeds: Sequence[int],
     *,
     uri: str | None,
     metric: str | None,
-    seeds: Sequence[int] | None,
-    max_groups: int,
-    execute: bool,
 ) -> tuple[at.Attribution, str]:
-    """Run what is missing and return the attribution with the metric it is over."""
+    """The attribution over ``groups`` from the FINISHED runs of the ``wanted`` coalitions on ``seeds`` in
+    ``experiment``, with the metric it is over (default: the runs' main metric).
+
+    Raises:
+        MemlabError: No coalition run in the experiment, or some wanted coalition without a FINISHED run.
+    """
     from memlab.reports.common import finished_runs, require_runs
     from memlab.tracking.query import main_metric
 
-    a, b = resolve_config(a_spec, uri), resolve_config(b_spec, uri)
-    groups = differing_groups(a, b)
-    if not groups:
-        raise MemlabError("A and B differ in no strategy group the benchmark uses; nothing to attribute")
-    wanted = plan(groups, max_groups)
-    seeds = list(seeds) if seeds else [int(a.get("seed", 0))]
-    if execute:
-        run_coalitions(a, b, experiment, wanted, seeds, uri=uri)
-    runs = [r for r in finished_runs(experiment, uri) if coalition_of(r) is not None and r.params.get("seed") in
-            {str(s) for s in seeds}]  # fmt: skip
+    on = {str(s) for s in seeds}
+    runs = [r for r in finished_runs(experiment, uri) if coalition_of(r) is not None and r.params.get("seed") in on]
     require_runs(runs, [experiment], uri)
     metric = metric or main_metric(runs)
     items = coalition_items(runs, metric, uri, groups)
@@ -230,7 +140,8 @@ def report(
 def from_runs(runs: Sequence[Any], metric: str, uri: str | None) -> at.Attribution | None:
     """The attribution the logged coalition runs support (groups: the union of their coalitions), else ``None``."""
     coalitions = [c for r in runs if (c := coalition_of(r)) is not None]
-    groups = tuple(g for g in (*GROUPS, *SETTINGS_GROUPS) if any(g in c for c in coalitions))
+    named, known = set().union(*coalitions), (*GROUPS, *SETTINGS_GROUPS)
+    groups = (*(g for g in known if g in named), *sorted(named - set(known)))  # then pipeline.<knob> groups
     if not groups:
         return None
     items = coalition_items(runs, metric, uri, groups)

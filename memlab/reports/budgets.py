@@ -8,19 +8,17 @@ grid of budgets (``pipeline.budget_tokens``, default 250, 500, 1000, 2000 tokens
         pipeline.budget_tokens=250,500,1000,2000 dataset=builtin_history
     memlab report budgets
 
-Per benchmark (``memlab.dataset``) and policy (the second of the run's ``tags``, ``[preset, <name>]``) and budget,
-the newest run per seed; per benchmark, one table per budget: each policy's main metric with its 95% bootstrap
-interval, the tokens it measured (``injected_tokens``, else ``context_tokens``: what the benchmark injected, which a
-budget only caps), and the paired difference of the baseline policy (``tuned``) against it, with whether that
-difference is distinguishable (its interval excludes 0); and a figure per benchmark of the main metric against the
-measured tokens, one curve per policy, with the Pareto front (no other point has at most its tokens and a higher
-metric). Intervals resample the items (questions) of the runs, seeds pooled and paired by ``(seed, item)``; where a
-metric has no per-item values they resample the seeds, paired by seed (:mod:`memlab.reports.stats`).
+Per benchmark (``memlab.dataset``), policy (the second of the run's ``tags``) and budget, the newest run per seed;
+one table per budget: each policy's main metric (95% bootstrap interval), the tokens the reader read
+(``context_tokens``, the mean per question; ``injected_tokens`` where a benchmark has no reader) and the block's, and
+the baseline's (``tuned``) paired difference against it, distinguishable when its interval excludes 0; a figure of
+the metric against the reader's tokens with the Pareto front (no other point has at most its tokens and a higher
+metric), and fronts against LLM dollars and latency where runs logged them. Intervals resample the questions, seeds
+pooled; without per-item values, the seeds (:mod:`memlab.benchmarks.stats`).
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,15 +27,18 @@ from typing import Any
 
 import numpy as np
 
+from memlab.benchmarks import stats
+from memlab.benchmarks.metrics import bootstrap_ci
+from memlab.plots import pyplot
 from memlab.reports import configs as cf
-from memlab.reports import stats
-from memlab.reports.common import pyplot, save
+from memlab.reports.common import save
 
 EXPERIMENT = "presets"
 BASELINE = "tuned"
-BUDGETS: tuple[int, ...] = (250, 500, 1000, 2000)
 #: Metrics of what a run put in front of the reader, first present wins.
-COST: tuple[str, ...] = ("injected_tokens", "context_tokens")
+COST: tuple[str, ...] = ("context_tokens", "injected_tokens")
+#: Other costs a front is drawn against where runs logged them: metric -> its name in the report.
+OTHER_COSTS: dict[str, str] = {"llm_cost_usd": "LLM dollars", "llm_latency_p50_ms": "LLM latency p50 (ms)"}
 #: Policy names in the order tables list them (others after, sorted).
 ORDER = ("seed_git_notes_memory_nollm", "mycelic_nollm", "squidbot_nollm", "astra_nollm", "tuned")
 
@@ -83,9 +84,10 @@ class Point:
     runs: list[cf.RunData]
     units: dict[object, tuple[float, float]] = field(default_factory=dict)
     value: float = math.nan
-    low: float = math.nan
-    high: float = math.nan
+    ci: tuple[float, float] | None = None
     tokens: float | None = None
+    block: float | None = None
+    costs: dict[str, float] = field(default_factory=dict)
 
     @property
     def per_item(self) -> bool:
@@ -100,9 +102,11 @@ def point(policy: str, budget: int | None, runs: Sequence[cf.RunData], metric: s
         v = np.array([x for x, _ in p.units.values()])
         w = np.array([y for _, y in p.units.values()])
         p.value = stats.ratio(v, w)
-        p.low, p.high = stats.bootstrap_ci(v, w)
+        p.ci = bootstrap_ci(v, w, resamples=stats.RESAMPLES)
     cost = next((c for c in COST if any(c in r.record.metrics for r in runs)), None)
     p.tokens = cf.mean_metric(runs, cost) if cost else None
+    p.block = cf.mean_metric(runs, "injected_tokens")
+    p.costs = {c: v for c in OTHER_COSTS if (v := cf.mean_metric(runs, c)) is not None}
     return p
 
 
@@ -129,21 +133,22 @@ def pareto_front(xy: Sequence[tuple[float, float]]) -> list[int]:
     return sorted(front, key=lambda i: xy[i])
 
 
-def cell(value: float | None, low: float = math.nan, high: float = math.nan, sign: str = "") -> str:
-    """``0.512 [0.480, 0.550]`` (``–`` when undefined)."""
+def cell(value: float | None, ci: tuple[float, float] | None = None, sign: str = "") -> str:
+    """``0.512 [0.480, 0.550]`` (``–`` when undefined; the value alone when its interval is)."""
     if value is None or math.isnan(value):
         return "–"
-    if math.isnan(low) or math.isnan(high):
+    if ci is None:
         return f"{value:{sign}.3f}"
-    return f"{value:{sign}.3f} [{low:{sign}.3f}, {high:{sign}.3f}]"
+    return f"{value:{sign}.3f} [{ci[0]:{sign}.3f}, {ci[1]:{sign}.3f}]"
 
 
 def table(by_policy: Mapping[str, Point], metric: str, baseline: str = BASELINE) -> list[str]:
     """One budget's table: metric with interval, measured tokens, baseline − policy paired, distinguishable."""
     base = by_policy.get(baseline)
     lines = [
-        f"| policy | {metric} (95% CI) | tokens | {baseline} − policy (95% CI) | p (paired) | distinguishable |",
-        "|---|---|---|---|---|---|",
+        f"| policy | {metric} (95% CI) | reader tokens | block tokens | {baseline} − policy (95% CI) | p (paired) "
+        "| distinguishable |",
+        "|---|---|---|---|---|---|---|",
     ]
     for name in ordered(list(by_policy)):
         p = by_policy[name]
@@ -152,10 +157,10 @@ def table(by_policy: Mapping[str, Point], metric: str, baseline: str = BASELINE)
             res = stats.paired_test(p.units, base.units)
             if res is not None:
                 unit = "" if p.per_item and base.per_item else f" ({res.n} seeds)"
-                diff = cell(res.diff, res.ci_low, res.ci_high, "+") + unit
+                diff = cell(res.diff, (res.ci_low, res.ci_high), "+") + unit
                 p_value, dist = f"{res.p_value:.4f}", "yes" if stats.distinguishable(res.ci_low, res.ci_high) else "no"
-        tokens = "–" if p.tokens is None else f"{p.tokens:.0f}"
-        lines.append(f"| `{name}` | {cell(p.value, p.low, p.high)} | {tokens} | {diff} | {p_value} | {dist} |")
+        tokens, block = ("–" if v is None else f"{v:.0f}" for v in (p.tokens, p.block))
+        lines.append(f"| `{name}` | {cell(p.value, p.ci)} | {tokens} | {block} | {diff} | {p_value} | {dist} |")
     return lines
 
 
@@ -177,17 +182,17 @@ def tables(grid: Mapping[int | None, Mapping[str, Point]], metric: str, baseline
     return lines
 
 
-def front_of(grid: Mapping[int | None, Mapping[str, Point]]) -> list[Point]:
-    """The Pareto front over every policy and budget that has a value and measured tokens."""
-    pts = [p for by in grid.values() for p in by.values() if p.tokens is not None and not math.isnan(p.value)]
-    return [pts[i] for i in pareto_front([(p.tokens, p.value) for p in pts])]  # type: ignore[misc]
+def front_of(grid: Mapping[int | None, Mapping[str, Point]], cost: str | None = None) -> list[Point]:
+    """The Pareto front over every policy and budget that has a value and the cost (``None``: reader tokens)."""
+    pts = [(p, p.tokens if cost is None else p.costs.get(cost)) for by in grid.values() for p in by.values()]
+    pts = [(p, x) for p, x in pts if x is not None and not math.isnan(p.value)]
+    return [pts[i][0] for i in pareto_front([(x, p.value) for p, x in pts])]  # type: ignore[misc]
 
 
 def figure(grids: Mapping[str, Mapping[int | None, Mapping[str, Point]]], metrics: Mapping[str, str], path: Path):
     """One panel per benchmark: metric against measured tokens, a curve per policy, and the Pareto front.
 
-    A policy has one colour in every panel, and one legend under the panels names them (a legend inside a
-    panel covered its points).
+    A policy has one colour in every panel; one legend under the panels (one inside a panel covered its points).
     """
     plt = pyplot()
     cols = min(3, max(1, len(grids)))
@@ -207,8 +212,8 @@ def figure(grids: Mapping[str, Mapping[int | None, Mapping[str, Point]]], metric
                 continue
             x = [p.tokens for p in pts]
             y = [p.value for p in pts]
-            err = [[max(0.0, p.value - p.low) if not math.isnan(p.low) else 0.0 for p in pts],
-                   [max(0.0, p.high - p.value) if not math.isnan(p.high) else 0.0 for p in pts]]  # fmt: skip
+            err = [[max(0.0, p.value - p.ci[0]) if p.ci else 0.0 for p in pts],
+                   [max(0.0, p.ci[1] - p.value) if p.ci else 0.0 for p in pts]]  # fmt: skip
             label = name.replace("_nollm", "")
             handles[label] = ax.errorbar(x, y, yerr=err, marker="o", capsize=3, color=colours[name], label=label)
         front = front_of(grid)
@@ -217,10 +222,10 @@ def figure(grids: Mapping[str, Mapping[int | None, Mapping[str, Point]]], metric
                               ls="--", lw=1, label="Pareto front")  # fmt: skip
             handles["Pareto front"] = line
         ax.set_xscale("log")
-        ax.set_xlabel("measured tokens (" + " or ".join(COST) + ")")
+        ax.set_xlabel("tokens the reader read (" + " or ".join(COST) + ")")
         ax.set_ylabel(metrics[bench])
         ax.set_title(bench)
-    fig.suptitle("main metric against measured tokens (budgets 250-2000; 95% bootstrap intervals)")
+    fig.suptitle("main metric against the reader's tokens (budgets 250-2000; 95% bootstrap intervals)")
     fig.legend(list(handles.values()), list(handles), loc="lower center", ncol=min(6, max(1, len(handles))))
     fig.tight_layout(rect=(0, 0.08 / rows, 1, 1))
     return save(fig, path)
@@ -245,27 +250,28 @@ def grids_by_benchmark(
 
 
 def front_lines(grid: Mapping[int | None, Mapping[str, Point]]) -> list[str]:
-    """The Pareto front in words."""
+    """The Pareto fronts in words: against the reader's tokens, and against LLM dollars and latency where logged."""
     front = front_of(grid)
     if not front:
         return ["Pareto front: no point has measured tokens.", ""]
     text = ", ".join(f"`{p.policy}`@{p.budget} ({p.tokens:.0f} tokens, {p.value:.3f})" for p in front)
-    return [f"Pareto front (tokens, metric): {text}.", ""]
+    out = [f"Pareto front (tokens the reader read, metric): {text}."]
+    for cost, name in OTHER_COSTS.items():
+        text = ", ".join(f"`{p.policy}`@{p.budget} ({p.costs[cost]:.4g}, {p.value:.3f})" for p in front_of(grid, cost))
+        out += [f"Pareto front ({name}, metric): {text}."] if text else []
+    if len(out) == 1:
+        out.append("No run here logged LLM dollars or latency (no language model answered): no front against them.")
+    return [" ".join(out), ""]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write ``reports/budgets.md`` and ``reports/budgets.png``."""
-    from memlab.paths import PROJECT_ROOT
     from memlab.reports import common
 
-    parser = argparse.ArgumentParser(prog="memlab report budgets", description=__doc__.splitlines()[0])
+    parser = common.report_parser("budgets", __doc__)
     parser.add_argument("--experiment", default=EXPERIMENT, help="MLflow experiment (default: presets)")
-    parser.add_argument("--uri", "--tracking-uri", default=None, help="MLflow tracking URI")
     parser.add_argument("--metric", default=None, help="metric (default: each benchmark's main metric)")
     parser.add_argument("--baseline", default=BASELINE, help="policy the paired differences are against")
-    parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "reports" / "budgets.md")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
-    common.add_partial_argument(parser)
     args = parser.parse_args(list(argv or []))
     runs = common.finished_runs(args.experiment, args.uri)
     common.require_runs(runs, [args.experiment], args.uri)
@@ -280,7 +286,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         common.write_report(args.out, "\n".join(lines), [r.run_id for r in runs], partial=args.partial, uri=args.uri)
     print(f"wrote {args.out}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

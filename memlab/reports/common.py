@@ -84,23 +84,25 @@ def save(fig: Any, path: Path) -> Path:
     return path
 
 
-def pyplot() -> Any:
-    """matplotlib.pyplot on the Agg backend."""
-    import matplotlib
+def report_parser(name: str, doc: str) -> Any:
+    """The arguments of ``memlab report NAME`` every report takes: ``--uri``, ``--out`` (default
+    ``reports/NAME.md`` in the checkout), ``--force`` and ``--partial`` (with ``--force``, write a report from fewer
+    runs than the one it replaces, marked partial); a report adds its own.
+    """
+    import argparse
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from memlab.paths import PROJECT_ROOT
 
-    return plt
-
-
-def add_partial_argument(parser: Any) -> None:
-    """``--partial``: with ``--force``, write a report from fewer runs than the one it replaces (marked partial)."""
+    parser = argparse.ArgumentParser(prog=f"memlab report {name}", description=doc.splitlines()[0])
+    parser.add_argument("--uri", "--tracking-uri", help="MLflow tracking URI (default: the project's sqlite store)")
+    parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "reports" / f"{name}.md")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
     parser.add_argument(
         "--partial",
         action="store_true",
         help="with --force: write the report even if runs of the existing report are missing (marked partial)",
     )
+    return parser
 
 
 def recorded_runs(path: Path) -> set[str] | None:
@@ -201,16 +203,8 @@ def single_experiment_main(
     ``render(runs, experiment)`` gives the markdown. No runs: a one-line error and nothing written; an existing
     report is kept unless ``--force`` (and never shrunk unless ``--partial``).
     """
-    import argparse
-
-    from memlab.paths import PROJECT_ROOT
-
-    parser = argparse.ArgumentParser(prog=f"memlab report {name}", description=doc.splitlines()[0])
-    parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
-    parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / f"{name}.md"))
+    parser = report_parser(name, doc)
     parser.add_argument("--experiment", default=experiment)
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
-    add_partial_argument(parser)
     args = parser.parse_args(argv)
     runs = finished_runs(args.experiment, args.uri)
     require_runs(runs, [args.experiment], args.uri)

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memlab.benchmarks.items import item_values
 from memlab.build import GROUPS
-from memlab.reports.items import item_values
 
 #: Params that never define a configuration (recording, observation, paths, seeds).
 IGNORED_ROOTS: tuple[str, ...] = ("tracking", "logging", "trace", "paths", "hydra", "experiment_name", "tags")
@@ -94,17 +94,9 @@ def newest_per_seed(runs: Sequence[Any]) -> list[Any]:
     return [latest[s] for s in sorted(latest, key=lambda s: (not s.isdigit(), int(s) if s.isdigit() else 0, s))]
 
 
-def read_artifact(run_id: str, name: str, uri: str | None, folder: Path) -> Path | None:
-    """Download one artifact of a run (``None`` when the run has none by that name)."""
-    from memlab.tracking.query import download_artifact, list_artifacts
-
-    if name not in list_artifacts(run_id, None, uri):
-        return None
-    return download_artifact(run_id, name, folder / run_id, uri)
-
-
 def load(runs: Sequence[Any], metric: str, uri: str | None) -> list[RunData]:
     """Per-item values of ``metric`` (verified against the logged value) and the trace of every run."""
+    from memlab.tracking.query import read_artifact, run_records
     from memlab.tracking.status import step
 
     out = []
@@ -114,9 +106,8 @@ def load(runs: Sequence[Any], metric: str, uri: str | None) -> list[RunData]:
     ):
         for run in runs:
             data = RunData(run)
-            path = read_artifact(run.run_id, "predictions.jsonl", uri, Path(tmp))
-            if path is not None:
-                records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+            records = run_records(run.run_id, uri, Path(tmp))
+            if records is not None:
                 data.items = item_values(records, metric, run.metrics.get(metric))
             path = read_artifact(run.run_id, "trace.json", uri, Path(tmp))
             if path is not None:

@@ -10,19 +10,26 @@ against the token budget.
 
 from __future__ import annotations
 
-import argparse
 import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from memlab.benchmarks.metrics import bootstrap_ci
+from memlab.benchmarks.stats import (
+    RESAMPLES,
+    PairedResult,
+    distinguishable,
+    histogram_quantile,
+    paired_test,
+    ratio,
+)
 from memlab.errors import MemlabError
 from memlab.paths import PROJECT_ROOT
 from memlab.reports import configs as cf
 from memlab.reports.configs import PHASES, mean_metric
 from memlab.reports.llm_costs import llm_table
-from memlab.reports.stats import PairedResult, bootstrap_ci, distinguishable, histogram_quantile, paired_test, ratio
 
 #: Phases whose latency the report shows (metric ``latency_<phase>_s``, span ``<phase>``).
 
@@ -55,7 +62,9 @@ def summarize(label: str, runs: list[cf.RunData], metric: str) -> Row:
         w = [vw[1] for vw in items.values()]
         import numpy as np
 
-        return Row(label, runs, ratio(np.array(v), np.array(w)), bootstrap_ci(v, w), len(items), sd)
+        return Row(
+            label, runs, ratio(np.array(v), np.array(w)), bootstrap_ci(v, w, resamples=RESAMPLES), len(items), sd
+        )
     return Row(label, runs, statistics.fmean(values) if values else math.nan, None, 0, sd)
 
 
@@ -211,35 +220,43 @@ def render(experiment: str, uri: str, metric: str, rows: Sequence[Row], baseline
     return "\n".join(out)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Write ``reports/NAME.md`` and its figures."""
+def write(
+    experiment: str,
+    *,
+    uri: str | None = None,
+    metric: str | None = None,
+    baseline: str | None = None,
+    out: str | Path | None = None,
+    force: bool = False,
+    partial: bool = False,
+) -> int:
+    """Write ``reports/NAME.md`` (or ``out``) and its figures from the experiment's FINISHED runs.
+
+    Args:
+        experiment: MLflow experiment name.
+        uri: MLflow tracking URI (default: the project's store).
+        metric: Metric (default: the runs' declared main metric).
+        baseline: Baseline configuration for the paired tests, e.g. ``judge=none``.
+        out: Markdown file; the figures are written beside it.
+        force: Overwrite an existing report.
+        partial: With ``force``, write it even when runs of the existing report are missing (marked partial).
+    """
     from memlab.reports import common
     from memlab.reports.experiment_figures import draw_all
     from memlab.tracking.query import main_metric, resolve_uri
     from memlab.tracking.status import step
 
-    parser = argparse.ArgumentParser(prog="memlab report --experiment", description=__doc__.splitlines()[0])
-    parser.add_argument("--experiment", required=True, help="MLflow experiment name")
-    parser.add_argument("--uri", "--tracking-uri", default=None, help="MLflow tracking URI")
-    parser.add_argument("--metric", default=None, help="metric (default: the runs' declared main metric)")
-    parser.add_argument("--baseline", default=None, help="baseline configuration, e.g. 'judge=none'")
-    parser.add_argument("--out", default=None, help="markdown file (default: reports/NAME.md)")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
-    common.add_partial_argument(parser)
-    args = parser.parse_args(list(argv) if argv is not None else None)
-    runs = common.finished_runs(args.experiment, args.uri)
-    common.require_runs(runs, [args.experiment], args.uri)
-    if args.metric is None:
-        args.metric = main_metric(runs)
-    out = Path(args.out) if args.out else PROJECT_ROOT / "reports" / f"{args.experiment}.md"
+    runs = common.finished_runs(experiment, uri)
+    common.require_runs(runs, [experiment], uri)
+    metric = metric or main_metric(runs)
+    out = Path(out) if out else PROJECT_ROOT / "reports" / f"{experiment}.md"
     names = {k: out.with_name(f"{out.stem}_{k}.png") for k in ("main", "tiers", "latency", "budget")}
-    common.check_output([out, *names.values()], args.force)
-    data = cf.load(runs, args.metric, args.uri)
-    rows, baseline = build(data, args.metric, args.baseline)
+    common.check_output([out, *names.values()], force)
+    rows, chosen = build(cf.load(runs, metric, uri), metric, baseline)
     with common.kept_on_error(list(names.values())):
         with step("drawing the figures"):
-            figures = draw_all(args.experiment, args.metric, rows, baseline, names)
-        text = render(args.experiment, resolve_uri(args.uri), args.metric, rows, baseline, figures)
-        common.write_report(out, text, [r.run_id for r in runs], partial=args.partial, uri=args.uri)
+            figures = draw_all(experiment, metric, rows, chosen, names)
+        text = render(experiment, resolve_uri(uri), metric, rows, chosen, figures)
+        common.write_report(out, text, [r.run_id for r in runs], partial=partial, uri=uri)
     print(f"wrote {out} ({len(rows)} configurations, {len(runs)} runs; figures: {', '.join(figures) or 'none'})")
     return 0

@@ -9,11 +9,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from memlab.plots import TIER_COLOURS, pyplot
 from memlab.reports import configs as cf
-from memlab.reports.common import pyplot, save
+from memlab.reports.common import save
 from memlab.reports.configs import BUDGET, PHASES, TIERS, mean_metric
-
-TIER_COLOURS = {"hot": "#d62728", "warm": "#ff7f0e", "cold": "#1f77b4", "archived": "#7f7f7f"}
 
 
 def colour(i: int, n: int) -> Any:
@@ -31,8 +30,8 @@ def _size(rows: Sequence[Any]) -> tuple[float, float]:
 
 def _err(rows: Sequence[Any]) -> list[list[float]]:
     """Asymmetric error bars from each row's CI (zero where there is none)."""
-    lo = [max(0.0, r.value - r.ci[0]) if r.ci and not math.isnan(r.ci[0]) else 0.0 for r in rows]
-    hi = [max(0.0, r.ci[1] - r.value) if r.ci and not math.isnan(r.ci[1]) else 0.0 for r in rows]
+    lo = [max(0.0, r.value - r.ci[0]) if r.ci else 0.0 for r in rows]
+    hi = [max(0.0, r.ci[1] - r.value) if r.ci else 0.0 for r in rows]
     return [lo, hi]
 
 

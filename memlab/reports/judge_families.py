@@ -21,7 +21,6 @@ generalization table. Nothing in the output is typed by hand.
 from __future__ import annotations
 
 import functools
-import hashlib
 import statistics
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.reports.project_history import code_label, mean_sd
+from memlab.sha import file_sha256
 
 EXPERIMENT = "project_history_families"
 #: Dataset -> its role; rows follow this order.
@@ -77,7 +77,7 @@ def shipped_models() -> dict[str, str]:
     from memlab.strategies.judge.learned import DEFAULT_MODEL
 
     return {
-        hashlib.sha256(path.read_bytes()).hexdigest(): path.stem.replace("learned_", "")
+        file_sha256(path): path.stem.replace("learned_", "")
         for path in sorted(DEFAULT_MODEL.parent.glob("learned_v*.json"))
         if not path.name.endswith(".card.json")
     }
@@ -96,10 +96,19 @@ def judge_label(params: Mapping[str, str]) -> str:
     A cascade's fallback model given by digest only (the conf's default) is named by the shipped file with that
     digest, so runs before and after a change of the shipped fallback stay apart. A model given by neither (runs
     from before the conf pinned the primary model's digest, when the shipped models were v8 and v9) is named
-    ``v8`` (primary) or ``v9`` (fallback).
+    ``v8`` (primary) or ``v9`` (fallback). Runs from before the cascade's stages were nodes of their own name the
+    fallback ``judge.fallback`` (``slot``, ``learned``) and its model ``judge.fallback_model_*``; a cascade without
+    a fallback node answers with the slot judge.
     """
     target = params.get("judge._target_", "").rsplit(".", 1)[-1]
     model = _model(params.get("judge.model_path"), params.get("judge.model_sha256"), "v8")
+    if target == "CascadeJudge" and "judge.learned._target_" in params:  # stages as nodes (an absent one: "None")
+        model = _model(params.get("judge.learned.model_path"), params.get("judge.learned.model_sha256"), "v8")
+        stage = params.get("judge.fallback._target_", "SlotJudge").rsplit(".", 1)[-1]
+        fallback = stage.removesuffix("Judge").lower()
+        if stage == "LearnedJudge":
+            fallback = _model(params.get("judge.fallback.model_path"), params.get("judge.fallback.model_sha256"), "v9")
+        return f"cascade {model} → {fallback}"
     if target == "CascadeJudge":
         fallback = params.get("judge.fallback", "slot")
         if fallback == "learned":
@@ -226,7 +235,3 @@ def main(argv: list[str] | None = None) -> int:
     from memlab.reports.common import single_experiment_main
 
     return single_experiment_main("judge_families", __doc__, EXPERIMENT, render, argv)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

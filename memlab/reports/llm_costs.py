@@ -22,10 +22,6 @@ def _questions(run: Any) -> float | None:
     return sum(found) if found else None
 
 
-def _tokens(metrics: Any) -> float:
-    return float(metrics.get("llm_prompt_tokens", 0.0)) + float(metrics.get("llm_completion_tokens", 0.0))
-
-
 def per_unit(tokens: float | None, units: float | None, scale: float = 1.0) -> float | None:
     """``tokens`` per ``units`` (times ``scale``); undefined (``None``) without units."""
     if tokens is None or not units:

@@ -12,12 +12,10 @@ ours with the metric differences.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
-from pathlib import Path
 
 from memlab.reports.locomo_reader import reader_section
-from memlab.reports.locomo_sweep import plot, read_bars, sweep_lines
+from memlab.reports.locomo_sweep import pct, plot, read_bars, sweep_lines
 from memlab.tracking.query import RunRecord
 
 CATS = ((4, "single-hop"), (1, "multi-hop"), (2, "temporal"), (3, "open-domain"))
@@ -58,10 +56,6 @@ def _window(run: RunRecord) -> str | None:
     return run.params.get("retriever.bm25_window", run.params.get("dataset.retriever.bm25_window"))
 
 
-def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f}"
-
-
 def _n(value: float | None) -> str:
     return "–" if value is None else f"{value:.0f}"
 
@@ -83,7 +77,7 @@ def recall_table(run: RunRecord, unit: str, suffix: str = "") -> list[str]:
     ]
     for k in (1, 5, 10, 25):
         name = f"recall_at_{k}_{unit}"
-        cells = [_pct(m.get(f"{name}_cat{c}{suffix}")) for c, _ in CATS] + [_pct(m.get(f"{name}{suffix}"))]
+        cells = [pct(m.get(f"{name}_cat{c}{suffix}")) for c, _ in CATS] + [pct(m.get(f"{name}{suffix}"))]
         lines.append(f"| memlab ({unit}s) | {k} | " + " | ".join(cells) + " |")
         if k == 1:  # the recalls' count: questions with evidence
             counts = [m.get(f"n_evidence_cat{c}{suffix}") for c, _ in CATS] + [m.get(f"n_evidence_cat1_4{suffix}")]
@@ -102,14 +96,14 @@ def cv_lines(m: dict[str, float]) -> list[str]:
         return []
     folds = sorted(k.removeprefix("cv_heldout_") for k in m if k.startswith("cv_heldout_"))
     return [
-        f"**Cross-validated `temporal_date_acc_datelike`: {_pct(m[name])} % "
-        f"[{_pct(m.get(name + '_ci_low'))}, {_pct(m.get(name + '_ci_high'))}]** "
+        f"**Cross-validated `temporal_date_acc_datelike`: {pct(m[name])} % "
+        f"[{pct(m.get(name + '_ci_low'))}, {pct(m.get(name + '_ci_high'))}]** "
         f"({m.get('cv_n_settings', 0):.0f} answer settings; all temporal questions under the folds' choices: date "
-        f"accuracy {_pct(m.get('cv_temporal_date_acc'))} %, F1 {_pct(m.get('cv_temporal_f1'))} %).",
+        f"accuracy {pct(m.get('cv_temporal_date_acc'))} %, F1 {pct(m.get('cv_temporal_f1'))} %).",
         "",
         "| held-out conversation | " + " | ".join(folds) + " |",
         "|---|" + "---|" * len(folds),
-        "| date accuracy, date-like gold (%) | " + " | ".join(_pct(m[f"cv_heldout_{c}"]) for c in folds) + " |",
+        "| date accuracy, date-like gold (%) | " + " | ".join(pct(m[f"cv_heldout_{c}"]) for c in folds) + " |",
         "",
     ]
 
@@ -165,10 +159,10 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
     ):
         ci = ""
         if name + "_ci_low" in m:
-            ci = f" [{_pct(m[name + '_ci_low'])}, {_pct(m[name + '_ci_high'])}]"
+            ci = f" [{pct(m[name + '_ci_low'])}, {pct(m[name + '_ci_high'])}]"
         out.append(
-            f"| `{name}` (%) | {_pct(m.get(name))}{ci} | {_pct(m.get(name + '_tune'))} | "
-            f"{_pct(m.get(name + '_heldout'))} | {target} |"
+            f"| `{name}` (%) | {pct(m.get(name))}{ci} | {pct(m.get(name + '_tune'))} | "
+            f"{pct(m.get(name + '_heldout'))} | {target} |"
         )
     out.append(
         f"| `n_temporal` / `n_temporal_datelike` | {m.get('n_temporal', 0):.0f} / "
@@ -206,12 +200,12 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
         "",
         "| system | F1 (%) | J (%) | date accuracy (%) |",
         "|---|---|---|---|",
-        f"| memlab no-LLM answerer (dev file, all cat-2) | {_pct(m.get('temporal_f1'))} | – | "
-        f"{_pct(m.get('temporal_date_acc'))} |",
-        f"| memlab no-LLM answerer (dev file, date-like gold) | {_pct(m.get('temporal_f1_datelike'))} | – | "
-        f"{_pct(m.get('temporal_date_acc_datelike'))} |",
-        f"| memlab, held-out conversations, date-like gold | {_pct(m.get('temporal_f1_datelike_heldout'))} | – | "
-        f"{_pct(m.get('temporal_date_acc_datelike_heldout'))} |",
+        f"| memlab no-LLM answerer (dev file, all cat-2) | {pct(m.get('temporal_f1'))} | – | "
+        f"{pct(m.get('temporal_date_acc'))} |",
+        f"| memlab no-LLM answerer (dev file, date-like gold) | {pct(m.get('temporal_f1_datelike'))} | – | "
+        f"{pct(m.get('temporal_date_acc_datelike'))} |",
+        f"| memlab, held-out conversations, date-like gold | {pct(m.get('temporal_f1_datelike_heldout'))} | – | "
+        f"{pct(m.get('temporal_date_acc_datelike_heldout'))} |",
     ]
     for name, f1, judge in PUBLISHED_TEMPORAL:
         out.append(f"| {name} (Mem0 paper) | {f1:.2f} | {'–' if judge is None else f'{judge:.2f}'} | – |")
@@ -238,9 +232,9 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
             rm = r.metrics
             label = "baseline" if r in base else "tuned (headline)"
             out.append(
-                f"| {label} | {_resolver(r)} | {_pct(rm.get('recall_at_10_turn'))} | "
-                f"{_pct(rm.get('recall_at_10_turn_cat1'))} | {_pct(rm.get('recall_at_10_turn_cat2'))} | "
-                f"{_pct(rm.get('temporal_date_acc_datelike'))} | {_pct(rm.get('temporal_date_acc_datelike_heldout'))} |"
+                f"| {label} | {_resolver(r)} | {pct(rm.get('recall_at_10_turn'))} | "
+                f"{pct(rm.get('recall_at_10_turn_cat1'))} | {pct(rm.get('recall_at_10_turn_cat2'))} | "
+                f"{pct(rm.get('temporal_date_acc_datelike'))} | {pct(rm.get('temporal_date_acc_datelike_heldout'))} |"
             )
     err = _newest([r for r in runs if _errata(r)])
     if err is not None:
@@ -256,7 +250,7 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
             "|---|---|---|",
         ]
         for name in ("recall_at_10_turn", "temporal_date_acc_datelike", "temporal_date_acc", "temporal_f1"):
-            out.append(f"| `{name}` (%) | {_pct(em.get(name))} | {_pct(em.get(name + '_incl_flagged'))} |")
+            out.append(f"| `{name}` (%) | {pct(em.get(name))} | {pct(em.get(name + '_incl_flagged'))} |")
         out.append(
             f"| `n_temporal_datelike` | {em.get('n_temporal_datelike', 0):.0f} | "
             f"{em.get('n_temporal_datelike_incl_flagged', 0):.0f} |"
@@ -268,29 +262,21 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write ``reports/locomo.md`` (+ ``reports/locomo_sweep.png``) from MLflow."""
-    from memlab.reports.common import add_partial_argument, kept_on_error, write_report
+    from memlab.reports import common
 
-    parser = argparse.ArgumentParser(prog="memlab report locomo", description=__doc__.splitlines()[0])
+    parser = common.report_parser("locomo", __doc__)
     parser.add_argument("--experiment", default="locomo_temporal")
-    parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
-    parser.add_argument("--out", default="reports/locomo.md")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
-    add_partial_argument(parser)
     args = parser.parse_args(list(argv) if argv is not None else None)
-    from memlab.reports.common import check_output, finished_runs, require_runs
-
-    runs = finished_runs(args.experiment, args.uri)
-    require_runs(runs, [args.experiment], args.uri)
-    out = Path(args.out)
-    check_output([out, out.with_name(out.stem + "_sweep.png")], args.force)
+    runs = common.finished_runs(args.experiment, args.uri)
+    common.require_runs(runs, [args.experiment], args.uri)
+    out, png = args.out, args.out.with_name(args.out.stem + "_sweep.png")
+    common.check_output([out, png], args.force)
     text, _, sweep = render(runs, args.experiment)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    png = out.with_name(out.stem + "_sweep.png")
-    with kept_on_error([png]):
+    with common.kept_on_error([png]):
         if sweep:
             labels = [f"{_resolver(r)} / {_mode(r)}" for r in sweep]
             note = plot(labels, read_bars(sweep, args.uri), png)
             text += f"\n![date accuracy per resolver and retrieval mode, 95% intervals]({png.name})\n\n{note}\n"
-        write_report(out, text, [r.run_id for r in runs], partial=args.partial, uri=args.uri)
+        common.write_report(out, text, [r.run_id for r in runs], partial=args.partial, uri=args.uri)
     print(f"wrote {out}")
     return 0

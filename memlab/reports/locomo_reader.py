@@ -1,7 +1,8 @@
 """The headline section of ``memlab report locomo``: the field's LLM protocol (J, F1, BLEU-1) beside published J.
 
-A run of the protocol is a finished run of the experiment that logged ``j_score`` (``dataset.llm_reader=true``
-with a real model: runs against the test stub, model ``openai/stub-model``, are never reported). Without
+A run of the protocol is a finished run of the experiment that logged ``j_score`` (``dataset.llm_reader=true``);
+its J stands beside the published J only when the run is complete and its model is not a test double
+(:func:`why_not_published`); otherwise the section says why not. Without
 one the section says so plainly and gives the command.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memlab.reports.locomo_sweep import pct
 from memlab.tracking.query import RunRecord
 
 #: Column order of the tables: LoCoMo category number and its true meaning (../shared/REFERENCE.md).
@@ -26,24 +28,44 @@ PUBLISHED: dict[str, tuple[float | None, ...]] = {
 }
 
 
-def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f}"
-
-
 def _num(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
+#: Words that mark a test double in the configured model's name or in what its server said it serves (the test
+#: suite's stub server serves ``stub-model`` owned by ``memlab-test``; DSPy's ``DummyLM``).
+TEST_DOUBLES: tuple[str, ...] = ("stub", "dummy", "memlab-test")
+_UNSET = ("", "None", "null")
+
+
+def why_not_published(run: RunRecord) -> str | None:
+    """Why ``run``'s J may not stand beside the published figures, or ``None`` when it may: a complete run (every
+    conversation of the file, no question cap, a judged question in each of categories 1-4) of a model that is
+    not a test double.
+    """
+    who = f"{run.params.get('llm.model', '')} {run.tags.get('memlab.llm_served', '')}".lower()
+    if double := next((word for word in TEST_DOUBLES if word in who), None):
+        return f"its model is a test double ('{double}' in the model or in what its server serves)"
+    for key, why in (
+        ("conversations", "it read only conversations {}"),
+        ("max_reader_questions", "it answered at most {} questions"),
+    ):
+        if run.params.get(f"dataset.{key}", "None") not in _UNSET:
+            return why.format(run.params[f"dataset.{key}"])
+    missing = [str(c) for c, _ in CATS if not run.metrics.get(f"n_j_score.cat{c}")]
+    return f"category {', '.join(missing)} has no judged question" if missing else None
+
+
 def reader_run(runs: Sequence[RunRecord]) -> RunRecord | None:
-    """The newest finished run that logged ``j_score`` with a model other than the test stub."""
-    found = [r for r in runs if "j_score" in r.metrics and "stub" not in r.params.get("llm.model", "")]
+    """The newest finished run that logged ``j_score``."""
+    found = [r for r in runs if "j_score" in r.metrics]
     return max(found, key=lambda r: r.start_time) if found else None
 
 
 def _cell(m: dict[str, float], suffix: str) -> str:
     j, f1, b = m.get(f"j_score{suffix}"), m.get(f"answer_f1{suffix}"), m.get(f"bleu1{suffix}")
     n = m.get(f"n_j_score{suffix}", m.get(f"n_answer_f1{suffix}"))
-    return f"{_pct(f1)} / {_pct(b)} / {_pct(j)} (n {'–' if n is None else f'{n:.0f}'})"
+    return f"{pct(f1)} / {pct(b)} / {pct(j)} (n {'–' if n is None else f'{n:.0f}'})"
 
 
 def reader_section(runs: Sequence[RunRecord]) -> list[str]:
@@ -64,6 +86,14 @@ def reader_section(runs: Sequence[RunRecord]) -> list[str]:
             "",
         ]
     m = run.metrics
+    if (why := why_not_published(run)) is not None:
+        return [
+            *out,
+            f"Run `{run.run_id}` (model `{run.params.get('llm.model', '?')}`) logged J {pct(m.get('j_score'))} % "
+            f"(n {m.get('n_j_score', 0):.0f}), **not put beside the published figures: {why}**. Only a complete "
+            "run (every conversation, every question of categories 1–4) of a real model stands beside them.",
+            "",
+        ]
     out += [
         f"Run `{run.run_id}`: reader and judge `{run.params.get('llm.model', '?')}`, context selected by the "
         f"policy (mean {m.get('context_tokens', 0):.0f} tokens). Cells: F1 / BLEU-1 / J (%), n = questions judged. "
@@ -76,15 +106,15 @@ def reader_section(runs: Sequence[RunRecord]) -> list[str]:
         "|---|" + "---|" * (len(CATS) + 1),
         "| memlab (this run) | "
         + " | ".join(_cell(m, f".cat{c}") for c, _ in CATS)
-        + f" | {_pct(m.get('j_score'))} (n {m.get('n_j_score', 0):.0f}) |",
+        + f" | {pct(m.get('j_score'))} (n {m.get('n_j_score', 0):.0f}) |",
     ]
     for name, values in PUBLISHED.items():
         cells = [" / ".join(_num(v) for v in values[3 * i : 3 * i + 3]) for i in range(len(CATS))]
         out.append(f"| {name} (Mem0 paper) | " + " | ".join(cells) + f" | {_num(values[-1])} |")
     out += [
         "",
-        f"Overall over categories 1–4: F1 {_pct(m.get('answer_f1'))} %, BLEU-1 {_pct(m.get('bleu1'))} %, "
-        f"J {_pct(m.get('j_score'))} % (n {m.get('n_j_score', 0):.0f}; reader output unreadable "
+        f"Overall over categories 1–4: F1 {pct(m.get('answer_f1'))} %, BLEU-1 {pct(m.get('bleu1'))} %, "
+        f"J {pct(m.get('j_score'))} % (n {m.get('n_j_score', 0):.0f}; reader output unreadable "
         f"{m.get('n_reader_malformed', 0):.0f}, judge output unreadable {m.get('n_judge_malformed', 0):.0f}).",
         "",
         "| cost per question | memory side | reader | judge |",

@@ -2,15 +2,14 @@
 
 Each bar of the figure is a run's logged date accuracy on date-like gold (the dev file, and its held-out
 conversations) with a 95% percentile-bootstrap interval over the run's questions: the items of its
-``predictions.jsonl`` (:func:`memlab.reports.items.item_values`, which keeps them only when they reproduce the
-logged metric) resampled by :func:`memlab.reports.stats.bootstrap_ci`. A bar whose run has no such items has
+``predictions.jsonl`` (:func:`memlab.benchmarks.items.item_values`, which keeps them only when they reproduce the
+logged metric) resampled by :func:`memlab.benchmarks.metrics.bootstrap_ci`. A bar whose run has no such items has
 no interval: it is drawn hatched and the caption names it and says why (no interval is ever made up).
 """
 
 from __future__ import annotations
 
 import ast
-import json
 import math
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -18,8 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memlab.errors import MemlabError
-from memlab.reports.items import Record, item_values
+from memlab.benchmarks.items import Record, item_values
 from memlab.tracking.query import RunRecord
 
 METRIC = "temporal_date_acc_datelike"
@@ -49,7 +47,8 @@ class Bar:
     missing: str | None = None
 
 
-def _pct(value: float | None) -> str:
+def pct(value: float | None) -> str:
+    """A fraction as a percentage for a table (``–`` when undefined)."""
     return "–" if value is None else f"{100 * value:.1f}"
 
 
@@ -68,8 +67,8 @@ def sweep_lines(cells: Mapping[tuple[str, str], RunRecord]) -> list[str]:
     for (res, mode), r in sorted(cells.items()):
         rm = r.metrics
         out.append(
-            f"| {res} | {mode} | {_pct(rm.get('recall_at_10_turn'))} | {_pct(rm.get(METRIC))} | "
-            f"{_pct(rm.get(HELDOUT))} | {_pct(rm.get('temporal_date_acc'))} | {_pct(rm.get('temporal_f1'))} |"
+            f"| {res} | {mode} | {pct(rm.get('recall_at_10_turn'))} | {pct(rm.get(METRIC))} | "
+            f"{pct(rm.get(HELDOUT))} | {pct(rm.get('temporal_date_acc'))} | {pct(rm.get('temporal_f1'))} |"
         )
     return out
 
@@ -90,7 +89,8 @@ def bar(run: RunRecord, metric: str, records: Sequence[Record] | None, seed: int
     Questions flagged by the errata are left out, as the logged metric leaves them out; ``records=None`` means
     the run has no ``predictions.jsonl``.
     """
-    from memlab.reports.stats import bootstrap_ci
+    from memlab.benchmarks.metrics import bootstrap_ci
+    from memlab.benchmarks.stats import RESAMPLES
 
     logged = run.metrics.get(metric)
     if logged is None or math.isnan(logged):
@@ -107,26 +107,18 @@ def bar(run: RunRecord, metric: str, records: Sequence[Record] | None, seed: int
     if not items:
         return Bar(logged, missing=NOT_REPRODUCED)
     values, weights = zip(*items.values(), strict=True)
-    return Bar(logged, bootstrap_ci(values, weights, seed=seed), len(items))
+    return Bar(logged, bootstrap_ci(values, weights, resamples=RESAMPLES, seed=seed), len(items))
 
 
 def read_bars(sweep: Sequence[RunRecord], uri: str | None) -> list[tuple[Bar, Bar]]:
     """Per run, its dev-file and held-out bars, from its ``predictions.jsonl`` artifact (read from MLflow)."""
-    from memlab.reports.configs import read_artifact
+    from memlab.tracking.query import run_records
     from memlab.tracking.status import step
 
     out = []
     with tempfile.TemporaryDirectory(prefix="memlab-report-") as tmp, step(f"reading {len(sweep)} runs' items"):
         for run in sweep:
-            path = read_artifact(run.run_id, "predictions.jsonl", uri, Path(tmp))
-            records = None
-            if path is not None:
-                try:
-                    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-                except json.JSONDecodeError as exc:
-                    raise MemlabError(
-                        f"predictions.jsonl of run {run.run_id} is not JSON lines ({exc}); re-run it or drop the run"
-                    ) from exc
+            records = run_records(run.run_id, uri, Path(tmp))
             out.append((bar(run, METRIC, records), bar(run, HELDOUT, records)))
     return out
 
@@ -150,7 +142,7 @@ def draw(labels: Sequence[str], bars: Sequence[tuple[Bar, Bar]]) -> Any:
     """The figure: two bars per run (dev file, held-out), error bars only where the run has items."""
     from matplotlib.patches import Patch
 
-    from memlab.reports.common import pyplot
+    from memlab.plots import pyplot
 
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(max(8.0, 1.1 * len(labels) + 3.0), 5.2), layout="constrained")

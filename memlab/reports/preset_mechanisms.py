@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memlab.benchmarks.stats import paired_test
 from memlab.reports import configs as cf
 from memlab.reports.budgets import benchmark_of, cell, policy_of
 from memlab.reports.common import finished_runs
-from memlab.reports.stats import paired_test
 
 EXPERIMENT = "preset_mechanisms"
 #: The benchmark the runs are on (the section sits under it in the presets report).
@@ -50,21 +50,27 @@ def commands(seeds: str = "0,1,2") -> list[str]:
     ]
 
 
-def _pair(on: Sequence[cf.RunData], off: Sequence[cf.RunData]) -> str:
+def pair(on: Sequence[cf.RunData], off: Sequence[cf.RunData]) -> str:
+    """``on`` − ``off`` over the questions both answered: the difference, its 95% interval, whether it excludes 0."""
     res = paired_test(cf.pooled_items(off), cf.pooled_items(on))
     if res is None:
         return "–"
     sign = "distinguishable" if res.ci_low > 0 or res.ci_high < 0 else "not distinguishable"
-    return f"{cell(res.diff, res.ci_low, res.ci_high, '+')} ({sign}, {res.n})"
+    return f"{cell(res.diff, (res.ci_low, res.ci_high), '+')} ({sign}, {res.n})"
+
+
+def loaded(experiment: str, benchmark: str, uri: str | None) -> tuple[str, list[cf.RunData]]:
+    """The runs' declared main metric and the FINISHED runs of ``experiment`` on ``benchmark``, loaded."""
+    runs = [r for r in finished_runs(experiment, uri) if benchmark_of(r) == benchmark]
+    metric = next((r.tags["memlab.main_metric"] for r in runs if r.tags.get("memlab.main_metric")), "")
+    return metric, cf.load(runs, metric, uri) if runs else []
 
 
 def lines(uri: str | None) -> list[str]:
     """The report section, on the runs' declared main metric (empty when the experiment has no runs)."""
-    runs = [r for r in finished_runs(EXPERIMENT, uri) if benchmark_of(r) == BENCHMARK]
-    if not runs:
+    metric, data = loaded(EXPERIMENT, BENCHMARK, uri)
+    if not data:
         return []
-    metric = next((r.tags["memlab.main_metric"] for r in runs if r.tags.get("memlab.main_metric")), "")
-    data = cf.load(runs, metric, uri)
     head = ["preset", "mechanism (off: overrides)", f"{metric} on", "off", "on − off (95% CI, n)"]
     head += [f"{m} on / off" for m in DIAGNOSTICS]
     out = [
@@ -85,15 +91,15 @@ def lines(uri: str | None) -> list[str]:
         on = [d for d in mine if cf.strategy(d.record, group) != option]
         if not on or not off:
             continue
-        on, off = _newest(on), _newest(off)
+        on, off = newest(on), newest(off)
         cells = [f"`{preset}`", f"{words} (`{off_overrides}`)"]
-        cells += [cell(_value(on, metric)), cell(_value(off, metric)), _pair(on, off)]
+        cells += [cell(value(on, metric)), cell(value(off, metric)), pair(on, off)]
         cells += [f"{cell(cf.mean_metric(on, m))} / {cell(cf.mean_metric(off, m))}" for m in DIAGNOSTICS]
         out.append("| " + " | ".join(cells) + " |")
     return [*out, ""]
 
 
-def _value(runs: Sequence[cf.RunData], metric: str) -> float | None:
+def value(runs: Sequence[cf.RunData], metric: str) -> float | None:
     """Over the pooled items where the runs have them (as the report's other tables), else the mean over seeds."""
     items = cf.pooled_items(runs)
     if not items:
@@ -101,6 +107,7 @@ def _value(runs: Sequence[cf.RunData], metric: str) -> float | None:
     return sum(v for v, _ in items.values()) / sum(w for _, w in items.values())
 
 
-def _newest(runs: Sequence[cf.RunData]) -> list[cf.RunData]:
+def newest(runs: Sequence[cf.RunData]) -> list[cf.RunData]:
+    """The newest run per seed."""
     ids = {r.run_id for r in cf.newest_per_seed([d.record for d in runs])}
     return [d for d in runs if d.record.run_id in ids]

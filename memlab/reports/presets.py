@@ -1,49 +1,44 @@
 """``memlab report presets``: the source designs' presets and ``tuned`` side by side on every benchmark.
 
-Reads the FINISHED runs of the MLflow experiment ``presets`` (the presets' ``experiment_name``), groups them
-by benchmark, budget (``pipeline.budget_tokens``) and preset (the preset's name is the second of its ``tags``),
-and writes ``reports/presets.md`` and ``reports/presets.png``: per benchmark and budget, each preset's main metric
-with a 95% bootstrap interval, its measured tokens, the paired difference of ``tuned`` against it and whether it
-is distinguishable (:mod:`memlab.reports.budgets`); the Pareto front and a figure of the main metric against the
-measured tokens; at the largest budget, the headline metrics, the tier distribution and the latency per phase,
-``tuned`` against the best preset, and which groups carry that difference where attribution runs exist
+Reads the FINISHED runs of the MLflow experiment ``presets`` (the presets' ``experiment_name``), groups them by
+benchmark, budget (``pipeline.budget_tokens``) and preset (the preset's name is the second of its ``tags``), and
+writes ``reports/presets.md`` and ``reports/presets.png``: per benchmark and budget, each preset's main metric with a
+95% bootstrap interval, the tokens its reader read and its block, the paired difference of ``tuned`` against it and
+whether it is distinguishable (:mod:`memlab.reports.budgets`); the Pareto front and a figure of the main metric
+against the tokens the reader read; at the largest budget, the headline metrics, the tier distribution and the latency
+per phase, ``tuned`` against the best preset, and which groups carry that difference where attribution runs exist
 (:data:`ATTRIBUTIONS`). A benchmark whose main metric is 0 by construction for some designs is compared on a metric
 every design can score on (:data:`COMPARED`).
 
 Intervals: where a metric is a mean over items (LoCoMo's date accuracy and the history benchmarks' ``reader_acc``:
 one question each, seeds pooled) the bootstrap resamples the items, and the paired difference resamples the items
-both runs answered (:mod:`memlab.reports.stats`); where it is not (e.g. ``supersession_f1``) it resamples the
+both runs answered (:mod:`memlab.benchmarks.stats`); where it is not (e.g. ``supersession_f1``) it resamples the
 seeds, pairing by seed.
 """
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from memlab.benchmarks.stats import paired_test
 from memlab.reports import budgets as bg
 from memlab.reports import configs as cf
-from memlab.reports import preset_mechanisms
+from memlab.reports import preset_mechanisms, sensitivity
 from memlab.reports.budgets import cell
 from memlab.reports.common import (
-    add_partial_argument,
     check_output,
     finished_runs,
     kept_on_error,
+    report_parser,
     require_runs,
     write_report,
 )
+from memlab.reports.configs import TIERS
 from memlab.reports.configs import mean_metric as mean
-from memlab.reports.stats import paired_test
 
-EXPERIMENT = bg.EXPERIMENT
 BASELINE = bg.BASELINE
-ORDER = bg.ORDER
-preset_of = bg.policy_of
-benchmark_of = bg.benchmark_of
-TIERS = ("hot", "warm", "cold", "archived")
 #: Benchmark -> the experiment of the runs attributing `tuned` − a preset to groups, the baseline in words, their
 #: command, and a note on the baseline.
 ATTRIBUTIONS: dict[str, tuple[str, str, str, str]] = {
@@ -100,7 +95,7 @@ def detail_rows(groups: Mapping[str, list[cf.RunData]], headline: Sequence[str])
     phases = [p for p in phases if all(f"latency_{p}_s" in r.record.metrics for runs in groups.values() for r in runs)]
     head = ["preset", *headline, *(f"{t} %" for t in TIERS), "latency total s", *(f"{p} s" for p in phases)]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for name in [n for n in ORDER if n in groups] + sorted(set(groups) - set(ORDER)):
+    for name in bg.ordered(list(groups)):
         runs = groups[name]
         cells = [f"`{name}`", *(cell(mean(runs, m)) for m in headline)]
         fractions = [mean(runs, f"tier_frac_{t}") for t in TIERS]  # None: no memories, undefined
@@ -139,7 +134,7 @@ def gain_line(grid: Mapping[int | None, Mapping[str, bg.Point]]) -> list[str]:
     if res is None:
         return []
     verdict = "distinguishable" if res.ci_low > 0 or res.ci_high < 0 else "not distinguishable: no gain to attribute"
-    diff = cell(res.diff, res.ci_low, res.ci_high, "+")
+    diff = cell(res.diff, (res.ci_low, res.ci_high), "+")
     return [f"At budget {top}, `tuned` − the best preset (`{best}`) = {diff} on {res.n} paired items ({verdict}).", ""]
 
 
@@ -158,14 +153,17 @@ def render(runs: Sequence[Any], uri: str | None, out: Path) -> str:
         "B=pipeline.budget_tokens=250,500,1000,2000",
         "python -m memlab --multirun +experiment=$P $B dataset=builtin_history",
         "python -m memlab --multirun seed=0,1,2 +experiment=$P $B dataset=project_history",
+        "python -m memlab --multirun seed=0,1,2 +experiment=$P $B dataset=consolidation_history",
         "python -m memlab --multirun +experiment=$P $B dataset=locomo",
         "python -m memlab --multirun +experiment=$P $B dataset=ferrybook_history",
         "python -m memlab --multirun +experiment=$P $B dataset=adr_decisions dataset.split=dev",
         "memlab report presets",
         "```",
         "",
-        "Every policy runs at every budget of the grid (`pipeline.budget_tokens`, the cap of the injected block);",
-        "*tokens* is what it measured (`injected_tokens`), which a budget only caps. `tuned` was chosen on development",
+        "Every policy runs at every budget of the grid (`pipeline.budget_tokens`, the cap of the injected block and",
+        "of each question's context); *reader tokens* is what the reader read (`context_tokens`, the mean per",
+        "question), *block tokens* the SessionStart block (`injected_tokens`); a budget only caps them. The fronts",
+        "and the figure put the main metric against the reader's tokens. `tuned` was chosen on development",
         "data only (generator seeds 1020-1022, the ferrybook history, LoCoMo conv-26/30; its config's header) and",
         "re-chosen per budget there: its selector, the group that decides what fits a budget, on conv-26/30 under a",
         "rule fixed beforehand (keep `current_facts` unless another selector is distinguishably better;",
@@ -201,30 +199,21 @@ def render(runs: Sequence[Any], uri: str | None, out: Path) -> str:
         lines += attribution_lines(bench, metrics[bench], uri)
         if bench == preset_mechanisms.BENCHMARK:
             lines += preset_mechanisms.lines(uri)
+        if bench == sensitivity.BENCHMARK:
+            lines += sensitivity.lines(uri)
     png = bg.figure(grids, metrics, out.with_suffix(".png"))
-    lines += [f"![main metric against measured tokens per benchmark]({png.name})", ""]
+    lines += [f"![main metric against the reader's tokens per benchmark]({png.name})", ""]
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write reports/presets.md and reports/presets.png."""
-    from memlab.paths import PROJECT_ROOT
-
-    parser = argparse.ArgumentParser(prog="memlab report presets", description=__doc__.splitlines()[0])
-    parser.add_argument("--uri", "--tracking-uri", default=None, help="MLflow tracking URI")
-    parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "reports" / "presets.md")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
-    add_partial_argument(parser)
-    args = parser.parse_args(list(argv or []))
-    runs = [r for r in finished_runs(EXPERIMENT, args.uri) if "seed" in r.params]
-    require_runs(runs, [EXPERIMENT], args.uri)
+    args = report_parser("presets", __doc__).parse_args(list(argv or []))
+    runs = [r for r in finished_runs(bg.EXPERIMENT, args.uri) if "seed" in r.params]
+    require_runs(runs, [bg.EXPERIMENT], args.uri)
     check_output([args.out, args.out.with_suffix(".png")], args.force)
     with kept_on_error([args.out.with_suffix(".png")]):
         text = render(runs, args.uri, args.out)
         write_report(args.out, text, [r.run_id for r in runs], partial=args.partial, uri=args.uri)
     print(f"wrote {args.out}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

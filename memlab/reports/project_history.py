@@ -8,12 +8,10 @@ seeds (± standard deviation). Nothing in the output is typed by hand.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
-from memlab.paths import PROJECT_ROOT
 from memlab.reports.common import defined_values, with_count
 from memlab.reports.history_figure import Summary, plot_f1
 
@@ -221,20 +219,11 @@ def _scaling_section(runs: Sequence) -> list[str]:
     return lines
 
 
-def _runs(experiment: str, uri: str | None) -> list:
-    """Finished runs of ``experiment``; none when the experiment (or the store) does not exist yet."""
-    from memlab.reports.common import finished_runs
-
-    return finished_runs(experiment, uri)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Write the report from the runs that exist (none: one-line error, nothing written); returns 0."""
-    from memlab.reports.common import add_partial_argument, check_output, kept_on_error, require_runs, write_report
+    from memlab.reports import common
 
-    parser = argparse.ArgumentParser(prog="memlab report project_history", description=__doc__.splitlines()[0])
-    parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
-    parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / "project_history.md"))
+    parser = common.report_parser("project_history", __doc__)
     parser.add_argument("--experiment", default="project_history")
     parser.add_argument(
         "--gitnotes-experiment",
@@ -242,17 +231,15 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated experiments on the real notes",
     )
     parser.add_argument("--scaling-experiment", default="project_history_large")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
-    add_partial_argument(parser)
     args = parser.parse_args(argv)
 
-    history_runs = _runs(args.experiment, args.uri)
-    gitnotes_runs = [r for name in args.gitnotes_experiment.split(",") if name for r in _runs(name, args.uri)]
-    scaling_runs = _runs(args.scaling_experiment, args.uri)
+    history_runs = common.finished_runs(args.experiment, args.uri)
     names = [args.experiment, *args.gitnotes_experiment.split(","), args.scaling_experiment]
-    require_runs([*history_runs, *gitnotes_runs, *scaling_runs], names, args.uri)
+    gitnotes_runs = [r for name in names[1:-1] if name for r in common.finished_runs(name, args.uri)]
+    scaling_runs = common.finished_runs(args.scaling_experiment, args.uri)
+    common.require_runs([*history_runs, *gitnotes_runs, *scaling_runs], names, args.uri)
     out = Path(args.out)
-    check_output([out, out.with_name("project_history_f1.png")], args.force)
+    common.check_output([out, out.with_name("project_history_f1.png")], args.force)
     lines = [
         "# Project histories: supersession judges, injected context, real notes",
         "",
@@ -263,16 +250,12 @@ def main(argv: list[str] | None = None) -> int:
     history_lines, summary = _history_section(history_runs)
     lines += history_lines
     png = out.with_name("project_history_f1.png")
-    with kept_on_error([png]):
+    with common.kept_on_error([png]):
         if plot_f1(summary, png):
             lines += [f"![supersession_f1 by difficulty]({png.name})", ""]
         lines += _gitnotes_section(gitnotes_runs)
         lines += _scaling_section(scaling_runs)
         ids = [r.run_id for r in (*history_runs, *gitnotes_runs, *scaling_runs)]
-        write_report(out, "\n".join(lines), ids, partial=args.partial, uri=args.uri)
+        common.write_report(out, "\n".join(lines), ids, partial=args.partial, uri=args.uri)
     print(f"wrote {out} ({len(history_runs)} history runs, {len(gitnotes_runs)} gitnotes runs)")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -13,12 +13,8 @@ inside running text). Nothing in the output is typed by hand.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 from collections.abc import Sequence
-from pathlib import Path
-
-from memlab.paths import PROJECT_ROOT
 
 GRAINS: tuple[str, ...] = ("second", "minute", "hour", "day", "week", "month", "quarter", "year")
 SYNTH_KINDS: tuple[str, ...] = (
@@ -275,37 +271,22 @@ def render(norm_runs: Sequence, synth_runs: Sequence) -> str:
     return "\n".join(lines)
 
 
-def _runs(experiment: str, uri: str | None) -> list:
-    """Finished runs of ``experiment``; none when the experiment does not exist yet (the section says so)."""
-    from memlab.errors import MemlabError
-    from memlab.tracking.query import find_runs
-
-    try:
-        return find_runs(experiment, uri)
-    except MemlabError:
-        return []
-
-
 def main(argv: list[str] | None = None) -> int:
     """Write the report; returns 0."""
-    from memlab.reports.common import add_partial_argument
+    from memlab.reports.common import check_output, finished_runs, report_parser, require_runs, write_report
 
-    parser = argparse.ArgumentParser(prog="memlab report temporal", description=__doc__.splitlines()[0])
-    parser.add_argument("--uri", default=None, help="MLflow tracking URI (default: the project's sqlite store)")
-    parser.add_argument("--out", default=str(PROJECT_ROOT / "reports" / "temporal.md"))
+    parser = report_parser("temporal", __doc__)
     parser.add_argument("--norm-experiment", default="temporal_norm")
     parser.add_argument("--synth-experiment", default="locomo_synth")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing report")
-    add_partial_argument(parser)
     args = parser.parse_args(argv)
-    from memlab.reports.common import check_output, require_runs, write_report
 
-    norm = [r for r in _runs(args.norm_experiment, args.uri) if "temporal_norm" in r.tags.get("memlab.dataset", "")]
-    synth = [r for r in _runs(args.synth_experiment, args.uri) if "locomo_synth" in r.tags.get("memlab.dataset", "")]
+    norm, synth = (
+        [r for r in finished_runs(experiment, args.uri) if dataset in r.tags.get("memlab.dataset", "")]
+        for experiment, dataset in ((args.norm_experiment, "temporal_norm"), (args.synth_experiment, "locomo_synth"))
+    )
     require_runs([*norm, *synth], [args.norm_experiment, args.synth_experiment], args.uri)
-    out = Path(args.out)
-    check_output([out], args.force)
+    check_output([args.out], args.force)
     ids = [r.run_id for r in (*norm, *synth)]
-    write_report(out, render(norm, synth), ids, partial=args.partial, uri=args.uri)
-    print(f"wrote {out} ({len(norm)} temporal_norm runs, {len(synth)} locomo_synth runs)")
+    write_report(args.out, render(norm, synth), ids, partial=args.partial, uri=args.uri)
+    print(f"wrote {args.out} ({len(norm)} temporal_norm runs, {len(synth)} locomo_synth runs)")
     return 0

@@ -18,23 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from hydra.experimental.callback import Callback
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 
-from memlab.sweeps import SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV
+from memlab.sweeps.jobs import tracking_of
 from memlab.sweeps.table import comparison_table, print_comparison
+from memlab.tracking.base import SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV
 from memlab.tracking.status import step
-
-
-def tracking_of(config: DictConfig) -> dict[str, Any] | None:
-    """The resolved ``tracking`` node when it is the MLflow tracker, else ``None``."""
-    node = config.get("tracking")
-    if node is None:
-        return None
-    tracking = OmegaConf.to_container(node, resolve=True)
-    if not isinstance(tracking, dict) or not str(tracking.get("_target_", "")).endswith("MlflowTracker"):
-        return None
-    return tracking
-
 
 #: The status line of the job running in this process (kept here, not on the callback, which Hydra pickles).
 _RUNNING: list[Any] = []
@@ -147,18 +136,13 @@ def write_figure(rows: list[Any], folder: Path) -> Path | None:
 
 def save_landing(uri: str, parent_id: str, sweep_id: str, rows: list[Any], fixed: set[str], port: int) -> str:
     """Save the UI view of the sweep's children on the experiment and return its address."""
-    from mlflow.tracking import MlflowClient
-
     from memlab.sweeps.jobs import override_key
-    from memlab.tracking.landing import save_view, view_key, view_state, view_url
+    from memlab.tracking.landing import save_sweep_view, view_state
 
-    client = MlflowClient(tracking_uri=uri)
-    exp_id = client.get_run(parent_id).info.experiment_id
     main = next((c.main_metric for c in rows if c.main_metric), "")
     metrics = [m for m in [main, *(n for c in rows for n, _ in c.headline)] if m]
     present = {k for c in rows for k, _ in c.params}
     swept = {override_key(o) for c in rows for o in c.name.split() if "=" in o}
     params = sorted(p for p in present if p in swept or p.rsplit(".", 1)[-1] in swept)
-    key = view_key(sweep_id)
-    save_view(client, exp_id, key, f"sweep {sweep_id}", view_state(parent_id, metrics, params, [c.name for c in rows]))
-    return view_url(uri, exp_id, key, port)
+    state = view_state(parent_id, metrics, params, [c.name for c in rows])
+    return save_sweep_view(uri, parent_id, sweep_id, state, port)

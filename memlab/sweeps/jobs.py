@@ -9,6 +9,7 @@ vary across the sweep (``judge=slot budget_tokens=500``), not by what every job 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
@@ -67,15 +68,19 @@ def plain(item: str) -> str:
     return item.replace("\\", "")
 
 
-def experiment_of(config: DictConfig) -> str | None:
-    """The MLflow experiment a composed config's tracker files runs under (``None`` without MLflow)."""
+def tracking_of(config: DictConfig) -> dict[str, Any] | None:
+    """The resolved ``tracking`` node when it is the MLflow tracker, else ``None``."""
     node = config.get("tracking")
-    if node is None:
-        return None
-    tracking = OmegaConf.to_container(node, resolve=True)
+    tracking = None if node is None else OmegaConf.to_container(node, resolve=True)
     if not isinstance(tracking, dict) or not str(tracking.get("_target_", "")).endswith("MlflowTracker"):
         return None
-    return str(tracking.get("experiment") or "default")
+    return tracking
+
+
+def experiment_of(config: DictConfig) -> str | None:
+    """The MLflow experiment a composed config's tracker files runs under (``None`` without MLflow)."""
+    tracking = tracking_of(config)
+    return None if tracking is None else str(tracking.get("experiment") or "default")
 
 
 def job_experiments(config: DictConfig) -> list[str]:

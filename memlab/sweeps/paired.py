@@ -1,33 +1,29 @@
 """Each job of a sweep against the best one, paired over the items both answered (from their ``predictions.jsonl``).
 
 A comparison says whether a difference is distinguishable: its paired 95% bootstrap interval excludes 0
-(:func:`memlab.reports.stats.paired_test`). A job whose items do not reproduce its logged metric (a pair-level
+(:func:`memlab.benchmarks.stats.paired_test`). A job whose items do not reproduce its logged metric (a pair-level
 F1, say) gets no comparison.
 """
 
 from __future__ import annotations
 
-import json
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memlab.reports.configs import read_artifact
-from memlab.reports.items import item_values
-from memlab.reports.stats import PairedResult, paired_test
+from memlab.benchmarks.items import item_values
+from memlab.benchmarks.stats import PairedResult, paired_test
 from memlab.sweeps.table import ranked
+from memlab.tracking.query import run_records
 
 
 def job_items(row: Any, uri: str | None, folder: Path) -> dict[object, tuple[float, float]]:
     """The job's per-item ``(value, weight)`` of its main metric (empty when it has none)."""
     if row.value is None or row.value != row.value or not row.main_metric:
         return {}
-    path = read_artifact(row.run_id, "predictions.jsonl", uri, folder)
-    if path is None:
-        return {}
-    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return item_values(records, row.main_metric, row.value)
+    records = run_records(row.run_id, uri, folder)
+    return {} if records is None else item_values(records, row.main_metric, row.value)
 
 
 def paired_vs_best(rows: Sequence[Any], uri: str | None) -> dict[str, PairedResult]:

@@ -14,7 +14,8 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from memlab.reports.stats import PairedResult, distinguishable
+from memlab.benchmarks.metrics import count_of
+from memlab.benchmarks.stats import PairedResult, distinguishable
 
 #: Console width when the output is not a terminal (pipes, CI logs); ``$COLUMNS`` overrides it.
 PIPE_WIDTH = 100
@@ -38,8 +39,8 @@ def fmt(value: float | None, n: float | None = None) -> str:
 
 
 def count(row: Any, name: str) -> float | None:
-    """The run's count of metric ``name`` (``None`` when it has none)."""
-    return dict(getattr(row, "counts", ())).get(name)
+    """The run's count of metric ``name``, its denominator ``n`` (``None`` when it logged none)."""
+    return count_of(name, dict(row.metrics))
 
 
 def fmt_n(n: float | None) -> str:

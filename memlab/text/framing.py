@@ -3,8 +3,9 @@
 Injected memories are written by anyone who can push to a repository. Before they reach a model, every
 ``<`` that could open or close a tag (``</memory_consolidated_summaries>``, ``<|im_start|>``, ``<<SYS>>``)
 becomes ``&lt;``, a role marker's colon (``Human:``, ``System:``) becomes ``꞉`` (U+A789), ``[INST]`` and
-``[/INST]`` become ``⟦INST⟧``/``⟦/INST⟧``, and a markdown image whose address names a scheme or host
-(``![x](https://evil/…)``: a client that renders it fetches the address) loses its link.
+``[/INST]`` become ``⟦INST⟧``/``⟦/INST⟧``, a markdown image whose address names a scheme or host
+(``![x](https://evil/…)``: a client that renders it fetches the address) loses its link, and control
+characters (but tab and newline), bidirectional controls and tag characters are removed.
 
 Matching runs on a *shadow* of the text, so look-alikes cannot slip through: compatibility forms folded
 (NFKD: full-width ``＜``/``：``, mathematical letters), invisible characters dropped (format characters
@@ -80,15 +81,25 @@ _IGNORABLE = (
     | set(range(0xE0100, 0xE01F0))
 )
 
-#: A ``<`` that could open or close a tag or a special token (``<tag``, ``</tag``, ``<|``, ``<!``, ``<<``).
-_TAG_RE = re.compile(r"<(?=\s*/?\s*(?:[^\W\d]|[!?|<\[]))")
+#: A ``<`` that could open or close a tag or a special token (``<tag``, ``</tag``, ``<//tag``, ``<|``, ``<<``).
+_TAG_RE = re.compile(r"<(?=[\s/\\]*(?:[^\W\d]|[!?|<\[]))")
+#: Removed outright: control characters but tab and newline (NUL, BEL, ESC, DEL, C1: a terminal or a model can
+#: read them as commands), bidirectional controls (they reorder what a reader sees) and tag characters
+#: (U+E0000-U+E007F: invisible, yet a model reads the ASCII they spell).
+_REMOVED_RE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]"
+)
 #: Chat role markers a model may read as a turn boundary (matched in lower case; the word must not follow
 #: a letter or digit, checked by :func:`_marks`).
 _ROLE_RE = re.compile(r"(?:human|assistant|system|user|developer)\s*:")
 _INST_RE = re.compile(r"\[\s*(/?)\s*(inst|sys)\s*\]")
+#: Image alt text: brackets balanced, three levels deep (markdown renders ``![a [b] c](…)`` as one image).
+_ALT = r"[^\[\]\n]"
+for _ in range(3):
+    _ALT = rf"(?:[^\[\]\n]|\[{_ALT}*\])"
 #: An inline markdown image whose address has a scheme (``https:``, ``data:``) or starts with ``//``.
 _IMAGE_RE = re.compile(
-    r"!\[(?P<alt>[^\[\]\n]*)\]\(\s*<?(?P<url>(?:[a-z][a-z0-9+.\-]*:|//)[^\s)>]*)>?"
+    rf"!\[(?P<alt>{_ALT}*)\]\(\s*<?(?P<url>(?:[a-z][a-z0-9+.\-]*:|//)[^\s)>]*)>?"
     r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
 )
 
@@ -194,7 +205,10 @@ def _marks(folded: str, source) -> list[tuple[int, int, str]]:
 
 
 def neutralise(text: str) -> str:
-    """``text`` with framing neutralised (see the module docstring); idempotent."""
+    """``text`` with framing neutralised and control, bidirectional and tag characters removed (see the module
+    docstring); idempotent.
+    """
+    text = _REMOVED_RE.sub("", text)
     folded = shadow(text)
     if "![" in folded:
         text = _replace(text, _images, folded)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 
+#: Characters per token (the seed's estimate).
+CHARS_PER_TOKEN = 4
+
 
 def item_tokens(text: str, chars_per_token: int = 4) -> int:
     """Tokens one injected item costs: its characters plus the newline that separates it, rounded up.

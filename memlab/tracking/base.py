@@ -1,10 +1,27 @@
-"""The tracker protocol and the no-op tracker."""
+"""The tracker protocol, the no-op tracker, and the environment through which a sweep names its jobs' runs.
+
+The sweep callback (:mod:`memlab.sweeps.callback`) writes the environment variables below in each job and the
+tracker reads them; they are defined here, in the lower layer, so that ``tracking`` imports nothing of ``sweeps``.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
+
+#: Environment variable naming the sweep a job belongs to (set by the sweep callback in each job).
+SWEEP_ENV = "MEMLAB_SWEEP_ID"
+#: Environment variable naming the MLflow experiment of the sweep (its parent and every child are filed there).
+SWEEP_EXPERIMENT_ENV = "MEMLAB_SWEEP_EXPERIMENT"
+#: Environment variable holding a job's name in its sweep (the overrides that vary across the sweep).
+SWEEP_NAME_ENV = "MEMLAB_SWEEP_RUN_NAME"
+
+
+def sweep_id_for(sweep_dir: str | Path) -> str:
+    """The sweep id of a job: the one the sweep callback set, else the sweep folder's name."""
+    return os.environ.get(SWEEP_ENV) or Path(sweep_dir).name
 
 
 @runtime_checkable

@@ -99,6 +99,17 @@ def save_view(client: Any, experiment_id: str, key: str, name: str, state: dict[
     client.set_experiment_tag(experiment_id, VIEW_TAG_PREFIX + key, json.dumps(envelope))
 
 
+def save_sweep_view(uri: str, parent_id: str, sweep_id: str, state: dict[str, Any], port: int = 5000) -> str:
+    """Save ``state`` as the view of sweep ``sweep_id`` on its parent run's experiment; the view's address."""
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(tracking_uri=uri)
+    exp_id = client.get_run(parent_id).info.experiment_id
+    key = view_key(sweep_id)
+    save_view(client, exp_id, key, f"sweep {sweep_id}", state)
+    return view_url(uri, exp_id, key, port)
+
+
 def ui_base(uri: str, port: int = 5000) -> str:
     """The UI's address: the tracking server itself, or the local UI :func:`ui_command` starts."""
     return uri.rstrip("/") if uri.startswith(("http://", "https://")) else f"http://127.0.0.1:{port}"

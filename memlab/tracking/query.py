@@ -9,7 +9,7 @@ from typing import Any
 
 from memlab.errors import MemlabError
 from memlab.paths import default_tracking_uri
-from memlab.tracking.lookup import check_experiment, check_metric, check_run
+from memlab.tracking.lookup import check_experiment, check_metric, check_run, database
 from memlab.tracking.status import step
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -47,7 +47,8 @@ def resolve_uri(uri: str | None = None) -> str:
 
 def client_for(uri: str) -> Any:
     """An MLflow client of ``uri``; a one-line error when a sqlite store does not exist yet."""
-    if uri.startswith("sqlite:///") and not Path(uri[len("sqlite:///") :]).exists():
+    db = database(uri)
+    if db is not None and not db.exists():
         raise MemlabError(f"no MLflow store at {uri}; run an experiment first (python -m memlab +experiment=...)")
     from mlflow.tracking import MlflowClient
 
@@ -184,11 +185,6 @@ def rank(finished: list[RunRecord], metric: str, selector: str, *, minimize: boo
     return Ranking(tied[0], metric, tuple(tied[1:]), TIE_RULE, len(runs))
 
 
-def best_run(experiment: str, metric: str, uri: str | None = None, *, minimize: bool = False) -> RunRecord:
-    """The FINISHED run of ``experiment`` with the highest (or lowest) ``metric``; ties by :data:`TIE_RULE`."""
-    return rank_runs(experiment, metric, uri, minimize=minimize).best
-
-
 def download_artifact(run_id: str, path: str, dest: str | Path, uri: str | None = None) -> Path:
     """Download one artifact of a run into ``dest`` and return its local path."""
     from mlflow.artifacts import download_artifacts
@@ -202,3 +198,29 @@ def list_artifacts(run_id: str, path: str | None = None, uri: str | None = None)
     """Paths of the files (not folders) directly under ``path`` in a run's artifacts; ``[]`` when none."""
     uri = resolve_uri(uri)
     return [a.path for a in client_for(uri).list_artifacts(run_id, path) if not a.is_dir]
+
+
+def read_artifact(run_id: str, name: str, uri: str | None, folder: Path) -> Path | None:
+    """Download one artifact of a run into ``folder/<run id>`` (``None`` when the run has none by that name)."""
+    if name not in list_artifacts(run_id, None, uri):
+        return None
+    return download_artifact(run_id, name, folder / run_id, uri)
+
+
+def run_records(run_id: str, uri: str | None, folder: Path) -> list[dict[str, Any]] | None:
+    """The records of a run's ``predictions.jsonl`` (one per evaluated item); ``None`` when it has none.
+
+    Raises:
+        MemlabError: The file is not JSON lines.
+    """
+    import json
+
+    path = read_artifact(run_id, "predictions.jsonl", uri, folder)
+    if path is None:
+        return None
+    try:
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except json.JSONDecodeError as exc:
+        raise MemlabError(
+            f"predictions.jsonl of run {run_id} is not JSON lines ({exc}); re-run it or drop the run"
+        ) from None

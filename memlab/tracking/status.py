@@ -6,21 +6,16 @@ a progress bar, a status line is also written to pipes and log files.
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from memlab.progress import silenced
+
 #: Seconds a step runs before its status line appears (quick steps print nothing).
 DELAY = 3.0
-_TRUE = {"1", "true", "yes", "on"}
-
-
-def silent() -> bool:
-    """Whether status lines are off (``MEMLAB_QUIET``, which ``--quiet`` sets, or ``CI``)."""
-    return any(os.environ.get(name, "").lower() in _TRUE for name in ("MEMLAB_QUIET", "CI"))
 
 
 @contextmanager
@@ -28,7 +23,7 @@ def step(message: str, delay: float | None = None) -> Iterator[None]:
     """Say ``memlab: <message> ...`` once the block has run ``delay`` seconds (default :data:`DELAY`), and
     ``... done in N s`` at its end.
     """
-    if silent():
+    if silenced():
         yield
         return
     started = time.monotonic()

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
+from memlab.tracking.lookup import database
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
@@ -28,10 +29,8 @@ os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")
 
 def sqlite_path(uri: str) -> Path | None:
     """The database file of a ``sqlite:///`` URI (``None`` for other stores)."""
-    if not uri.startswith("sqlite:///"):
-        return None
-    path = Path(uri[len("sqlite:///") :].split("?", 1)[0])
-    if not path.is_absolute():
+    path = database(uri)
+    if path is not None and not path.is_absolute():
         raise MemlabError(f"tracking.uri must be an absolute sqlite path (sqlite:////abs/file.db), got {uri}")
     return path
 
@@ -158,7 +157,8 @@ class ChildRun:
         headline: The benchmark's headline metrics and their values.
         interval: The main metric's 95% interval when the run logged one (``_ci_low`` / ``_ci_high``).
         params: The run's parameters.
-        counts: Metric -> its count ``n`` (the rate's denominator) for the main and headline metrics that have one.
+        metrics: Every metric the run logged with a value (NaN, which older runs logged, is undefined: left out);
+            a table finds a rate's count ``n`` among them (:func:`memlab.benchmarks.metrics.count_of`).
     """
 
     run_id: str
@@ -169,12 +169,7 @@ class ChildRun:
     headline: tuple[tuple[str, float | None], ...] = ()
     interval: tuple[float, float] | None = None
     params: tuple[tuple[str, str], ...] = ()
-    counts: tuple[tuple[str, float], ...] = ()
-
-
-def experiment_ids(client: Any) -> list[str]:
-    """Ids of every experiment in the store."""
-    return [e.experiment_id for e in client.search_experiments(max_results=50000)]
+    metrics: tuple[tuple[str, float], ...] = ()
 
 
 def children(uri: str, parent_id: str) -> list[ChildRun]:
@@ -188,24 +183,17 @@ def children(uri: str, parent_id: str) -> list[ChildRun]:
         max_results=50000,
         order_by=["attributes.start_time ASC"],
     )
-    from memlab.benchmarks.metrics import count_of, is_defined
-
     out = []
     for r in runs:
         metric = r.data.tags.get("memlab.main_metric", "")
         names = [n for n in r.data.tags.get("memlab.headline", "").split(",") if n]
-        logged = {k: v for k, v in r.data.metrics.items() if is_defined(v)}  # NaN (older runs): undefined
+        logged = {k: v for k, v in r.data.metrics.items() if v == v}  # NaN (older runs): undefined
         headline = tuple((n, logged.get(n)) for n in names)
-        value = logged.get(metric)
-        counts = tuple((n, c) for n in (metric, *names) if (c := count_of(n, logged)) is not None)
         low, high = logged.get(f"{metric}_ci_low"), logged.get(f"{metric}_ci_high")
         interval = (low, high) if low is not None and high is not None else None
         params = tuple(sorted(r.data.params.items()))
-        out.append(
-            ChildRun(
-                r.info.run_id, r.info.run_name or "", r.info.status, metric, value, headline, interval, params, counts
-            )
-        )
+        row = (r.info.run_id, r.info.run_name or "", r.info.status, metric, logged.get(metric), headline, interval)
+        out.append(ChildRun(*row, params, tuple(sorted(logged.items()))))
     return out
 
 

@@ -76,10 +76,10 @@ def columns(features: Sequence[str]) -> list[int]:
 
 
 def fit(data: Sequence[RepoPairs], features: Sequence[str], c: float = 1.0) -> Any:
-    """A :class:`~memlab.strategies.judge.record_model.LogisticModel` fitted on the pairs of ``data``."""
+    """A :class:`~memlab.models.logistic.LogisticModel` fitted on the pairs of ``data``."""
     from sklearn.linear_model import LogisticRegression
 
-    from memlab.strategies.judge.record_model import LogisticModel
+    from memlab.models.logistic import LogisticModel
 
     cols = columns(features)
     x = np.vstack([d.rows[:, cols] for d in data])
@@ -198,7 +198,7 @@ def train_to(args: Any) -> int:
     import shlex
     import sys
 
-    from memlab.strategies.judge.record_model import save
+    from memlab.models.logistic import save
 
     folder = Path(args.path) if args.path else default_folder()
     histories = load_repos(folder, names(args.repos) or None, args.split)

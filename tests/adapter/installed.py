@@ -68,9 +68,20 @@ class Installed:
     def command(self, event: str) -> str:
         """The command string of memlab's hook for ``event``, read back from the settings file."""
         groups = json.loads(self.settings.read_text())["hooks"][event]
-        found = [h["command"] for g in groups for h in g["hooks"] if f" hook {EVENTS[event]} " in h["command"]]
+        marks = (f" hook {EVENTS[event]} ", f'"$f" {EVENTS[event]};')  # this user's command, or a team's
+        found = [h["command"] for g in groups for h in g["hooks"] if any(m in h["command"] for m in marks)]
         assert len(found) == 1, found
         return found[0]
+
+    def prefix(self) -> str:
+        """``<env> <python> -P -S -m memlab.cli`` as installed (in the project scope: read from the launcher)."""
+        from memlab.adapter.install import LAUNCHER_MARKER, launcher_path
+
+        stop = self.command("Stop")
+        if LAUNCHER_MARKER in stop:
+            launcher = launcher_path(stop.split(LAUNCHER_MARKER)[1][:16]).read_text()
+            stop = launcher.splitlines()[-1].removeprefix("exec env ")
+        return stop.split(" hook ")[0]
 
     def run(self, event: str, stdin: str | None = None, *, timeout: float = 60, **extra: str):
         """Run ``event``'s installed command: ``sh -c``, cwd = project, event JSON on stdin."""
@@ -97,8 +108,7 @@ class Installed:
 
     def memlab(self, *args: str, stdin: str | None = None, **extra: str) -> subprocess.CompletedProcess[str]:
         """``memlab ARGS`` with the installed interpreter and ``memlab.cli`` (as a user's shell runs it)."""
-        prefix = self.command("Stop").split(" hook stop ")[0]
-        cmd = prefix.replace(" -S ", " ") + " " + " ".join(_quote(a) for a in args)
+        cmd = self.prefix().replace(" -S ", " ") + " " + " ".join(_quote(a) for a in args)
         return subprocess.run(
             ["sh", "-c", cmd],
             input=stdin,

@@ -133,6 +133,8 @@ def test_hook_commands_read_precompiled_bytecode(consolidated, tmp_path):
         "--project",
         str(consolidated),
         "--no-consolidate",
+        "--scope",
+        "local",
         cwd=tmp_path,
         XDG_STATE_HOME=str(state),
     )
@@ -142,7 +144,7 @@ def test_hook_commands_read_precompiled_bytecode(consolidated, tmp_path):
     compiled = {p.name for p in pycache.rglob("*.pyc")}
     assert {n for n in compiled if n.startswith(("session.", "inject.", "seed_weighted.", "json", "dataclasses."))}
     assert not list(consolidated.rglob("*.pyc"))
-    start = json.loads((consolidated / ".claude" / "settings.json").read_text())["hooks"]["SessionStart"][0]
+    start = json.loads((consolidated / ".claude" / "settings.local.json").read_text())["hooks"]["SessionStart"][0]
     command = start["hooks"][0]["command"]
     assert f"PYTHONPYCACHEPREFIX={pycache}" in command
     with_cache = run_shell(command, session_payload(consolidated), consolidated, PYTHONDONTWRITEBYTECODE="1")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime
 
@@ -43,6 +44,12 @@ TRICKY = st.sampled_from(
         "'it''s'",
         "'bad' x",
         '"dq"',
+        '"a: b \\"c\\" \\\\ \\t \\x41 \\u00e9 \\U0001F600 \\N \\e \\/ \\ x"',
+        '"\\ud83d\\ude00"',
+        '"\\U00110000"',
+        '"bad" x',
+        '"\\q"',
+        '" pad"',
         "&anchor",
         "*alias",
         "!tag",
@@ -135,7 +142,41 @@ def _ref_plain(value: str) -> str | None:
     return value
 
 
+_REF_ESCAPES = dict(zip('0abtnvfre "/\\N_LP', '\0\a\b\t\n\v\f\r\x1b "/\\\x85\xa0\u2028\u2029', strict=True))
+
+
+def _ref_double(inner: str) -> str | None:
+    if inner != inner.strip(" "):
+        return None
+    out, i = [], 0
+    while i < len(inner):
+        ch = inner[i]
+        if ch == '"' or (ch != "\\" and not ch.isprintable()):
+            return None
+        if ch != "\\":
+            out.append(ch)
+            i += 1
+            continue
+        code = inner[i + 1 : i + 2]
+        if code in _REF_ESCAPES:
+            out.append(_REF_ESCAPES[code])
+            i += 2
+            continue
+        width = {"x": 2, "u": 4, "U": 8}.get(code, 0)
+        digits = inner[i + 2 : i + 2 + width]
+        if not width or len(digits) != width or not all(c in "0123456789abcdefABCDEF" for c in digits):
+            return None
+        point = int(digits, 16)
+        if 0xD800 <= point <= 0xDFFF or point > 0x10FFFF:
+            return None
+        out.append(chr(point))
+        i += 2 + width
+    return "".join(out)
+
+
 def _ref_scalar(value: str) -> str | None:
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        return _ref_double(value[1:-1])
     if len(value) >= 2 and value[0] == value[-1] == "'":
         inner = value[1:-1]
         if "'" in inner.replace("''", "") or not inner.isprintable() or inner != inner.strip(" "):
@@ -194,6 +235,9 @@ _EDGE_TEXT = st.lists(st.one_of(_EDGE, st.characters(blacklist_categories=("Cs",
         _EDGE_TEXT.map(lambda v: f"summary: {v}"),
         _EDGE_TEXT.map(lambda v: f"summary: a{v}"),
         _EDGE_TEXT.map(lambda v: f"tags:\n- {v}\n- '{v}'"),
+        _EDGE_TEXT.map(lambda v: f"summary: {json.dumps(v, ensure_ascii=False)}"),
+        _EDGE_TEXT.map(lambda v: f"summary: {json.dumps(v)}"),
+        _EDGE_TEXT.map(lambda v: f'summary: "{v}"'),
     )
 )
 def test_the_reader_agrees_exactly_with_its_reference(text):
@@ -221,6 +265,12 @@ def test_the_reader_agrees_exactly_with_its_reference(text):
         "summary: 'it''s'",
         "summary: ' pad'",
         "summary: 'a'b'",
+        'summary: "a\\"b"',
+        'summary: "tail\\"',
+        'summary: "\\x4"',
+        'summary: "\\UFFFFFFFF"',
+        'summary: "\\uDBFF"',
+        'summary: "\\u00e9\\N"',
         "summary: '",
         "summary: ''",
         "summary: é ü — ok",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,9 +30,13 @@ def check_installed(settings: Path, project: Path, elsewhere: Path) -> None:
     assert data["model"] == "opus"
     assert data["hooks"]["Stop"][0]["hooks"][0]["command"] == "echo keep"
     start = [h for g in data["hooks"]["SessionStart"] for h in g["hooks"]]
-    words = start[0]["command"].split()
-    assert len(start) == 1 and words[words.index("-m") - 2 : words.index("-m")] == ["-P", "-S"]
-    assert os.path.isabs(words[words.index("-P") - 1]) and os.path.isabs(words[-1])
+    assert len(start) == 1 and start[0]["command"].startswith('f="${XDG_STATE_HOME:-$HOME/.local/state}/memlab/')
+    committed = settings.read_text()  # a team's file: nothing of this machine in it
+    assert not any(p in committed for p in (str(ROOT), sys.executable, str(project.parent), os.environ["HOME"]))
+    launcher = Path(os.environ["XDG_STATE_HOME"]) / "memlab" / "hooks"
+    words = next(launcher.iterdir()).read_text().split()  # this user's launcher holds the machine's command
+    assert words[words.index("-m") - 2 : words.index("-m")] == ["-P", "-S"]
+    assert os.path.isabs(words[words.index("-P") - 1]) and os.path.isabs(words[-1].strip("'"))
     contexts = {}
     for source in SOURCES:
         proc = run_shell(start[0]["command"], session_payload(project, source, f"sess-{source}"), elsewhere)
@@ -162,3 +167,43 @@ def test_project_scope_roundtrip_with_exported_config(seeded, tmp_path):
     spec = tmp_path / "spec.json"
     spec.write_text(json.dumps(spec_from_config(compose_cfg(["embedder=tfidf"]))))
     install_roundtrip(spec, seeded, tmp_path)
+
+
+@pytest.mark.parametrize("existed", [True, False])
+def test_uninstall_after_edits_and_a_reinstall_keeps_everything_the_user_wrote(seeded, tmp_path, existed):
+    settings = seeded / ".claude" / "settings.json"
+    if existed:
+        settings.parent.mkdir()
+        settings.write_text('{"model": "opus"}')
+    specs = []
+    for budget in (400, 800):  # a spec upgrade between the two installs
+        data = spec_from_config(compose_cfg(["embedder=tfidf", f"pipeline.budget_tokens={budget}"]))
+        specs.append(tmp_path / f"spec-{budget}.json")
+        specs[-1].write_text(json.dumps(data))
+    args = ("--project", str(seeded), "--no-consolidate")
+    assert cli("install", "--spec", str(specs[0]), *args, cwd=tmp_path).returncode == 0
+    data = json.loads(settings.read_text())
+    mine = {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "guard.sh"}]}],
+        "SessionStart": [{"hooks": [{"type": "command", "command": "echo mine"}]}],
+    }
+    data["hooks"]["SessionStart"] += mine["SessionStart"]
+    data["hooks"]["PreToolUse"] = mine["PreToolUse"]
+    data["permissions"] = {"allow": ["Bash(ls)"], "deny": ["Bash(rm -rf *)"]}
+    settings.write_text(json.dumps(data))
+    assert cli("install", "--spec", str(specs[1]), *args, cwd=tmp_path).returncode == 0
+    proc = cli("uninstall", "--project", str(seeded), cwd=tmp_path)
+    assert proc.returncode == 0 and "everything else kept" in proc.stdout, proc.stdout
+    expected = {"hooks": mine, "permissions": data["permissions"], **({"model": "opus"} if existed else {})}
+    assert json.loads(settings.read_text()) == expected
+
+
+def test_a_team_member_without_memlab_gets_no_error_from_the_committed_command(seeded, tmp_path):
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(spec_from_config(compose_cfg(["embedder=tfidf"]))))
+    proc = cli("install", "--spec", str(spec), "--project", str(seeded), "--no-consolidate", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    start = json.loads((seeded / ".claude" / "settings.json").read_text())["hooks"]["SessionStart"][0]
+    elsewhere = tmp_path / "teammate-state"
+    proc = run_shell(start["hooks"][0]["command"], session_payload(seeded), seeded, XDG_STATE_HOME=str(elsewhere))
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")

@@ -18,7 +18,7 @@ def test_recall_with_summaries_among_the_hits_tracks_and_prints_no_escape(instal
     hook = installed_checkout
     repo = find_repo(hook.project)
     for i in range(12):
-        summary = f"Use Postgres {i} for the database \x1b]0;owned\x07\x1b[2J"
+        summary = f"Use Postgres {i} for the database \x1b]0;owned\x07\x1b[2J \x9b2J \u202ereversed"
         body = f"We use Postgres {i} because of JSON support and the database migrations."
         append_memory(repo, "decisions", summary, body, timestamp=datetime(2025, 12, 1, tzinfo=UTC) + timedelta(days=i))
     code, _, err = main_in_process("consolidate", "--project", str(hook.project))
@@ -29,5 +29,9 @@ def test_recall_with_summaries_among_the_hits_tracks_and_prints_no_escape(instal
     assert "sum_" in proc.stdout and "\x1b" not in proc.stdout and "\\x1b]0;owned" in proc.stdout, proc.stdout
     meta, _ = jsonl_refs.read_records(repo, "meta", policy_of(hook.project))
     assert sum(int(r.get("activation_count") or 0) for r in meta.values()) > 0  # memories among the hits counted
-    data = json.loads(main_in_process("recall", "Postgres", "--json", "--project", str(hook.project))[1])
-    assert data
+    proc = hook.memlab("recall", "Postgres database JSON migrations", "--limit", "20", "--reason")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr and "source sum_" in proc.stdout, proc.stderr
+    proc = hook.memlab("recall", "Postgres", "--json")
+    assert proc.returncode == 0 and not any(c in proc.stdout for c in "\x1b\x9b\u202e"), proc.stdout
+    data = json.loads(proc.stdout)
+    assert "\x9b2J \u202ereversed" in data[0]["summary"]  # escaped in the output, exact once parsed

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from memlab.adapter import jsonl_refs
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.locking import writer_lock
@@ -106,3 +108,65 @@ def test_records_for_ids_no_note_holds_are_dropped_after_the_grace_period(instal
     _ok(hook, "consolidate")
     meta, _ = jsonl_refs.read_records(find_repo(hook.project), "meta", policy_of(hook.project))
     assert "m_gone0000000000" not in meta and "m_gone1111111111" in meta and FLASK in meta
+
+
+def _stamp(minutes: float) -> str:
+    from datetime import UTC, datetime, timedelta
+
+    return (datetime.now(UTC) + timedelta(minutes=minutes)).isoformat()
+
+
+@pytest.mark.slow  # consolidations: over 2 s
+def test_a_plausible_forged_supersession_hides_nothing_and_is_logged(installed_checkout):
+    hook = installed_checkout
+    seed(hook.project)
+    _ok(hook, "consolidate")
+    victim = memory_id("pytest -x stops at the first failure", "Use it when bisecting.")
+    for minutes in (0, 14):  # now, and just inside the accepted skew; under the policy's own id and under none
+        forged = {"id": victim, "tier": "archived", "superseded_by": FLASK, "written_at": _stamp(minutes)}
+        push_line(hook.project, "meta", json.dumps({**forged, "policy": policy_of(hook.project)}))
+        push_line(hook.project, "meta", json.dumps(forged))
+    for args in (("consolidate",), ("consolidate", "--full"), ("consolidate", "--full")):
+        proc = hook.memlab(*args)
+        assert proc.returncode == 0, proc.stderr
+        assert "pytest -x stops at the first failure" in hook.context()
+        assert victim in hook.memlab("recall", "pytest first failure", "--json").stdout
+    assert "supersessions recorded in mem-meta were not concluded by this policy" in hook.log()
+    status = json.loads(_ok(hook, "status", "--json"))
+    assert status["superseded"] == 0 and status["tiers"]["archived"] == 0, status
+
+
+@pytest.mark.slow  # consolidations: over 2 s
+def test_records_dated_ahead_by_a_clock_are_kept_and_their_activations_counted(installed_checkout):
+    hook = installed_checkout
+    seed(hook.project)
+    _ok(hook, "consolidate")
+    policy = policy_of(hook.project)
+    ahead = {"id": FLASK, "tier": "hot", "activation_count": 7, "written_at": _stamp(60), "policy": policy}
+    ahead["access_times"] = [_stamp(60 - i) for i in range(7)]
+    ahead["last_accessed"] = ahead["access_times"][0]
+    line = json.dumps(ahead, sort_keys=True, separators=(",", ":"))
+    push_line(hook.project, "meta", line)
+    for _ in range(2):  # each consolidation compacts the note
+        assert hook.memlab("consolidate").returncode == 0
+    repo = find_repo(hook.project)
+    assert line in jsonl_refs.read_text(repo, "meta").splitlines()  # kept unchanged
+    meta, _ = jsonl_refs.read_records(repo, "meta", policy)
+    assert meta[FLASK]["activation_count"] == 7, meta[FLASK]
+
+
+@pytest.mark.slow  # consolidations: over 2 s
+def test_an_exact_copy_dated_earlier_does_not_re_date_a_memory(installed_checkout):
+    from tests.adapter.conftest import add_note, git, upstream_memory
+
+    hook = installed_checkout
+    seed(hook.project)
+    assert hook.memlab("consolidate").returncode == 0
+    git(hook.project, "commit", "-q", "--allow-empty", "-m", "another")
+    copy = upstream_memory("progress", "2020-01-01T00:00:00+00:00", "Use FastAPI for the API", SEED_FASTAPI_BODY)
+    add_note(hook.project, "refs/notes/mem/progress", copy)
+    assert hook.memlab("consolidate", "--full").returncode == 0
+    assert "[decisions, 2025-12-24] Use FastAPI for the API" in hook.context()
+    hits = json.loads(hook.memlab("recall", "FastAPI", "--json").stdout)
+    assert [h["timestamp"][:10] for h in hits if h["summary"] == "Use FastAPI for the API"] == ["2025-12-24"]
+    assert "exact copies dated before this clone first saw them" in hook.log()

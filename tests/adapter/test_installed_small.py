@@ -91,3 +91,22 @@ def test_git_failures_name_their_reason_and_stale_files_are_cleaned(installed_ch
         subprocess.run(["chown", "-R", "nobody", str(hook.project)], check=True)
         proc = hook.memlab("hook", "capture", "--namespace", "decisions", "--summary", "t")
         assert proc.returncode != 0 and "dubious ownership" in proc.stderr, proc.stderr
+
+
+@pytest.mark.slow  # two recalls: over 2 s
+def test_a_stale_ref_lock_is_reported_at_once(installed_checkout):
+    import time
+
+    hook = installed_checkout
+    seed(hook.project)
+    seconds = []
+    for stale in (False, True):
+        lock = hook.project / ".git" / "refs" / "notes" / "mem-meta.lock"  # a git process killed holding the ref
+        if stale:
+            lock.write_text("")
+        t0 = time.monotonic()
+        proc = hook.memlab("recall", "API")  # records activations in mem-meta
+        seconds.append(time.monotonic() - t0)
+    errors = [line for line in proc.stderr.splitlines() if not line.startswith("memlab recall: policy")]
+    assert proc.returncode != 0 and len(errors) == 1 and str(lock) in errors[0], proc.stderr
+    assert seconds[1] - seconds[0] < 6, seconds  # the lock cost 17 s at idle: 60 attempts of three git processes

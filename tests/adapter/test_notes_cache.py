@@ -130,8 +130,8 @@ def test_a_cache_of_another_parser_is_not_used(noted, monkeypatch):
     load_memories(repo)
     monkeypatch.setattr(notes_cache, "PARSER", "another")
     calls = []
-    real = load_memories.__globals__["parse_note"]
-    monkeypatch.setattr("memlab.adapter.notes_store.parse_note", lambda *a: calls.append(1) or real(*a))
+    real = load_memories.__globals__["parse_chunks"]
+    monkeypatch.setattr("memlab.adapter.notes_store.parse_chunks", lambda *a: calls.append(1) or real(*a))
     assert len(load_memories(repo).memories) == 3 and len(calls) == 3
     assert (noted / ".git" / "memlab" / "hook.log").exists() is False
 

@@ -22,8 +22,9 @@ from memlab.adapter.consolidation import load_store
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.install import merge, strip_ours
 from memlab.adapter.notes_format import format_memory, parse_note, split_note
+from memlab.adapter.spec import default_spec, policy_id
 from memlab.paths import default_data_dir
-from tests.adapter.conftest import PY, cli, env, policy_of, session_payload
+from tests.adapter.conftest import PY, cli, env, session_payload
 
 NOTES = default_data_dir() / "git-notes-memory-notes" / "notes.jsonl"
 needs_notes = pytest.mark.skipif(not NOTES.is_file(), reason=f"git-notes-memory notes not found at {NOTES}")
@@ -38,7 +39,7 @@ def real_notes(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def derived_errors(repo: Path) -> list[str]:
-    loaded = load_store(find_repo(repo), policy_of(repo))
+    loaded = load_store(find_repo(repo), policy_id(default_spec()))  # what `consolidate` runs here
     assert loaded.load.records == 6299 and len(loaded.store.memories) == 1491
     return [e for e in loaded.errors if "mem-" in e]
 

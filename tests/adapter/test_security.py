@@ -216,8 +216,9 @@ def test_a_model_file_from_the_repository_never_loads(seeded, tmp_path):
 
 
 def test_model_path_resolves_against_the_spec_folder_and_sha_is_checked(tmp_path, repo):
-    from memlab.adapter.spec import check_models, file_sha256, load_spec
+    from memlab.adapter.spec import check_models, load_spec
     from memlab.errors import MemlabError
+    from memlab.sha import file_sha256
 
     folder = tmp_path / "spec"
     model = folder / "models" / "judge" / "m.bin"
@@ -240,29 +241,32 @@ def test_model_path_resolves_against_the_spec_folder_and_sha_is_checked(tmp_path
         check_models(spec, find_repo(repo))
 
 
-def test_a_fallback_model_is_checked_like_the_main_one(tmp_path, repo):
-    """A cascade's ``fallback_model_path`` resolves against the spec folder, needs its own pin, and may not lie
+def test_a_nested_model_is_checked_like_the_main_one(tmp_path, repo):
+    """A cascade stage's ``model_path`` resolves against the spec folder, needs its own pin, and may not lie
     inside the repository served."""
-    from memlab.adapter.spec import check_models, file_sha256, load_spec
+    from memlab.adapter.spec import check_models, load_spec
     from memlab.errors import MemlabError
+    from memlab.sha import file_sha256
 
     folder = tmp_path / "spec"
     model = folder / "models" / "judge" / "fallback.json"
     model.parent.mkdir(parents=True)
     model.write_bytes(b"trees")
-    path = write_spec(folder, fallback_model_path="models/judge/fallback.json", fallback_model_sha256="0" * 64)
+    stage = {"_target_": "memlab.strategies.judge.learned.LearnedJudge", "model_path": "models/judge/fallback.json"}
+    path = write_spec(folder, fallback={**stage, "model_sha256": "0" * 64})
     spec = load_spec(path)
-    assert spec["strategies"]["judge"]["fallback_model_path"] == str(model.resolve())
+    fallback = spec["strategies"]["judge"]["fallback"]
+    assert fallback["model_path"] == str(model.resolve())
     with pytest.raises(MemlabError, match="sha256"):
         check_models(spec, find_repo(repo))
-    spec["strategies"]["judge"]["fallback_model_sha256"] = file_sha256(model)
+    fallback["model_sha256"] = file_sha256(model)
     check_models(spec, find_repo(repo))
-    spec["strategies"]["judge"].pop("fallback_model_sha256")
-    with pytest.raises(MemlabError, match="fallback_model_sha256"):
+    fallback.pop("model_sha256")
+    with pytest.raises(MemlabError, match="model_sha256"):
         check_models(spec, find_repo(repo))
     planted = repo / "fallback.json"
     planted.write_bytes(b"trees")
-    spec["strategies"]["judge"].update(fallback_model_path=str(planted), fallback_model_sha256=file_sha256(planted))
+    fallback.update(model_path=str(planted), model_sha256=file_sha256(planted))
     with pytest.raises(MemlabError, match="inside the repository"):
         check_models(spec, find_repo(repo))
 

@@ -112,6 +112,31 @@ def test_raw_notes_stop_at_the_time_budget(seeded, monkeypatch):
     assert len(raw_candidates(find_repo(seeded), default_spec(), clock(), None)) == 3
 
 
+def test_raw_notes_pass_the_specs_admission(seeded):
+    from memlab.adapter.session import raw_candidates
+    from memlab.adapter.spec import default_spec
+    from memlab.adapter.state import clock
+
+    spec = default_spec()
+    assert spec["strategies"]["admission"]["_target_"].endswith(".NoAdmission")
+    learned = {"_target_": "memlab.strategies.admission.learned.LearnedAdmission", "threshold": 1.0}
+    spec["strategies"]["admission"] = learned  # keeps out every record
+    assert raw_candidates(find_repo(seeded), spec, clock(), None) == []
+    spec["strategies"]["admission"] = {**learned, "threshold": 0.0}
+    assert len(raw_candidates(find_repo(seeded), spec, clock(), None)) == 3
+
+
+def test_a_spec_from_before_admission_admits_everything(tmp_path):
+    from memlab.adapter.spec import default_spec, load_spec
+
+    spec = default_spec()
+    del spec["strategies"]["admission"]
+    spec.pop("path")
+    (tmp_path / "spec.json").write_text(json.dumps(spec, default=str))
+    loaded = load_spec(tmp_path / "spec.json")
+    assert loaded["strategies"]["admission"]["_target_"].endswith(".NoAdmission")
+
+
 def test_empty_repository_says_so(repo):
     out = start(repo)
     assert context_of(out) is None and "no memory" in out["systemMessage"]
@@ -158,8 +183,8 @@ def test_session_start_imports_nothing_heavy(consolidated):
 
 #: Modules the installed SessionStart command must not import: ``dataclasses`` brings ``inspect``, ``ast``, ``dis``
 #: and ``tokenize`` (memlab.selection_types), about a fifth of a cold hook's CPU time; ``typing`` another tenth
-#: (memlab.build.implements checks the selector without memlab.protocols).
-NOT_ON_SESSION_START = ("dataclasses", "inspect", "ast", "dis", "tokenize", "typing", "memlab.protocols")
+#: (the builder checks the selector against its base class, which imports only abc).
+NOT_ON_SESSION_START = ("dataclasses", "inspect", "ast", "dis", "tokenize", "typing")
 
 
 def test_installed_session_start_imports_no_module_it_does_not_need(consolidated, tmp_path):

@@ -110,13 +110,13 @@ def test_reading_pauses_automatic_garbage_collection_and_always_restores_it(seed
     from memlab.adapter import notes_store
 
     repo = find_repo(seeded)
-    parse, during = notes_store.parse_note, []
+    parse, during = notes_store.parse_chunks, []
 
-    def watched(text, namespace):
+    def watched(chunks, namespace):
         during.append(gc.isenabled())
-        return parse(text, namespace)
+        return parse(chunks, namespace)
 
-    monkeypatch.setattr(notes_store, "parse_note", watched)
+    monkeypatch.setattr(notes_store, "parse_chunks", watched)
     assert len(load_memories(repo, cache=False).memories) == 3
     assert during and not any(during) and gc.isenabled()
     gc.disable()
@@ -129,7 +129,7 @@ def test_reading_pauses_automatic_garbage_collection_and_always_restores_it(seed
     def broken(text, namespace):
         raise RuntimeError("parser bug")
 
-    monkeypatch.setattr(notes_store, "parse_note", broken)
+    monkeypatch.setattr(notes_store, "parse_chunks", broken)
     with pytest.raises(RuntimeError):
         load_memories(repo, cache=False)
     assert gc.isenabled()

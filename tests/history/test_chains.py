@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.pipeline.history import history_of, member_valid_at, recall_history
-from memlab.pipeline.recall import eligible
+from memlab.pipeline.history import history_of
+from memlab.pipeline.recall import eligible, recall
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.verdicts import apply_verdict
 from memlab.types import Memory, Relation, Verdict
@@ -67,10 +67,10 @@ def test_as_of_returns_exactly_the_valid_member(case, frac):
     span = (memories[-1].timestamp - memories[0].timestamp) + timedelta(hours=1)
     when = memories[0].timestamp + span * frac
     expected = [m for m in memories if m.timestamp <= when][-1]
-    assert member_valid_at(store, memories[0].id, when) == expected
+    assert [m for m in history_of(store, memories[0].id) if store.valid_at(m.id, when)] == [expected]
     assert [m.id for m in eligible(store, "standard", when, as_of=when)] == [expected.id]
     before = memories[0].timestamp - timedelta(seconds=1)
-    assert member_valid_at(store, memories[-1].id, before) is None
+    assert not any(store.valid_at(m.id, before) for m in history_of(store, memories[-1].id))
 
 
 def test_revert_ends_at_the_reverted_value():
@@ -97,8 +97,8 @@ def test_recall_history_through_components():
 
     components = build_components(compose_cfg(["embedder=tfidf"]))
     store, memories = build_chain([0, 1, 0, 2], [1, 5, 9, 13], extra_edges=False)
-    chain = recall_history(store, components, "Which value V1 is used?", memories[-1].timestamp)
-    assert [m.id for m in chain] == [m.id for m in memories]
+    hits = recall(store, components, "Which value V1 is used?", memories[-1].timestamp, mode="exhaustive", limit=1)
+    assert [m.id for m in history_of(store, hits[0].memory.id)] == [m.id for m in memories]
 
 
 def test_propagation_supersedes_every_copy_of_a_replaced_fact():

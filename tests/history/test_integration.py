@@ -157,5 +157,5 @@ def test_project_history_experiment_judges_the_candidate_pairs_its_shipped_model
     assert (cfg["pipeline"]["knn_k"], cfg["pipeline"]["min_pair_similarity"]) == (20, 0.2)
     judge = build_node(cfg["judge"], "judge")
     assert judge.name == "cascade"  # the learned judge inside it reads the shipped model
-    _, card = judge.load()
+    _, card = judge.learned.load()
     assert (card["knn_k"], card["min_pair_similarity"]) == (20, 0.2)

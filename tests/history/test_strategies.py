@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from memlab.build import build, build_components
 from memlab.pipeline.consolidate import consolidate
 from memlab.pipeline.store import MemoryStore
-from memlab.protocols import Clusterer, InjectionSelector
+from memlab.strategies.clusterer.base import ClustererBase
+from memlab.strategies.selector.base import SelectorBase
 from memlab.text.tokens import item_tokens
 from memlab.types import InjectionCandidate, Memory, SelectionContext
 from tests.support.compose import compose_cfg
@@ -22,7 +23,7 @@ T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
 @pytest.mark.parametrize(
     ("group", "option", "protocol"),
-    [("clusterer", "knn_graph", Clusterer), ("selector", "current_facts", InjectionSelector)],
+    [("clusterer", "knn_graph", ClustererBase), ("selector", "current_facts", SelectorBase)],
 )
 def test_options_compose_and_build(group, option, protocol):
     cfg = compose_cfg([f"{group}={option}", "embedder=tfidf"])

@@ -11,6 +11,7 @@ import pytest
 from memlab.strategies.judge.cascade import CascadeJudge, is_record_store
 from memlab.strategies.judge.learned import LearnedJudge
 from memlab.strategies.judge.record import RecordJudge
+from memlab.strategies.judge.reference import ReferenceJudge
 from memlab.strategies.judge.slot import SlotJudge
 from memlab.types import Memory, Relation
 from tests.judges.test_record import embed, model_file
@@ -35,7 +36,7 @@ def test_a_record_store_is_a_fifth_of_long_form_records(lengths: tuple[int, ...]
 def cascade(tmp_path: Path, **kwargs) -> CascadeJudge:
     encoder = type("E", (), {"encode": staticmethod(embed)})
     record = RecordJudge(model_path=str(model_file(tmp_path)), model_sha256=None, embedder=encoder)
-    return CascadeJudge(records=True, record=record, references=True, **kwargs)
+    return CascadeJudge(LearnedJudge(), SlotJudge(), record=record, reference=ReferenceJudge(), **kwargs)
 
 
 def test_a_record_store_is_read_by_the_record_judge_and_never_by_the_note_judges(
@@ -74,6 +75,4 @@ def test_a_store_of_notes_is_not_a_record_store(tmp_path: Path) -> None:
     judge = cascade(tmp_path)
     judge.observe(notes)
     assert not judge.record_store_
-    assert judge.record_judge_ is None
     assert not judge.judge(notes[0], notes[1]).reason.startswith("record store")
-    assert judge.record_judge_ is None

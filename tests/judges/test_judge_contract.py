@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlab.build import available_options, build
-from memlab.protocols import SupersessionJudge
+from memlab.strategies.judge.base import JudgeBase
 from memlab.types import Memory, Relation, Verdict
 from tests.judges.helpers import four_way_reply, mem
 from tests.support.compose import compose_cfg
@@ -39,10 +39,11 @@ def test_every_judge_option_is_covered() -> None:
 def test_option_composes_builds_and_satisfies_protocol(option: str, tiny_model: Path) -> None:
     overrides = [f"judge={option}", "embedder=tfidf"]
     if option in ("learned", "cascade"):
-        overrides += [f"judge.model_path={tiny_model}", "judge.model_sha256=null"]
+        node = "judge" if option == "learned" else "judge.learned"
+        overrides += [f"{node}.model_path={tiny_model}", f"{node}.model_sha256=null"]
     cfg = compose_cfg(overrides)
     judge = build(cfg["judge"], "judge")
-    assert isinstance(judge, SupersessionJudge)
+    assert isinstance(judge, JudgeBase)
     assert judge.name == option
     assert isinstance(judge.version, int)
 
@@ -86,7 +87,8 @@ def test_offline_judges_on_odd_texts(option: str, odd: str) -> None:
 
 @pytest.mark.parametrize("option", ["learned", "cascade"])
 def test_model_judges_never_raise_on_odd_texts(option: str, tiny_model: Path) -> None:
-    overrides = [f"judge={option}", f"judge.model_path={tiny_model}", "judge.model_sha256=null"]
+    node = "judge" if option == "learned" else "judge.learned"
+    overrides = [f"judge={option}", f"{node}.model_path={tiny_model}", f"{node}.model_sha256=null"]
     judge = build(compose_cfg(overrides)["judge"], "judge")
     for odd in ODD_TEXTS:
         _check(judge.judge(mem("Use Flask"), mem(odd, odd, day=1), similarity=0.9))

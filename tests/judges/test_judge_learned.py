@@ -12,7 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memlab.errors import MemlabError
-from memlab.models.trees import TreeEnsemble, card_path, export_hgb, sha256_of
+from memlab.models.cards import card_path
+from memlab.models.trees import TreeEnsemble, export_hgb
+from memlab.sha import file_sha256
 from memlab.strategies.judge.learned import LearnedJudge
 from memlab.strategies.judge.pair_features import FEATURES, FEATURES_VERSION
 from memlab.training.judge import (
@@ -95,7 +97,7 @@ def test_loads_by_path_and_judges(tiny_model: Path) -> None:
     assert verdict.reason == f"learned p={proba['SUPERSEDE']:.2f}"
     assert judge.artifact_path == str(tiny_model)
     card = json.loads(card_path(tiny_model).read_text())
-    assert card["train_seeds"] == [1000, 1001] and card["sha256"] == sha256_of(tiny_model)
+    assert card["train_seeds"] == [1000, 1001] and card["sha256"] == file_sha256(tiny_model)
 
 
 def test_json_trees_predict_exactly_what_scikit_learn_predicts(tiny_trained) -> None:
@@ -116,7 +118,7 @@ def test_a_model_that_does_not_match_its_card_or_the_pinned_digest_is_refused(ti
         LearnedJudge(model_path=str(copy)).load()
     with pytest.raises(MemlabError, match="does not match the SHA-256 in the spec"):
         LearnedJudge(model_path=str(tiny_model), model_sha256="0" * 64).load()
-    assert LearnedJudge(model_path=str(tiny_model), model_sha256=sha256_of(tiny_model)).load()
+    assert LearnedJudge(model_path=str(tiny_model), model_sha256=file_sha256(tiny_model)).load()
 
 
 def test_a_model_without_a_card_or_with_other_features_is_refused(tiny_model: Path, tmp_path: Path) -> None:
@@ -127,7 +129,7 @@ def test_a_model_without_a_card_or_with_other_features_is_refused(tiny_model: Pa
     other = tmp_path / "other.json"
     other.write_text(tiny_model.read_text())
     card = json.loads(card_path(tiny_model).read_text())
-    card_path(other).write_text(json.dumps({**card, "features": ["x"], "sha256": sha256_of(other)}))
+    card_path(other).write_text(json.dumps({**card, "features": ["x"], "sha256": file_sha256(other)}))
     with pytest.raises(MemlabError, match="other features"):
         LearnedJudge(model_path=str(other)).load()
 
@@ -142,7 +144,7 @@ def test_a_model_trained_on_another_reading_of_the_features_is_refused(tiny_mode
         stale = {k: v for k, v in card.items() if k != "features_version"}
         if version is not None:
             stale["features_version"] = version
-        card_path(old).write_text(json.dumps({**stale, "sha256": sha256_of(old)}))
+        card_path(old).write_text(json.dumps({**stale, "sha256": file_sha256(old)}))
         with pytest.raises(MemlabError, match=r"features version \d+, this memlab computes version") as info:
             LearnedJudge(model_path=str(old)).load()
         assert "\n" not in str(info.value)
@@ -154,7 +156,7 @@ def test_the_shipped_model_loads_from_the_package_without_training() -> None:
     judge = LearnedJudge(eval_seed=0)
     model, card = judge.load()
     assert judge.artifact_path == str(DEFAULT_MODEL) and DEFAULT_MODEL.is_file()
-    assert card["sha256"] == sha256_of(DEFAULT_MODEL) and card["features"] == list(FEATURES)
+    assert card["sha256"] == file_sha256(DEFAULT_MODEL) and card["features"] == list(FEATURES)
     assert min(card["train_seeds"]) >= 1000 and "memlab train judge" in card["command"]
     assert set(model.classes_) >= {"COEXIST", "SUPERSEDE", "DUPLICATE"}
 
@@ -183,7 +185,7 @@ def test_missing_model_file_is_one_line(tmp_path: Path) -> None:
 def test_unreadable_model_is_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("not a model")
-    card_path(bad).write_text(json.dumps({"format": "memlab.learned_judge/2", "sha256": sha256_of(bad),
+    card_path(bad).write_text(json.dumps({"format": "memlab.learned_judge/2", "sha256": file_sha256(bad),
                                           "features": list(FEATURES),
                                           "features_version": FEATURES_VERSION}))  # fmt: skip
     with pytest.raises(MemlabError, match="cannot read learned judge model"):

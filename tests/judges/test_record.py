@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 
 from memlab.errors import MemlabError
+from memlab.models.cards import card_path
+from memlab.models.logistic import LogisticModel, save
 from memlab.strategies.judge.record import RecordJudge
 from memlab.strategies.judge.record_features import FEATURES, RecordStore, words
-from memlab.strategies.judge.record_model import LogisticModel, card_path, save
 from memlab.types import Memory, Relation
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)

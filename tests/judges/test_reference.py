@@ -227,10 +227,9 @@ class Fixed:
 
 def test_cascade_first_stage_answers_referenced_pairs_only():
     newer = rec(9, "0009-new", "New", "Amends ADR-0004. See ADR 3.")
-    off = CascadeJudge()
-    on = CascadeJudge(references=True)
+    off = CascadeJudge(Fixed(S), Fixed(C))
+    on = CascadeJudge(Fixed(S), Fixed(C), reference=ReferenceJudge())
     for cascade in (off, on):
-        cascade.learned_, cascade.slot_ = Fixed(S), Fixed(C)
         cascade.observe([*STORE, newer])
     assert on.judge(STORE[2], newer).relation is M and on.judge(STORE[2], newer).reason.startswith("reference:")
     assert on.judge(STORE[1], newer) == Verdict(S, 1.0, "fixed")  # "see ADR 3": no verb, the cascade goes on
@@ -239,11 +238,8 @@ def test_cascade_first_stage_answers_referenced_pairs_only():
 
 def test_cascade_conf_reads_references_and_record_stores_by_default():
     node = compose_cfg(["judge=cascade"])["judge"]
-    assert node["references"] is True and node["reference"]["confidence"] == 0.95
-    assert (
-        node["records"] is True
-        and node["record"]["model_sha256"] == compose_cfg(["judge=record"])["judge"]["model_sha256"]
-    )
+    assert node["reference"] == compose_cfg(["judge=reference"])["judge"]
+    assert node["record"] == compose_cfg(["judge=record"])["judge"]
 
 
 def test_a_title_never_resolves_to_a_later_memory():

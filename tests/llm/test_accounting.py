@@ -21,7 +21,7 @@ GROUPS = ("judge", "summarizer", "temporal", "retriever")
         (["judge=dspy"], ["judge"]),
         (["summarizer=dspy", "temporal=dspy"], ["summarizer", "temporal"]),
         (["judge=cascade"], []),
-        (["judge=cascade", "judge.fallback=dspy"], ["judge"]),
+        (["judge=cascade_llm"], ["judge"]),
         (["dataset=locomo", "dataset.llm_answer=true"], ["answerer"]),
     ],
 )
@@ -73,7 +73,7 @@ def test_an_llm_strategy_without_an_answer_is_tagged_and_said(caplog) -> None:
     ledger = accounting.start(compose_cfg(["summarizer=dspy"]), GROUPS)
     with caplog.at_level(logging.WARNING, logger="memlab.llm"):
         accounting.finish(ledger, metrics, tracker)
-    assert tracker.tags == {"memlab.llm_used": "false"}
+    assert tracker.tags == {"memlab.llm_used": "false", "memlab.llm_cache": "true", "memlab.llm_served": "unknown"}
     assert metrics["llm_calls"] == 0.0 and metrics["llm.summarizer.calls"] == 0.0
     assert "llm_cost_usd" not in metrics  # llm=none: no model, no price
     assert "memlab.llm_used=false" in caplog.text and "summarizer" in caplog.text
@@ -85,7 +85,16 @@ def test_an_answer_makes_the_run_llm_used() -> None:
     ledger = accounting.start(compose_cfg(["judge=dspy"]), GROUPS)
     ledger.tally("judge").answers = 1
     accounting.finish(ledger, {}, tracker)
-    assert tracker.tags == {"memlab.llm_used": "true"}
+    assert tracker.tags["memlab.llm_used"] == "true"
+
+
+def test_a_run_is_tagged_with_its_cache_setting_and_what_each_endpoint_serves() -> None:
+    tracker = Tags()
+    ledger = accounting.start(compose_cfg(["judge=dspy", "llm=local", "llm.cache=false"]), GROUPS)
+    ledger.served["http://127.0.0.1:9/v1"] = '{"id": "m"}'
+    accounting.finish(ledger, {}, tracker)
+    assert tracker.tags["memlab.llm_cache"] == "false"
+    assert tracker.tags["memlab.llm_served"] == 'http://127.0.0.1:9/v1 -> {"id": "m"}'
 
 
 def test_a_caught_fatal_failure_still_fails_the_run() -> None:

@@ -5,6 +5,7 @@ No accuracy is claimed from the stub: these tests check what is counted and what
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from memlab import trace
 from memlab.errors import MemlabError
 from memlab.llm import accounting
 from memlab.llm.client import LLMFailure
+from memlab.llm.lm import served_identity
 from memlab.strategies.judge.dspy_judge import DSPyJudge
 from memlab.types import Relation
 from tests.judges.helpers import four_way_reply, mem
@@ -138,3 +140,46 @@ def test_a_missing_api_key_names_the_variable(ledger, monkeypatch) -> None:
     llm = {"model": "openai/gpt-4o-mini", "api_key_env": "MEMLAB_TEST_NO_SUCH_KEY", "num_retries": 0, "cache": False}
     with pytest.raises(LLMFailure, match=r"has no API key .* set a valid key in MEMLAB_TEST_NO_SUCH_KEY"):
         DSPyJudge(llm=llm).judge(*PAIRS[0])
+
+
+def test_a_second_endpoint_never_reads_the_first_endpoints_answers(ledger, tmp_path) -> None:
+    cache = {"cache": True, "cache_dir": str(tmp_path), "model": "openai/local-model"}
+    a, b = PAIRS[0]
+    first, second = four_way_reply("SUPERSEDE", "0.95", "one"), four_way_reply("DUPLICATE", "0.9", "two")
+    with StubOpenAI(replies=[first], served="model-a") as one, StubOpenAI(replies=[second], served="model-b") as two:
+        assert judge(one, **cache).judge(a, b).relation is Relation.SUPERSEDE
+        assert judge(two, **cache).judge(a, b).relation is Relation.DUPLICATE  # same name, same prompt, other server
+        assert (len(one.requests), len(two.requests)) == (1, 1)
+        judge(two, **cache).judge(a, b)
+        assert len(two.requests) == 1  # its own answer is cached
+    assert ledger.tally("judge").cache_hits == 1
+    assert json.loads(ledger.served[two.base_url])["id"] == "model-b"
+
+
+def test_one_endpoint_serving_another_model_is_asked_again(ledger, tmp_path) -> None:
+    cache = {"cache": True, "cache_dir": str(tmp_path)}
+    with StubOpenAI(replies=[GOOD], served="stub-model") as stub:
+        judge(stub, **cache).judge(*PAIRS[0])
+        served_identity.cache_clear()  # a new process
+        stub.served = "stub-model-q4"
+        judge(stub, model="openai/stub-model-q4", **cache).judge(*PAIRS[0])
+        assert len(stub.requests) == 2
+
+
+def test_llm_cache_false_turns_off_a_strategys_own_cache_folder(ledger, tmp_path) -> None:
+    from memlab.strategies.summarizer.dspy_summarizer import DSPySummarizer
+
+    with StubOpenAI(replies=["garbage"]) as stub:
+        summarizer = DSPySummarizer(llm=stub.llm_config(cache=False), cache_dir=str(tmp_path))
+        summarizer._setup()
+        summarizer.client_._setup()
+        assert summarizer.client_.cache_ is None
+        summarizer = DSPySummarizer(llm=stub.llm_config(cache=True), cache_dir=str(tmp_path))
+        summarizer._setup()
+        summarizer.client_._setup()
+        assert summarizer.client_.cache_ is not None and summarizer.client_.cache_.folder == tmp_path
+
+
+def test_an_endpoint_that_cannot_tell_what_it_serves_is_unknown() -> None:
+    assert served_identity(None, "openai/x") == "unknown"
+    assert served_identity("http://127.0.0.1:9/v1", "openai/x") == "unknown"  # nothing listens on port 9

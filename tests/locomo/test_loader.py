@@ -10,8 +10,9 @@ import pytest
 
 from memlab.benchmarks.locomo.errata import load_errata
 from memlab.benchmarks.locomo.ingest import ingest
-from memlab.benchmarks.locomo.loader import CATEGORIES, load, parse_session_time, sha256_file
+from memlab.benchmarks.locomo.loader import CATEGORIES, load, parse_session_time
 from memlab.errors import MemlabError
+from memlab.sha import file_sha256
 from tests.locomo.tiny import tiny, write
 
 
@@ -30,7 +31,7 @@ def test_category_map_is_pinned() -> None:
 def test_quirks_are_counted_not_crashed_on(tmp_path) -> None:
     path = write(tmp_path / "t.json", tiny())
     data = load(path)
-    assert data.sha256 == sha256_file(path)
+    assert data.sha256 == file_sha256(path)
     assert data.quirks == {
         "integer_answers": 1,
         "evidence_multi_id": 1,  # "D2:2; D1:3"

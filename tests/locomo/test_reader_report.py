@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memlab.reports.locomo import render
-from memlab.reports.locomo_reader import PUBLISHED, reader_run, reader_section
+from memlab.reports.locomo_reader import PUBLISHED, reader_section, why_not_published
 from memlab.tracking.query import RunRecord
 
 
@@ -15,6 +17,7 @@ def _run(run_id: str, start: int, metrics: dict[str, float], model: str = "opena
 PROTOCOL = {
     "j_score": 0.6,
     "n_j_score": 5.0,
+    **{f"n_j_score.cat{c}": 1.0 for c in (1, 3, 4)},
     "answer_f1": 0.5,
     "bleu1": 0.25,
     "j_score.cat2": 0.5,
@@ -42,7 +45,7 @@ def test_a_protocol_run_is_printed_beside_the_published_j() -> None:
     assert "Run `new`: reader and judge `openai/gpt-4o-mini`" in text and "mean 812 tokens" in text
     row = next(line for line in text.splitlines() if line.startswith("| memlab (this run) |"))
     assert row.split(" | ")[2] == "75.0 / 50.0 / 50.0 (n 2)"  # temporal: F1 / BLEU-1 / J
-    assert row.split(" | ")[1] == "– / – / – (n –)"  # multi-hop: not measured, not 0
+    assert row.split(" | ")[1] == "– / – / – (n 1)"  # multi-hop: judged, but no F1/BLEU/J logged: not 0
     assert row.endswith("| 60.0 (n 5) |")
     assert "| Mem0 (Mem0 paper) | 38.72 / 27.13 / 67.13 | 48.93 / 40.51 / 55.51 |" in text
     assert "| 66.88 |" in text and "| A-Mem (Mem0 paper) | 27.02 / 20.09 / – |" in text
@@ -51,4 +54,29 @@ def test_a_protocol_run_is_printed_beside_the_published_j() -> None:
 
 
 def test_stub_runs_are_never_reported() -> None:
-    assert reader_run([_run("stub", 1, PROTOCOL, model="openai/stub-model")]) is None
+    text = "\n".join(reader_section([_run("stub", 1, PROTOCOL, model="openai/stub-model")]))
+    assert "not put beside the published figures: its model is a test double" in text
+    assert "| memlab (this run) |" not in text and "| Mem0 (Mem0 paper) |" not in text
+
+
+def test_a_server_that_serves_a_test_double_under_a_real_name_is_not_reported() -> None:
+    run = _run("local", 1, PROTOCOL, model="openai/gpt-4o-mini")
+    run.tags["memlab.llm_served"] = 'http://127.0.0.1:5/v1 -> {"id": "stub-model", "owned_by": "memlab-test"}'
+    assert "test double" in (why_not_published(run) or "")
+
+
+@pytest.mark.parametrize(
+    ("params", "drop", "reason"),
+    [
+        ({"dataset.conversations": '["conv-26"]'}, None, "it read only conversations"),
+        ({"dataset.max_reader_questions": "40"}, None, "at most 40 questions"),
+        ({}, "n_j_score.cat4", "category 4 has no judged question"),
+    ],
+)
+def test_an_incomplete_run_is_not_put_beside_the_published_j(params, drop, reason) -> None:
+    metrics = {k: v for k, v in PROTOCOL.items() if k != drop}
+    run = _run("part", 1, metrics)
+    run.params.update(params)
+    assert reason in (why_not_published(run) or "")
+    assert "| memlab (this run) |" not in "\n".join(reader_section([run]))
+    assert why_not_published(_run("whole", 1, PROTOCOL)) is None

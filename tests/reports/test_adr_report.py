@@ -38,6 +38,21 @@ def test_labels_name_the_cascade_stages_and_fold_models() -> None:
     assert adr.judge_label({"judge._target_": RECORD, "judge.model_path": "None"}) == "record"
 
 
+def test_labels_of_the_composed_cascade_name_the_stages_it_holds() -> None:
+    from memlab.provenance import flatten
+    from tests.support.compose import compose_cfg
+
+    def label(*overrides: str) -> str:
+        return adr.judge_label({k: str(v) for k, v in flatten({"judge": compose_cfg(overrides)["judge"]}).items()})
+
+    assert label("judge=cascade") == adr.DEFAULT_JUDGE == "cascade (references, record stores)"
+    assert label("judge=cascade", "judge.reference=null") == "cascade (record stores)"
+    assert label("judge=cascade", "judge.reference=null", "judge.record=null") == "cascade (note judges only)"
+    assert (
+        label("judge=cascade", "judge.record.model_path=/f/a.json") == "cascade (references, record stores) (LORO fold)"
+    )
+
+
 def test_loro_folds_are_pooled_from_their_counts() -> None:
     lines = adr.loro_table([fold(1, "a", 1, 1, 1), fold(2, "b", 2, 0, 3)])
     row = next(line for line in lines if "LORO" in line)

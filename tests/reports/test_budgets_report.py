@@ -31,7 +31,10 @@ def log(
     }
     tracker = MlflowTracker(uri, "presets")
     run_id = tracker.start(policy, {"pipeline.budget_tokens": budget, "seed": seed}, tags)
-    tracker.log_metrics({"current_truth_at_1": sum(correct) / len(correct), "injected_tokens": tokens, **(extra or {})})
+    value = sum(correct) / len(correct)
+    tracker.log_metrics(
+        {"current_truth_at_1": value, "context_tokens": tokens, "injected_tokens": 3 * tokens, **(extra or {})}
+    )
     tracker.log_artifacts(folder)
     tracker.finish("FINISHED")
     return run_id
@@ -55,12 +58,14 @@ def test_budgets_report_tables_front_and_distinguishability(tmp_path) -> None:
     text = out.read_text()
     assert "### budget 250 tokens" in text and "### budget 1000 tokens" in text
     seed_row = next(li for li in text.splitlines() if li.startswith("| `seed_git_notes_memory_nollm` | 0.100"))
-    assert "| 240 |" in seed_row and "+0.800" in seed_row and seed_row.endswith("| yes |")  # 16 of 20 items flip
+    assert "| 240 | 720 |" in seed_row and "+0.800" in seed_row and seed_row.endswith("| yes |")  # 16 of 20 items flip
     astra_row = next(li for li in text.splitlines() if li.startswith("| `astra_nollm` | 0.850"))
     assert astra_row.endswith("| no |")  # one item apart: not distinguishable
     assert (
-        "Pareto front (tokens, metric): `astra_nollm`@250 (235 tokens, 0.850), `tuned`@250 (250 tokens, 0.900)" in text
+        "Pareto front (tokens the reader read, metric): `astra_nollm`@250 (235 tokens, 0.850), `tuned`@250 (250 "
+        "tokens, 0.900)" in text
     )
+    assert "no front against them" in text  # no LLM dollars or latency logged
     assert (tmp_path / "budgets.png").is_file()
 
 
@@ -78,6 +83,16 @@ def test_a_benchmark_named_in_per_benchmark_is_compared_on_that_metric(tmp_path)
     assert grids["builtin_history"][250]["tuned"].value == pytest.approx(0.1)  # no items: the run's own value
     _, overridden = budgets.grids_by_benchmark(runs, uri, "current_truth_at_1", {"builtin_history": "other"})
     assert overridden == {"builtin_history": "current_truth_at_1"}  # an explicit metric wins
+
+
+def test_fronts_against_llm_dollars_and_latency_where_runs_logged_them() -> None:
+    cheap = budgets.Point("seed", 250, [], value=0.5, tokens=100.0, costs={"llm_cost_usd": 0.02})
+    dear = budgets.Point("tuned", 250, [], value=0.9, tokens=400.0, costs={"llm_cost_usd": 0.5})
+    worse = budgets.Point("astra", 250, [], value=0.4, tokens=90.0, costs={"llm_cost_usd": 0.6})
+    text = " ".join(budgets.front_lines({250: {"seed": cheap, "tuned": dear, "astra": worse}}))
+    assert "Pareto front (LLM dollars, metric): `seed`@250 (0.02, 0.500), `tuned`@250 (0.5, 0.900)." in text
+    assert "`astra`@250 (90 tokens, 0.400)" in text  # on the token front it is the cheapest
+    assert "LLM latency" not in text and "no front against them" not in text
 
 
 def test_budgets_report_without_runs_is_one_line(tmp_path) -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memlab.reports import experiment
-from tests.sweeps.helpers import log_run
+from tests.sweeps.helpers import log_run, report
 
 
 @pytest.mark.slow  # about 3 s or more: with the slow suite (CI runs it)
@@ -18,7 +17,7 @@ def test_each_paired_difference_says_whether_its_interval_excludes_zero(tmp_path
     }.items():
         log_run(uri, "e", tmp_path / judge, strategies={"judge": judge}, params={}, correct=correct)
     out = tmp_path / "e.md"
-    assert experiment.main(["--experiment", "e", "--uri", uri, "--baseline", "judge=none", "--out", str(out)]) == 0
+    assert report("--experiment", "e", "--uri", uri, "--baseline", "judge=none", "--out", str(out)) == 0
     text = out.read_text()
     assert "| p (paired) | distinguishable |" in text
     rows = {j: next(li for li in text.splitlines() if li.startswith(f"| judge={j} |")) for j in ("slot", "similarity")}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import struct
 
-from memlab.reports.common import pyplot, save
+from memlab.plots import pyplot
+from memlab.reports.common import save
 
 
 def test_a_legend_outside_the_axes_is_not_clipped(tmp_path):

@@ -47,6 +47,25 @@ def test_judge_label_names_models_and_fallbacks():
     assert jf.judge_label({**pinned, "judge.fallback_model_sha256": sha}) == "cascade v10 → v11"
 
 
+@pytest.mark.parametrize(
+    ("overrides", "label"),
+    [
+        (["judge=cascade"], "cascade v10 → v11"),
+        (["judge=cascade", "judge@judge.fallback=slot"], "cascade v10 → slot"),
+        (["judge=cascade", "judge.fallback=null"], "cascade v10 → slot"),
+        (["judge=cascade_llm"], "cascade v10 → dspy"),
+        (["judge=learned_v11"], "learned v11"),
+    ],
+)
+def test_judge_label_of_a_composed_run(overrides, label):
+    """The labels of runs of the composed cascade (its stages are nodes: ``judge.fallback._target_``, ...)."""
+    from memlab.provenance import flatten
+    from tests.support.compose import compose_cfg
+
+    params = {k: str(v) for k, v in flatten({"judge": compose_cfg(overrides)["judge"]}).items()}
+    assert jf.judge_label(params) == label
+
+
 def test_tables_keep_the_newest_run_per_seed_split_validation_seeds_and_average_role_groups():
     runs = [
         _run(1, "classic", 0, 0.9),

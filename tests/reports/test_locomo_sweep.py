@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from memlab.benchmarks.metrics import bootstrap_ci
 from memlab.reports.locomo_sweep import (
     HELDOUT,
     METRIC,
@@ -18,7 +19,6 @@ from memlab.reports.locomo_sweep import (
     heldout_conversations,
     plot,
 )
-from memlab.reports.stats import bootstrap_ci
 from memlab.tracking.query import RunRecord
 
 #: (conversation, qid, date_correct, gold_datelike) of the synthetic category-2 questions.
@@ -61,8 +61,8 @@ def test_the_interval_is_the_seeded_bootstrap_over_the_runs_items() -> None:
     run = _run()
     dev, held = bar(run, METRIC, _records()), bar(run, HELDOUT, _records())
     assert dev.value == 0.5 and dev.n == 8 and dev.missing is None
-    assert dev.ci == bootstrap_ci(DEV, [1.0] * 8, seed=0)
-    assert held.n == 3 and held.ci == bootstrap_ci(HELD, [1.0] * 3, seed=0)
+    assert dev.ci == bootstrap_ci(DEV, [1.0] * 8, resamples=2000, seed=0)
+    assert held.n == 3 and held.ci == bootstrap_ci(HELD, [1.0] * 3, resamples=2000, seed=0)
     assert dev.ci != held.ci and dev.ci[0] < 0.5 < dev.ci[1]
 
 
@@ -122,12 +122,12 @@ def test_the_figure_file_is_written(tmp_path) -> None:
 def test_bars_are_read_from_each_runs_predictions_artifact(tmp_path, monkeypatch) -> None:
     import json
 
-    from memlab.reports import configs
     from memlab.reports.locomo_sweep import read_bars
+    from memlab.tracking import query
 
     stored = tmp_path / "r1.jsonl"
     stored.write_text("".join(json.dumps(r) + "\n" for r in _records()), encoding="utf-8")
-    monkeypatch.setattr(configs, "read_artifact", lambda run_id, *_: stored if run_id == "r1" else None)
+    monkeypatch.setattr(query, "read_artifact", lambda run_id, *_: stored if run_id == "r1" else None)
     (dev, held), (dev2, held2) = read_bars([_run("r1"), _run("r2")], None)
-    assert dev.ci == bootstrap_ci(DEV, seed=0) and held.ci == bootstrap_ci(HELD, seed=0)
+    assert dev.ci == bootstrap_ci(DEV, resamples=2000, seed=0) and held.ci == bootstrap_ci(HELD, resamples=2000, seed=0)
     assert dev2.missing == held2.missing == NO_ARTIFACT and dev2.ci is None

@@ -7,7 +7,7 @@ import pytest
 
 from memlab.errors import MemlabError
 from memlab.reports.common import PARTIAL_MARK, RUNS_MARK, recorded_runs, write_report
-from tests.sweeps.helpers import log_run
+from tests.sweeps.helpers import log_run, report
 
 
 def store(folder, judges) -> tuple[str, list[str]]:
@@ -36,27 +36,25 @@ def subset(folder, keep) -> tuple[str, list[str]]:
 
 @pytest.mark.slow  # about 3 s or more: with the slow suite (CI runs it)
 def test_force_from_a_store_missing_runs_names_them_and_writes_nothing(tmp_path):
-    from memlab.reports.experiment import main
-
     full, full_ids = store(tmp_path / "full", ["slot", "similarity", "none"])
     small, small_ids = subset(tmp_path, full_ids[:1])
     out = tmp_path / "reports" / "policy.md"
-    assert main(["--experiment", "policy", "--uri", full, "--out", str(out)]) == 0
+    assert report("--experiment", "policy", "--uri", full, "--out", str(out)) == 0
     assert recorded_runs(out) == set(full_ids)
     before = {p.name: p.read_bytes() for p in out.parent.iterdir()}
 
     with pytest.raises(MemlabError) as err:
-        main(["--experiment", "policy", "--uri", small, "--out", str(out), "--force"])
+        report("--experiment", "policy", "--uri", small, "--out", str(out), "--force")
     message = str(err.value)
     assert "\n" not in message and "would shrink: 2 of the 3 runs it was written from are not FINISHED" in message
     assert all(run_id in message for run_id in full_ids[1:]) and full_ids[0] not in message and "--partial" in message
     assert {p.name: p.read_bytes() for p in out.parent.iterdir()} == before  # the figures too
 
-    assert main(["--experiment", "policy", "--uri", small, "--out", str(out), "--force", "--partial"]) == 0
+    assert report("--experiment", "policy", "--uri", small, "--out", str(out), "--force", "--partial") == 0
     text = out.read_text()
     assert text.startswith(PARTIAL_MARK) and full_ids[1] in text.splitlines()[0]
     assert recorded_runs(out) == set(small_ids)
-    assert main(["--experiment", "policy", "--uri", full, "--out", str(out), "--force"]) == 0  # the runs are back
+    assert report("--experiment", "policy", "--uri", full, "--out", str(out), "--force") == 0  # the runs are back
     assert not out.read_text().startswith(PARTIAL_MARK)
 
 

@@ -59,3 +59,13 @@ def test_builtin_history_with_the_llm_reader_asks_once_per_read_question(tmp_pat
     assert outcome.metrics["n_reader"] == 16.0 and asked == 16  # every current and as_of question, one call each
     assert outcome.metrics["llm.reader.calls"] == 16.0
     assert "reader_acc" in outcome.metrics  # a stub's answers: no accuracy is claimed from it
+
+
+def test_the_context_is_bounded_by_tokens_not_cut_per_unit() -> None:
+    section = Memory("doc", "progress", datetime(2025, 2, 1, tzinfo=UTC), "## running document", "- line\n" * 300)
+    whole = LLMReader(max_context_tokens=1000).render([section, *CONTEXT])
+    assert whole.count("- line") == 300  # a 2,140-character unit shown whole (a per-unit cut showed 600)
+    cut = LLMReader(max_context_tokens=500).render([section, *CONTEXT])
+    assert len(cut) == 2000 and "[m1]" not in cut  # 500 tokens of 4 characters: the context ends there
+    assert whole.endswith("[s1] (2025-03-02) Switched events from Kafka to NATS")  # 4,000 tokens: everything
+    assert len(LLMReader(max_context_tokens=10).render(CONTEXT)) == 40

@@ -83,9 +83,17 @@ def test_running_document_section():
     )
     marked = RunningDocumentSummarizer().summarize(CLUSTER, superseded={"m1": "m2"})
     assert marked.key_facts[0] == "~~Use Flask for the API~~ → Switch the API to FastAPI"
-    few = RunningDocumentSummarizer(max_lines=2).summarize(CLUSTER)
-    # centrality: lines 1 and 2 share "api" (Jaccard 1/5 each), line 3 shares nothing: dropped
-    assert few.key_facts == ("Use Flask for the API", "Switch the API to FastAPI")
+    small = RunningDocumentSummarizer(max_section_chars=30, min_line_chars=8).summarize(CLUSTER)
+    # bounded by size, not by lines: every message keeps a line, each cut to an equal share (30 // 3 = 10)
+    assert small.key_facts == ("Use Flask ", "Switch the", "CI runs on")
+    floor = RunningDocumentSummarizer(max_section_chars=3, min_line_chars=6).summarize(CLUSTER)
+    assert [len(f) for f in floor.key_facts] == [6, 6, 6]  # never below min_line_chars: no message is lost
+
+
+def test_a_running_document_section_over_days_dates_every_line():
+    days = [mem(1, "Use Flask for the API"), mem(2, "Switch the API to FastAPI", minutes=3000)]
+    out = RunningDocumentSummarizer().summarize(days)
+    assert out.key_facts[0].startswith("[2025-01-06] ") and out.key_facts[1].startswith("[2025-01-08] ")
 
 
 def reply(
@@ -165,18 +173,20 @@ def test_dspy_server_error_falls_back():
 
 def test_dspy_responses_are_cached_by_content(tmp_path):
     with StubOpenAI(replies=[reply()]) as stub:
-        s = DSPySummarizer(llm=stub.llm_config(), cache_dir=str(tmp_path))
+        s = DSPySummarizer(llm=stub.llm_config(cache=True), cache_dir=str(tmp_path))
         first = s.summarize(CLUSTER)
-        again = DSPySummarizer(llm=stub.llm_config(), cache_dir=str(tmp_path)).summarize(list(reversed(CLUSTER)))
+        again = DSPySummarizer(llm=stub.llm_config(cache=True), cache_dir=str(tmp_path)).summarize(
+            list(reversed(CLUSTER))
+        )
         assert len(stub.requests) == 1 and again == first
         assert len(list(tmp_path.rglob("*.json"))) == 1
-        DSPySummarizer(llm=stub.llm_config(), cache_dir=str(tmp_path)).summarize(CLUSTER[:2])  # other content
+        DSPySummarizer(llm=stub.llm_config(cache=True), cache_dir=str(tmp_path)).summarize(CLUSTER[:2])  # other content
         assert len(stub.requests) == 2
 
 
 def test_dspy_failures_are_not_cached(tmp_path):
     with StubOpenAI(replies=["garbage", reply()]) as stub:
-        s = DSPySummarizer(llm=stub.llm_config(), cache_dir=str(tmp_path))
+        s = DSPySummarizer(llm=stub.llm_config(cache=True), cache_dir=str(tmp_path))
         assert s.summarize(CLUSTER) == ExtractiveSummarizer().summarize(CLUSTER)
         assert list(tmp_path.rglob("*.json")) == []
         assert s.summarize(CLUSTER).summary == "Moved from Flask to FastAPI."

@@ -4,8 +4,8 @@ It answers every ``POST /v1/chat/completions`` (and ``/chat/completions``) with 
 or with ``responder(messages)`` when a function is given. A reply is the message text, or a dict
 ``{"content": ..., "status": 401, "prompt_tokens": 7, "completion_tokens": 3}`` (a status other than 200
 answers an OpenAI-style error body instead; the token counts default to the server's ``prompt_tokens`` and
-``completion_tokens``). The last scripted reply repeats. It records the requests it got. No accuracy is
-ever reported from it.
+``completion_tokens``). ``GET /v1/models`` lists one model, ``served``. The last scripted reply repeats. It
+records the requests it got. No accuracy is ever reported from it.
 """
 
 from __future__ import annotations
@@ -26,11 +26,13 @@ class StubOpenAI:
         responder: Callable[[list[dict]], str | dict[str, Any]] | None = None,
         prompt_tokens: int = 1,
         completion_tokens: int = 1,
+        served: str = "stub-model",
     ):
         self.replies = list(replies or [])
         self.responder = responder
         self.prompt_tokens = prompt_tokens
         self.completion_tokens = completion_tokens
+        self.served = served
         self.requests: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -55,6 +57,15 @@ class StubOpenAI:
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args: Any) -> None:
                 pass
+
+            def do_GET(self) -> None:  # /v1/models: what the server says it serves
+                entry = {"id": stub.served, "object": "model", "created": len(stub.requests), "owned_by": "memlab-test"}
+                data = json.dumps({"object": "list", "data": [entry]}).encode()
+                self.send_response(200 if self.path.rstrip("/").endswith("/models") else 404)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))

@@ -9,6 +9,17 @@ from pathlib import Path
 from memlab.tracking.mlflow_tracker import MlflowTracker
 
 
+def report(*argv: str) -> int:
+    """``memlab report ARGV`` as the command parses and runs it, a :class:`~memlab.errors.MemlabError` raised."""
+    import argparse
+
+    from memlab.commands import report as command
+
+    parser = argparse.ArgumentParser()
+    command.add_arguments(parser)
+    return command.run(parser.parse_args(list(argv)))
+
+
 def log_run(
     uri: str,
     experiment: str,

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from memlab.errors import MemlabError
-from memlab.sweeps import SWEEP_EXPERIMENT_ENV
+from memlab.tracking.base import SWEEP_EXPERIMENT_ENV
 from memlab.tracking.mlflow_tracker import MlflowTracker
 
 TAGS = {"memlab.main_metric": "current_truth_at_1"}

@@ -9,8 +9,8 @@ import json
 import pytest
 from omegaconf import OmegaConf, open_dict
 
-from memlab.sweeps import SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV
 from memlab.sweeps.jobs import fixed_overrides, job_name, study_experiment
+from memlab.tracking.base import SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV
 from memlab.tracking.landing import VIEW_TAG_PREFIX, view_state
 from memlab.tracking.mlflow_tracker import MlflowTracker
 from memlab.tracking.store import open_client

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from memlab.benchmarks.metrics import bootstrap_ci
 from memlab.errors import MemlabError
-from memlab.reports import stats
-from tests.sweeps.helpers import log_run, span
+from tests.sweeps.helpers import log_run, report, span
 
 CORRECT = {  # (judge, seed) -> per-item results; budgets share them so the budget plot is flat
     ("slot", 0): [1, 1, 1, 0],
@@ -49,7 +49,7 @@ def store(tmp_path_factory):
 
 
 def test_table_has_pooled_items_intervals_and_paired_test(store, tmp_path, monkeypatch):
-    from memlab.reports import experiment, experiment_figures
+    from memlab.reports import experiment_figures
 
     figures = {}
 
@@ -71,10 +71,10 @@ def test_table_has_pooled_items_intervals_and_paired_test(store, tmp_path, monke
         "--baseline",
         "judge=none pipeline.budget_tokens=1000",
     ]
-    assert experiment.main(args) == 0
+    assert report(*args) == 0
     text = out.read_text()
     slot_items = [v for s in (0, 1) for v in CORRECT[("slot", s)]]
-    lo, hi = stats.bootstrap_ci(slot_items)
+    lo, hi = bootstrap_ci(slot_items, resamples=2000)
     row = next(line for line in text.splitlines() if line.startswith("| judge=slot pipeline.budget_tokens=1000 |"))
     assert f"| 0,1 | 8 | 0.625 | [{lo:.3f}, {hi:.3f}] |" in row
     assert "| +0.500 |" in row  # 5/8 - 1/8, paired on (seed, item)
@@ -100,27 +100,23 @@ def test_table_has_pooled_items_intervals_and_paired_test(store, tmp_path, monke
 
 
 def test_existing_report_needs_force_and_empty_store_is_one_line(store, tmp_path):
-    from memlab.reports.experiment import main
-
     uri, _ = store
     out = tmp_path / "policy.md"
     out.write_text("committed report\n")
     with pytest.raises(MemlabError, match="exists; pass --force"):
-        main(["--experiment", "policy", "--uri", uri, "--out", str(out)])
+        report("--experiment", "policy", "--uri", uri, "--out", str(out))
     assert out.read_text() == "committed report\n"
     empty = f"sqlite:///{tmp_path / 'empty.db'}"
     with pytest.raises(MemlabError, match="no FINISHED runs of experiment policy") as err:
-        main(["--experiment", "policy", "--uri", empty, "--out", str(tmp_path / "new.md")])
+        report("--experiment", "policy", "--uri", empty, "--out", str(tmp_path / "new.md"))
     assert "\n" not in str(err.value)
     assert not (tmp_path / "new.md").exists()
 
 
 def test_unknown_baseline_lists_the_configurations(store, tmp_path):
-    from memlab.reports.experiment import main
-
     uri, _ = store
     with pytest.raises(MemlabError, match="matches no configuration; configurations: judge=none"):
-        main(["--experiment", "policy", "--uri", uri, "--out", str(tmp_path / "x.md"), "--baseline", "judge=dspy"])
+        report("--experiment", "policy", "--uri", uri, "--out", str(tmp_path / "x.md"), "--baseline", "judge=dspy")
 
 
 def test_memlab_best_breaks_the_tie_and_says_so(store, capsys):

@@ -81,7 +81,7 @@ def test_the_comparison_says_whether_each_job_is_distinguishable_from_the_best(t
     [(-0.3125, 0.0, "cannot be told apart"), (-0.3, -0.05, "distinguishably ahead")],
 )
 def test_the_verdict_says_whether_the_comparison_can_choose_between_its_two_best(low, high, says):
-    from memlab.reports.stats import PairedResult
+    from memlab.benchmarks.stats import PairedResult
     from memlab.sweeps.table import verdict
 
     rows = policy_sweep_rows()[:3]

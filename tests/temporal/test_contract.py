@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlab.build import build
-from memlab.protocols import TemporalResolver
+from memlab.strategies.temporal.base import TemporalBase
 from memlab.strategies.temporal.rules import RulesResolver
 from memlab.types import TemporalRef
 from tests.support.compose import compose_cfg
@@ -28,7 +28,7 @@ TEXTS = [
 ]
 
 
-def _resolver(option: str) -> TemporalResolver:
+def _resolver(option: str) -> TemporalBase:
     cfg = compose_cfg([f"temporal={option}", "embedder=tfidf"])
     return build(cfg["temporal"], "temporal")
 
@@ -54,7 +54,7 @@ def check_refs(refs: list[TemporalRef], text: str, anchor: datetime) -> None:
 @pytest.mark.parametrize("option", OPTIONS)
 def test_composes_builds_and_satisfies_protocol(option: str) -> None:
     resolver = _resolver(option)
-    assert isinstance(resolver, TemporalResolver)
+    assert isinstance(resolver, TemporalBase)
     assert isinstance(type(resolver).name, str) and type(resolver).name == option
     assert isinstance(type(resolver).version, int)
 

@@ -33,6 +33,7 @@ from memlab.data.adr.history import repo_history
 from memlab.data.adr.strip import REFS
 from memlab.data.project_history.schema import ProjectHistory
 from memlab.errors import MemlabError
+from memlab.sha import file_sha256
 
 MAIN_METRIC = "supersession_f1"
 HEADLINE: tuple[str, ...] = (
@@ -121,7 +122,7 @@ class AdrDecisionsBenchmark(EpisodeBenchmark):
         histories = tuple(repo_history(read_repo(f), self.refs, int(self.max_chars)) for f in files)
         digest = hashlib.sha256()
         for f in files:
-            digest.update(f"{f.name}\0{hashlib.sha256(f.read_bytes()).hexdigest()}\n".encode())
+            digest.update(f"{f.name}\0{file_sha256(f)}\n".encode())
         licences = sorted({str(h.meta.get("licence")) for h in histories})
         source = f"{self.path} (split={self.split}, repos={len(files)}, refs={self.refs}, max_chars={self.max_chars})"
         card = DatasetCard(

@@ -1,21 +1,21 @@
-"""``dataset=gitnotes_real``: consolidate the real git-notes-memory notes and measure what collapses.
+"""``dataset=gitnotes_real``: consolidate the real git-notes-memory notes; score the block on hand labels.
 
 The notes are one episode without queries (with ``pipeline.schedule=end``, the experiment's setting, one
-consolidation of the whole store: what ``memlab install`` does on a repository's existing notes). There is
-no gold beyond exact duplicates (records with identical summary and content, 4,808 redundant records of
-6,299). Metrics:
+consolidation of the whole store: what ``memlab install`` does on a repository's existing notes).
 
-* ``dup_collapsed_exact``: fraction of redundant exact-duplicate records marked duplicate (target 1.0);
-  ``dup_edges_non_exact``: DUPLICATES edges between records that are not exact duplicates (paraphrase
-  merges the judge made; not necessarily wrong, reported for inspection).
-* ``near_dup_clusters``: clusters the clusterer found in the last run (summaries written:
-  ``summaries_created``).
-* ``compression_ratio``: memories in / memories still retrievable in standard mode (current, not a
-  duplicate, hot or warm tier).
-* ``tier_frac_*``; ``latency_consolidate_s`` (all consolidation phases), ``latency_<phase>_s``,
-  ``throughput_mem_per_s``; ``injected_tokens`` of the SessionStart block at the last record's time.
-* Counts beside the rates: ``n_dup_redundant_exact``, ``n_retrievable``, ``n_memories``. A rate whose
-  denominator is empty (no exact duplicate, nothing retrievable, no consolidation time) is absent.
+**Quality** (with ``labels``, a ``memlab.gitnotes_labels/1`` file: :mod:`.labels`; the default is the developers'
+labels of the namespaces ``learnings``, ``patterns``, ``progress`` and ``research``, datasets/gitnotes_labels/):
+``block_nonmemory_share``, the share of the SessionStart block's labelled items that are not memories (captured
+fragments, examples, noise; the main metric, lower is better), ``block_share_<kind>``, ``block_memory_coverage``;
+per relation ``dup_``/``amend_``/``supersede_`` precision, recall and F1 on the labelled pairs, duplicates found
+with identical content and re-worded (``dup_found_identical``, ``dup_found_reworded``); ``dup_pairs_in_block``,
+``superseded_in_block`` and ``blockers_fixed_shown`` (:mod:`.quality`). Only labelled records count; the labels'
+split and path are logged (``info.labels``).
+
+**Scale** (no labels needed): ``dup_collapsed_exact`` (redundant exact-duplicate records marked duplicate),
+``dup_edges_non_exact``, ``near_dup_clusters``, ``compression_ratio``, ``tier_frac_*``, ``latency_consolidate_s``,
+``latency_<phase>_s``, ``throughput_mem_per_s``, ``injected_tokens``, with the counts beside the rates
+(``n_dup_redundant_exact``, ``n_retrievable``, ``n_memories``). A rate whose denominator is empty is absent.
 """
 
 from __future__ import annotations
@@ -27,14 +27,17 @@ from typing import Any, ClassVar
 
 from memlab.benchmarks import metrics
 from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
-from memlab.benchmarks.gitnotes_real.loader import EXPECTED_SHA256, file_sha256, load_notes
+from memlab.benchmarks.gitnotes_real import quality
 from memlab.benchmarks.project_history import history_metrics as hm
 from memlab.benchmarks.project_history.evaluate import final_tier_counts, latency_metrics
 from memlab.components import Components
+from memlab.data.gitnotes_real.labels import NotesLabels, load_labels, record_key
+from memlab.data.gitnotes_real.loader import EXPECTED_SHA256, load_notes
 from memlab.errors import MemlabError
 from memlab.pipeline.consolidate import PHASES
 from memlab.pipeline.episode import Episode
 from memlab.pipeline.recall import eligible
+from memlab.sha import file_sha256
 from memlab.types import EdgeType, Memory
 
 LICENCE = "MIT (zircote/git-notes-memory-manager)"
@@ -46,6 +49,7 @@ class NotesData:
 
     memories: tuple[Memory, ...]
     card: DatasetCard
+    labels: NotesLabels | None = None
 
     @property
     def episodes(self) -> tuple[Episode, ...]:
@@ -59,21 +63,31 @@ class GitNotesRealBenchmark(EpisodeBenchmark):
     Args:
         path: ``notes.jsonl`` (conf: ``${paths.data_dir}/git-notes-memory-notes/notes.jsonl``).
         limit: Use only the first ``limit`` records (file order = time order); ``null`` for all.
+        labels: A ``memlab.gitnotes_labels/1`` file (``null``: scale figures only).
+        namespaces: Read only these namespaces (``null``: all).
     """
 
     card: ClassVar[BenchmarkCard] = BenchmarkCard(
         "gitnotes_real",
-        "1",
+        "2",
         LICENCE,
-        "dup_collapsed_exact",
+        "block_nonmemory_share",
         tuple(g for g in POLICY if g != "retriever"),  # no queries: only the SessionStart block is built
-        "a real project's 6,299 git-notes memories: duplicates collapsed, compression, consolidation time",
-        headline=("compression_ratio", "near_dup_clusters", "latency_consolidate_s"),
+        "a real project's 6,299 git-notes memories: what the block shows (hand labels), duplicates, time",
+        headline=("dup_f1", "supersede_precision", "block_memory_coverage", "latency_consolidate_s"),
     )
 
-    def __init__(self, path: str = "", limit: int | None = None) -> None:
+    def __init__(
+        self,
+        path: str = "",
+        limit: int | None = None,
+        labels: str | None = None,
+        namespaces: Sequence[str] | None = None,
+    ) -> None:
         self.path = path
         self.limit = limit
+        self.labels = labels
+        self.namespaces = namespaces
 
     def check(self) -> None:
         """The notes file exists."""
@@ -88,6 +102,8 @@ class GitNotesRealBenchmark(EpisodeBenchmark):
         self.check()
         path = Path(self.path)
         memories = load_notes(path, self.limit)
+        if self.namespaces is not None:
+            memories = [m for m in memories if m.namespace in set(self.namespaces)]
         digest = file_sha256(path)
         card = DatasetCard(
             "git-notes-memory-notes",
@@ -97,7 +113,7 @@ class GitNotesRealBenchmark(EpisodeBenchmark):
             f"{path}" + (f" (first {self.limit} records)" if self.limit else ""),
             self.card.main_metric,
         )
-        return NotesData(tuple(memories), card)
+        return NotesData(tuple(memories), card, load_labels(self.labels) if self.labels else None)
 
     def score(self, data: NotesData, outcomes: Sequence[Any], components: Components, seed: int) -> BenchmarkResult:
         """Duplicates collapsed, compression, tiers, time."""
@@ -137,6 +153,7 @@ class GitNotesRealBenchmark(EpisodeBenchmark):
             "throughput_mem_per_s": len(memories) / consolidate_s if consolidate_s > 0 else None,
             **metrics.tier_fractions(tiers),
             **latency_metrics(outcome),
+            **(label_quality(memories, store, block, data.labels) if data.labels else {}),
         }
         missed = sorted(mid for mid, _ in exact_pairs if not duplicate_of.get(mid))
         predictions = [
@@ -153,6 +170,9 @@ class GitNotesRealBenchmark(EpisodeBenchmark):
             "edges": edges,
             "consolidations": [r.counts() for r in outcome.runs],
             "review_queue": len(store.review_queue),
+            "labels": {"path": data.labels.path, "split": data.labels.split, "namespaces": data.labels.namespaces}
+            if data.labels
+            else None,
         }
         return BenchmarkResult(
             metrics.defined(out),
@@ -162,3 +182,30 @@ class GitNotesRealBenchmark(EpisodeBenchmark):
             tier_counts=tiers,
             artifacts={"injected_block.md": block.text.encode("utf-8")},
         )
+
+
+def label_quality(memories: Sequence[Memory], store: Any, block: Any, labels: NotesLabels) -> dict[str, float | None]:
+    """The block's and the relations' quality on ``labels`` (:mod:`.quality`), per distinct record."""
+    key_of = {m.id: record_key(m.namespace, m.summary, m.content) for m in memories}
+    present = set(key_of.values())
+    block_keys = []
+    for c in block.items:
+        if c.kind == "memory" and c.id in key_of:
+            block_keys.append(key_of[c.id])
+        elif c.kind == "summary" and c.id in store.summaries:  # shown as a memory it cites, else as a source
+            keys = [key_of[i] for i in store.summaries[c.id].source_ids if key_of.get(i) in labels.kinds]
+            if keys:
+                block_keys.append(next((k for k in keys if labels.kinds[k] == "memory"), keys[0]))
+    edges: dict[str, set[frozenset[str]]] = {"DUPLICATE": set(), "MERGE": set(), "SUPERSEDE": set()}
+    kind = {EdgeType.DUPLICATES: "DUPLICATE", EdgeType.MERGES: "MERGE", EdgeType.SUPERSEDES: "SUPERSEDE"}
+    for edge in store.edges.values():
+        if edge.source in key_of and edge.target in key_of and edge.type in kind:
+            edges[kind[edge.type]].add(frozenset((key_of[edge.source], key_of[edge.target])))
+    content = {key_of[m.id]: " ".join(m.content.split()) for m in memories}
+    identical = [frozenset(p) for p in labels.pairs if content.get(p[0], 0) == content.get(p[1], 1)]
+    predicted = {**edges, "DUPLICATE": quality.related_keys(quality.connected(edges["DUPLICATE"]))}
+    return {
+        **quality.block_quality(block_keys, labels, present),
+        **quality.pair_quality(predicted, labels, present, identical),
+        **quality.block_relations(block_keys, labels, present),
+    }

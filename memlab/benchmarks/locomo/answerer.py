@@ -42,7 +42,7 @@ from memlab.benchmarks.locomo.question import (
 )
 from memlab.benchmarks.locomo.render import at_grain, render
 from memlab.pipeline.units import is_summary
-from memlab.protocols import TemporalResolver
+from memlab.strategies.temporal.base import TemporalBase
 from memlab.text.lexical import stem
 from memlab.types import Memory, TemporalRef
 
@@ -118,7 +118,7 @@ def _start_ref(ref: TemporalRef) -> TemporalRef | None:
     return None
 
 
-def _resolve(resolver: TemporalResolver, text: str, anchor: datetime, config: AnswerConfig) -> list[TemporalRef]:
+def _resolve(resolver: TemporalBase, text: str, anchor: datetime, config: AnswerConfig) -> list[TemporalRef]:
     try:
         found = list(resolver.resolve(text, anchor))
     except Exception:  # a resolver must not break the benchmark; count as no expression
@@ -161,7 +161,7 @@ def _options(
     unit: Memory,
     keys: list[tuple[str, int]],
     weights: dict[str, float],
-    resolver: TemporalResolver,
+    resolver: TemporalBase,
     config: AnswerConfig,
 ) -> tuple[float, list[tuple[float, TemporalRef, datetime]]]:
     """The unit's event score and its datings ``(bonus, ref, anchor)`` in order of preference.
@@ -209,7 +209,7 @@ def _position(unit: Memory) -> tuple[object, object, int, int] | None:
     return unit.meta.get("sample_id"), unit.meta.get("speaker"), int(m.group(1)), int(m.group(2))
 
 
-def _reply_refs(unit: Memory, resolver: TemporalResolver, config: AnswerConfig) -> list[TemporalRef]:
+def _reply_refs(unit: Memory, resolver: TemporalBase, config: AnswerConfig) -> list[TemporalRef]:
     """The expressions of a turn that says little else than them, or ``[]``."""
     refs = _resolve(resolver, unit.text, unit.timestamp, config)
     if not refs:
@@ -224,7 +224,7 @@ def _reply_refs(unit: Memory, resolver: TemporalResolver, config: AnswerConfig) 
 
 
 def _replies(
-    unit: Memory, context: Sequence[Memory], resolver: TemporalResolver, config: AnswerConfig
+    unit: Memory, context: Sequence[Memory], resolver: TemporalBase, config: AnswerConfig
 ) -> list[tuple[float, TemporalRef, datetime]]:
     """Datings from the same speaker's short replies within ``turn_window`` turns ("When was that?" — "It was
     two weeks ago."), nearest turn first.
@@ -251,7 +251,7 @@ def _allowed(cues: QuestionCues, ref: TemporalRef, anchor: datetime, level: int)
 
 
 def answer_temporal(
-    question: str, units: Sequence[Memory], resolver: TemporalResolver, config: AnswerConfig
+    question: str, units: Sequence[Memory], resolver: TemporalBase, config: AnswerConfig
 ) -> TemporalAnswer | None:
     """Answer a "when" question from the context units in retrieval order (``None`` for an empty context)."""
     cues = analyse(question)

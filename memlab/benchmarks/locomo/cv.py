@@ -24,7 +24,7 @@ from memlab.benchmarks.locomo.contexts import units_from_records
 from memlab.benchmarks.locomo.dates import date_correct
 from memlab.benchmarks.locomo.scoring import token_f1
 from memlab.errors import MemlabError
-from memlab.protocols import TemporalResolver
+from memlab.strategies.temporal.base import TemporalBase
 from memlab.types import TemporalRef
 
 #: The metric each fold's choice maximises, and the one the estimate reports.
@@ -115,7 +115,7 @@ def loocv(values: Sequence[Mapping[str, float]], groups: Mapping[str, str]) -> t
 class MemoResolver:
     """A resolver behind a memo of ``(text, anchor) -> refs`` (the grid re-reads the same contexts)."""
 
-    def __init__(self, resolver: TemporalResolver) -> None:
+    def __init__(self, resolver: TemporalBase) -> None:
         self.resolver = resolver
         self.memo_: dict[tuple[str, datetime], list[TemporalRef]] = {}
 
@@ -128,7 +128,7 @@ class MemoResolver:
 
 
 def answer_grid(
-    rows: Sequence[Mapping[str, Any]], resolver: TemporalResolver, settings: Sequence[Mapping[str, Any]]
+    rows: Sequence[Mapping[str, Any]], resolver: TemporalBase, settings: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, dict[str, Any]]]:
     """Per setting, question id -> ``{prediction, date_correct, f1}`` from each row's cached context."""
     memo = MemoResolver(resolver)
@@ -152,7 +152,7 @@ def answer_grid(
 
 def locomo_cv(
     rows: Sequence[Mapping[str, Any]],
-    resolver: TemporalResolver,
+    resolver: TemporalBase,
     grid: Mapping[str, Sequence[Any]],
     base: Mapping[str, Any] | None = None,
     seed: int = 0,

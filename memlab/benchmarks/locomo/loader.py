@@ -14,7 +14,6 @@ repairs applied: ``D8:6; D9:17`` is split, ``D30:05`` loses its zero, ``D:11:26`
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections import Counter
@@ -25,6 +24,7 @@ from typing import Any
 
 from memlab.benchmarks.locomo.dates import MONTHS
 from memlab.errors import MemlabError
+from memlab.sha import file_sha256
 
 #: Pinned category map (the upstream scorer's semantics); logged with every run.
 CATEGORIES: dict[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
@@ -117,15 +117,6 @@ def parse_session_time(text: str) -> datetime:
     if m.group(3).lower() == "p":
         hour += 12
     return datetime(int(m.group(6)), _MONTHS[m.group(5).lower()], int(m.group(4)), hour, minute, tzinfo=UTC)
-
-
-def sha256_file(path: str | Path) -> str:
-    """SHA-256 of a file's bytes."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def resolve_evidence(raw: str, known: set[str], quirks: Counter) -> list[str]:
@@ -278,4 +269,4 @@ def load(path: str | Path) -> LocomoData:
         "orphan_session_dates",
         "adversarial_answer_field",
     )
-    return LocomoData(str(path), sha256_file(path), convs, {k: int(quirks.get(k, 0)) for k in names})
+    return LocomoData(str(path), file_sha256(path), convs, {k: int(quirks.get(k, 0)) for k in names})

@@ -9,7 +9,6 @@ the ``.gold.json`` side file, overall and per expression kind (:mod:`memlab.benc
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +21,7 @@ from memlab.components import Components
 from memlab.data.locomo_synth.config import GENERATOR_VERSION, SynthConfig
 from memlab.data.locomo_synth.io import cached, write
 from memlab.errors import MemlabError
+from memlab.sha import file_sha256
 
 
 class LocomoSynthBenchmark(LocomoBenchmark):
@@ -119,7 +119,7 @@ class LocomoSynthBenchmark(LocomoBenchmark):
         result = super().score(data, outcomes, components, seed)
         gold = json.loads(gold_path.read_text(encoding="utf-8"))
         result.metrics.update(gold_scores(result.predictions, gold["items"]))
-        sha = hashlib.sha256(data_path.read_bytes()).hexdigest()
+        sha = file_sha256(data_path)
         source = f"memlab.benchmarks.locomo_synth seed={cfg.seed} key={cfg.key()} -> {data_path}"
         result.card = DatasetCard(
             "locomo_synth", self.card.version, sha, self.card.licence, source, self.card.main_metric

@@ -1,11 +1,11 @@
-"""Benchmarks over project histories: generated (``dataset=project_history``), read from a
+"""Benchmarks over project histories: generated (``dataset=project_history``; ``dataset=consolidation_history``, whose
+questions consolidation decides), read from a
 ``memlab.project_history/1`` file (``dataset=project_history_file dataset.path=...``), or the hand-written
 built-in history (``dataset=builtin_history``, the data of ``+experiment=quickstart``). Each history is one episode.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,9 +16,12 @@ from memlab.benchmarks.project_history.evaluate import history_episode, score_hi
 from memlab.benchmarks.project_history.evaluate_queries import make_answerer
 from memlab.components import Components
 from memlab.data.project_history.builtin import generate as generate_builtin
+from memlab.data.project_history.consolidation import VERSION as CONSOLIDATION_VERSION
+from memlab.data.project_history.consolidation import generate_consolidation
 from memlab.data.project_history.generator import GENERATOR_VERSION, generate
 from memlab.data.project_history.schema import ProjectHistory, read
 from memlab.errors import MemlabError
+from memlab.sha import file_sha256
 
 #: The reader's accuracy over the current, as-of and when questions: every design is scored on the same questions
 #: from the context it built (``supersession_f1`` is 0 by construction for a design without a judge, so it stays a
@@ -158,7 +161,7 @@ class ProjectHistoryFileBenchmark(_HistoryBenchmark):
         """Read and validate the file."""
         self.check()
         history = read(self.path)
-        digest = hashlib.sha256(Path(self.path).read_bytes()).hexdigest()
+        digest = file_sha256(self.path)
         licence = str(history.meta.get("licence", self.card.licence))
         return HistoryData(
             history, DatasetCard("project_history_file", "1", digest, licence, str(self.path), MAIN_METRIC)
@@ -196,5 +199,42 @@ class BuiltinHistoryBenchmark(_HistoryBenchmark):
             self.card.licence,
             f"memlab.data.project_history.builtin.generate(seed={self.seed})",
             self.card.main_metric,
+        )
+        return HistoryData(history, card)
+
+
+class ConsolidationHistoryBenchmark(_HistoryBenchmark):
+    """A generated history whose questions consolidation decides (:mod:`memlab.data.project_history.consolidation`):
+    each question's trap (a stale statement, an old unimportant note, a value stated apart from the question's words)
+    is removed only by the judge, by retention or by clustering.
+
+    Args:
+        seed: Generator seed (conf default: the run's ``seed``; develop on 1020 and up, report on 0-2).
+        questions: Questions, one trapped topic instance each.
+        noise_ratio: Fraction of memories that are unrelated noise.
+    """
+
+    card: ClassVar[BenchmarkCard] = BenchmarkCard(
+        "consolidation_history",
+        str(CONSOLIDATION_VERSION),
+        "generated (MIT)",
+        MAIN_METRIC,
+        (*POLICY, "reader"),  # current questions only: the temporal resolver is never read
+        "generated histories whose current questions are answered wrongly from stale, old or scattered notes and "
+        "rightly from a consolidated store",
+        headline=HEADLINE,
+    )
+
+    def __init__(self, seed: int = 0, questions: int = 300, noise_ratio: float = 0.2) -> None:
+        self.seed = seed
+        self.questions = questions
+        self.noise_ratio = noise_ratio
+
+    def load(self, seed: int) -> HistoryData:
+        """Generate the history."""
+        history = generate_consolidation(int(self.seed), int(self.questions), float(self.noise_ratio))
+        call = f"generate_consolidation(seed={self.seed}, questions={self.questions}, noise_ratio={self.noise_ratio})"
+        card = DatasetCard(
+            "consolidation_history", self.card.version, history.sha256(), self.card.licence, call, MAIN_METRIC
         )
         return HistoryData(history, card)

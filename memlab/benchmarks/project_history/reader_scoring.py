@@ -1,13 +1,19 @@
 """The reader's answers to the history questions, and reader accuracy (``reader_acc*``).
 
 Every ``current``, ``as_of`` and ``when`` question is also answered by the run's ``reader``
-(:class:`memlab.protocols.Reader`) from the units of the same selected context, whatever they are (memories,
-cluster summaries, narratives): so a design without supersession edges is scored on the same questions as one
-with them. ``history`` questions ask for a chain the store keeps, not for a value; the reader does not answer them.
+(:class:`memlab.strategies.reader.base.ReaderBase`) from the units of the same selected context, whatever they
+are (memories, cluster summaries, narratives): so a design without supersession edges is scored on the same
+questions as one with them. ``history`` questions ask for a chain the store keeps, not for a value; the reader
+does not answer them.
 
 Correct answers:
 
-* ``when``: the answer is the gold day (``YYYY-MM-DD``).
+* ``when``: the answer, normalised to a day (``written_day``: ``2025-03-04``, ``4 March 2025``, ``March 4th``
+  ...), is the gold day within the tolerance of the question's kind (:data:`WHEN_TOLERANCE_DAYS`), 0 days for both
+  kinds: ``recorded`` (the day the note that records the event was written) and ``mentioned`` (the day a note's
+  relative expression refers to: "failing since yesterday"; every gold day here is a day-grain expression). One day
+  of tolerance for ``mentioned`` would credit the note's own day for "since yesterday", the very answer that shows
+  the expression was not read.
 * ``current``, ``as_of``: the answer names the gold value and no other value of the same topic — every salient
   word of the gold value (a name, an acronym, a version: :func:`memlab.text.slot_parse.salient_tokens`; with none,
   every content word) is a word of the answer, and no word of another value the topic took (the gold answers of
@@ -23,14 +29,26 @@ logged.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import date, datetime
 from typing import Any
 
 from memlab.benchmarks import metrics
 from memlab.data.project_history.schema import GoldQuery
 from memlab.text.slot_parse import content_tokens, salient_tokens
+from memlab.text.temporal.written import written_day
 
 #: The query kinds the reader answers.
 READER_KINDS: tuple[str, ...] = ("current", "as_of", "when")
+#: Days a ``when`` answer may be from the gold day, per ``answer_source`` (rule in the module docstring).
+WHEN_TOLERANCE_DAYS: Mapping[str, int] = {"recorded": 0, "mentioned": 0}
+
+
+def when_correct(answer: str, gold: str, at: datetime, source: str = "recorded") -> bool:
+    """Whether ``answer`` names a day (:func:`~memlab.text.temporal.written.written_day`; a day without a
+    year read towards the past of ``at``, when the question is asked) within ``source``'s tolerance of ``gold``.
+    """
+    said, wanted = written_day(answer, at, with_year=False), date.fromisoformat(gold)
+    return said is not None and abs((said - wanted).days) <= WHEN_TOLERANCE_DAYS.get(source, 0)
 
 
 def _words(text: str) -> frozenset[str]:
@@ -60,11 +78,11 @@ def value_correct(answer: str, gold: str, topic_words: frozenset[str] = frozense
 
 def reader_fields(reader: Any, query: GoldQuery, question: str, units: Sequence[Any], at: Any, values: Mapping) -> dict:
     """The record fields of the reader's answer to one question (``{}``: the reader does not answer it)."""
-    if reader is None or not getattr(reader, "reads", False) or query.kind not in READER_KINDS:
+    if reader is None or not reader.reads or query.kind not in READER_KINDS:
         return {}
     answer = reader.answer(question, units, at)
     if query.kind == "when":
-        correct = answer.text == query.answer
+        correct = when_correct(answer.text, query.answer, at, query.answer_source)
     else:
         correct = value_correct(answer.text, query.answer, values.get(query.topic, frozenset()))
     return {

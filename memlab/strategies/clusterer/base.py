@@ -1,4 +1,4 @@
-"""Base class of every clusterer."""
+"""The clusterer kind: :class:`ClustererBase` is its one definition."""
 
 from __future__ import annotations
 
@@ -12,7 +12,11 @@ if TYPE_CHECKING:
 
 
 class ClustererBase(ABC):
-    """What every clusterer has (:class:`~memlab.protocols.Clusterer`); it has no optional method."""
+    """Groups related memories from their embeddings.
+
+    Contract: :meth:`fit_predict` returns one integer label per row (``-1`` = unclustered); the same rows in any
+    order give the same partition (labels may be renamed); no side effects.
+    """
 
     name: ClassVar[str]
     version: ClassVar[int]

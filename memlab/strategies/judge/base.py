@@ -1,4 +1,4 @@
-"""Base class of every supersession judge: the optional methods of the protocol, with their defaults."""
+"""The judge kind: :class:`JudgeBase` is its one definition."""
 
 from __future__ import annotations
 
@@ -11,9 +11,13 @@ if TYPE_CHECKING:
 
 
 class JudgeBase(ABC):
-    """What every judge has (:class:`~memlab.protocols.SupersessionJudge`): ``judge`` is the one method a judge
-    must define; the others default to what a judge without the capability does, so that callers never ask
-    whether a judge has them.
+    """Decides how a newer memory relates to an older one.
+
+    Contract: :meth:`judge` returns a :class:`~memlab.types.Verdict` whose relation is one of DUPLICATE,
+    SUPERSEDE, MERGE, COEXIST and whose confidence is in [0, 1]; malformed model output or any internal failure
+    gives COEXIST, never an exception; ``similarity`` (cosine of the two embeddings, when the pipeline has it)
+    is a hint, not a requirement. :meth:`judge` is the one method a judge must define; every other method has
+    the default of a judge without that capability, so that callers never ask whether a judge has it.
     """
 
     name: ClassVar[str]
@@ -32,10 +36,15 @@ class JudgeBase(ABC):
         """Judge ``newer`` against ``older`` (``older.timestamp <= newer.timestamp``)."""
 
     def observe(self, memories: Sequence[Memory]) -> None:  # noqa: B027 - optional hook, empty by default
-        """Read the store about to be judged (every memory the run sees, before any pair); default: nothing."""
+        """Read the store about to be judged: every memory the consolidation run sees (none recorded after its
+        clock), before any pair; a judge that learns from the store (the learned judge's slot profiles) overrides
+        it. Default: nothing.
+        """
 
     def judge_many(self, pairs: Sequence[tuple[Memory, Memory, float | None]]) -> list[Verdict]:
-        """Judge ``(older, newer, similarity)`` pairs at once; default: :meth:`judge` of each pair, in order."""
+        """Judge ``(older, newer, similarity)`` pairs at once (a batch judge's classifier runs once); it must equal
+        :meth:`judge` of each pair, in order, which is the default.
+        """
         return [self.judge(older, newer, similarity=similarity) for older, newer, similarity in pairs]
 
     def tally(self) -> dict[str, int] | None:
@@ -47,5 +56,23 @@ class JudgeBase(ABC):
         then gives them the verdicts the full run would); default: nothing.
         """
 
+    def judge_capture(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
+        """Judge a pair one of whose records the admission step keeps out of the block (a captured excerpt, a
+        fixture): such a record states nothing a memory could be replaced or refined by, so only a re-capture
+        (DUPLICATE) relates it. Default: :meth:`judge`'s verdict when it is DUPLICATE, COEXIST otherwise.
+        """
+        from memlab.types import Relation, Verdict
+
+        verdict = self.judge(older, newer, similarity=similarity)
+        if verdict.relation is Relation.DUPLICATE:
+            return verdict
+        return Verdict(Relation.COEXIST, verdict.confidence, f"kept out of the block; {verdict.reason}")
+
     def set_eval_seed(self, seed: int | None) -> None:  # noqa: B027 - optional hook, empty by default
         """Name the seed of the data about to be judged (a judge trained on seeds checks it); default: nothing."""
+
+    def merge_text(self, older: Memory, newer: Memory) -> str | None:
+        """The text of the memory a MERGE of the two makes (online mode; a language model's merge prompt);
+        default: ``None``, the two summaries joined stand in.
+        """
+        return None

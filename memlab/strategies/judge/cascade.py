@@ -2,34 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import ClassVar
 
-from memlab.errors import MemlabError
 from memlab.strategies.judge.base import JudgeBase
-from memlab.strategies.judge.dspy_judge import DSPyJudge
-from memlab.strategies.judge.learned import DEFAULT_MODEL, LearnedJudge
-from memlab.strategies.judge.record import RecordJudge
+from memlab.strategies.judge.recapture import RecaptureJudge
 from memlab.strategies.judge.record_store import is_record_store
 from memlab.strategies.judge.reference import ReferenceJudge
 from memlab.strategies.judge.slot import SlotJudge
 from memlab.types import Memory, Relation, Verdict
 
-#: The shipped cross-family model, the ``learned`` fallback's default (``memlab train judge``; its card says how).
-FALLBACK_MODEL: Path = DEFAULT_MODEL.with_name("learned_v11.json")
-FALLBACKS = ("slot", "learned", "dspy")
-
 
 class CascadeJudge(JudgeBase):
-    """The learned judge (:class:`~.learned.LearnedJudge`) where it is reliable, a fallback judge otherwise
-    (``fallback``: the slot judge, :class:`~.slot.SlotJudge`, or a second learned judge), decided at two levels.
+    """The learned judge where it is reliable, a fallback judge otherwise, decided at two levels; the stages are
+    judges of their own, composed in ``conf/judge/cascade.yaml`` from their options' files, and the cascade keeps
+    only the gating.
 
     Store level: a model trained on generated histories can be certain and wrong on wording unlike its
     training data (on hand-written histories model v8, v10's predecessor, gave COEXIST with probability 1.00 to
     every pair, changes included), so its own probabilities cannot say where it fails. The rules' surest verdicts can:
-    every pair the slot judge calls SUPERSEDE with confidence at least ``evidence_confidence`` (an explicit
-    change naming the replaced value, a resolved blocker) is a check of the learned judge, passed when it
+    every pair the ``slot`` judge calls SUPERSEDE with confidence at least ``evidence_confidence`` (an explicit
+    change naming the replaced value, a resolved blocker) is a check of the ``learned`` judge, passed when it
     answers SUPERSEDE too (a tentative SUPERSEDE counts). Once ``min_evidence`` checks are in, the learned
     judge answers only while the share it passed is at least ``min_agreement``; otherwise the fallback
     answers every pair. The tally covers the pairs judged since the store was first observed and starts
@@ -38,54 +31,48 @@ class CascadeJudge(JudgeBase):
     Pair level: where the learned judge answers, a verdict whose confidence is below ``min_confidence`` is
     replaced by the fallback's (0 keeps every learned verdict).
 
-    Fallback: ``slot`` answers with the rules. ``dspy`` answers with a language model (the DSPy judge ``dspy``,
-    :class:`~.dspy_judge.DSPyJudge`, whose ``llm`` is the ``llm`` group): the judge for wording no rule or model
-    was written or trained for, asked only about the pairs of distrusted stores or unsure
-    learned verdicts, so that a store the specialist reads well costs no LLM call. On a distrusted store that is
-    every candidate pair (about 10,000 of a 400-memory history at ``knn_k`` 20); with ``llm_min_probability``
-    the fallback model (below) reads each pair first and a pair it gives every relation but COEXIST less than
-    that probability in total keeps its COEXIST without a call. ``learned`` answers with a
-    second model, ``fallback_model_path`` (``None``: the shipped cross-family model v11, trained on the
-    generator's classic, terse and narrative phrasing families with hard negatives), checked against its card
-    and, when given, ``fallback_model_sha256`` (the conf pins the shipped file's). Why two models: the
-    specialist (model v10, one phrasing family) is the better judge on the wording it was trained on, and the
-    check tells when a store is written that way; the generalist loses a little there (generated validation
-    seed 1020: 0.883 instead of 0.916) and gains where the specialist and the rules fail (see "Judges across
-    phrasing families" in experiments/project_history/README.md). The slot judge still supplies the checks.
+    Fallback: ``fallback`` answers (``None``: the slot judge's verdict, already made for the check, stands). It
+    reads the store when it is first asked after :meth:`observe`, so that on a store the learned judge reads well
+    a fallback model never builds its slot profiles and a language model is never called. The conf's is the
+    cross-family model v11 (``judge=learned_v11``): the specialist (model v10, one phrasing family) is the better
+    judge on the wording it was trained on, and the check tells when a store is written that way; the generalist
+    loses a little there (generated validation seed 1020: 0.883 instead of 0.916) and gains where the specialist
+    and the rules fail (see "Judges across phrasing families" in experiments/project_history/README.md).
+    ``judge=cascade_llm`` has a language model as its fallback (the DSPy judge), for wording no rule or model was
+    written or trained for; on a distrusted store that is every candidate pair (about 10,000 of a 400-memory
+    history at ``knn_k`` 20), so a ``screen`` judge (model v11) reads each pair first: a pair it answers COEXIST
+    with confidence above ``1 - screen_min_probability`` keeps that COEXIST without asking the fallback.
 
-    References (``references``, first stage): a pair on which the reference reader
-    (:class:`~.reference.ReferenceJudge`, ``reference``) has a verdict — the newer memory
-    names the older one as what it supersedes or amends — gets that verdict; every other pair goes on as
+    Re-captures (``recapture``, first stage): a pair whose newer record captures the older one's passage again (a
+    shifted excerpt window, other escaping: :class:`~.recapture.RecaptureJudge`) is a DUPLICATE, whatever the
+    store; a pair with a record the admission step keeps out of the block gets only this stage
+    (:meth:`judge_capture`).
+
+    References (``reference``, next stage): a pair on which the reference reader has a verdict (the newer
+    memory names the older one as what it supersedes or amends) gets that verdict; every other pair goes on as
     above (the store-level checks count every pair either way).
 
-    The learned parameters are those of :class:`~.learned.LearnedJudge` (the same model file, SHA-256 pin,
-    seed rule and tentative-SUPERSEDE threshold; the fallback model shares all but the file and pin). The other
-    stages are judges built from the config's nested ``_target_`` nodes (``slot``, ``reference``, ``record``,
-    ``dspy``); one left ``None`` is the class's default where the cascade needs it.
+    Record stores (``record``): when at least ``record_share`` of the observed memories are long-form records
+    (summary and content of ``record_min_chars`` or more: architecture decision records, not notes), every pair the
+    reference reader leaves is answered by the record judge, and the note judges never read the store.
 
     Args:
-        model_path: As for the learned judge.
-        model_sha256: As for the learned judge.
-        eval_seed: As for the learned judge.
-        on_seed_overlap: As for the learned judge.
-        supersede_threshold: As for the learned judge.
-        min_confidence: Confidence from which a learned verdict stands (below it the slot judge answers).
+        learned: The judge checked against the rules (the learned judge, model v10).
+        slot: The judge whose surest SUPERSEDE verdicts are the checks (the slot judge).
+        fallback: The judge that answers where the learned judge does not (``None``: the slot judge's verdict).
+        reference: The reference reader, the first stage (``None``: no such stage).
+        record: The judge of record stores (``None``: no store is read as one).
+        screen: A judge that reads each pair before the fallback (``None``: every pair goes to it).
+        min_confidence: Confidence from which a learned verdict stands.
         min_agreement: Share of checks the learned judge must pass to keep answering.
         min_evidence: Checks needed before the share is read (until then the learned judge answers).
         evidence_confidence: Slot SUPERSEDE confidence from which a pair checks the learned judge.
-        slot: The slot judge (``None``: :class:`~.slot.SlotJudge` with its defaults).
-        fallback: ``slot``, ``learned`` or ``dspy`` (which judge answers where the learned judge does not).
-        fallback_model_path: With ``fallback: learned``, the model file (``None``: the shipped model v11).
-        fallback_model_sha256: With ``fallback: learned``, the model file's SHA-256 the caller expects.
-        dspy: With ``fallback: dspy``, the DSPy judge (its ``llm`` names the language model).
-        llm_min_probability: With ``fallback: dspy``, the fallback model's probability of a relation other than
-            COEXIST from which a pair goes to the language model (``None``: every pair goes).
-        references: Answer a pair with the reference reader's verdict where it has one (first stage).
-        reference: The reference reader (``None``: :class:`~.reference.ReferenceJudge` with its defaults).
-        records: On a store of long-form records, answer with the record judge instead of the note judges.
+        screen_min_probability: With a ``screen``, the probability of a relation other than COEXIST from which a
+            pair goes to the fallback.
         record_min_chars: Length of summary and content from which a memory is a long-form record.
         record_share: Share of the observed memories that must be long-form records for a record store.
-        record: The record judge (``None``: :class:`~.record.RecordJudge` with its defaults).
+        recapture: The re-capture stage (``None``: none; pairs of kept-out records then get the default
+            :meth:`~.base.JudgeBase.judge_capture`).
     """
 
     name: ClassVar[str] = "cascade"
@@ -94,146 +81,76 @@ class CascadeJudge(JudgeBase):
 
     def __init__(
         self,
-        model_path: str | None = None,
-        model_sha256: str | None = None,
-        eval_seed: int | Sequence[int] | None = None,
-        on_seed_overlap: str = "refuse",
-        supersede_threshold: float | None = None,
+        learned: JudgeBase,
+        slot: SlotJudge,
+        fallback: JudgeBase | None = None,
+        reference: ReferenceJudge | None = None,
+        record: JudgeBase | None = None,
+        screen: JudgeBase | None = None,
         min_confidence: float = 0.0,
         min_agreement: float = 0.5,
         min_evidence: int = 1,
         evidence_confidence: float = 0.8,
-        slot: SlotJudge | None = None,
-        fallback: str = "slot",
-        fallback_model_path: str | None = None,
-        fallback_model_sha256: str | None = None,
-        dspy: DSPyJudge | None = None,
-        llm_min_probability: float | None = None,
-        references: bool = False,
-        reference: ReferenceJudge | None = None,
-        records: bool = False,
+        screen_min_probability: float = 0.01,
         record_min_chars: int = 200,
         record_share: float = 0.2,
-        record: RecordJudge | None = None,
+        recapture: RecaptureJudge | None = None,
     ) -> None:
-        self.model_path = model_path
-        self.model_sha256 = model_sha256
-        self.eval_seed = eval_seed
-        self.on_seed_overlap = on_seed_overlap
-        self.supersede_threshold = supersede_threshold
+        self.learned = learned
+        self.slot = slot
+        self.fallback = fallback
+        self.reference = reference
+        self.record = record
+        self.screen = screen
         self.min_confidence = min_confidence
         self.min_agreement = min_agreement
         self.min_evidence = min_evidence
         self.evidence_confidence = evidence_confidence
-        self.slot = slot
-        self.fallback = fallback
-        self.fallback_model_path = fallback_model_path
-        self.fallback_model_sha256 = fallback_model_sha256
-        self.dspy = dspy
-        self.llm_min_probability = llm_min_probability
-        self.references = references
-        self.reference = reference
-        self.records = records
+        self.screen_min_probability = screen_min_probability
         self.record_min_chars = record_min_chars
         self.record_share = record_share
-        self.record = record
-        if any(isinstance(part, Mapping) for part in (slot, dspy, reference, record)):  # an old spec
-            raise TypeError("its slot, dspy, reference and record must be nodes with a _target_")
-        self.record_judge_: RecordJudge | None = None
+        self.recapture = recapture
         self.record_store_ = False
         self.record_pending_: Sequence[Memory] | None = None
-        self.reader_: ReferenceJudge | None = None
-        self.fallback_: JudgeBase | None = None
-        self.filter_: LearnedJudge | None = None
         self.unobserved_: Sequence[Memory] | None = None
-        self.learned_: LearnedJudge | None = None
-        self.slot_: SlotJudge | None = None
         self.checks_ = 0
         self.passed_ = 0
         self.store_: frozenset[str] = frozenset()
 
-    def _parts(self) -> tuple[LearnedJudge, SlotJudge]:
-        if self.learned_ is None:
-            self.learned_ = self._learned(self.model_path, self.model_sha256)
-        if self.slot_ is None:
-            self.slot_ = self.slot if self.slot is not None else SlotJudge()
-        if self.reader_ is None and self.references:
-            self.reader_ = self.reference if self.reference is not None else ReferenceJudge()
-        if self.fallback_ is None and self.fallback != "slot":
-            if self.fallback not in FALLBACKS:
-                raise MemlabError(f"judge.fallback must be one of {', '.join(FALLBACKS)}, not {self.fallback!r}")
-            if self.fallback == "dspy":
-                if self.dspy is None or not self.dspy.llm.get("model"):
-                    raise MemlabError(
-                        "judge.fallback=dspy needs a language model; pick one with llm=<option> "
-                        "(see `memlab list llm`) or set llm.model"
-                    )
-                self.fallback_ = self.dspy
-                if self.llm_min_probability is not None:
-                    self.filter_ = self._fallback_model()
-                return self.learned_, self.slot_
-            self.fallback_ = self._fallback_model()
-        return self.learned_, self.slot_
-
-    def _learned(self, model_path: str | None, model_sha256: str | None) -> LearnedJudge:
-        """A learned judge on ``model_path`` with the cascade's seed rule and tentative-SUPERSEDE threshold."""
-        return LearnedJudge(
-            model_path=model_path,
-            model_sha256=model_sha256,
-            eval_seed=self.eval_seed,
-            on_seed_overlap=self.on_seed_overlap,
-            supersede_threshold=self.supersede_threshold,
-        )
-
-    def _fallback_model(self) -> LearnedJudge:
-        return self._learned(self.fallback_model_path or str(FALLBACK_MODEL), self.fallback_model_sha256)
+    def stages(self) -> list[JudgeBase]:
+        """The judges the cascade holds (those present)."""
+        parts = (self.learned, self.slot, self.fallback, self.recapture, self.reference, self.record, self.screen)
+        return [judge for judge in parts if judge is not None]
 
     def set_eval_seed(self, seed: int | None) -> None:
-        """Name the evaluation seed to the learned judges (those built and those to come)."""
-        self.eval_seed = seed
-        for judge in (self.learned_, self.fallback_, self.filter_):
-            if judge is not None:
-                judge.set_eval_seed(seed)
+        """Name the evaluation seed to every stage (the learned judges check it against their training seeds)."""
+        for judge in self.stages():
+            judge.set_eval_seed(seed)
 
     def observe(self, memories: Sequence[Memory]) -> None:
-        """Pass the store's memories to both judges (slot profiles, common words); a new store resets the tally.
-
-        A fallback model sees them when it is first asked after this call: on a store where the learned judge
-        stays trusted its slot profiles are never built.
+        """Pass the store's memories to the stages that read it now (the fallback and screen read it when first
+        asked; the record judge on the first pair of a record store); a new store resets the tally.
         """
         ids = frozenset(m.id for m in memories)
         if not self.store_ <= ids:
             self.checks_ = self.passed_ = 0
         self.store_ = ids
-        self.record_store_ = self.records and is_record_store(memories, self.record_min_chars, self.record_share)
+        self.record_store_ = self.record is not None and is_record_store(
+            memories, self.record_min_chars, self.record_share
+        )
+        if self.reference is not None:
+            self.reference.observe(memories)
         if self.record_store_:  # the note judges never read this store (nor build slot profiles over it)
-            if self.references:
-                self._parts()
-                if self.reader_ is not None:
-                    self.reader_.observe(memories)
             self.record_pending_ = list(memories)
             return
-        learned, slot = self._parts()
-        learned.observe(memories)
-        slot.observe(memories)
-        if self.reader_ is not None:
-            self.reader_.observe(memories)
-        self.unobserved_ = list(memories) if self.fallback_ is not None else None
-
-    def load(self) -> tuple[Any, dict[str, Any]]:
-        """The learned judge's model and card (:meth:`~.learned.LearnedJudge.load`); loads the fallback's too, so
-        that a missing or altered fallback model fails here rather than at the first distrusted store.
-        """
-        learned = self._parts()[0]
-        for model in (self.fallback_, self.filter_):
-            if isinstance(model, LearnedJudge):
-                model.load()
-        return learned.load()
+        self.learned.observe(memories)
+        self.slot.observe(memories)
+        self.unobserved_ = list(memories) if self.fallback is not None else None
 
     @property
     def artifact_path(self) -> str | None:
         """The learned judge's model file (after the first judgement)."""
-        return self.learned_.artifact_path if self.learned_ is not None else None
+        return self.learned.artifact_path
 
     def tally(self) -> dict[str, int]:
         """The store-level checks so far (an incremental run resumes from them)."""
@@ -250,60 +167,79 @@ class CascadeJudge(JudgeBase):
         """Whether the learned judge answers on this store (too few checks yet, or enough of them passed)."""
         return self.checks_ < self.min_evidence or self.passed_ >= self.min_agreement * self.checks_
 
+    def _read(self, older: Memory, newer: Memory) -> Verdict | None:
+        """The reference reader's verdict where it has one."""
+        read = self.reference.read(older, newer) if self.reference is not None else None
+        return None if read is None else Verdict(read.relation, read.confidence, f"reference: {read.reason}")
+
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
-        """The reference reader's verdict where it has one, else the learned verdict where the learned judge is
-        trusted and sure, else the fallback's.
+        """The re-capture stage's verdict where it has one, else the reference reader's where it has one, else the
+        learned verdict where the learned judge is trusted and sure, else the fallback's.
         """
+        if self.recapture is not None and (read := self.recapture.read(older, newer)) is not None:
+            return read
         if self.record_store_:
             return self._record(older, newer, similarity)
-        learned, slot = self._parts()
-        verdict = learned.judge(older, newer, similarity)
-        fallback = slot.judge(older, newer, similarity)
-        if fallback.relation is Relation.SUPERSEDE and fallback.confidence >= self.evidence_confidence:
+        verdict = self.learned.judge(older, newer, similarity)
+        slot = self.slot.judge(older, newer, similarity)
+        if slot.relation is Relation.SUPERSEDE and slot.confidence >= self.evidence_confidence:
             self.checks_ += 1
             self.passed_ += verdict.relation is Relation.SUPERSEDE
-        read = self.reader_.read(older, newer) if self.reader_ is not None else None
+        read = self._read(older, newer)
         if read is not None:
-            return Verdict(read.relation, read.confidence, f"reference: {read.reason}")
+            return read
         if not self.trusted:
-            return self._fallback(older, newer, similarity, fallback, "learned judge distrusted")
+            return self._fallback(older, newer, similarity, slot, "learned judge distrusted")
         if verdict.confidence >= self.min_confidence:
             return verdict
-        return self._fallback(older, newer, similarity, fallback, f"{verdict.reason} unsure")
+        return self._fallback(older, newer, similarity, slot, f"{verdict.reason} unsure")
+
+    def judge_capture(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
+        """The re-capture stage's verdict alone (no other stage reads a kept-out record); without the stage, the
+        default (:meth:`~.base.JudgeBase.judge_capture`).
+        """
+        if self.recapture is None:
+            return super().judge_capture(older, newer, similarity)
+        return self.recapture.judge(older, newer, similarity)
 
     def _record(self, older: Memory, newer: Memory, similarity: float | None) -> Verdict:
-        """On a record store: the reference reader's verdict where it has one, else the record judge's."""
-        self._parts()
-        read = self.reader_.read(older, newer) if self.reader_ is not None else None
+        """On a record store: the reference reader's verdict where it has one; for an older record in a namespace
+        whose notes accumulate rather than replace each other (outside the slot judge's ``implicit_namespaces``:
+        progress, learnings, blockers), a SUPERSEDE of the slot judge's (a blocker ends with its resolution,
+        recorded in any namespace), else COEXIST (its other rules read short notes, not long records); else the
+        record judge's.
+        """
+        read = self._read(older, newer)
         if read is not None:
-            return Verdict(read.relation, read.confidence, f"reference: {read.reason}")
-        if self.record_judge_ is None:
-            self.record_judge_ = self.record if self.record is not None else RecordJudge()
+            return read
+        if older.namespace not in self.slot.implicit_namespaces:  # notes that accumulate, blockers
+            verdict = self.slot.judge(older, newer, similarity)
+            if verdict.relation is Relation.SUPERSEDE:
+                return Verdict(
+                    verdict.relation, verdict.confidence, f"record store, {older.namespace}: {verdict.reason}"
+                )
+            return Verdict(Relation.COEXIST, 0.6, f"record store: {older.namespace} notes accumulate")
+        assert self.record is not None  # a record store needs one (observe)
         if self.record_pending_ is not None:  # embedded on the first pair a record store asks about
-            self.record_judge_.observe(self.record_pending_)
+            self.record.observe(self.record_pending_)
             self.record_pending_ = None
-        verdict = self.record_judge_.judge(older, newer, similarity)
+        verdict = self.record.judge(older, newer, similarity)
         return Verdict(verdict.relation, verdict.confidence, f"record store: {verdict.reason}")
 
     def _fallback(self, older: Memory, newer: Memory, similarity: float | None, slot: Verdict, why: str) -> Verdict:
         """The fallback's verdict (the slot judge's is ``slot``, already made for the check)."""
-        if self.fallback_ is None:
+        if self.fallback is None:
             return Verdict(slot.relation, slot.confidence, f"slot ({why}): {slot.reason}")
         if self.unobserved_ is not None:
-            for judge in (self.fallback_, self.filter_):
+            for judge in (self.fallback, self.screen):
                 if judge is not None:
                     judge.observe(self.unobserved_)
             self.unobserved_ = None
-        if self.filter_ is not None:
-            try:
-                other = 1.0 - self.filter_.probabilities(older, newer, similarity).get(Relation.COEXIST.value, 0.0)
-            except MemlabError:
-                raise
-            except Exception:  # features that fail on this pair: let the language model read it
-                other = 1.0
-            if other < float(self.llm_min_probability or 0.0):
-                reason = f"fallback model ({why}): p(not COEXIST)={other:.3f}, no LLM call"
+        if self.screen is not None:
+            screened = self.screen.judge(older, newer, similarity)
+            other = 1.0 - screened.confidence if screened.relation is Relation.COEXIST else 1.0
+            if other < self.screen_min_probability:
+                reason = f"fallback screen ({why}): p(not COEXIST)={other:.3f}, {self.fallback.name} not asked"
                 return Verdict(Relation.COEXIST, 1.0 - other, reason)
-        verdict = self.fallback_.judge(older, newer, similarity)
-        kind = "fallback LLM" if self.fallback == "dspy" else "fallback model"
-        return Verdict(verdict.relation, verdict.confidence, f"{kind} ({why}): {verdict.reason}")
+        verdict = self.fallback.judge(older, newer, similarity)
+        return Verdict(verdict.relation, verdict.confidence, f"fallback {self.fallback.name} ({why}): {verdict.reason}")

@@ -11,14 +11,16 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
-from memlab.strategies.judge.base import JudgeBase
+from memlab.strategies.judge.model_file import ModelFileJudge
 from memlab.types import Memory, Relation, Verdict
 
-#: The shipped model (``memlab train judge`` rebuilds it; its card says how).
-DEFAULT_MODEL: Path = Path(__file__).resolve().parents[2] / "models" / "judge" / "learned_v10.json"
+#: The folder of the shipped models (each with its card; ``memlab train judge`` rebuilds them, the card says how).
+SHIPPED: Path = Path(__file__).resolve().parents[2] / "models" / "judge"
+#: The shipped model a learned judge reads by default.
+DEFAULT_MODEL: Path = SHIPPED / "learned_v10.json"
 
 
-class LearnedJudge(JudgeBase):
+class LearnedJudge(ModelFileJudge):
     """Histogram gradient-boosted trees over the features of :mod:`~memlab.strategies.judge.pair_features`
     (cosine hint, lexical overlaps, change/scope/subject cues, namespace match, time gap, value-token
     differences, the attribute words each note names, the slot judge's verdict, how close the two notes'
@@ -37,10 +39,11 @@ class LearnedJudge(JudgeBase):
     the judge refuses to run (``on_seed_overlap: refuse``, a one-line :class:`~memlab.errors.MemlabError`
     at first use) or warns loudly (``warn``).
 
-    **Model file.** The judge only loads a model; it never trains one. The default is the model shipped in
-    the package (``memlab/models/judge/learned_v10.json`` with its card ``learned_v10.card.json``: training
-    seeds, features, SHA-256, the command that rebuilds it: ``memlab train judge``). ``model_path`` names
-    another model file; either way the file is read as JSON trees (:mod:`memlab.models.trees`, no pickle),
+    **Model file.** The judge only loads a model; it never trains one. ``model`` names a model shipped in the
+    package (default ``learned_v10``: ``memlab/models/judge/learned_v10.json`` with its card
+    ``learned_v10.card.json``: training seeds, features, SHA-256, the command that rebuilds it: ``memlab train
+    judge``; ``learned_v11`` is the cross-family model, ``judge=learned_v11``). ``model_path`` names another model
+    file instead; either way the file is read as JSON trees (:mod:`memlab.models.trees`, no pickle),
     and only when its SHA-256 matches its card and, when given, ``model_sha256`` (a hook spec pins it).
     :attr:`artifact_path` names the file used, for logging it as a run artifact.
 
@@ -63,12 +66,14 @@ class LearnedJudge(JudgeBase):
     Confidence is the predicted class probability.
 
     Args:
-        model_path: A ``memlab.trees/1`` model file with its card beside it; ``None`` = the shipped model.
+        model_path: A ``memlab.trees/1`` model file with its card beside it; ``None`` = the shipped ``model``.
         model_sha256: The model file's SHA-256 the caller expects (``None``: the card's alone).
         eval_seed: Seed(s) of the evaluation data, checked against the training seeds.
         on_seed_overlap: ``refuse`` or ``warn``.
         supersede_threshold: SUPERSEDE probability from which a pair is answered SUPERSEDE even when
             another class is more probable (``None``: the most probable class only).
+        model: The shipped model read when ``model_path`` is ``None`` (a file name in ``memlab/models/judge``,
+            without ``.json``).
     """
 
     name: ClassVar[str] = "learned"
@@ -83,15 +88,14 @@ class LearnedJudge(JudgeBase):
         eval_seed: int | Sequence[int] | None = None,
         on_seed_overlap: str = "refuse",
         supersede_threshold: float | None = None,
+        model: str = DEFAULT_MODEL.stem,
     ) -> None:
+        self.model = model
         self.model_path = model_path
         self.model_sha256 = model_sha256
         self.eval_seed = eval_seed
         self.on_seed_overlap = on_seed_overlap
         self.supersede_threshold = supersede_threshold
-        self.model_: Any = None
-        self.card_: dict[str, Any] | None = None
-        self.path_: Path | None = None
         self.profiles_: Any = None
 
     def observe(self, memories: Sequence[Memory]) -> None:
@@ -105,29 +109,28 @@ class LearnedJudge(JudgeBase):
         self.eval_seed = seed
         self.model_ = None
 
-    @property
-    def artifact_path(self) -> str | None:
-        """The model file in use (after the first judgement), to log as a run artifact."""
-        return str(self.path_) if self.path_ is not None else None
+    def shipped(self) -> Path:
+        """The shipped model ``model`` names."""
+        path = SHIPPED / f"{self.model}.json"
+        if path.parent != SHIPPED or not path.name.startswith("learned_"):
+            shipped = ", ".join(sorted(p.stem for p in SHIPPED.glob("learned_v*[0-9].json")))
+            raise MemlabError(f"learned judge model '{self.model}' is not shipped with memlab; pick one of {shipped}")
+        return path
 
-    def load(self) -> tuple[Any, dict[str, Any]]:
-        """Load the model through its card (cached after the first call).
+    def read(self, path: Path) -> tuple[Any, dict[str, Any]]:
+        """The trees and card of ``path``, checked (:func:`memlab.models.trees.load_model`), and the seed rule.
 
         Raises:
             MemlabError: Missing or unreadable model file or card, a SHA-256 that does not match, other
                 features, or training seeds that overlap the evaluation seed (``on_seed_overlap: refuse``).
         """
-        if self.model_ is not None and self.card_ is not None:
-            return self.model_, self.card_
         from memlab.models.trees import load_model
         from memlab.strategies.judge.pair_features import FEATURES, FEATURES_VERSION
 
-        path = Path(self.model_path).expanduser() if self.model_path else DEFAULT_MODEL
         model, card = load_model(
             path, features=FEATURES, features_version=FEATURES_VERSION, expected_sha256=self.model_sha256
         )
         self._check_seeds(card, path)
-        self.model_, self.card_, self.path_ = model, card, path
         return model, card
 
     def _check_seeds(self, card: dict[str, Any], path: Path) -> None:

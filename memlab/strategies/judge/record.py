@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
-from memlab.strategies.judge.base import JudgeBase
+from memlab.strategies.judge.model_file import ModelFileJudge
 from memlab.types import Memory, Relation, Verdict
 
 #: The shipped model (``memlab train record-judge`` rebuilds it; its card says how).
 DEFAULT_MODEL: Path = Path(__file__).resolve().parents[2] / "models" / "judge" / "record_v1.json"
 
 
-class RecordJudge(JudgeBase):
+class RecordJudge(ModelFileJudge):
     """P(SUPERSEDE) from a logistic model over :mod:`~memlab.strategies.judge.record_features`.
 
     **Store context.** :meth:`observe` receives every memory the consolidation run sees; the judge embeds
@@ -27,7 +27,7 @@ class RecordJudge(JudgeBase):
     newer never changes a verdict. A pair with a memory it has not observed is read against the observed
     memories plus the two.
 
-    **Model.** A ``memlab.logistic/1`` JSON file with its card (:mod:`.record_model`): trained by
+    **Model.** A ``memlab.logistic/1`` JSON file with its card (:mod:`memlab.models.logistic`): trained by
     ``memlab train record-judge`` on the development repositories of the ADR corpus, threshold chosen by
     leave-one-repository-out. The card's SHA-256 (and ``model_sha256`` when given) must match.
 
@@ -64,35 +64,27 @@ class RecordJudge(JudgeBase):
         self.threshold = threshold
         self.cache_dir = cache_dir
         self.embedder = embedder
-        self.model_: Any = None
-        self.card_: dict[str, Any] | None = None
-        self.path_: Path | None = None
         self.store_: Any = None
         self.embedder_: Any = None
         self.vectors_: dict[tuple[str, str], Any] = {}
 
-    @property
-    def artifact_path(self) -> str | None:
-        """The model file in use (after the first judgement), to log as a run artifact."""
-        return str(self.path_) if self.path_ is not None else None
+    def shipped(self) -> Path:
+        """The shipped model record_v1."""
+        return DEFAULT_MODEL
 
-    def load(self) -> tuple[Any, dict[str, Any]]:
-        """Load the model through its card (cached).
+    def read(self, path: Path) -> tuple[Any, dict[str, Any]]:
+        """The model and card of ``path``, checked (:func:`memlab.models.logistic.load`), and the threshold.
 
         Raises:
             MemlabError: Missing or unreadable model or card, a SHA-256 mismatch, other features or version.
         """
-        if self.model_ is not None and self.card_ is not None:
-            return self.model_, self.card_
-        from memlab.strategies.judge import record_model
+        from memlab.models import logistic
         from memlab.strategies.judge.record_features import FEATURES, FEATURES_VERSION
 
-        path = Path(self.model_path).expanduser() if self.model_path else DEFAULT_MODEL
-        model, card = record_model.load(
+        model, card = logistic.load(
             path, known=FEATURES, features_version=FEATURES_VERSION, expected_sha256=self.model_sha256
         )
         check_threshold(self.threshold if self.threshold is not None else card.get("threshold", -1.0))
-        self.model_, self.card_, self.path_ = model, card, path
         return model, card
 
     def _embed(self, texts: Sequence[str]) -> Any:

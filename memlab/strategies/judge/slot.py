@@ -68,7 +68,8 @@ class SlotJudge(JudgeBase):
        brings fewer new salient words than it shares, attribute acronyms such as API or CI counting half;
        with no salient value words the older summary's words stand in and the similarity must reach
        ``dup_similarity``): at least ``merge_min_new_tokens`` new content words and a longer text → MERGE
-       (added detail, 0.7), else DUPLICATE (restatement, 0.8). A newer memory whose summary names all of
+       (added detail, 0.7), else DUPLICATE (restatement, 0.8); with ``graded_same_value`` either is as sure
+       as the pair's similarity when that is higher. A newer memory whose summary names all of
        the older value but which brings new salient words is a MERGE when it adds enough words.
     9. Different values in the same namespace (one of ``implicit_namespaces``) on a shared attribute
        (common non-value words) with similarity ≥ ``implicit_similarity`` → SUPERSEDE (0.55) when
@@ -99,6 +100,9 @@ class SlotJudge(JudgeBase):
             a shared attribute in rules 5d and 9 (1.0: every word counts).
         implicit_namespaces: Namespaces where rule 9 applies (facts with one current value; blockers,
             progress notes and learnings accumulate instead).
+        graded_same_value: Rule 8's confidence is the pair's similarity when higher than its fixed 0.7 / 0.8:
+            the stand-in for an LLM's own confidence in MycelicMemory's flow, whose gate (above 0.8) a fixed
+            0.7 for every MERGE could never pass; off (default): the fixed values.
     """
 
     name: ClassVar[str] = "slot"
@@ -118,6 +122,7 @@ class SlotJudge(JudgeBase):
         change_namespaces: Sequence[str] | None = None,
         change_similarity: float = 0.3,
         max_attribute_share: float = 1.0,
+        graded_same_value: bool = False,
     ) -> None:
         self.min_similarity = min_similarity
         self.implicit_similarity = implicit_similarity
@@ -128,6 +133,7 @@ class SlotJudge(JudgeBase):
         self.dup_similarity = dup_similarity
         self.implicit_namespaces = tuple(implicit_namespaces)
         self.change_namespaces = tuple(change_namespaces) if change_namespaces else None
+        self.graded_same_value = graded_same_value
         self.change_similarity = change_similarity
         self.max_attribute_share = max_attribute_share
         self.common_: frozenset[str] = frozenset()
@@ -259,11 +265,13 @@ class SlotJudge(JudgeBase):
         headline = bool(shared_val & pn.summary_tokens) and not only_old and not weak
         if shared_val and (same or headline) and (not weak or sim >= self.dup_similarity):
             extra = pn.tokens - po.tokens - CUE_WORDS
+            sure = sim if self.graded_same_value else 0.0  # near-identical texts: surely one fact
             if len(extra) >= self.merge_min_new_tokens and pn.n_words > po.n_words:
-                return Verdict(Relation.MERGE, 0.7, f"same value {_fmt(shared_val)} with {len(extra)} new words")
+                why = f"same value {_fmt(shared_val)} with {len(extra)} new words"
+                return Verdict(Relation.MERGE, max(0.7, sure), why)
             if not same:
                 return Verdict(Relation.COEXIST, 0.5, f"mentions {_fmt(shared_val)} with other values")
-            return Verdict(Relation.DUPLICATE, 0.8, f"restates {_fmt(shared_val)}")
+            return Verdict(Relation.DUPLICATE, max(0.8, sure), f"restates {_fmt(shared_val)}")
         shared_attr = (po.tokens & pn.tokens) - po.salient - pn.salient - CUE_WORDS - po.subject_tokens
         shared_attr -= self.common_
         if (

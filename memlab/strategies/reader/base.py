@@ -1,4 +1,4 @@
-"""Base class of every reader."""
+"""The reader kind: :class:`ReaderBase` is its one definition."""
 
 from __future__ import annotations
 
@@ -12,9 +12,15 @@ if TYPE_CHECKING:
 
 
 class ReaderBase(ABC):
-    """What every reader has (:class:`~memlab.protocols.Reader`); it has no optional method.
+    """Answers a benchmark's question from the context a policy produced, the same reader for every policy.
 
-    ``reads`` is ``False`` only for ``reader=none``: a benchmark then logs no reader metric.
+    Contract: :meth:`answer` reads only ``context`` (the selected units in retrieval order: memories, cluster
+    summaries, session narratives, a running document, insights alike, each a :class:`~memlab.types.Memory`
+    with its text and recorded time) and ``now`` (when the question is asked); it returns an
+    :class:`~memlab.types.Answer` whose ``unit_ids`` are ids of context units, whose ``confidence`` is in [0, 1],
+    and whose text is ``""`` with confidence 0 when the context holds no answer (an empty context included);
+    deterministic for the same inputs; odd text never raises. ``reads`` is ``False`` only for ``reader=none``,
+    which reads nothing: a benchmark then scores only its own built-in answerer and logs no reader metric.
     """
 
     name: ClassVar[str]

@@ -11,6 +11,7 @@ from memlab.strategies.reader.base import ReaderBase
 from memlab.strategies.reader.statements import overlap, question_tokens, statements, value_of
 from memlab.text.change_reading import read_changes
 from memlab.text.modality import prospective, retrospective
+from memlab.text.temporal.written import written_day
 from memlab.types import Answer, Memory
 
 #: Questions that ask for a day: "When ...", "Since when ...", "(On|Since|From) what/which day/date ...", "What/Which
@@ -30,10 +31,14 @@ class ExtractiveReader(ReaderBase):
     cluster summary, a narrative or a running document is read the same way: as statements
     (:mod:`~memlab.strategies.reader.statements`).
 
-    * A question asking for a day (``When did ...``, ``Since when ...``) is answered with the recorded day of the
-      unit that records the event: among the units sharing a word with the question and neither looking ahead
-      (a plan) nor back (a recap; :mod:`memlab.text.modality`), the first that states a change whose new value the
-      question names, else the first of them; else the first unit sharing a word.
+    * A question asking for a day (``When did ...``, ``Since when ...``) is answered from the unit that records the
+      event: among the units sharing a word with the question and neither looking ahead (a plan) nor back (a
+      recap; :mod:`memlab.text.modality`), the first that states a change whose new value the question names, else
+      the first of them; else the first unit sharing a word. Within that unit, the statement about the event (the
+      same preference, then most words shared, then the first) gives the day when it writes one out
+      (:func:`~memlab.text.temporal.written.written_day`: ``[2025-03-04] ...``, ``on 4 March 2025``): a document, a
+      narrative or a summary dates its lines in the text, while the unit's recorded day is only the day it was
+      written. Otherwise the answer is the unit's recorded day.
     * Any other question is answered with the value the unit asserts: of its statements that assert one, the one
       sharing most words with the question; ties go to the later statement (a summary lists its sources oldest
       first, a running document appends).
@@ -43,7 +48,7 @@ class ExtractiveReader(ReaderBase):
     """
 
     name: ClassVar[str] = "extractive"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
 
     def __init__(self, max_units: int = 0) -> None:
         self.max_units = max_units
@@ -91,4 +96,18 @@ class ExtractiveReader(ReaderBase):
         changed = [u for u in plain if changes_to_asked(u)]
         unit = (changed or plain or units)[0]
         confidence = min(1.0, overlap(unit.text, asked) / len(asked))
+        said = [s for s in statements(unit.text) if overlap(s, asked)]
+        if said:
+            statement = max(
+                said,
+                key=lambda s: (
+                    not prospective(s) and any(c.new & asked for c in read_changes(s)),
+                    not prospective(s) and not retrospective(s),
+                    overlap(s, asked),
+                    -said.index(s),
+                ),
+            )
+            day = written_day(statement, unit.timestamp)
+            if day is not None:
+                return Answer(day.isoformat(), (unit.id,), confidence)
         return Answer(unit.timestamp.date().isoformat(), (unit.id,), confidence)

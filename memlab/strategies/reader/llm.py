@@ -8,10 +8,11 @@ from functools import cache
 from typing import Any, ClassVar
 
 from memlab.strategies.reader.base import ReaderBase
+from memlab.text.tokens import CHARS_PER_TOKEN
 from memlab.types import Answer, Memory
 
 #: Bumped whenever the signature or its instructions change (the cache keys on the prompt text too).
-PROMPT_VERSION = 1
+PROMPT_VERSION = 2
 
 INSTRUCTIONS = """You answer a question about a software project from its memory: notes, summaries of notes, \
 session narratives or a running document, each line with an id and the date it was recorded.
@@ -19,7 +20,8 @@ session narratives or a running document, each line with an id and the date it w
 - Answer from these lines only. When lines disagree about what holds, the more recently recorded one wins; a \
 line saying a thing was replaced, dropped or moved away from means the old value no longer holds.
 - A question about a past time ("as of 2025-01-19") asks what held then.
-- A question asking when something happened is answered with the date (YYYY-MM-DD) of the line that records it.
+- A question asking when something happened is answered with the date (YYYY-MM-DD) the text gives the event, \
+else the date of the line that records it.
 - Answer in a few words: the value or the date alone. Name the ids of the lines you read it from.
 - If the lines do not say, answer with an empty answer and no ids."""
 
@@ -49,24 +51,27 @@ class LLMReader(ReaderBase):
 
     Args:
         llm: The ``llm`` config (``model``, ``api_base``, ``cache`` ...; conf: ``${llm}``).
-        cache_dir: Response cache folder (``None``: ``llm.cache_dir`` when ``llm.cache`` is true).
-        max_chars: Characters of each unit's text shown.
+        cache_dir: Response cache folder (``None``: ``llm.cache_dir``); ``llm.cache=false`` turns it off.
+        max_context_tokens: The context's size in tokens (4 characters each, as the selector's budget counts):
+            units are shown whole, in retrieval order, until the next would pass it; that one is shown cut to what
+            is left and the rest are not shown. A bound on the whole context, not on each unit: a design whose
+            units are long documents (squidbot's sections, Astra's narratives) is read as far as any other.
         max_units: Units shown, in retrieval order (0: all).
     """
 
     name: ClassVar[str] = "llm"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
 
     def __init__(
         self,
         llm: Mapping[str, Any] | None = None,
         cache_dir: str | None = None,
-        max_chars: int = 600,
+        max_context_tokens: int = 4000,
         max_units: int = 0,
     ) -> None:
         self.llm = dict(llm or {})
         self.cache_dir = cache_dir
-        self.max_chars = max_chars
+        self.max_context_tokens = max_context_tokens
         self.max_units = max_units
         self.client_: Any = None
 
@@ -82,10 +87,9 @@ class LLMReader(ReaderBase):
         self.client_ = LLMClient(self.llm, "reader", "reader=llm", "the empty answer", cache_dir=self.cache_dir)
 
     def render(self, units: Sequence[Memory]) -> str:
-        """The units as prompt lines, in retrieval order."""
-        return "\n".join(
-            f"[{u.id}] ({u.timestamp.date().isoformat()}) {' '.join(u.text.split())[: self.max_chars]}" for u in units
-        )
+        """The units as prompt lines, in retrieval order, within ``max_context_tokens``."""
+        text = "\n".join(f"[{u.id}] ({u.timestamp.date().isoformat()}) {' '.join(u.text.split())}" for u in units)
+        return text[: self.max_context_tokens * CHARS_PER_TOKEN].rstrip("\n")
 
     def answer(self, question: str, context: Sequence[Memory], now: datetime) -> Answer:
         """The model's answer (the empty answer for an empty context, without a call)."""

@@ -1,4 +1,4 @@
-"""Base class of every retention function: the optional methods of the protocol, with their defaults."""
+"""The retention kind: :class:`RetentionBase` is its one definition."""
 
 from __future__ import annotations
 
@@ -10,10 +10,18 @@ from typing import TYPE_CHECKING, ClassVar
 if TYPE_CHECKING:
     from memlab.types import Memory, MemoryState, RetentionScore
 
+    #: What :meth:`RetentionBase.score_all` may be told: memory id -> ids it refers to (``None``: nothing).
+    References = Mapping[str, Iterable[str]] | None
+
 
 class RetentionBase(ABC):
-    """What every retention function has (:class:`~memlab.protocols.RetentionFunction`): ``score`` is the one
-    method a function must define; :meth:`score_all` defaults to scoring each memory alone.
+    """Scores how strongly a memory should stay retrievable, and the tier that follows.
+
+    Contract: ``score(...).overall`` is in [0, 1]; with everything else fixed it never rises as ``now`` moves
+    later; the tier is monotone in ``overall`` (a higher score never gets a colder tier); it reads no clock
+    (``now`` is the benchmark's time) and has no side effects. :meth:`score` is the one method a function must
+    define; a function whose score depends on the other memories (a sliding window, a capacity cap) overrides
+    :meth:`score_all`, and :meth:`score` then scores one memory as if it were the only one.
     """
 
     name: ClassVar[str]
@@ -28,14 +36,10 @@ class RetentionBase(ABC):
         """Score ``memory`` in ``state`` at time ``now``."""
 
     def score_all(
-        self,
-        memories: Sequence[Memory],
-        states: Sequence[MemoryState],
-        now: datetime,
-        *,
-        references: Mapping[str, Iterable[str]] | None = None,
+        self, memories: Sequence[Memory], states: Sequence[MemoryState], now: datetime, *, references: References = None
     ) -> list[RetentionScore]:
-        """Score every memory the run sees, in order (``references``: memory id -> ids it refers to, for a
-        function that keeps what a kept memory refers to); default: :meth:`score` of each memory alone.
+        """Score every memory the consolidation run sees, one score per memory in order, the contract per item
+        (``references``: memory id -> ids it refers to, for a function that keeps what a kept memory refers to);
+        default: :meth:`score` of each memory alone.
         """
         return [self.score(memory, state, now) for memory, state in zip(memories, states, strict=True)]

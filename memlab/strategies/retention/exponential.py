@@ -61,13 +61,15 @@ class ExponentialRetention(RetentionBase):
         self.activation_saturation = activation_saturation
         self.thresholds = dict(thresholds or {"hot": 0.6, "warm": 0.3, "cold": 0.1})
 
+    @staticmethod
+    def age_days(memory: Memory, state: MemoryState, now: datetime) -> float:
+        """Days since the later of creation and last access (0 for a memory from the future)."""
+        ref = max(memory.timestamp, state.last_accessed or memory.timestamp)
+        return max(0.0, (now - ref).total_seconds() / 86400.0)
+
     def recency(self, memory: Memory, state: MemoryState, now: datetime) -> float:
         """Exponential decay of the age since the later of creation and last access."""
-        ref = memory.timestamp
-        if state.last_accessed is not None and state.last_accessed > ref:
-            ref = state.last_accessed
-        age_days = max(0.0, (now - ref).total_seconds() / 86400.0)
-        return math.exp(-age_days * math.log(2) / self.half_life_days)
+        return math.exp(-self.age_days(memory, state, now) * math.log(2) / self.half_life_days)
 
     def score(self, memory: Memory, state: MemoryState, now: datetime) -> RetentionScore:
         """Score a memory; see the class docstring."""

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from memlab.strategies.retention.exponential import ExponentialRetention
 from memlab.types import Memory, MemoryState
@@ -33,30 +32,11 @@ class PowerLawRetention(ExponentialRetention):
     name: ClassVar[str] = "power_law"
     version: ClassVar[int] = 1
 
-    def __init__(
-        self,
-        decay: float = 0.5,
-        scale_days: float = 1.0,
-        weights: Mapping[str, float] | None = None,
-        importance: Mapping[str, float] | None = None,
-        superseded_penalty: float = 0.2,
-        activation_saturation: int = 20,
-        thresholds: Mapping[str, float] | None = None,
-    ) -> None:
-        super().__init__(
-            weights=weights,
-            importance=importance,
-            superseded_penalty=superseded_penalty,
-            activation_saturation=activation_saturation,
-            thresholds=thresholds,
-        )
+    def __init__(self, decay: float = 0.5, scale_days: float = 1.0, **seed: Any) -> None:
+        super().__init__(**seed)  # the seed's weights, importance, penalty, saturation and thresholds
         self.decay = decay
         self.scale_days = scale_days
 
     def recency(self, memory: Memory, state: MemoryState, now: datetime) -> float:
         """``(1 + t/scale_days)^(−decay)`` with ``t`` the days since the later of creation and last access."""
-        ref = memory.timestamp
-        if state.last_accessed is not None and state.last_accessed > ref:
-            ref = state.last_accessed
-        age_days = max(0.0, (now - ref).total_seconds() / 86400.0)
-        return (1.0 + age_days / self.scale_days) ** (-self.decay)
+        return (1.0 + self.age_days(memory, state, now) / self.scale_days) ** (-self.decay)

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
 from typing import ClassVar
 
 from memlab.errors import MemlabError
-from memlab.strategies.retention.base import RetentionBase
-from memlab.strategies.retention.window import LIVE, keep_newest
-from memlab.types import Memory, MemoryState, RetentionScore
+from memlab.strategies.retention.window import WindowRetention
 
 
-class SlidingWindowRetention(RetentionBase):
+class SlidingWindowRetention(WindowRetention):
     """squidbot's consolidation trigger (Athemis/squidbot, ``docs/plans/2026-02-23-memory-consolidation-design.md``):
     nothing happens while the conversation holds at most ``trigger`` messages; once it holds more, every
     message but the newest ``keep`` is summarised into the memory document and leaves the context.
@@ -20,8 +16,7 @@ class SlidingWindowRetention(RetentionBase):
     Rendered as tiers: with ``n ≤ trigger`` memories every memory is HOT (score 1); with ``n > trigger``
     the ``keep`` newest (by timestamp, then id) are HOT (score 1) and the rest ARCHIVED (score 0) —
     archived, never deleted, as squidbot never modifies its raw log. The summary itself is the
-    summarizer's job (``summarizer=running_document``). The window depends on the other memories, so the
-    pipeline calls :meth:`score_all`; :meth:`score` scores one memory as if it were the only one (HOT).
+    summarizer's job (``summarizer=running_document``).
 
     Not rendered: squidbot's later consolidation cursor (a revision that summarises only the messages
     after the last consolidation) — here the window is recomputed from the whole store at each run, which
@@ -39,27 +34,11 @@ class SlidingWindowRetention(RetentionBase):
         self.trigger = trigger
         self.keep = keep
 
-    def _check(self) -> None:
+    def kept(self, n: int) -> int:
+        """All ``n`` up to ``trigger`` memories; beyond, the newest ``keep``."""
         if not 0 <= self.keep <= self.trigger:
             raise MemlabError(
                 f"sliding_window needs 0 <= keep <= trigger, got keep={self.keep}, trigger={self.trigger}; "
                 "fix retention.keep or retention.trigger"
             )
-
-    def score(self, memory: Memory, state: MemoryState, now: datetime) -> RetentionScore:
-        """One memory alone: HOT unless ``trigger`` is 0 (then as ``score_all`` of that one memory)."""
-        return self.score_all([memory], [state], now)[0]
-
-    def score_all(
-        self,
-        memories: Sequence[Memory],
-        states: Sequence[MemoryState],
-        now: datetime,
-        *,
-        references: Mapping[str, Iterable[str]] | None = None,
-    ) -> list[RetentionScore]:
-        """All HOT up to ``trigger`` memories; beyond, the newest ``keep`` HOT and the rest ARCHIVED."""
-        self._check()
-        if len(memories) <= self.trigger:
-            return [LIVE] * len(memories)
-        return keep_newest(memories, self.keep)
+        return n if n <= self.trigger else self.keep

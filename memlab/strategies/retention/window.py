@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
 
-from memlab.types import Memory, RetentionScore, Tier
+from memlab.strategies.retention.base import RetentionBase
+from memlab.types import Memory, MemoryState, RetentionScore, Tier
+
+if TYPE_CHECKING:
+    from memlab.strategies.retention.base import References
 
 #: Score of a memory inside the window (kept verbatim in context).
 LIVE = RetentionScore(1.0, Tier.HOT, recency=1.0)
@@ -24,3 +31,24 @@ def newest_ranks(memories: Sequence[Memory]) -> list[int]:
 def keep_newest(memories: Sequence[Memory], keep: int) -> list[RetentionScore]:
     """``LIVE`` for the ``keep`` newest memories, ``ARCHIVED`` for the rest (in input order)."""
     return [LIVE if rank < keep else ARCHIVED for rank in newest_ranks(memories)]
+
+
+class WindowRetention(RetentionBase):
+    """A window over the store: the newest :meth:`kept` of its ``n`` memories are HOT (score 1), the rest ARCHIVED
+    (score 0). A memory's score depends on the others, so the pipeline calls :meth:`score_all`; :meth:`score`
+    scores one memory as if it were the only one.
+    """
+
+    @abstractmethod
+    def kept(self, n: int) -> int:
+        """How many of ``n`` memories the window keeps (a one-line error for hyperparameters that contradict)."""
+
+    def score(self, memory: Memory, state: MemoryState, now: datetime) -> RetentionScore:
+        """One memory alone (HOT unless the window keeps none)."""
+        return self.score_all([memory], [state], now)[0]
+
+    def score_all(
+        self, memories: Sequence[Memory], states: Sequence[MemoryState], now: datetime, *, references: References = None
+    ) -> list[RetentionScore]:
+        """The newest ``kept(len(memories))`` HOT, the rest ARCHIVED."""
+        return keep_newest(memories, self.kept(len(memories)))

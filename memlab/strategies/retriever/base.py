@@ -1,4 +1,4 @@
-"""Base class of every retriever: the optional method of the protocol, with its default."""
+"""The retriever kind: :class:`RetrieverBase` is its one definition, :class:`Pool` the candidates recall passes."""
 
 from __future__ import annotations
 
@@ -8,13 +8,42 @@ from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from memlab.protocols import Embedder
+    import numpy as np
+
+    from memlab.embed.base import EmbedderBase
     from memlab.types import Memory
 
 
+class Pool(list):
+    """Candidates (a list of memories in time order) that also know where they sit in the store's time order:
+    what recall passes a retriever, so that a retriever may look up per-memory data by position instead of once
+    per member and call; a plain list of candidates has no such order.
+
+    Attributes:
+        order: The store's memories in time order (the list the positions index).
+        positions: Index in ``order`` of each member, ascending.
+        order_key: The ``version`` of the store's memories that ``order`` was computed from (versions are
+            unique across stores, so equal keys mean the same order).
+    """
+
+    __slots__ = ("order", "order_key", "positions")
+
+    def __init__(self, order: list[Memory], positions: np.ndarray, order_key: int) -> None:
+        super().__init__(order[i] for i in positions.tolist())
+        self.order = order
+        self.positions = positions
+        self.order_key = order_key
+
+
 class RetrieverBase(ABC):
-    """What every retriever has (:class:`~memlab.protocols.Retriever`): ``rank`` is the one method a retriever
-    must define; :meth:`rank_many` defaults to ranking each query alone.
+    """Ranks the units recall may return (memories, and summaries as units) for a query.
+
+    Contract: :meth:`rank` returns ``(id, score)`` pairs for candidates only, each id at most once, best first
+    (higher score is better; scores compare only within one ranking); ties are broken by the candidates' order
+    (the pipeline passes them in time order, ties by id, as a :class:`Pool`); deterministic; it sees only
+    ``candidates`` (the pipeline passes what existed at ``now``) and reads no clock; odd text never raises.
+    ``embedder`` is the run's embedder (dense options need it). The ``none`` option ranks nothing: every
+    candidate scores 0, newest first (ties by id), so that recall hands the newest units to the selector.
     """
 
     name: ClassVar[str]
@@ -24,7 +53,7 @@ class RetrieverBase(ABC):
 
     @abstractmethod
     def rank(
-        self, query: str, candidates: Sequence[Memory], now: datetime, embedder: Embedder | None = None
+        self, query: str, candidates: Sequence[Memory], now: datetime, embedder: EmbedderBase | None = None
     ) -> list[tuple[str, float]]:
         """Rank ``candidates`` for ``query``."""
 
@@ -33,7 +62,7 @@ class RetrieverBase(ABC):
         queries: Sequence[str],
         candidates: Sequence[Memory],
         now: datetime,
-        embedder: Embedder | None = None,
+        embedder: EmbedderBase | None = None,
         limit: int | None = None,
     ) -> list[list[tuple[str, float]]]:
         """Rank ``candidates`` for each query, the same answers as :meth:`rank`. ``limit`` allows a retriever to

@@ -28,14 +28,14 @@ Features that read a unit's neighbours or session use ``meta["session"]``, ``met
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import ClassVar
 
 import numpy as np
 
+from memlab.embed.base import EmbedderBase
 from memlab.errors import MemlabError
-from memlab.protocols import Embedder
 from memlab.strategies.retriever.base import RetrieverBase
 from memlab.strategies.retriever.topk import BANK_MIN_UNITS, VectorBank, top_order
 from memlab.text.lexical import rewrite_query, tokens
@@ -61,11 +61,10 @@ def index_text(memory: Memory, context: str) -> str:
     raise ValueError(f"unknown context {context!r}; valid: {', '.join(CONTEXTS)}")
 
 
-@dataclass(frozen=True)
-class RetrieverConfig:
-    """Hyperparameters of :class:`TurnRetriever` (see the module docstring)."""
+@dataclass(eq=False)
+class EngineOptions:
+    """The engine's hyperparameters (see the module docstring), written once: the options' and the config's."""
 
-    mode: str = "hybrid"
     context: str = "speaker"
     rewrite: bool = True
     rrf_k: int = 60
@@ -80,6 +79,13 @@ class RetrieverConfig:
     bm25_window: int = 0
     bm25_k1: float = 1.5
     bm25_b: float = 0.75
+
+
+@dataclass
+class RetrieverConfig(EngineOptions):
+    """Settings of :class:`TurnRetriever`: the hyperparameters and the ``mode``, checked."""
+
+    mode: str = "hybrid"
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -130,7 +136,7 @@ class TurnRetriever:
         config: Options.
     """
 
-    def __init__(self, memories: Sequence[Memory], embedder: Embedder | None, config: RetrieverConfig) -> None:
+    def __init__(self, memories: Sequence[Memory], embedder: EmbedderBase | None, config: RetrieverConfig) -> None:
         self.memories = list(memories)
         self.config = config
         self.embedder = embedder
@@ -273,25 +279,27 @@ class TurnRetriever:
         return self.rank_all([question])[0]
 
 
-class EngineRetriever(RetrieverBase):
+@dataclass(eq=False)  # the generated constructor only stores the hyperparameters; identity stays equality
+class EngineRetriever(RetrieverBase, EngineOptions):
     """Shared body of the ``bm25``, ``dense`` and ``hybrid`` options: a :class:`TurnRetriever` over the
     candidates, kept while the candidates stay the same (the queries of one moment share one index).
 
-    Subclasses set ``mode`` and store their hyperparameters (the fields of :class:`RetrieverConfig` they
-    take); :meth:`rank_many` ranks several queries over one candidate list with one index and one batch of
-    query embeddings.
+    Subclasses set ``mode``; :meth:`rank_many` ranks several queries over one candidate list with one index and
+    one batch of query embeddings. Its hyperparameters are :class:`EngineOptions` (the module docstring says
+    what each does); one the option's mode does not read (``bm25_k1`` of ``dense``) is kept and unused.
     """
 
     mode: ClassVar[str] = "hybrid"
+    engine_key_ = None
+    bank_ = None
 
     def config(self) -> RetrieverConfig:
         """The engine's settings from this option's hyperparameters."""
-        fields = {f: getattr(self, f) for f in RetrieverConfig.__dataclass_fields__ if f != "mode" and hasattr(self, f)}
-        return RetrieverConfig(mode=self.mode, **fields)
+        return RetrieverConfig(mode=self.mode, **{f.name: getattr(self, f.name) for f in fields(self)})
 
-    def _engine(self, candidates: Sequence[Memory], embedder: Embedder | None) -> TurnRetriever:
+    def _engine(self, candidates: Sequence[Memory], embedder: EmbedderBase | None) -> TurnRetriever:
         key = (tuple(m.id for m in candidates), id(embedder))
-        if getattr(self, "engine_key_", None) != key:
+        if self.engine_key_ != key:
             self.engine_ = TurnRetriever(candidates, embedder, self.config())
             self.engine_key_ = key
         return self.engine_
@@ -301,7 +309,7 @@ class EngineRetriever(RetrieverBase):
         queries: Sequence[str],
         candidates: Sequence[Memory],
         now: datetime,
-        embedder: Embedder | None = None,
+        embedder: EmbedderBase | None = None,
         limit: int | None = None,
     ) -> list[list[tuple[str, float]]]:
         """For each query, every candidate's ``(id, score)``, best first (ties: the candidates' order); with
@@ -337,13 +345,13 @@ class EngineRetriever(RetrieverBase):
         self,
         queries: Sequence[str],
         candidates: Sequence[Memory],
-        embedder: Embedder,
+        embedder: EmbedderBase,
         limit: int,
         config: RetrieverConfig,
     ) -> list[list[tuple[str, float]]]:
         """:meth:`rank_many` of a large dense pool through the vector bank (see :data:`BANK_MIN_UNITS`)."""
-        model_id = getattr(embedder, "model_id", None)
-        bank = getattr(self, "bank_", None)
+        model_id = embedder.model_id
+        bank = self.bank_
         if bank is None or bank.model_id != model_id:
             bank = self.bank_ = VectorBank(model_id)
         rows = bank.rows_of(candidates, lambda units: self._texts(units, config), embedder, config.context)
@@ -357,7 +365,7 @@ class EngineRetriever(RetrieverBase):
         return out
 
     def rank(
-        self, query: str, candidates: Sequence[Memory], now: datetime, embedder: Embedder | None = None
+        self, query: str, candidates: Sequence[Memory], now: datetime, embedder: EmbedderBase | None = None
     ) -> list[tuple[str, float]]:
         """Every candidate's ``(id, score)`` for ``query``, best first (ties: the candidates' order)."""
         return self.rank_many([query], candidates, now, embedder)[0]

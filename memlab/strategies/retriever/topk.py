@@ -6,7 +6,8 @@ from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 
-from memlab.protocols import Embedder
+from memlab.embed.base import EmbedderBase
+from memlab.strategies.retriever.base import Pool
 
 
 def top_order(scores: np.ndarray, limit: int | None = None) -> np.ndarray:
@@ -40,7 +41,7 @@ class VectorBank:
         #: ``((order_key, tag), row of each text of that order or -1)``, see :meth:`rows_of`.
         self.order_rows: tuple[tuple, np.ndarray | None] | None = None
 
-    def lookup(self, texts: Sequence[str], embedder: Embedder) -> np.ndarray:
+    def lookup(self, texts: Sequence[str], embedder: EmbedderBase) -> np.ndarray:
         """Row of each text, embedding (through ``embedder``) the texts not yet in the bank."""
         try:
             return np.fromiter(map(self.rows.__getitem__, texts), dtype=np.int64, count=len(texts))
@@ -60,18 +61,17 @@ class VectorBank:
         return np.fromiter(map(self.rows.__getitem__, texts), dtype=np.int64, count=len(texts))
 
     def rows_of(
-        self, units: Sequence, texts: Callable[[Sequence], list[str]], embedder: Embedder, tag: Hashable = None
+        self, units: Sequence, texts: Callable[[Sequence], list[str]], embedder: EmbedderBase, tag: Hashable = None
     ) -> np.ndarray:
         """:meth:`lookup` of ``texts(units)`` (``tag`` names ``texts``: the same tag, the same function).
 
-        When ``units`` carries its positions in a larger time order (a recall pool: ``order``, ``positions``,
-        ``order_key``) and a second pool over the same order arrives, the row of each text of that order
+        When ``units`` is a recall :class:`~memlab.strategies.retriever.base.Pool` (it knows its positions in the
+        store's time order) and a second pool over the same order arrives, the row of each text of that order
         already in the bank is kept, so later pools whose texts are all in the bank cost no lookup per unit.
         """
-        positions = getattr(units, "positions", None)
-        key = (getattr(units, "order_key", None), tag)
-        if positions is None or key[0] is None:
+        if not isinstance(units, Pool):
             return self.lookup(texts(units), embedder)
+        key, positions = (units.order_key, tag), units.positions
         if self.order_rows is None or self.order_rows[0] != key:  # first pool over this order: as lookup
             self.order_rows = (key, None)
             return self.lookup(texts(units), embedder)

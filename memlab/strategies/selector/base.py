@@ -1,4 +1,4 @@
-"""Base class of every injection selector."""
+"""The selector kind: :class:`SelectorBase` is its one definition."""
 
 from __future__ import annotations
 
@@ -13,7 +13,13 @@ if TYPE_CHECKING:
 
 
 class SelectorBase(ABC):
-    """What every selector has (:class:`~memlab.protocols.InjectionSelector`); it has no optional method."""
+    """Chooses what goes into the SessionStart block.
+
+    Contract: the estimated tokens of the returned items (:func:`memlab.text.tokens.item_tokens` of each text
+    with ``context.chars_per_token``) sum to at most ``budget_tokens``; no id appears twice; the result does not
+    depend on the order of ``candidates`` (ties are broken by score descending, then id ascending);
+    deterministic.
+    """
 
     name: ClassVar[str]
     version: ClassVar[int]

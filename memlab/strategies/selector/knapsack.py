@@ -9,7 +9,7 @@ from memlab.errors import MemlabError
 from memlab.selection_types import InjectionCandidate, SelectionContext
 from memlab.strategies.selector.base import SelectorBase
 from memlab.strategies.selector.packing import unique
-from memlab.strategies.selector.seed_weighted import SEED_WEIGHTS
+from memlab.strategies.selector.seed_weighted import seed_score
 from memlab.text.tokens import item_tokens
 
 
@@ -50,10 +50,7 @@ class KnapsackSelector(SelectorBase):
 
     def value(self, c: InjectionCandidate) -> float:
         """The seed's weighted score of ``c``."""
-        if self.prioritize_by not in SEED_WEIGHTS:
-            raise MemlabError(f"unknown prioritize_by '{self.prioritize_by}'; valid: {', '.join(SEED_WEIGHTS)}")
-        w_rel, w_rec, w_act = SEED_WEIGHTS[self.prioritize_by]
-        return w_rel * c.relevance + w_rec * c.recency + w_act * c.activation
+        return seed_score(c, self.prioritize_by)
 
     def select(
         self, candidates: Sequence[InjectionCandidate], context: SelectionContext, budget_tokens: int

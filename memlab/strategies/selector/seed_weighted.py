@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from memlab.errors import MemlabError
 from memlab.selection_types import InjectionCandidate, SelectionContext
 from memlab.strategies.selector.base import SelectorBase
-from memlab.text.tokens import item_tokens
+from memlab.strategies.selector.packing import pack, unique
 
 TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
 if TYPE_CHECKING:
@@ -19,6 +19,14 @@ SEED_WEIGHTS: Mapping[str, tuple[float, float, float]] = {
     "recency": (0.3, 0.5, 0.2),
     "activation": (0.3, 0.2, 0.5),
 }
+
+
+def seed_score(c: InjectionCandidate, prioritize_by: str) -> float:
+    """The seed's weighted score of ``c``: ``w·(relevance, recency, activation)`` with ``prioritize_by``'s weights."""
+    if prioritize_by not in SEED_WEIGHTS:
+        raise MemlabError(f"unknown prioritize_by '{prioritize_by}'; valid: {', '.join(SEED_WEIGHTS)}")
+    w_rel, w_rec, w_act = SEED_WEIGHTS[prioritize_by]
+    return w_rel * c.relevance + w_rec * c.recency + w_act * c.activation
 
 
 class SeedWeightedSelector(SelectorBase):
@@ -50,30 +58,11 @@ class SeedWeightedSelector(SelectorBase):
 
     def score(self, c: InjectionCandidate) -> float:
         """Weighted score of one candidate."""
-        if self.prioritize_by not in SEED_WEIGHTS:
-            raise MemlabError(f"unknown prioritize_by '{self.prioritize_by}'; valid: {', '.join(SEED_WEIGHTS)}")
-        w_rel, w_rec, w_act = SEED_WEIGHTS[self.prioritize_by]
-        return w_rel * c.relevance + w_rec * c.recency + w_act * c.activation
+        return seed_score(c, self.prioritize_by)
 
     def select(
         self, candidates: Sequence[InjectionCandidate], context: SelectionContext, budget_tokens: int
     ) -> list[InjectionCandidate]:
         """Select under the budget; see the class docstring."""
-        best: dict[str, InjectionCandidate] = {}
-        for c in candidates:
-            if c.confidence < self.min_confidence:
-                continue
-            if c.id not in best or (self.score(c), c.text) > (self.score(best[c.id]), best[c.id].text):
-                best[c.id] = c
-        ranked = sorted(best.values(), key=lambda c: (-self.score(c), c.id))[: self.max_items]
-        chosen: list[InjectionCandidate] = []
-        used = 0
-        for c in ranked:
-            cost = item_tokens(c.text, context.chars_per_token)
-            if used + cost > budget_tokens:
-                if self.on_overflow == "stop":
-                    break
-                continue
-            chosen.append(c)
-            used += cost
-        return chosen
+        ranked = unique(candidates, self.score, self.min_confidence)[: self.max_items]
+        return pack(ranked, budget_tokens, context.chars_per_token, on_overflow=self.on_overflow)

@@ -48,7 +48,7 @@ class DSPySummarizer(SummarizerBase):
 
     The memories go to the model in time order as ``[id] (namespace, time) text`` lines (each cut to
     ``max_chars``), with the already judged supersessions of the optional ``superseded`` mapping (see
-    :class:`~memlab.protocols.Summarizer`). The answer is validated: cited ids outside the cluster are
+    :class:`~.base.SummarizerBase`). The answer is validated: cited ids outside the cluster are
     dropped (none left → the summary cites the whole cluster); ``confidence`` is the fraction of the
     model's cited ids that are members; decisions need a non-empty ``decision``; superseded facts must
     name a member as ``source_memory_id`` (the mapping's facts are added for members the model missed);
@@ -69,14 +69,16 @@ class DSPySummarizer(SummarizerBase):
     :mod:`memlab.llm.astra_signatures`). With ``astra`` the summarizer also writes Astra's insight patterns
     (:meth:`write_insight`, called by ``pipeline.insights``). Every answer is validated into the same fields.
 
-    **Cache.** Answers that validated are stored under ``cache_dir`` (else the ``llm`` group's cache), keyed
-    by the model settings, the prompt and the inputs (the rendered memories and the known supersessions); a
-    rerun makes no call and counts a cache hit (failures are not cached, so a retry may succeed).
+    **Cache.** With ``llm.cache`` on, answers that validated are stored under ``cache_dir`` (else the ``llm``
+    group's cache), keyed by the model settings, the endpoint and the model it serves, the prompt and the
+    inputs (the rendered memories and the known supersessions); a rerun makes no call and
+    counts a cache hit (failures are not cached, so a retry may succeed).
 
     Args:
         llm: The ``llm`` config mapping (the conf passes ``${llm}``), given to :func:`memlab.llm.lm.make_lm`.
         fallback: ``extractive`` or ``none``.
-        cache_dir: Response cache folder (``null``: the ``llm`` group's ``cache_dir`` when ``llm.cache``).
+        cache_dir: Response cache folder (``null``: the ``llm`` group's ``cache_dir``); ``llm.cache=false`` turns
+            the cache off whatever the folder.
         max_chars: Each memory is cut to this many characters in the prompt.
         max_facts: Key facts kept (also the fallback's).
         max_decisions: Decisions kept (also the fallback's).

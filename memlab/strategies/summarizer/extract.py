@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from memlab.types import Memory, SupersededFact
+from memlab.types import Memory, Summary, SummaryDecision, SupersededFact
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
@@ -72,3 +72,25 @@ def dominant_namespace(memories: Sequence[Memory]) -> str:
     """Most frequent namespace (ties by name)."""
     counts = Counter(m.namespace for m in memories)
     return min(counts, key=lambda ns: (-counts[ns], ns))
+
+
+def cluster_summary(
+    ordered: Sequence[Memory],
+    text: str,
+    facts: Sequence[str],
+    decisions: Sequence[SummaryDecision],
+    outdated: Sequence[SupersededFact],
+) -> Summary:
+    """The summary of the cluster ``ordered`` (time order): it cites every member and spans their times."""
+    return Summary(
+        id=summary_id([m.id for m in ordered]),
+        namespace=dominant_namespace(ordered),
+        summary=text,
+        key_facts=tuple(facts),
+        decisions=tuple(decisions),
+        superseded_facts=tuple(outdated),
+        temporal_start=ordered[0].timestamp,
+        temporal_end=ordered[-1].timestamp,
+        source_ids=tuple(m.id for m in ordered),
+        confidence=1.0,
+    )

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from memlab.strategies.summarizer.base import SummarizerBase
 from memlab.strategies.summarizer.extract import (
-    dominant_namespace,
+    cluster_summary,
     first_sentence,
     line_of,
     summary_id,
@@ -25,7 +25,7 @@ class ExtractiveSummarizer(SummarizerBase):
     ``key_facts`` are the distinct summary lines of the current members, newest first; ``decisions`` are
     the current members from the ``decisions`` namespace (rationale: the first sentence of their content);
     ``superseded_facts`` come from the optional ``superseded`` mapping (memory id -> id of its superseder,
-    from the judged SUPERSEDE edges; see :class:`~memlab.protocols.Summarizer`): each superseded member
+    from the judged SUPERSEDE edges; see :class:`~.base.SummarizerBase`): each superseded member
     becomes a fact ``original_fact → superseded_by`` (the superseder's line when it is in the cluster,
     else its id) and leaves the key facts and decisions. "Current" = not superseded; without the mapping
     every member is current. Confidence is 1.0: every sentence is quoted from a cited source.
@@ -64,15 +64,4 @@ class ExtractiveSummarizer(SummarizerBase):
         start, end = ordered[0].timestamp, ordered[-1].timestamp
         lead = facts[0] if facts else ""
         text = f"{lead} ({len(ordered)} related memories, {start.date()} to {end.date()})"
-        return Summary(
-            id=summary_id([m.id for m in ordered]),
-            namespace=dominant_namespace(ordered),
-            summary=text,
-            key_facts=tuple(facts),
-            decisions=decisions,
-            superseded_facts=outdated,
-            temporal_start=start,
-            temporal_end=end,
-            source_ids=tuple(m.id for m in ordered),
-            confidence=1.0,
-        )
+        return cluster_summary(ordered, text, facts, decisions, outdated)

@@ -7,7 +7,6 @@ from typing import ClassVar
 
 from memlab.strategies.summarizer.base import SummarizerBase
 from memlab.strategies.summarizer.extract import (
-    centrality,
     dominant_namespace,
     line_of,
     summary_id,
@@ -29,10 +28,14 @@ class RunningDocumentSummarizer(SummarizerBase):
         - <line>
         - <line>
 
-    with one line per distinct statement in time order; when there are more than ``max_lines``, the most
-    central ones (summed token overlap with the rest of the chunk; ties newer first) are kept, still in
-    time order; each line is cut to ``max_chars``. Superseded statements (optional ``superseded``
-    mapping, see :class:`~memlab.protocols.Summarizer`) are written as ``~~old~~ → new`` so that an
+    with one line per distinct statement in time order: **every** archived message keeps its line (squidbot's
+    point is that the agent retains the content of old exchanges), so the section is bounded by size, not by a
+    count of lines: each line is cut to ``max_chars`` and, when the lines would pass ``max_section_chars``, to
+    an equal share of it (never below ``min_line_chars``, so a very long chunk may pass the bound rather than
+    lose a message). A chunk that spans more than one day dates each line (``[YYYY-MM-DD] ...``): the day a
+    message was said is part of its content, and the heading alone gives only the chunk's range. Superseded
+    statements (optional ``superseded`` mapping, see :class:`~.base.SummarizerBase`) are written as
+    ``~~old~~ → new`` so that an
     appended document never states an outdated fact as current. ``key_facts`` are the lines.
 
     The running document itself is the concatenation of these sections in time order (the pipeline's or
@@ -40,16 +43,18 @@ class RunningDocumentSummarizer(SummarizerBase):
     messages, which quoting cannot.
 
     Args:
-        max_lines: Lines per section.
         max_chars: Longest line.
+        max_section_chars: Size of a section's lines together, shared equally when they would pass it.
+        min_line_chars: Shortest cut of a line.
     """
 
     name: ClassVar[str] = "running_document"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
 
-    def __init__(self, max_lines: int = 20, max_chars: int = 200) -> None:
-        self.max_lines = max_lines
+    def __init__(self, max_chars: int = 200, max_section_chars: int = 12000, min_line_chars: int = 60) -> None:
         self.max_chars = max_chars
+        self.max_section_chars = max_section_chars
+        self.min_line_chars = min_line_chars
 
     def summarize(self, memories: Sequence[Memory], *, superseded: Mapping[str, str] | None = None) -> Summary | None:
         """One appendable section for the chunk (any order in, same section out)."""
@@ -58,23 +63,19 @@ class RunningDocumentSummarizer(SummarizerBase):
         ordered = sorted(memories, key=lambda m: (m.timestamp, m.id))
         outdated, outdated_ids = superseded_facts(ordered, superseded)
         replaced = {f.source_memory_id: f.superseded_by for f in outdated}
-        distinct: list[int] = []
-        seen: set[str] = set()
-        for i, m in enumerate(ordered):
-            line = line_of(m, self.max_chars)
-            if line and line not in seen:
-                seen.add(line)
-                distinct.append(i)
-        if len(distinct) > self.max_lines:
-            scores = centrality([ordered[i] for i in distinct])
-            keep = sorted(range(len(distinct)), key=lambda k: (-scores[k], -k))[: self.max_lines]
-            distinct = [distinct[k] for k in sorted(keep)]
-        lines = []
-        for i in distinct:
-            m = ordered[i]
-            line = line_of(m, self.max_chars)
-            lines.append(f"~~{line}~~ → {replaced[m.id]}" if m.id in outdated_ids else line)
         start, end = ordered[0].timestamp, ordered[-1].timestamp
+        dated = start.date() != end.date()
+        first: dict[str, Memory] = {}  # each distinct statement at its first message
+        for m in ordered:
+            first.setdefault(line_of(m, self.max_chars), m)
+        distinct = [m for line, m in first.items() if line]
+        share = self.max_section_chars // max(1, len(distinct))
+        limit = max(self.min_line_chars, min(self.max_chars, share))
+        lines = []
+        for m in distinct:
+            line = line_of(m, limit)
+            line = f"~~{line}~~ → {replaced[m.id]}" if m.id in outdated_ids else line
+            lines.append(f"[{m.timestamp.date()}] {line}" if dated else line)
         head = f"## {start.date()} .. {end.date()} ({len(ordered)} messages)"
         return Summary(
             id=summary_id([m.id for m in ordered]),

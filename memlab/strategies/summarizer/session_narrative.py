@@ -9,9 +9,8 @@ from typing import ClassVar
 from memlab.strategies.summarizer.base import SummarizerBase
 from memlab.strategies.summarizer.extract import (
     centrality,
-    dominant_namespace,
+    cluster_summary,
     line_of,
-    summary_id,
     superseded_facts,
 )
 from memlab.types import Memory, Summary, SummaryDecision
@@ -42,7 +41,7 @@ class SessionNarrativeSummarizer(SummarizerBase):
       cannot do (with an LLM, ``summarizer=dspy`` writes free-form summaries; it has no arc field either).
 
     ``decisions`` are the session's ``decisions``-namespace items; ``superseded_facts`` come from the
-    optional ``superseded`` mapping (see :class:`~memlab.protocols.Summarizer`). Confidence 1.0 (quoted).
+    optional ``superseded`` mapping (see :class:`~.base.SummarizerBase`). Confidence 1.0 (quoted).
 
     Args:
         max_interactions: Key interactions kept.
@@ -103,15 +102,4 @@ class SessionNarrativeSummarizer(SummarizerBase):
             for m in ordered
             if m.namespace == "decisions" and m.id not in outdated_ids
         )
-        return Summary(
-            id=summary_id([m.id for m in ordered]),
-            namespace=dominant_namespace(ordered),
-            summary=text,
-            key_facts=tuple(facts),
-            decisions=decisions,
-            superseded_facts=outdated,
-            temporal_start=start,
-            temporal_end=end,
-            source_ids=tuple(m.id for m in ordered),
-            confidence=1.0,
-        )
+        return cluster_summary(ordered, text, facts, decisions, outdated)

@@ -1,4 +1,4 @@
-"""Base class of every temporal resolver."""
+"""The temporal kind: :class:`TemporalBase` is its one definition."""
 
 from __future__ import annotations
 
@@ -11,7 +11,12 @@ if TYPE_CHECKING:
 
 
 class TemporalBase(ABC):
-    """What every temporal resolver has (:class:`~memlab.protocols.TemporalResolver`); it has no optional method."""
+    """Finds temporal expressions in text and resolves them against an anchor time.
+
+    Contract: ``anchor`` is the memory's own timestamp, never the wall clock; every returned interval is
+    half-open ``[start, end)`` with ``start < end`` (timezone of the anchor); spans index into ``text`` and do
+    not overlap; unparseable text gives ``[]``, never an exception.
+    """
 
     name: ClassVar[str]
     version: ClassVar[int]

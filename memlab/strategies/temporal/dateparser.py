@@ -4,7 +4,7 @@ Settings: ``RELATIVE_BASE`` = the anchor (naive, in the anchor's zone), ``PREFER
 English only. Two modes:
 
 - ``search`` (default): ``dateparser.search.search_dates`` over the whole text, which finds expressions
-  inside running text as the :class:`~memlab.protocols.TemporalResolver` protocol requires; spans are the
+  inside running text as the :class:`~memlab.strategies.temporal.base.TemporalBase` contract requires; spans are the
   returned substrings located left to right.
 - ``parse``: ``DateDataParser.get_date_data`` on the whole text as one expression (span = the whole text);
   cheaper, but it cannot find an expression inside a sentence.

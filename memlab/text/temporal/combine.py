@@ -289,11 +289,6 @@ def _for_span(a: Hit, b: Hit, gap: str, text: str) -> Hit | None:
     return Hit(span, point.start, end, grain, min(point.conf, length.conf), role=point.role, data=data)
 
 
-def _unplaced_clock(h: Hit) -> bool:
-    """A clock time (alone or with a part of the day) that no date placed on a day."""
-    return h.role == "tod" and isinstance(h.data, dict) and "tod" in h.data
-
-
 def combine(hits: list[Hit], ctx: Ctx) -> list[Hit]:
     """Merge neighbouring hits (see the module docstring); drop hits that needed a partner and found none."""
     out = list(hits)

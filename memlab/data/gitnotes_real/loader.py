@@ -7,7 +7,6 @@ into the repository; the file is read where it lies.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -20,15 +19,6 @@ HOW_TO_GET = (
     "the git-notes-memory-manager export lives in ${paths.data_dir}/git-notes-memory-notes/notes.jsonl "
     "(set MEMLAB_DATA_DIR or dataset.path=...)"
 )
-
-
-def file_sha256(path: Path) -> str:
-    """SHA-256 of a file."""
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def load_notes(path: str | Path, limit: int | None = None) -> list[Memory]:

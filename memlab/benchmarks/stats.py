@@ -1,4 +1,5 @@
-"""Pure statistics for reports: bootstrap intervals and paired tests over per-item results.
+"""Pure statistics for comparing runs: paired tests over per-item results (the interval of one configuration is
+:func:`memlab.benchmarks.metrics.bootstrap_ci`).
 
 A metric over items is a ratio of sums, ``sum(value) / sum(weight)`` (an accuracy has weight 1 per item,
 a precision counts only the items that are supported). Resampling draws items with replacement; the
@@ -7,51 +8,22 @@ paired test flips, item by item, which of two configurations an item's result be
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
-#: Resamples per bootstrap interval and per permutation test (chunked, so memory stays bounded).
+from memlab.benchmarks.metrics import chunk_rows
+
+#: Resamples per bootstrap interval and per permutation test of a comparison (drawn in chunks: memory stays bounded).
 RESAMPLES = 2000
 PERMUTATIONS = 10000
-_CHUNK = 250_000
 
 
 def ratio(values: np.ndarray, weights: np.ndarray) -> float:
     """``sum(values) / sum(weights)`` (NaN when the weights sum to 0)."""
     total = float(np.sum(weights))
     return float(np.sum(values)) / total if total else float("nan")
-
-
-def _rows(n_items: int, total: int) -> int:
-    return max(1, min(total, _CHUNK // max(1, n_items)))
-
-
-def bootstrap_ci(
-    values: Sequence[float], weights: Sequence[float] | None = None, *, resamples: int = RESAMPLES, seed: int = 0
-) -> tuple[float, float]:
-    """95% percentile-bootstrap interval of ``sum(values)/sum(weights)`` over items (NaNs when empty)."""
-    v = np.asarray(values, dtype=float)
-    w = np.ones_like(v) if weights is None else np.asarray(weights, dtype=float)
-    if v.size == 0:
-        return float("nan"), float("nan")
-    rng = np.random.default_rng(seed)
-    stats: list[np.ndarray] = []
-    done = 0
-    while done < resamples:
-        rows = _rows(v.size, resamples - done)
-        idx = rng.integers(0, v.size, size=(rows, v.size))
-        den = w[idx].sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            stats.append(np.where(den > 0, v[idx].sum(axis=1) / np.where(den > 0, den, 1), np.nan))
-        done += rows
-    all_stats = np.concatenate(stats)
-    all_stats = all_stats[np.isfinite(all_stats)]
-    if all_stats.size == 0:
-        return float("nan"), float("nan")
-    lo, hi = np.percentile(all_stats, [2.5, 97.5])
-    return float(lo), float(hi)
 
 
 @dataclass(frozen=True)
@@ -87,7 +59,8 @@ def paired_test(
 ) -> PairedResult | None:
     """Paired comparison of two configurations' per-item ``(value, weight)`` keyed by item.
 
-    Returns ``None`` when no item is shared. The p-value counts permutations at least as extreme as the
+    Returns ``None`` when no item is shared, or when no resample has a positive weight on both sides (the interval
+    is undefined, never NaN). The p-value counts permutations at least as extreme as the
     observed difference, ``(1 + k) / (1 + permutations)`` (never 0).
     """
     keys = sorted(set(a) & set(b), key=repr)
@@ -102,7 +75,7 @@ def paired_test(
     extreme = 0
     done = 0
     while done < permutations:
-        rows = _rows(n, permutations - done)
+        rows = chunk_rows(n, permutations - done)
         swap = rng.random((rows, n)) < 0.5
         with np.errstate(invalid="ignore", divide="ignore"):
             sa = np.where(swap, vb, va).sum(1) / np.where(swap, wb, wa).sum(1)
@@ -112,14 +85,16 @@ def paired_test(
     diffs: list[np.ndarray] = []
     done = 0
     while done < resamples:
-        rows = _rows(n, resamples - done)
+        rows = chunk_rows(n, resamples - done)
         idx = rng.integers(0, n, size=(rows, n))
         with np.errstate(invalid="ignore", divide="ignore"):
             diffs.append(vb[idx].sum(1) / wb[idx].sum(1) - va[idx].sum(1) / wa[idx].sum(1))
         done += rows
     d = np.concatenate(diffs)
     d = d[np.isfinite(d)]
-    lo, hi = (float(x) for x in np.percentile(d, [2.5, 97.5])) if d.size else (float("nan"), float("nan"))
+    if not d.size:
+        return None
+    lo, hi = (float(x) for x in np.percentile(d, [2.5, 97.5]))
     return PairedResult(n, ra, rb, observed, lo, hi, (1 + extreme) / (1 + permutations))
 
 

@@ -1,0 +1,115 @@
+"""Re-captures: the recapture judge, content-keyed exact duplicates, the blocker source and kept-out pairs."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memlab.pipeline.candidates import later_pairs
+from memlab.pipeline.phases import judge_pairs
+from memlab.pipeline.verdicts import exact_key, is_title
+from memlab.strategies.judge.base import JudgeBase
+from memlab.strategies.judge.recapture import RecaptureJudge, passage, window_overlap
+from memlab.types import Memory, Relation, Verdict
+from tests.test_pipeline import components
+
+T0 = datetime(2025, 12, 1, tzinfo=UTC)
+TEXT = (
+    "| 5.1.3 | Implement the scan phase | done |\n| 5.1.4 | Implement the cluster phase | done |\n"
+    "| 5.1.5 | Implement the summarize phase | done |\n| 5.1.6 | Implement the tier phase | done |"
+)
+
+
+def rec(mid, content, summary=None, hours=0, namespace="progress"):
+    return Memory(
+        mid, namespace, T0 + timedelta(hours=hours), summary if summary is not None else content[:40], content
+    )
+
+
+def test_passage_reads_escapes_cut_marks_and_spaces():
+    assert passage(rec("a", '...a\\n  "b"\\t c…')) == 'a "b" c'
+    assert passage(rec("a", "", summary="...only a summary...")) == "only a summary"
+
+
+def test_shifted_and_nested_windows_overlap():
+    a, b = TEXT[:120], TEXT[60:]
+    size, share = window_overlap(a, b)
+    assert size == 60 and share == pytest.approx(60 / min(len(a), len(b)))
+    assert window_overlap(TEXT[10:90], TEXT) == (80, 1.0)
+    assert window_overlap(TEXT[1:90], TEXT[:91]) == (89, 1.0)  # a cut mid-word at either edge
+
+
+def test_a_changed_value_is_not_a_recapture():
+    old = "The staging database listens on port 5432 and keeps seven days of backups."
+    new = "The staging database listens on port 6543 and keeps seven days of backups."
+    assert window_overlap(old, new)[1] < 0.5
+    judge = RecaptureJudge()
+    assert judge.judge(rec("a", old), rec("b", new, hours=1)).relation is Relation.COEXIST
+    assert (
+        judge.judge(rec("a", TEXT[:120] + "..."), rec("b", "..." + TEXT[40:], hours=1)).relation is Relation.DUPLICATE
+    )
+
+
+def test_a_whole_statement_is_not_a_window_of_its_extension():
+    judge = RecaptureJudge()
+    short, longer = rec("a", "The API listens on port 80"), rec("b", "The API listens on port 8080", hours=1)
+    assert judge.judge(short, longer).relation is Relation.COEXIST
+    grown = rec("b", "Use Redis for caching. Sessions are cached there too from now on.", hours=1)
+    assert judge.judge(rec("a", "Use Redis for caching."), grown).relation is Relation.COEXIST
+    assert judge.judge(rec("a", "Use Redis for caching...."), grown).relation is Relation.DUPLICATE  # a cut excerpt
+
+
+@given(st.text(min_size=1, max_size=80), st.text(min_size=1, max_size=80))
+def test_window_overlap_is_symmetric_and_bounded(a, b):
+    size, share = window_overlap(a, b)
+    assert (size, share) == window_overlap(b, a)
+    assert 0 <= size <= min(len(a), len(b)) and 0.0 <= share <= 1.0
+
+
+def test_identical_content_under_a_title_is_one_memory():
+    body = "Port conflict blocking Docker Compose services\nAnother project's Prometheus uses port 9090."
+    a = Memory("a", "learnings", T0, "Port conflict blocking Docker Compose services", body)
+    b = Memory("b", "learnings", T0 + timedelta(hours=1), "▶ learned ───\nPort conflict blocking Docker...", body)
+    c = Memory("c", "learnings", T0, "Upgrade to Prometheus 3.1 next week", body)  # says more than the body
+    assert is_title(a.summary, body) and is_title(b.summary, body) and not is_title(c.summary, body)
+    assert exact_key(a) == exact_key(b) != exact_key(c)
+
+
+def test_later_pairs_reach_a_later_record_in_any_namespace():
+    matrix = np.eye(4, dtype=np.float32)
+    matrix[3] = matrix[0]  # the fix reads like the blocker
+    matrix[1] = matrix[0]  # an earlier look-alike
+    pairs = later_pairs(matrix, sources=[2], rank=[0, 1, 2, 3], k=1, min_similarity=0.0)
+    assert [(i, j) for i, j, _ in pairs] == [(2, 3)]
+    found = later_pairs(matrix, sources=[0], rank=[0, 1, 2, 3], k=2, min_similarity=0.5)
+    assert sorted((i, j) for i, j, _ in found) == [(0, 1), (0, 3)]
+    assert later_pairs(matrix, sources=[3], rank=[0, 1, 2, 3], k=2, min_similarity=0.0) == []
+
+
+class Supersedes(JudgeBase):
+    name = "always_supersede"
+    version = 1
+
+    def judge(self, older, newer, similarity=None):
+        return Verdict(Relation.SUPERSEDE, 0.9, "scripted")
+
+    def judge_capture(self, older, newer, similarity=None):  # as the cascade's first stage does
+        return RecaptureJudge().judge(older, newer)
+
+
+def test_kept_out_pairs_are_read_only_as_recaptures():
+    frag_a, frag_b = rec("fa", TEXT[:120] + "..."), rec("fb", "..." + TEXT[40:], hours=1)
+    mem_a, mem_b = rec("ma", "Deployed search to staging."), rec("mb", "Deployed search to production.", hours=2)
+    late = rec("late", TEXT[:120] + " and more...", hours=3)
+    comps = components(judge=Supersedes())
+    admitted = {"fa": False, "fb": False, "ma": True, "mb": True, "late": True}
+    todo = [(frag_a, frag_b, 0.9), (mem_a, mem_b, 0.8), (frag_a, mem_b, 0.5), (frag_a, late, 0.9)]
+    verdicts = judge_pairs(comps, todo, admitted)
+    assert verdicts[0].relation is Relation.DUPLICATE  # two kept-out windows of one passage
+    assert verdicts[1].relation is Relation.SUPERSEDE  # admitted: the policy's judge reads it
+    assert verdicts[2].relation is Relation.COEXIST  # never a supersession through a kept-out record
+    assert verdicts[3].relation is Relation.COEXIST  # an admitted newer record is never hidden behind a kept-out one
