@@ -50,6 +50,7 @@ TARGETS: dict[str, frozenset[str]] = {
         {
             "memlab.strategies.judge.cascade.CascadeJudge",
             "memlab.strategies.judge.dspy_judge.DSPyJudge",
+            "memlab.strategies.judge.edit.EditJudge",
             "memlab.strategies.judge.learned.LearnedJudge",
             "memlab.strategies.judge.none.NoJudge",
             "memlab.strategies.judge.recapture.RecaptureJudge",
@@ -107,6 +108,7 @@ TARGETS: dict[str, frozenset[str]] = {
             "memlab.benchmarks.locomo.benchmark.LocomoBenchmark",
             "memlab.benchmarks.locomo_synth.benchmark.LocomoSynthBenchmark",
             "memlab.benchmarks.longmemeval.benchmark.LongMemEvalBenchmark",
+            "memlab.benchmarks.memory_files.benchmark.MemoryFilesBenchmark",
             "memlab.benchmarks.project_history.benchmark.BuiltinHistoryBenchmark",
             "memlab.benchmarks.project_history.benchmark.ConsolidationHistoryBenchmark",
             "memlab.benchmarks.project_history.benchmark.ProjectHistoryBenchmark",

@@ -22,18 +22,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``memlab train``."""
     parser.add_argument(
         "what",
-        choices=["judge", "record-judge", "admission"],
-        help="what to train: judge (the learned supersession judge), record-judge (decision records, ADR corpus) "
-        "or admission (which captured records may enter the block, hand-labelled real notes)",
+        choices=["judge", "record-judge", "edit-judge", "admission"],
+        help="what to train: judge (the learned supersession judge), record-judge (decision records, ADR corpus), "
+        "edit-judge (memory files' edits, memory-files corpus) or admission (which captured records may enter the "
+        "block, hand-labelled real notes)",
     )
     parser.add_argument("--notes", default=None, help="admission: notes.jsonl (default: the shared real notes)")
     parser.add_argument("--labels", default=None, help="admission: labels file (default: the developers' labels)")
     parser.add_argument("--c", type=float, default=1.0, help="admission: inverse L2 regularisation strength")
     parser.add_argument("--precision", type=float, default=0.96, help="admission: memories among the kept")
-    parser.add_argument("--path", default=None, help="record-judge: folder of ADR JSON files (default: shared folder)")
-    parser.add_argument("--split", default="dev", help="record-judge: all | dev | sealed (train on dev only)")
-    parser.add_argument("--repos", default=None, help="record-judge: comma-separated repositories (default: split)")
-    parser.add_argument("--exclude", default="", help="record-judge: comma-separated repositories left out")
+    parser.add_argument(
+        "--path", default=None, help="record-/edit-judge: folder of JSON files (default: shared folder)"
+    )
+    parser.add_argument("--split", default="dev", help="record-/edit-judge: all | dev | sealed (train on dev only)")
+    parser.add_argument(
+        "--repos", default=None, help="record-/edit-judge: comma-separated repositories (default: split)"
+    )
+    parser.add_argument("--exclude", default="", help="record-/edit-judge: comma-separated repositories left out")
     parser.add_argument(
         "--seeds",
         default="1000-1019,1030-1059,1070-1169",
@@ -66,6 +71,10 @@ def run(args: argparse.Namespace) -> int:
         raise MemlabError(f"--out must be a .json file (JSON trees); got {args.out}")
     if args.what == "record-judge":
         return run_record(args)
+    if args.what == "edit-judge":
+        from memlab.training.edit_judge import train_to
+
+        return train_to(args)
     if args.what == "admission":
         from memlab.paths import PROJECT_ROOT, default_data_dir
         from memlab.training.admission import train_to

@@ -85,6 +85,9 @@ class Episode:
         queries: The queries (asked in time order; ties keep this order).
         end: Clock of the final SessionStart block (``None``: the last memory's or query's time).
         block_query: Optional session context for the final block's relevance.
+        checkpoints: Times at which a session starts and its SessionStart block is kept (a memory file's
+            commits): the memories recorded by then are in, a ``session`` schedule consolidates first, as the
+            hook does after a session stops.
     """
 
     id: str
@@ -92,6 +95,7 @@ class Episode:
     queries: tuple[Query, ...] = ()
     end: datetime | None = None
     block_query: str | None = None
+    checkpoints: tuple[datetime, ...] = ()
 
 
 #: ``answer(query, context, store) -> record``: reads only ``context`` (the store serves lookups such as
@@ -120,6 +124,7 @@ class EpisodeOutcome:
         runs: The consolidation runs, in order.
         seconds: Wall time per phase (consolidation phases summed over runs, and :data:`QUERY_PHASES`).
         end: The clock at the end.
+        blocks: The SessionStart block at each of the episode's checkpoints, in time order.
     """
 
     episode: Episode
@@ -129,6 +134,7 @@ class EpisodeOutcome:
     runs: list[ConsolidationResult]
     seconds: dict[str, float]
     end: datetime
+    blocks: list[tuple[datetime, InjectedBlock]] = field(default_factory=list)
 
     @property
     def last_run(self) -> ConsolidationResult | None:
@@ -224,12 +230,32 @@ class _Runner:
             out.append(QueryOutcome(query, context, record))
         return out
 
+    def block(self, at: datetime) -> InjectedBlock:
+        """The SessionStart block of a session starting at ``at`` (timed as ``inject``)."""
+        t0 = time.perf_counter()
+        with span("inject"):
+            block = store_block(self.store, self.components, at, self.episode.block_query)
+        self.seconds["inject"] += time.perf_counter() - t0
+        return block
+
+    def checkpoints_until(self, t: datetime | None) -> None:
+        """Keep the block of every checkpoint before ``t`` (``None``: all that are left)."""
+        while self.checkpoints and (t is None or self.checkpoints[0] < t):
+            at = self.checkpoints.pop(0)
+            self.ingest_until(at)
+            if self.settings.schedule == "session":
+                self.consolidate()
+            self.blocks.append((at, self.block(at)))
+
     def run(self) -> EpisodeOutcome:
         order = sorted(range(len(self.episode.queries)), key=lambda i: self.episode.queries[i].at)
         asked: dict[int, QueryOutcome] = {}
+        self.checkpoints = sorted(self.episode.checkpoints)
+        self.blocks: list[tuple[datetime, InjectedBlock]] = []
         i = 0
         while i < len(order):
             at = self.episode.queries[order[i]].at
+            self.checkpoints_until(at)
             moment = []
             while i < len(order) and self.episode.queries[order[i]].at == at:
                 moment.append(order[i])
@@ -244,17 +270,13 @@ class _Runner:
             for indices in groups.values():
                 for index, outcome in zip(indices, self.ask([self.episode.queries[j] for j in indices]), strict=True):
                     asked[index] = outcome
+        self.checkpoints_until(None)
         self.ingest_until(None)
         self.consolidate()
         last = self.memories[-1].timestamp if self.memories else None
         times = [t for t in (last, *(q.at for q in self.episode.queries)) if t is not None]
         end = self.episode.end or (max(times) if times else None)
-        t0 = time.perf_counter()
-        with span("inject"):
-            block = store_block(self.store, self.components, end, self.episode.block_query) if end else None
-        self.seconds["inject"] += time.perf_counter() - t0
-        if block is None:
-            block = render([], datetime.min.date())
+        block = self.block(end) if end else render([], datetime.min.date())
         return EpisodeOutcome(
             self.episode,
             self.store,
@@ -263,6 +285,7 @@ class _Runner:
             self.runs,
             self.seconds,
             end,
+            self.blocks,
         )
 
 

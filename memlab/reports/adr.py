@@ -32,6 +32,8 @@ RATES: tuple[tuple[str, str], ...] = (
     ("candidate_recall", "cand. recall"),
     ("stale_rate_injected", "stale"),
     ("current_truth_at_1", "current@1"),
+    ("stated_share", "stated in newer"),
+    ("stated_recall", "R on stated"),
 )
 #: Summed counts of a LORO fold run -> the name :func:`memlab.benchmarks.adr.pooled.rates` reads.
 FOLD_COUNTS: Mapping[str, str] = {
@@ -49,6 +51,8 @@ FOLD_COUNTS: Mapping[str, str] = {
     "n_current_covered": "n_current_covered",
     "n_as_of_queries": "n_as_of_queries",
     "n_as_of_correct": "n_as_of_correct",
+    "n_gold_stated": "n_gold_stated",
+    "n_gold_stated_found": "n_gold_stated_found",
 }
 #: The label of the project's default judge (conf/judge/cascade.yaml).
 DEFAULT_JUDGE = "cascade (references, record stores)"
@@ -159,11 +163,10 @@ def loro_table(runs: Sequence[Any]) -> list[str]:
         "|---|---|---|---|" + "---|" * (len(RATES) - 1),
     ]
     for (refs, judge), by_repo in sorted(folds.items()):
-        total = dict.fromkeys(FOLD_COUNTS.values(), 0.0)
-        for run in by_repo.values():
-            for name, key in FOLD_COUNTS.items():
-                total[key] += float(run.metrics.get(name, 0.0))
-        values = rates(total)
+        total = {key: sum(float(r.metrics.get(name, 0.0)) for r in by_repo.values())
+                 for name, key in FOLD_COUNTS.items() if any(name in r.metrics for r in by_repo.values())}  # fmt: skip
+        # folds older than the stated-link counts leave those rates undefined, never 0
+        values = {m: v for m, v in rates(total).items() if "n_gold_stated" in total or not m.startswith("stated")}
         cells = [_fmt(values.get(m)) for m, _ in RATES if m != "supersession_f1_macro"]
         lines.append(
             f"| {refs} | {judge} | {len(by_repo)} | {_fmt(values.get('supersession_f1'))} | " + " | ".join(cells) + " |"

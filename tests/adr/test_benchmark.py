@@ -86,3 +86,16 @@ def test_bad_folder_and_names_fail_fast(tmp_path):
     (folder / "acme__broken.json").write_text(json.dumps({"repo": "acme/broken", "adrs": [{"id": "x.md"}]}))
     with pytest.raises(MemlabError, match=r"acme__broken\.json: record 0 \(id 'x\.md'\): missing field"):
         AdrDecisionsBenchmark(str(folder)).load(0)
+
+
+@pytest.mark.parametrize(("judge", "recall"), [("none", 0.0), ("reference", 1.0)])
+def test_links_the_newer_record_states_are_counted_with_the_judges_recall_of_them(tmp_path, judge, recall):
+    path = kafka_repo(tmp_path / "adr")
+    data = json.loads(path.read_text())
+    for entry, direction in zip(data["links"], ("old-status", "old-status+new-says", "new-says"), strict=True):
+        entry["direction"] = direction  # 1 -> 3 from the old record's status; 3 -> 4 stated by 4; 2 -> 4 amends
+    path.write_text(json.dumps(data))
+    metrics, info, _ = _run([f"dataset.path={path.parent}", f"judge={judge}", "dataset.refs=keep"], tmp_path)
+    assert info["repos"]["acme__queue"]["n_records"] == 4
+    assert metrics["n_gold_stated"] == 1 and metrics["stated_share"] == 0.5  # of the 2 SUPERSEDE links
+    assert metrics["stated_recall"] == recall

@@ -76,3 +76,24 @@ def test_a_store_of_notes_is_not_a_record_store(tmp_path: Path) -> None:
     judge.observe(notes)
     assert not judge.record_store_
     assert not judge.judge(notes[0], notes[1]).reason.startswith("record store")
+
+
+def test_where_records_cite_what_they_replace_an_uncited_pair_coexists(tmp_path: Path) -> None:
+    records = [
+        note(0, "use kafka", "kafka queue for events" + PAD, 0),
+        note(1, "Tenant isolation", "each tenant gets a schema" + PAD, 5),
+        note(2, "replace kafka", "we no longer use kafka queue" + PAD, 30),
+        note(3, "Tenant databases", "This decision supersedes the decision on Tenant isolation." + PAD, 40),
+    ]
+    judge = cascade(tmp_path)
+    judge.observe(records)
+    assert judge.cites_ and judge.judge(records[1], records[3]).relation is Relation.SUPERSEDE
+    verdict = judge.judge(records[0], records[2])  # the record judge would say SUPERSEDE (test above)
+    assert verdict.relation is Relation.COEXIST and "cite" in verdict.reason
+    assert judge.record_pending_ is not None  # the record judge never read the store
+    judge = cascade(tmp_path, cited_only=False)
+    judge.observe(records)
+    assert judge.judge(records[0], records[2]).relation is Relation.SUPERSEDE
+    judge = cascade(tmp_path)
+    judge.observe(records[:3])  # no record cites another: the record judge answers
+    assert not judge.cites_ and judge.judge(records[0], records[2]).relation is Relation.SUPERSEDE

@@ -17,7 +17,7 @@ from tests.judges.helpers import four_way_reply, mem
 from tests.support.compose import compose_cfg
 from tests.support.stub_openai import StubOpenAI
 
-OFFLINE = ["none", "similarity", "slot"]
+OFFLINE = ["none", "similarity", "slot", "edit"]
 ODD_TEXTS = [
     "",
     " ",

@@ -61,6 +61,7 @@ def test_report_helpers_are_not_listed_as_reports():
         "budgets",
         "judge_families",
         "locomo",
+        "memory_files",
         "presets",
         "project_history",
         "temporal",

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import numpy as np
+from memlab.benchmarks import pooled as pool
 
 #: The counts a repository contributes (all present, possibly 0).
 COUNTS: tuple[str, ...] = (
@@ -40,6 +40,8 @@ COUNTS: tuple[str, ...] = (
     "n_current_covered",
     "n_as_of_queries",
     "n_as_of_correct",
+    "n_gold_stated",
+    "n_gold_stated_found",
 )
 #: Rate -> (numerator terms, denominator terms); numerator terms may carry a factor.
 RATES: Mapping[str, tuple[tuple[tuple[float, str], ...], tuple[tuple[float, str], ...]]] = {
@@ -52,6 +54,9 @@ RATES: Mapping[str, tuple[tuple[tuple[float, str], ...], tuple[tuple[float, str]
     "current_truth_at_1": (((1, "n_current_correct"),), ((1, "n_current_queries"),)),
     "current_coverage_injected": (((1, "n_current_covered"),), ((1, "n_current_queries"),)),
     "as_of_acc": (((1, "n_as_of_correct"),), ((1, "n_as_of_queries"),)),
+    # gold SUPERSEDE links the newer record states (the data's direction), and the judge's recall of those
+    "stated_share": (((1, "n_gold_stated"),), ((1, "n_gold_supersede"),)),
+    "stated_recall": (((1, "n_gold_stated_found"),), ((1, "n_gold_stated"),)),
 }
 #: Rate -> the name of its count (the denominator) among :func:`rate_counts` and the summed counts.
 RATE_COUNTS: Mapping[str, str] = {
@@ -64,6 +69,8 @@ RATE_COUNTS: Mapping[str, str] = {
     "current_truth_at_1": "n_current_queries",
     "current_coverage_injected": "n_current_queries",
     "as_of_acc": "n_as_of_queries",
+    "stated_share": "n_gold_supersede",
+    "stated_recall": "n_gold_stated",
 }
 #: Rates that get bootstrap intervals over repositories.
 CI_RATES: tuple[str, ...] = (
@@ -76,26 +83,9 @@ CI_RATES: tuple[str, ...] = (
 )
 
 
-def _terms(values: np.ndarray, terms: tuple[tuple[float, str], ...]) -> np.ndarray:
-    index = {name: k for k, name in enumerate(COUNTS)}
-    return sum(factor * values[..., index[name]] for factor, name in terms)
-
-
-def _matrix(counts: Sequence[Mapping[str, float]]) -> np.ndarray:
-    return np.array([[float(c.get(name, 0.0)) for name in COUNTS] for c in counts], dtype=float).reshape(
-        -1, len(COUNTS)
-    )
-
-
 def rates(counts: Mapping[str, float]) -> dict[str, float]:
     """Every rate of :data:`RATES` that ``counts`` defines (denominator > 0)."""
-    values = _matrix([counts])[0]
-    out: dict[str, float] = {}
-    for name, (num, den) in RATES.items():
-        denominator = float(_terms(values, den))
-        if denominator > 0:
-            out[name] = float(_terms(values, num)) / denominator
-    return out
+    return pool.rates(counts, RATES)
 
 
 def rate_counts(counts: Mapping[str, float]) -> dict[str, float]:
@@ -111,7 +101,7 @@ def rate_counts(counts: Mapping[str, float]) -> dict[str, float]:
 
 def summed(counts: Sequence[Mapping[str, float]]) -> dict[str, float]:
     """The counts summed over repositories."""
-    return {name: float(sum(c.get(name, 0.0) for c in counts)) for name in COUNTS}
+    return pool.summed(counts, COUNTS)
 
 
 def macro_f1(counts: Sequence[Mapping[str, float]]) -> float | None:
@@ -124,22 +114,7 @@ def bootstrap(
     counts: Sequence[Mapping[str, float]], names: Sequence[str] = CI_RATES, *, n_boot: int = 1000, seed: int = 0
 ) -> dict[str, float]:
     """``<rate>_ci_low`` / ``<rate>_ci_high``: 95% percentile bootstrap of the pooled rate over repositories."""
-    if not counts:
-        return {}
-    matrix = _matrix(counts)
-    rng = np.random.default_rng(seed)
-    sums = matrix[rng.integers(0, len(matrix), size=(n_boot, len(matrix)))].sum(axis=1)
-    out: dict[str, float] = {}
-    for name in names:
-        num, den = RATES[name]
-        denominator = _terms(sums, den)
-        defined = denominator > 0
-        if not defined.any():
-            continue
-        values = _terms(sums, num)[defined] / denominator[defined]
-        out[f"{name}_ci_low"] = float(np.quantile(values, 0.025))
-        out[f"{name}_ci_high"] = float(np.quantile(values, 0.975))
-    return out
+    return pool.bootstrap(counts, RATES, names, n_boot=n_boot, seed=seed)
 
 
 def pooled_metrics(counts: Sequence[Mapping[str, float]], seed: int = 0) -> dict[str, float]:

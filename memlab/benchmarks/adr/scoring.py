@@ -85,6 +85,7 @@ def repo_score(history: ProjectHistory, outcome: EpisodeOutcome) -> tuple[dict[s
                 "verdict": verdicts.get(key, "coexist_or_dropped" if key in store.judged else None),
             }
         )
+    stated = [p for p in map(tuple, history.meta.get("stated_links", ())) if p in gold_sup]
     counts = {
         "sup_tp": float(len(pred_closure & gold_closure)),
         "sup_fp": float(len(pred_closure - gold_closure)),
@@ -100,6 +101,8 @@ def repo_score(history: ProjectHistory, outcome: EpisodeOutcome) -> tuple[dict[s
         "n_current_covered": float(sum(1 for a in current if fact_set & evidence.get(a["query_id"], set()))),
         "n_as_of_queries": float(len(as_of)),
         "n_as_of_correct": float(sum(a["correct"] for a in as_of)),
+        "n_gold_stated": float(len(stated)),
+        "n_gold_stated_found": float(sum(1 for p in stated if p in pred_closure)),
         "injected_tokens": float(block.tokens),
     }
     listed = {(r.older, r.newer) for r in history.relations}

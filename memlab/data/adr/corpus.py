@@ -17,17 +17,15 @@ folder can move repositories between splits, and no file is opened to split.
 from __future__ import annotations
 
 import datetime
-import hashlib
-import json
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memlab.data import splits
 from memlab.errors import MemlabError
 
-SPLITS = ("all", "dev", "sealed")
+SPLITS = splits.SPLITS
 RELATIONS = ("supersedes", "amends")
 SEAL_SALT = "memlab-adr-seal:"
 
@@ -64,12 +62,14 @@ class AdrLink:
         new: Id of the newer record.
         relation: ``supersedes`` or ``amends``.
         evidence: The status line(s) or sentence(s) the link was read from.
+        direction: Where it was read: ``old-status``, ``new-says`` or both (``""``: not given).
     """
 
     old: str
     new: str
     relation: str
     evidence: str
+    direction: str = ""
 
 
 @dataclass(frozen=True)
@@ -98,41 +98,31 @@ class AdrRepo:
         return self.repo.replace("/", "__")
 
 
-def _field(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str, fix: str) -> Any:
-    if key not in obj:
-        raise MemlabError(f"{where}: missing field '{key}'; {fix}")
-    value = obj[key]
-    if not isinstance(value, kind) or isinstance(value, bool):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise MemlabError(f"{where}: field '{key}' must be {names}, got {type(value).__name__}; {fix}")
-    return value
-
-
 def _record(raw: Any, index: int, source: str) -> AdrRecord:
     fix = "fix the record (format: SOURCE.md of the data folder)"
     rid = raw.get("id") if isinstance(raw, dict) else None
     where = f"{source}: record {index}" + (f" (id {rid!r})" if isinstance(rid, str) else "")
     if not isinstance(raw, dict):
         raise MemlabError(f"{where}: expected an object, got {type(raw).__name__}; {fix}")
-    rid = _field(raw, "id", str, where, fix)
+    rid = splits.field(raw, "id", str, where, fix)
     if not rid.strip():
         raise MemlabError(f"{where}: field 'id' is empty; {fix}")
     number = raw.get("number")
     if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
         raise MemlabError(f"{where}: field 'number' must be an integer or null, got {type(number).__name__}; {fix}")
-    date_text = _field(raw, "date", str, where, fix)
+    date_text = splits.field(raw, "date", str, where, fix)
     try:
         date = datetime.date.fromisoformat(date_text[:10])
     except ValueError:
         raise MemlabError(f"{where}: field 'date' {date_text!r} is not a YYYY-MM-DD date; {fix}") from None
     return AdrRecord(
         id=rid,
-        path=_field(raw, "path", str, where, fix),
+        path=splits.field(raw, "path", str, where, fix),
         number=number,
-        title=_field(raw, "title", str, where, fix),
+        title=splits.field(raw, "title", str, where, fix),
         date=date,
         status=raw.get("status") or "",
-        text=_field(raw, "text", str, where, fix),
+        text=splits.field(raw, "text", str, where, fix),
     )
 
 
@@ -142,13 +132,17 @@ def _link(raw: Any, index: int, source: str) -> AdrLink:
     if not isinstance(raw, dict):
         raise MemlabError(f"{where}: expected an object, got {type(raw).__name__}; {fix}")
     where += f" ({raw.get('old')!r} -> {raw.get('new')!r})"
-    relation = _field(raw, "relation", str, where, fix)
+    relation = splits.field(raw, "relation", str, where, fix)
     if relation not in RELATIONS:
         raise MemlabError(f"{where}: relation {relation!r} is not one of {', '.join(RELATIONS)}; {fix}")
     evidence = raw.get("evidence") or ""
     if not isinstance(evidence, str):
         raise MemlabError(f"{where}: field 'evidence' must be str, got {type(evidence).__name__}; {fix}")
-    return AdrLink(_field(raw, "old", str, where, fix), _field(raw, "new", str, where, fix), relation, evidence)
+    direction = raw.get("direction") or ""
+    if not isinstance(direction, str):
+        raise MemlabError(f"{where}: field 'direction' must be str, got {type(direction).__name__}; {fix}")
+    old, new = (splits.field(raw, key, str, where, fix) for key in ("old", "new"))
+    return AdrLink(old, new, relation, evidence, direction)
 
 
 def read_repo(path: str | Path) -> AdrRepo:
@@ -158,19 +152,11 @@ def read_repo(path: str | Path) -> AdrRepo:
         MemlabError: The file is missing, not JSON, or a field of the repository, a record or a link is
             missing or of the wrong type (the message names the file and the record).
     """
-    path = Path(path)
     source = str(path)
-    if not path.is_file():
-        raise MemlabError(f"ADR file not found: {source}; pass dataset.path=<folder of owner__name.json files>")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise MemlabError(f"{source}: not valid JSON ({exc}); fix or replace the file") from None
+    data = splits.read_object(path, "ADR")
     fix = "the file must be one repository object (format: SOURCE.md of the data folder)"
-    if not isinstance(data, dict):
-        raise MemlabError(f"{source}: top level must be an object, got {type(data).__name__}; {fix}")
-    repo = _field(data, "repo", str, source, fix)
-    raw_records = _field(data, "adrs", list, source, fix)
+    repo = splits.field(data, "repo", str, source, fix)
+    raw_records = splits.field(data, "adrs", list, source, fix)
     raw_links = data.get("links") or []
     if not isinstance(raw_links, list):
         raise MemlabError(f"{source}: field 'links' must be list, got {type(raw_links).__name__}; {fix}")
@@ -190,54 +176,16 @@ def read_repo(path: str | Path) -> AdrRepo:
 
 def seal_key(name: str) -> str:
     """The sort key of the split rule: ``sha256("memlab-adr-seal:" + name)``."""
-    return hashlib.sha256((SEAL_SALT + name).encode("utf-8")).hexdigest()
+    return splits.seal_key(name, SEAL_SALT)
 
 
 def sealed_names(names: Iterable[str]) -> set[str]:
     """The sealed third of ``names`` (file stems ``owner__name``): the first ``ceil(n / 3)`` by :func:`seal_key`."""
-    unique = sorted(set(names))
-    ordered = sorted(unique, key=lambda n: (seal_key(n), n))
-    return set(ordered[: math.ceil(len(ordered) / 3)])
-
-
-def _stem(name: str) -> str:
-    name = name.strip()
-    return name[:-5] if name.endswith(".json") else name.replace("/", "__")
+    return splits.sealed_names(names, SEAL_SALT)
 
 
 def repo_files(folder: str | Path, repos: Sequence[str] | None = None, split: str = "all") -> list[Path]:
-    """The repository files of ``folder`` in ``split``, optionally only ``repos``, sorted by name.
-
-    Args:
-        folder: A folder of ``owner__name.json`` files.
-        repos: Names as ``owner/name`` or ``owner__name`` (``None``: every file of the split).
-        split: ``all``, ``dev`` or ``sealed`` (see the module docstring).
-
-    Raises:
-        MemlabError: Missing folder, no files, an unknown split, or a name not in the split (the message
-            lists the valid names).
+    """The repository files of ``folder`` in ``split``, optionally only ``repos``, sorted by name
+    (:func:`memlab.data.splits.repo_files`; raises :class:`MemlabError` naming what is wrong).
     """
-    if split not in SPLITS:
-        raise MemlabError(f"unknown split {split!r}; use dataset.split=one of {', '.join(SPLITS)}")
-    root = Path(folder)
-    if not root.is_dir():
-        raise MemlabError(f"ADR folder not found: '{folder}'; pass dataset.path=<folder of owner__name.json files>")
-    files = {p.stem: p for p in root.glob("*.json") if p.is_file()}
-    if not files:
-        raise MemlabError(f"no owner__name.json files in '{folder}'; pass dataset.path=<folder of ADR JSON files>")
-    sealed = sealed_names(files)
-    keep = {n for n in files if split == "all" or (n in sealed) == (split == "sealed")}
-    if repos is None:
-        chosen = keep
-    else:
-        if isinstance(repos, str):
-            repos = [repos]
-        wanted = [_stem(str(r)) for r in repos]
-        unknown = [w for w in wanted if w not in keep]
-        if unknown:
-            raise MemlabError(
-                f"unknown repository {unknown[0]!r} in split {split!r} of '{folder}'; "
-                f"valid: {', '.join(sorted(keep)) or '(none)'}"
-            )
-        chosen = set(wanted)
-    return [files[n] for n in sorted(chosen)]
+    return splits.repo_files(folder, repos, split, salt=SEAL_SALT, what="ADR")

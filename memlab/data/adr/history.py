@@ -128,6 +128,7 @@ def repo_history(repo: AdrRepo, refs: str = "strip", max_chars: int = 1500) -> P
     relations: list[GoldRelation] = []
     skipped: list[dict[str, str]] = []
     seen: set[tuple[str, str]] = set()
+    stated: list[tuple[str, str]] = []  # links the newer record states (the data's direction says ``new-says``)
     for link in repo.links:
         reason = None
         if link.old not in ids or link.new not in ids:
@@ -144,6 +145,8 @@ def repo_history(repo: AdrRepo, refs: str = "strip", max_chars: int = 1500) -> P
             continue
         seen.add((link.old, link.new))
         relations.append(GoldRelation(ids[link.old], ids[link.new], GOLD[link.relation]))
+        if "new-says" in link.direction:
+            stated.append((ids[link.old], ids[link.new]))
     queries = _queries(relations, memories, times)
     meta = {
         "repo": repo.repo,
@@ -154,6 +157,7 @@ def repo_history(repo: AdrRepo, refs: str = "strip", max_chars: int = 1500) -> P
         "n_records": len(repo.records),
         "n_links": len(repo.links),
         "skipped_links": skipped,
+        "stated_links": stated,
         "empty": not repo.records,
         "no_links": not relations,
     }

@@ -8,7 +8,9 @@ as written (numbers, links, "Supersedes ..." sentences; those found in its statu
 chosen content are put in front of the content) and removes only what the record could not have known
 when it was written. In both modes the record's own status and any superseded/deprecated mark on it go:
 they were edited in later, and a memory recorded at its date cannot know its future. A reference in
-``keep`` mode to a record that is not earlier than this one is such a later edit too, and is removed.
+``keep`` mode to a record that is not earlier than this one is such a later edit too, and is removed. Records a
+record lists rather than names in a sentence (a front-matter ``supersedes:`` key, a "Supercedes" section of bare
+items: :mod:`memlab.data.adr.listed`) are put in front of the content in ``keep`` mode as ``Supersedes: <item>``.
 
 Content is the record's Decision section (the first heading, at any level, whose text starts with
 "Decision" — "Decision", "Decisions", "Decision Outcome" — but not MADR's "Decision Drivers" or
@@ -21,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memlab.data.adr import listed as listed_refs
 from memlab.data.adr import refs as rf
 from memlab.data.adr.sections import Heading, code_lines, headings, section_end, text_format
 from memlab.data.adr.titles import strip_title
@@ -281,6 +284,15 @@ def clean_record(
     if not cleaner.strip:
         outside = sorted(set(status_lines) | (set(body) - set(chosen)))
         found = _references(cleaner, [lines[i] for i in outside], fmt)
+        listed = listed_refs.front_matter(lines[:start]) + [
+            s
+            for k, h in enumerate(heads)
+            for s in listed_refs.section(h.text, lines[h.body : section_end(heads, k, len(lines))])
+        ]
+        for sentence in listed:  # a reference to a record that is not earlier is removed; nothing left: dropped
+            piece = rf.rewrite(sentence, cleaner.stems, cleaner.keep, cleaner.defs).strip()
+            if re.search(r":\s*\S*\w", piece) and piece not in found:
+                found.append(piece)
         if found:
             content = "\n".join(found) + ("\n\n" + content if content else "")
     summary = strip_title(given, number) or rf.file_stem(path).replace("-", " ")

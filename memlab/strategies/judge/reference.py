@@ -145,6 +145,12 @@ class ReferenceJudge(JudgeBase):
             self.cache_[newer.id] = (key, out)
         return out
 
+    def cites(self, memories: Sequence[Memory]) -> bool:
+        """Whether any of ``memories`` names an earlier one, unambiguously, as what it supersedes or amends
+        (call after :meth:`observe` of the store).
+        """
+        return any(r.relation is not None and len(ids) == 1 for m in memories for r, ids in self.references(m))
+
     def read(self, older: Memory, newer: Memory) -> Verdict | None:
         """The verdict the newer memory's explicit references give on ``older``; ``None`` when they give none."""
         if older.timestamp > newer.timestamp or older.id == newer.id:

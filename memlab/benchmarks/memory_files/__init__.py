@@ -1,0 +1,1 @@
+"""Agents' memory files as a benchmark (``dataset=memory_files``): one episode per (repository, file)."""
