@@ -14,6 +14,8 @@ from memlab.pipeline.consolidate import consolidate
 from memlab.pipeline.inject import CLAIMS, header_text, superseded_claim
 from memlab.pipeline.store import MemoryStore
 from memlab.strategies.judge.cascade import CascadeJudge
+from memlab.strategies.judge.learned import LearnedJudge
+from memlab.strategies.judge.slot import SlotJudge
 from tests.support.compose import compose_cfg
 
 
@@ -40,7 +42,7 @@ def test_an_incremental_run_gives_the_new_memories_the_full_runs_verdicts(judge,
 
 
 def test_the_cascade_judge_resumes_only_a_valid_tally():
-    judge = CascadeJudge()
+    judge = CascadeJudge(LearnedJudge(), SlotJudge())
     judge.resume({"checks": 7, "passed": 3})
     assert judge.tally() == {"checks": 7, "passed": 3}
     for bad in ({"checks": 2, "passed": 3}, {"checks": "7", "passed": 1}, {"checks": True, "passed": 0}, {}):

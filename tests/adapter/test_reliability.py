@@ -66,8 +66,8 @@ def test_sigkill_at_several_points_leaves_readable_refs(real_notes):
     assert report["memories"] == 1491 and report["errors"] == []
     out = cli("hook", "session-start", cwd=real_notes, stdin=session_payload(real_notes))
     assert json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
-    for kind in jsonl_refs.DERIVED_REFS:  # compaction left one record per id, no bad line
-        records, errors, good = jsonl_refs.decode(jsonl_refs.read_text(find_repo(real_notes), kind))
+    for kind in jsonl_refs.DERIVED_REFS:  # compaction left one record per (policy, id), no bad line
+        records, errors, good = jsonl_refs.newest(jsonl_refs.read_text(find_repo(real_notes), kind))
         assert errors == [] and good == len(records)
 
 
