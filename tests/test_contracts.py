@@ -101,7 +101,7 @@ def _calls(group: str) -> dict[str, tuple]:
     a, b = mem(1, "Use Flask for the API"), mem(2, "Switched the API from Flask to FastAPI", days=1)
     x = np.eye(3, 8, dtype=np.float32)
     return {
-        "embedder": {"encode": (["Use FastAPI"],)},
+        "embedder": {"encode": (["Use FastAPI"],), "encode_few": (["Use FastAPI"],)},
         "retention": {"score": (a, MemoryState(a.id), ANCHOR), "score_all": ([a], [MemoryState(a.id)], ANCHOR)},
         "clusterer": {"fit_predict": (x, [ANCHOR] * 3)},
         "summarizer": {"summarize": ([a, b],), "write_insight": ([],)},
@@ -112,6 +112,8 @@ def _calls(group: str) -> dict[str, tuple]:
             "set_eval_seed": (None,),
             "merge_text": (a, b),
             "judge_capture": (a, b, 0.5),
+            "tally": (),
+            "resume": ({},),
         },
         "admission": {"admit": (a, {a.id: a}), "admit_all": ([a, b], {a.id: a, b.id: b})},
         "temporal": {"resolve": ("yesterday", ANCHOR)},

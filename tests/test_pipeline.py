@@ -245,7 +245,7 @@ def test_the_step_table_runs_each_extra_only_when_its_setting_is_on():
     core = ["scan", "cluster", "judge", "summarize", "tier", "persist"]
     assert steps_on() == core
     assert steps_on(propagate_supersession=True) == [*core[:3], "propagate", *core[3:]]
-    online = ["scan", "cluster", "summarize", "tier", "keep_deleted", "persist"]
+    online = ["scan", "cluster", "arrive", "summarize", "tier", "keep_deleted", "persist"]  # arrive: incremental runs
     assert steps_on(mode="online") == steps_on(mode="online", propagate_supersession=True) == online
     assert steps_on(insights=True) == [*core[:5], "insights", "persist"]
     assert steps_on(identity_anchor=True, insights=True) == [*core[:5], "insights", "anchor", "persist"]

@@ -11,16 +11,30 @@ from typing import Any
 from memlab.adapter.gitcli import Repo, find_repo
 
 
-def add_repo_arguments(parser: argparse.ArgumentParser, spec_default: str = "built-in defaults") -> None:
-    """``--project`` and ``--spec`` (``spec_default``: what the command runs after ``$MEMLAB_SPEC``)."""
+def add_repo_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--project``, ``--spec`` and ``--json``."""
     parser.add_argument("--project", default=None, help="repository (default: current directory)")
-    parser.add_argument("--spec", default=None, help=f"memlab-hook.json (default: $MEMLAB_SPEC, else {spec_default})")
+    spec_default = "$MEMLAB_SPEC, else the spec `memlab install` installed here, else built-in defaults"
+    parser.add_argument("--spec", default=None, help=f"memlab-hook.json (default: {spec_default})")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
 def open_repo(args: argparse.Namespace) -> Repo:
     """The repository the command works on."""
     return find_repo(args.project or os.getcwd())
+
+
+def command_spec(args: argparse.Namespace, repo: Repo, command: str) -> dict[str, Any]:
+    """The spec ``memlab <command>`` runs (:func:`~memlab.adapter.installed_spec.choose_spec`: ``--spec``, else
+    ``$MEMLAB_SPEC``, else the installed spec, else the built-in default); unless ``--spec`` named it, one line
+    on stderr says which.
+    """
+    from memlab.adapter.installed_spec import choose_spec
+
+    spec, which = choose_spec(args.spec, repo)
+    if which:
+        print(f"memlab {command}: {which}", file=sys.stderr)
+    return spec
 
 
 _BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]

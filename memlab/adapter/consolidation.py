@@ -7,22 +7,20 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from memlab.adapter import derived, jsonl_refs, records
 from memlab.adapter.gitcli import Repo
 from memlab.adapter.locking import file_lock
 from memlab.adapter.notes_store import LoadResult, load_memories, paused_gc
-from memlab.adapter.spec import check_models, config_hash, missing_package_error
+from memlab.adapter.persist import persist
+from memlab.adapter.spec import check_models, missing_package_error, policy_id, spec_id
 from memlab.adapter.state import (
     CACHE_FILE,
-    CACHE_FORMAT,
-    CANDIDATE_COLUMNS,
     LAST_ATTEMPT_FILE,
     LAST_RUN_FILE,
     cache_problem,
-    cache_rows,
     clock,
     read_json,
     write_json_atomic,
@@ -32,7 +30,9 @@ from memlab.pipeline.store import MemoryStore
 
 #: ``progress(step, total, label)``: what install shows while the first consolidation runs.
 Progress = Callable[[int, int, str], None]
-STEPS = 5
+STEPS = 4
+#: What an incremental run reads (no clusterer, summarizer, temporal resolver or reader: ~0.7 s of start-up less).
+INCREMENTAL_GROUPS = ("embedder", "admission", "retention", "judge", "selector", "retriever")
 
 
 @dataclass
@@ -45,6 +45,7 @@ class Loaded:
     errors: list[str] = field(default_factory=list)
     runs: dict[str, dict[str, Any]] = field(default_factory=dict)
     total: int = 0
+    policy: str | None = None
 
 
 def _parse_into(
@@ -57,8 +58,16 @@ def _parse_into(
             errors.append(f"{label} {rid}: {type(exc).__name__}: {str(exc)[:80]}")
 
 
-def load_store(repo: Repo, *, deadline: float | None = None, max_memories: int | None = None) -> Loaded:
-    """Read memories and every derived ref; derived records about unknown memories are ignored.
+def load_store(
+    repo: Repo,
+    policy: str | None,
+    *,
+    deadline: float | None = None,
+    max_memories: int | None = None,
+    kinds: tuple[str, ...] = tuple(jsonl_refs.DERIVED_REFS),
+) -> Loaded:
+    """Read memories and ``policy``'s derived records of ``kinds`` (:func:`~memlab.adapter.spec.policy_id`);
+    derived records about unknown memories, and every other policy's, are ignored.
 
     With ``max_memories`` only the newest that many memories enter the store (``Loaded.total`` says how
     many there were): the per-run cap of a consolidation, checked before any heavy phase.
@@ -67,10 +76,10 @@ def load_store(repo: Repo, *, deadline: float | None = None, max_memories: int |
     with paused_gc():  # 100,000 states at once
         store = MemoryStore(load.memories)
     errors = list(load.errors)
-    texts = jsonl_refs.read_texts(repo, jsonl_refs.DERIVED_REFS)
-    decoded: dict[str, dict[str, dict[str, Any]]] = {}
+    texts = jsonl_refs.read_texts(repo, kinds)
+    decoded: dict[str, dict[str, dict[str, Any]]] = {kind: {} for kind in jsonl_refs.DERIVED_REFS}
     for kind, (text, problem) in texts.items():
-        recs, bad, _ = jsonl_refs.decode(text, kind)
+        recs, bad, _ = jsonl_refs.decode(text, kind, policy)
         decoded[kind] = recs
         errors += [f"{jsonl_refs.DERIVED_REFS[kind]} {e}" for e in bad] + ([problem] if problem else [])
 
@@ -83,7 +92,7 @@ def load_store(repo: Repo, *, deadline: float | None = None, max_memories: int |
             store.summaries[sid] = summary
 
     _parse_into(errors, "mem-meta", decoded["meta"], records.state_from, add_state)
-    derived.apply(repo, store)  # tiers and supersessions: this clone's own conclusions, never a record's
+    derived.apply(repo, store, policy)  # tiers and supersessions: this clone's own conclusions, never a record's
     _parse_into(errors, "mem-summaries", decoded["summaries"], records.summary_from, add_summary)
     known = store.memories.keys() | store.summaries.keys()
 
@@ -92,63 +101,35 @@ def load_store(repo: Repo, *, deadline: float | None = None, max_memories: int |
             store.add_edge(edge)
 
     _parse_into(errors, "mem-edges", decoded["edges"], records.edge_from, add_edge)
-    return Loaded(store, load, decoded["meta"], errors, decoded["runs"], load.total)
+    return Loaded(store, load, decoded["meta"], errors, decoded["runs"], load.total, policy)
 
 
-def candidate_records(store: MemoryStore, components: Any, now: datetime, max_item_chars: int) -> list[dict]:
-    """The SessionStart candidates at ``now`` as JSON objects (the pipeline's own candidate builder)."""
-    from memlab.pipeline.inject import candidates
-
-    out = []
-    for c in candidates(store, components, now, None, max_item_chars=max_item_chars):
-        data = c.as_dict()
-        data["timestamp"] = c.timestamp.isoformat()
-        data["tier"] = c.tier.value
-        out.append(data)
-    return out
+def new_memories(loaded: Loaded) -> frozenset[str]:
+    """Memories this clone never consolidated under the loaded policy (:func:`memlab.adapter.derived.consolidated`:
+    a ``mem-meta`` record, which anyone can push, never marks a memory as consolidated).
+    """
+    seen = derived.consolidated(loaded.store, loaded.policy or "")
+    return frozenset(mid for mid in loaded.store.memories if mid not in seen)
 
 
 def new_memory_count(loaded: Loaded) -> int:
-    """Memories never consolidated (no ``mem-meta`` record yet)."""
-    return sum(1 for mid in loaded.store.memories if mid not in loaded.meta)
+    """How many :func:`new_memories` there are."""
+    return len(new_memories(loaded))
 
 
-def needed(repo: Repo, loaded: Loaded, spec: dict[str, Any], min_new: int) -> tuple[bool, str]:
+def needed(loaded: Loaded, cache: Any, spec: dict[str, Any], min_new: int | None) -> tuple[bool, str]:
     """Whether a consolidation is due: a missing, invalid or other-spec cache, or ``min_new`` new memories."""
-    problem = cache_problem(read_json(repo.memlab_dir / CACHE_FILE))
+    problem = cache_problem(cache)
     if problem:
         return True, problem
-    cache = read_json(repo.memlab_dir / CACHE_FILE)
-    if cache.get("spec_hash") != config_hash(spec.get("strategies")):
+    if cache.get("spec") != spec_id(spec):
         return True, "the cache came from another spec"
-    fresh = new_memory_count(loaded)
-    if fresh >= max(1, min_new):
+    if loaded.store.memories and not derived.consolidated(loaded.store, loaded.policy or ""):
+        return True, "no consolidation of this policy in this clone"
+    fresh, least = new_memory_count(loaded), max(1, min_new or 0)
+    if min_new is not None and fresh >= least:
         return True, f"{fresh} new memories"
-    return False, f"{fresh} new memories (< {max(1, min_new)})"
-
-
-def _merge_activation(record: dict[str, Any], current: dict[str, Any] | None) -> dict[str, Any]:
-    """``record`` with the activation fields of the record stored now (recalls may have run meanwhile)."""
-    if current:
-        for key in records.ACTIVATION_FIELDS:
-            if key in current:
-                record[key] = current[key]
-    return record
-
-
-def write_meta(repo: Repo, store: MemoryStore) -> int:
-    """Append the changed state records, re-reading activations under the writer lock; returns how many."""
-    ours = {mid: records.state_record(s) for mid, s in sorted(store.states.items())}
-
-    def make(current: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-        out = []
-        for mid, rec in ours.items():
-            merged = _merge_activation(dict(rec), current.get(mid))
-            if _strip(current.get(mid)) != merged:
-                out.append(merged)
-        return out
-
-    return jsonl_refs.update_records(repo, "meta", make)
+    return False, f"{fresh} new memories (< {least})"
 
 
 def consolidate_repo(
@@ -159,133 +140,116 @@ def consolidate_repo(
     dry_run: bool = False,
     now: datetime | None = None,
     if_needed: bool = False,
-    min_new: int = 0,
+    min_new: int | None = None,
+    incremental: bool = False,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Consolidate a repository's memories with the spec's strategies and persist everything.
 
     With ``if_needed`` the call returns at once when another consolidation holds the lock, and otherwise
     decides under the lock whether anything is due (so concurrent triggers run one consolidation).
-    Order of writes: derived refs (meta, summaries, edges, then the run record), then the candidate cache.
-    A process killed between writes leaves each ref readable (one atomic update each); a rerun loads what
-    was written and completes.
+    With ``incremental`` (the Stop hook's) it waits for the lock, then consolidates only the memories new to
+    the policy (:func:`memlab.pipeline.consolidate.consolidate` with ``fresh``), and does so again while
+    memories arrived during the run; a full run instead when the cache is not this spec's, or when ``min_new``
+    new memories are there. What it writes, in which order: :func:`memlab.adapter.persist.persist`.
 
     Returns:
         A report: counts, tier distribution, errors and timings (only ``not_run``, the reason, when nothing was due).
     """
-    from memlab.adapter.spec import build_components
-    from memlab.pipeline.consolidate import consolidate
+    from memlab.adapter.notes_store import ref_tips
 
-    now = now or clock()
-    step = progress or (lambda *_: None)
-    t0 = time.perf_counter()
-    with file_lock(repo.memlab_dir / "consolidate.lock", timeout=600, blocking=not if_needed) as held:
-        if not held:
+    with contextlib.ExitStack() as stack:
+        if incremental and not stack.enter_context(file_lock(repo.memlab_dir / "incremental.lock", blocking=False)):
+            return {"not_run": "an incremental consolidation is waiting already"}  # it reads the notes after us
+        lock = file_lock(repo.memlab_dir / "consolidate.lock", timeout=600, blocking=incremental or not if_needed)
+        if not stack.enter_context(lock):
             return {"not_run": "another consolidation is running"}
-        if not dry_run:
-            attempt = {"unix": time.time(), "at": clock().isoformat(), "pid": os.getpid()}
-            with contextlib.suppress(MemlabError):  # only a throttle: a full disk fails later, clearly
-                write_json_atomic(repo.memlab_dir / LAST_ATTEMPT_FILE, attempt)
-        step(1, STEPS, "reading notes")
-        cap = int(spec["hook"].get("max_memories") or 0)
-        loaded = load_store(repo, max_memories=cap or None)
-        if if_needed:
-            due, reason = needed(repo, loaded, spec, min_new)
-            if not due:
-                return {"not_run": reason}
-        store = loaded.store
-        derived.start(repo, store, config_hash(spec.get("strategies")), full=full)
-        step(2, STEPS, "loading strategies")
-        check_models(spec, repo)
-        components = build_components(spec)
-        step(3, STEPS, f"consolidating {len(store.memories):,} memories")
-        try:
-            result = consolidate(store, components, now, full=full)
-        except ModuleNotFoundError as exc:
-            raise missing_package_error("consolidation", "(a strategy of the spec)", exc) from None
-        report: dict[str, Any] = {
-            "run_id": result.run_id,
-            "now": now.isoformat(),
-            "records": loaded.load.records,
-            "memories": len(store.memories),
-            "skipped": len(loaded.load.errors),
-            "errors": loaded.errors[:50],
-            "summaries": len(store.summaries),
-            "edges": len(store.edges),
-            "tier_counts": dict(result.tier_counts),
-            "edges_created": dict(result.edges_created),
-            "spec_hash": config_hash(spec.get("strategies")),
-            "dry_run": dry_run,
-        }
-        if loaded.total > len(store.memories):
-            report["degraded"] = f"consolidated the newest {len(store.memories):,} of {loaded.total:,} memories"
-        if dry_run:
-            report["seconds"] = round(time.perf_counter() - t0, 3)
-            return report
-        step(4, STEPS, "writing derived notes")
-        report["meta_written"] = write_meta(repo, store)
-        report["hints_ignored"] = derived.save(repo, store, loaded.meta, report["spec_hash"], result.run_id)
-        _maybe_kill("meta")
-        jsonl_refs.append_records(repo, "summaries", [records.summary_record(s) for s in store.summaries.values()])
-        jsonl_refs.append_records(repo, "edges", [records.edge_record(e) for e in store.edges.values()])
-        _maybe_kill("edges")
-        run = records.run_record(result, {"spec_hash": report["spec_hash"], "records": report["records"]})
-        jsonl_refs.append_records(repo, "runs", [run])
-        for kind in jsonl_refs.DERIVED_REFS:
-            jsonl_refs.compact(repo, kind, orphan_filter(loaded) if kind == "meta" else None)
-        _maybe_kill("compact")
-        step(5, STEPS, "writing the SessionStart cache")
-        cands = candidate_records(store, components, now, int(spec["hook"]["max_item_chars"]))
-        cache = {
-            "format": CACHE_FORMAT,
-            "now": now.isoformat(),
-            "run_id": result.run_id,
-            "spec_hash": report["spec_hash"],
-            "budget_tokens": components.settings.budget_tokens,
-            "memories": len(store.memories),
-            "tips": loaded.load.tips,
-            "fields": list(CANDIDATE_COLUMNS),
-            "rows": cache_rows(cands),
-        }
-        write_json_atomic(repo.memlab_dir / CACHE_FILE, cache)
-        report["candidates"] = len(cands)
-        report["seconds"] = round(time.perf_counter() - t0, 3)
-        write_json_atomic(repo.memlab_dir / LAST_RUN_FILE, {"at": clock().isoformat(), **report})
+        for _ in range(3):
+            args = (full, dry_run, now or clock(), if_needed, min_new, incremental, progress)
+            report, tips = _consolidate(repo, spec, *args)
+            if not incremental or "not_run" in report or ref_tips(repo) == tips:
+                break
         return report
 
 
-#: A ``mem-meta`` record for a memory that exists in no note is dropped by compaction after this long.
-ORPHAN_GRACE = timedelta(days=30)
+def _consolidate(
+    repo: Repo,
+    spec: dict[str, Any],
+    full: bool,
+    dry_run: bool,
+    now: datetime,
+    if_needed: bool,
+    min_new: int | None,
+    incremental: bool,
+    progress: Progress | None,
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """One run under the lock (:func:`consolidate_repo`); the report and the memory refs' tips it read."""
+    import dataclasses
 
+    from memlab.adapter.spec import build_components
+    from memlab.adapter.vectors import RepoEmbedder
+    from memlab.pipeline.consolidate import consolidate
+    from memlab.pipeline.recall import recall
 
-def orphan_filter(loaded: Loaded) -> Callable[[dict[str, Any]], bool] | None:
-    """Which ``mem-meta`` records compaction drops: ids no note holds, written over :data:`ORPHAN_GRACE` ago.
-
-    ``None`` (drop nothing) when some memory ref could not be listed: its memories may only be unreadable.
-    """
-    if any("cannot list its notes" in e for e in loaded.load.errors):
-        return None
-    ids = {m.id for m in loaded.load.memories}
-    cutoff = datetime.now(UTC) - ORPHAN_GRACE
-
-    def drop(record: dict[str, Any]) -> bool:
-        if record["id"] in ids:
-            return False
-        try:
-            return records.written_at(record, datetime.now(UTC)) < cutoff
-        except ValueError:
-            return False
-
-    return drop
-
-
-def _strip(record: dict[str, Any] | None) -> dict[str, Any] | None:
-    if record is None:
-        return None
-    return {k: v for k, v in record.items() if k != "written_at"}
-
-
-def _maybe_kill(point: str) -> None:
-    """Test hook: ``MEMLAB_TEST_KILL_AT=<point>`` kills the process there (simulates a crash)."""
-    if os.environ.get("MEMLAB_TEST_KILL_AT") == point:
-        os._exit(137)
+    step = progress or (lambda *_: None)
+    t0 = time.perf_counter()
+    step(1, STEPS, "reading notes")
+    cap = int(spec["hook"].get("max_memories") or 0)
+    policy = policy_id(spec)
+    loaded = load_store(repo, policy, max_memories=cap or None)
+    store, tips = loaded.store, loaded.load.tips
+    fresh = new_memories(loaded)
+    cache = read_json(repo.memlab_dir / CACHE_FILE)
+    full_due, reason = needed(loaded, cache, spec, min_new)
+    if incremental and not full_due:
+        if not fresh:
+            return {"not_run": "no memory new to this policy"}, tips
+    elif if_needed and not full_due:
+        return {"not_run": reason}, tips
+    run_fresh = fresh if incremental and not full_due else None
+    if not dry_run and run_fresh is None:
+        attempt = {"unix": time.time(), "at": clock().isoformat(), "pid": os.getpid()}
+        with contextlib.suppress(MemlabError):  # only a throttle: a full disk fails later, clearly
+            write_json_atomic(repo.memlab_dir / LAST_ATTEMPT_FILE, attempt)
+    step(2, STEPS, "loading strategies")
+    check_models(spec, repo)
+    components = build_components(spec, None if run_fresh is None else INCREMENTAL_GROUPS)
+    embedder = RepoEmbedder(components.embedder, repo.memlab_dir)
+    components = dataclasses.replace(components, embedder=embedder)
+    if run_fresh is not None and isinstance(cache.get("judge"), dict):
+        components.judge.resume(cache["judge"])  # the judge's tally as the last run left it
+    step(3, STEPS, f"consolidating {len(run_fresh or store.memories):,} memories")
+    known = None if run_fresh is None else set(store.edges)
+    derived.start(repo, store, policy, full=full)
+    try:
+        result = consolidate(store, components, now, full=full, fresh=run_fresh)
+        if store.memories and run_fresh is None:  # every unit's recall index text embedded (an incremental run's
+            # few new ones, recall embeds cheaply: encode_few), so that recall embeds only its query
+            recall(store, components, next(iter(store.memories.values())).summary, now, mode="exhaustive", track=False)
+    except ModuleNotFoundError as exc:
+        raise missing_package_error("consolidation", "(a strategy of the spec)", exc) from None
+    report: dict[str, Any] = {
+        "run_id": result.run_id,
+        "now": now.isoformat(),
+        "incremental": run_fresh is not None,
+        "new": len(fresh),
+        "records": loaded.load.records,
+        "memories": len(store.memories),
+        "skipped": len(loaded.load.errors),
+        "errors": loaded.errors[:50],
+        "summaries": len(store.summaries),
+        "edges": len(store.edges),
+        "tier_counts": dict(result.tier_counts),
+        "edges_created": dict(result.edges_created),
+        "policy": policy,
+        "dry_run": dry_run,
+    }
+    if loaded.total > len(store.memories):
+        report["degraded"] = f"consolidated the newest {len(store.memories):,} of {loaded.total:,} memories"
+    if not dry_run:
+        step(4, STEPS, "writing derived notes and the SessionStart cache")
+        report.update(persist(repo, spec, loaded, components, result, now, known))
+    report["seconds"] = round(time.perf_counter() - t0, 3)
+    if not dry_run and run_fresh is None:  # the full run's schedule (memlab.adapter.triggers) reads this one
+        write_json_atomic(repo.memlab_dir / LAST_RUN_FILE, {"at": clock().isoformat(), **report})
+    return report, tips

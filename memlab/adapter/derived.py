@@ -5,7 +5,9 @@ Anyone who can push writes ``refs/notes/mem-meta``, so a record's tier, ``supers
 the policy concluded to ``.git/memlab/derived.json`` (local, replaced atomically) and every reader takes those
 fields from it alone (a memory it does not name is hot and current). The next run starts from the policy's
 own verdicts (a supersession stays found once its pair is no longer a candidate), or from nothing after
-``--full`` or a new spec; verdict edges are dropped first so each repeated verdict sets the state again. A
+``--full`` or another policy (:func:`~memlab.adapter.spec.policy_id`; a reader of another policy takes no state
+from the file: policies never leak into each other); verdict edges are dropped first so each repeated verdict
+sets the state again. A
 supersession a record claims that the run did not conclude is logged. The file also keeps each memory's date
 as first consolidated: an exact copy dated earlier, added later by anyone, would otherwise re-date it.
 """
@@ -45,14 +47,16 @@ def _row(row: Any) -> dict[str, Any] | None:
     return dict(zip(FIELDS, (Tier(row[0]), row[1], until, row[3], row[4]), strict=True))
 
 
-def apply(repo: Repo, store: MemoryStore) -> dict[str, Any]:
-    """Set every state's derived fields from this clone's last consolidation (defaults for memories it did not
-    name) and keep each memory's date and namespace as it saw them; returns the overlay read (``{}``: none),
-    with ``redated``: the memories an earlier-dated copy did not re-date (also in ``store.cache["derived"]``).
+def apply(repo: Repo, store: MemoryStore, policy: str | None) -> dict[str, Any]:
+    """Set every state's derived fields from this clone's last consolidation when it ran ``policy`` (defaults for
+    memories it did not name, and for all under another policy) and keep each memory's date and namespace as it
+    saw them; returns the overlay read (``{}``: none), with ``redated``: the memories an earlier-dated copy did not
+    re-date (also in ``store.cache["derived"]``).
     """
     data = read_json(repo.memlab_dir / OVERLAY_FILE)
     data = data if isinstance(data, dict) and data.get("format") == FORMAT else {}
-    rows = data.get("states") if isinstance(data.get("states"), dict) else {}
+    ours = data.get("policy") == policy and isinstance(data.get("states"), dict)
+    rows = data["states"] if ours else {}
     for mid, state in list(store.states.items()):
         fields = (_row(rows[mid]) if mid in rows else None) or DEFAULTS
         now = (state.tier, state.superseded_by, state.valid_until, state.duplicate_of, state.consolidated_into)
@@ -74,20 +78,27 @@ def apply(repo: Repo, store: MemoryStore) -> dict[str, Any]:
     return data
 
 
-def start(repo: Repo, store: MemoryStore, spec_hash: str, *, full: bool) -> None:
-    """Prepare a consolidation: the policy's own earlier states (none after ``full`` or another spec), no
-    verdict edges.
+def start(repo: Repo, store: MemoryStore, policy: str, *, full: bool) -> None:
+    """Prepare a consolidation: the policy's own earlier states (none after ``full`` or under another policy),
+    no verdict edges.
     """
-    data = store.cache.get("derived") or apply(repo, store)
+    data = store.cache.get("derived") or apply(repo, store, policy)
     _log(repo, data["redated"], "memories have exact copies dated before this clone first saw them; dates kept")
-    if full or data.get("spec_hash") != spec_hash:
+    if full or data.get("policy") != policy:
         for mid, state in list(store.states.items()):
             store.states[mid] = replace(state, **DEFAULTS)
     for key in [k for k in store.edges if k[2] in VERDICT_EDGES]:
         del store.edges[key]
 
 
-def save(repo: Repo, store: MemoryStore, hints: dict[str, dict[str, Any]], spec_hash: str, run_id: str) -> int:
+def consolidated(store: MemoryStore, policy: str) -> set[str]:
+    """The memories this clone's last consolidation under ``policy`` read (none under another policy)."""
+    data = store.cache.get("derived") or {}
+    times = data.get("times") if data.get("policy") == policy else None
+    return set(times) if isinstance(times, dict) else set()
+
+
+def save(repo: Repo, store: MemoryStore, hints: dict[str, dict[str, Any]], policy: str, run_id: str) -> int:
     """Write what the run concluded; log the supersessions ``hints`` (the ``mem-meta`` records) claim that it did
     not conclude. Returns how many were ignored.
     """
@@ -97,7 +108,7 @@ def save(repo: Repo, store: MemoryStore, hints: dict[str, dict[str, Any]], spec_
         if s.tier is not Tier.HOT or any(row[1:]) or s.duplicate_of or s.consolidated_into:
             rows[mid] = [*row, s.duplicate_of, s.consolidated_into]
     times = {mid: [m.timestamp.isoformat(), m.namespace] for mid, m in store.memories.items()}
-    overlay = {"format": FORMAT, "spec_hash": spec_hash, "run_id": run_id, "states": rows, "times": times}
+    overlay = {"format": FORMAT, "policy": policy, "run_id": run_id, "states": rows, "times": times}
     write_json_atomic(repo.memlab_dir / OVERLAY_FILE, overlay)
     ignored = [
         f"{mid} by {str(h.get('superseded_by'))[:24]}"

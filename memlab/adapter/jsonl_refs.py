@@ -3,14 +3,16 @@
 Each ref holds one note, attached to a fixed anchor blob (the blob of a constant string, so every clone
 computes the same anchor). The ref's tree also holds the anchor blob itself (entry ``memlab-anchor``), so
 the anchor is reachable: ``git gc`` keeps it, ``git notes prune`` keeps the note, and a fetch brings it.
-The note is JSON Lines: one self-contained record per line with ``id`` and ``written_at``. Git's
+The note is JSON Lines: one self-contained record per line with ``id``, ``written_at`` and ``policy`` (the
+:func:`~memlab.adapter.spec.policy_id` of the spec that wrote it; records of earlier versions have none). Git's
 ``cat_sort_uniq`` notes merge unions and sorts lines, which keeps every record intact; readers take the
-newest record per id (``written_at``, then the line text), so line order never matters.
+newest record per id among one policy's records (``written_at``, then the line text), so line order never
+matters, and a policy never reads another's records (another spec's derived state is not a hint for this one).
 
 Writers hold ``.git/memlab/notes.lock``, read the note at the ref's tip, and move the ref by
 compare-and-swap; every write is one atomic ref update, so a killed writer leaves the ref readable.
-Compaction rewrites the note with the newest record per id, keeps record lines this version does not read
-(future-dated, or a newer memlab's) unchanged and drops lines that are not records.
+Compaction rewrites the note with the newest record per (policy, id), every policy's kept, keeps record lines
+this version does not read (future-dated, or a newer memlab's) unchanged and drops lines that are not records.
 """
 
 from __future__ import annotations
@@ -64,9 +66,10 @@ def encode(records: Iterable[Mapping[str, Any]], written_at: str | None = None) 
 
 
 def decode(
-    text: str, kind: str | None = None, unread: list[str] | None = None
+    text: str, kind: str | None = None, policy: str | None = None, unread: list[str] | None = None
 ) -> tuple[dict[str, dict[str, Any]], list[str], int]:
-    """Newest record per id, one message per bad line, and the number of good lines.
+    """Newest record per id among ``policy``'s records (``None``: those naming no policy), one message per bad
+    line, and the number of good lines (of every policy).
 
     A record is good when it parses (a guarded :func:`json.loads`), has a text ``id`` and a valid
     ``written_at`` (:func:`memlab.adapter.records.written_at`: an ISO time with a zone, not in the future),
@@ -76,10 +79,18 @@ def decode(
     count). ``unread`` receives each unread line shaped like a record (an object with a text id), for
     compaction to keep.
     """
+    best, errors, good = newest(text, kind, unread)
+    return {rid: rec for (owner, rid), rec in best.items() if owner == policy}, errors, good
+
+
+def newest(
+    text: str, kind: str | None = None, unread: list[str] | None = None
+) -> tuple[dict[tuple[Any, str], dict[str, Any]], list[str], int]:
+    """:func:`decode` for every policy at once: the newest record per ``(policy, id)``."""
     from memlab.adapter.records import FUTURE, merge_activation, validate, written_at
 
-    best: dict[str, tuple[tuple[datetime, str], dict[str, Any]]] = {}
-    every: dict[str, list[dict[str, Any]]] = {}
+    best: dict[tuple[Any, str], tuple[tuple[datetime, str], dict[str, Any]]] = {}
+    every: dict[tuple[Any, str], list[dict[str, Any]]] = {}
     errors: list[str] = []
     good = 0
     now = datetime.now(UTC)
@@ -94,6 +105,8 @@ def decode(
             record = json.loads(line)
             if not isinstance(record, dict) or not isinstance(record.get("id"), str):
                 raise ValueError("not an object with a string id")
+            if not isinstance(record.get("policy", ""), str):
+                raise ValueError("policy is not text")
             if kind is not None:
                 validate(kind, record)
             stamp = written_at(record, now).astimezone(UTC)
@@ -103,11 +116,11 @@ def decode(
             if rid is not None and unread is not None:
                 unread.append(line)
             if rid is not None and kind == "meta" and str(exc) == FUTURE:
-                every.setdefault(rid, []).append(record)
+                every.setdefault((record.get("policy"), rid), []).append(record)
             continue
         good += 1
         key = (stamp, line)
-        rid = record["id"]
+        rid = (record.get("policy"), record["id"])
         if rid not in best or key > best[rid][0]:
             best[rid] = (key, record)
         if kind == "meta":
@@ -152,10 +165,10 @@ def read_text(repo: Repo, kind: str) -> str:
     return read_texts(repo, [kind])[kind][0]
 
 
-def read_records(repo: Repo, kind: str) -> tuple[dict[str, dict[str, Any]], list[str]]:
-    """Newest record per id of ``kind``, plus messages for skipped lines (and an unreadable ref)."""
+def read_records(repo: Repo, kind: str, policy: str | None = None) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Newest record per id of ``kind`` and ``policy``, plus messages for skipped lines (and an unreadable ref)."""
     text, problem = read_texts(repo, [kind])[kind]
-    records, errors, _ = decode(text, kind)
+    records, errors, _ = decode(text, kind, policy)
     return records, [f"{DERIVED_REFS[kind]} {e}" for e in errors] + ([problem] if problem else [])
 
 
@@ -192,9 +205,9 @@ def _appended(current: str, text: str) -> str:
     return (f"{current}\n{text}" if current else text) + "\n"
 
 
-def append_records(repo: Repo, kind: str, records: Iterable[Mapping[str, Any]]) -> int:
-    """Append records to ``kind``'s note (one atomic ref update); returns how many were written."""
-    records = list(records)
+def append_records(repo: Repo, kind: str, records: Iterable[Mapping[str, Any]], policy: str | None = None) -> int:
+    """Append records of ``policy`` to ``kind``'s note (one atomic ref update); returns how many were written."""
+    records = [{**r, "policy": policy} if policy else r for r in records]
     if not records:
         return 0
     text = encode(records)
@@ -203,14 +216,18 @@ def append_records(repo: Repo, kind: str, records: Iterable[Mapping[str, Any]]) 
     return len(records)
 
 
-def update_records(repo: Repo, kind: str, make: Callable[[dict[str, dict[str, Any]]], list[dict[str, Any]]]) -> int:
-    """Append ``make(newest record per id, read under the lock)``: a read-modify-write no writer can race."""
+def update_records(
+    repo: Repo, kind: str, make: Callable[[dict[str, dict[str, Any]]], list[dict[str, Any]]], policy: str | None = None
+) -> int:
+    """Append ``make(newest record per id of policy, read under the lock)``, as ``policy``'s records: a
+    read-modify-write no writer can race.
+    """
     written = 0
     with writer_lock(repo.memlab_dir):
 
         def step(current: str) -> str | None:
             nonlocal written
-            records = make(decode(current, kind)[0])
+            records = [{**r, "policy": policy} if policy else r for r in make(decode(current, kind, policy)[0])]
             written = len(records)
             return _appended(current, encode(records)) if records else None
 
@@ -219,8 +236,8 @@ def update_records(repo: Repo, kind: str, make: Callable[[dict[str, dict[str, An
 
 
 def compact(repo: Repo, kind: str, drop: Callable[[dict[str, Any]], bool] | None = None) -> tuple[int, int]:
-    """Rewrite ``kind``'s note with the newest record per id and no record ``drop`` names; record lines not
-    read (:func:`decode`'s ``unread``) are kept as they are, other bad lines dropped.
+    """Rewrite ``kind``'s note with the newest record per (policy, id) and no record ``drop`` names; record lines
+    not read (:func:`decode`'s ``unread``) are kept as they are, other bad lines dropped.
 
     Returns:
         (good lines before, records after).
@@ -231,13 +248,14 @@ def compact(repo: Repo, kind: str, drop: Callable[[dict[str, Any]], bool] | None
         def step(current: str) -> str | None:
             nonlocal counts
             unread: list[str] = []
-            records, errors, good = decode(current, kind, unread)
+            records, errors, good = newest(current, kind, unread)
             if drop is not None:
                 records = {rid: rec for rid, rec in records.items() if not drop(rec)}
             counts = (good, len(records))
             if good == len(records) and len(errors) == len(unread):
                 return None
-            lines = [encode([records[k] for k in sorted(records)])] if records else []
+            ordered = [records[k] for k in sorted(records, key=lambda k: (k[0] or "", k[1]))]
+            lines = [encode(ordered)] if records else []
             return "\n".join([*lines, *sorted(set(unread))]) + "\n" if lines or unread else ""
 
         rewrite(repo, kind, step, f"memlab: compact {kind}")

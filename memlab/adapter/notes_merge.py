@@ -9,6 +9,7 @@ moves only once every local memory (or record) was found readable in the result.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from memlab.adapter import jsonl_refs
 from memlab.adapter.gitcli import Repo, git_text, run_git
@@ -62,13 +63,19 @@ def _texts(repo: Repo, blobs: list[str]) -> list[str]:
     return [found.data.decode("utf-8", "replace") if found else "" for found in batch(repo, blobs)]
 
 
-def _record_ids(text: str) -> set[str]:
-    """Ids of the JSON Lines records in ``text`` (read or not: a record this version refuses still counts)."""
+def _record_ids(text: str) -> set[tuple[Any, str]]:
+    """``(policy, id)`` of the JSON Lines records in ``text`` (read or not: a record this version refuses still
+    counts, under no policy when its policy is not text).
+    """
     import json
 
     unread: list[str] = []
-    records = jsonl_refs.decode(text, None, unread)[0]
-    return set(records) | {json.loads(line)["id"] for line in unread}
+    keys = set(jsonl_refs.newest(text, None, unread)[0])
+    for line in unread:
+        record = json.loads(line)
+        policy = record.get("policy")
+        keys.add((policy if isinstance(policy, str) else None, record["id"]))
+    return keys
 
 
 def lost(repo: Repo, ref: str, old: str, new: str) -> int:

@@ -13,9 +13,9 @@ background.
 from __future__ import annotations
 
 import contextlib
-import math
 import os
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -29,7 +29,7 @@ from memlab.adapter.state import (
     read_json,
     write_json_atomic,
 )
-from memlab.selection_types import DEFAULT_BUDGET_TOKENS, InjectionCandidate, Tier
+from memlab.selection_types import InjectionCandidate, Tier
 
 TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
 if TYPE_CHECKING:
@@ -38,8 +38,6 @@ if TYPE_CHECKING:
 SOURCES = ("startup", "resume", "clear", "compact", "fork")
 #: Sessions remembered for the resume/fork policy.
 MAX_SESSIONS = 200
-#: Recency half-life (days) of the raw-notes selection used before the first consolidation.
-RAW_HALF_LIFE_DAYS = 30.0
 
 
 def safe_python() -> list[str]:
@@ -107,8 +105,11 @@ def claim_start(repo: Repo, seconds: float) -> bool:
         os.close(fd)
 
 
-def spawn_consolidation(repo: Repo, spec_path: str | None, *, min_new: int = 0) -> None:
-    """Start ``memlab consolidate --if-needed`` detached (own session, no pipes), so the caller never waits.
+def spawn_consolidation(
+    repo: Repo, spec_path: str | None, *, min_new: int | None = 0, incremental: bool = False
+) -> None:
+    """Start ``memlab consolidate --if-needed`` (or ``--incremental``: the memories new since the last run; with
+    ``min_new`` a full run from that many) detached (own session, no pipes), so the caller never waits.
 
     The child runs with ``-P`` and ``PYTHONSAFEPATH=1`` (no module from the repository can be imported) and
     decides under the consolidation lock whether anything is due. It does not inherit the hook's bytecode
@@ -121,7 +122,8 @@ def spawn_consolidation(repo: Repo, spec_path: str | None, *, min_new: int = 0) 
     from memlab.adapter.install import pycache_dir
 
     cmd = [*safe_python(), "-m", "memlab.cli", "consolidate", "--project", str(repo.root), "--background"]
-    cmd += ["--if-needed", "--min-new", str(min_new)]
+    cmd += ["--incremental"] if incremental else ["--if-needed"]
+    cmd += ["--min-new", str(min_new)] if min_new is not None else []
     if spec_path:
         cmd += ["--spec", spec_path]
     root = str(Path(memlab.__file__).resolve().parent.parent)
@@ -155,29 +157,14 @@ def raw_candidates(
 
     ``problems``, when given, receives one line per note or memory skipped (and the time-budget cut).
     """
+    from memlab.adapter.freshness import admitted, memory_cap, raw_candidate
     from memlab.adapter.notes_store import load_memories
-    from memlab.pipeline.inject import memory_text
 
     limit = int(spec["hook"]["max_item_chars"])
-    out = []
-    loaded = load_memories(repo, deadline=deadline, cap=int(spec["hook"].get("max_memories") or 0) or None)
+    loaded = load_memories(repo, deadline=deadline, cap=memory_cap(spec))
     if problems is not None:
         problems.extend(loaded.errors)
-    memories = [m for m in loaded.memories if m.timestamp <= now]
-    node = spec["strategies"].get("admission") or {}
-    target = str(node.get("_target_", ""))
-    if target and not target.endswith(".NoAdmission"):  # the policy's admission, as in the cache
-        from memlab.build import build_node
-
-        admission = build_node(node, "admission", where="spec")
-        verdicts = admission.admit_all(memories, {m.id: m for m in memories} if admission.reads_store else {})
-        memories = [m for m, verdict in zip(memories, verdicts, strict=True) if verdict.keep]
-    for m in memories:
-        age = max(0.0, (now - m.timestamp).total_seconds() / 86400)
-        text = memory_text(m.namespace, m.timestamp, m.summary, m.content, limit)
-        recency = math.exp(-age * math.log(2) / RAW_HALF_LIFE_DAYS)
-        out.append(InjectionCandidate(m.id, "memory", m.namespace, text, m.timestamp, 0.0, recency, 0.0, 1.0, Tier.HOT))
-    return out
+    return [raw_candidate(m, now, limit) for m in admitted(spec, [m for m in loaded.memories if m.timestamp <= now])]
 
 
 def decide(policy: str, source: str, session_id: str, version: str, sessions: dict[str, Any]) -> bool:
@@ -196,13 +183,6 @@ def decide(policy: str, source: str, session_id: str, version: str, sessions: di
     return previous != version
 
 
-def _spec_budget(spec: dict[str, Any]) -> int:
-    try:
-        return int((spec.get("pipeline") or {}).get("budget_tokens", DEFAULT_BUDGET_TOKENS))
-    except (TypeError, ValueError):
-        return DEFAULT_BUDGET_TOKENS
-
-
 def session_start(
     payload: dict[str, Any], repo: Repo, spec: dict[str, Any], now: datetime, deadline: float | None = None
 ) -> dict[str, Any]:
@@ -213,10 +193,12 @@ def session_start(
         repo: The repository served.
         spec: The loaded spec.
         now: The clock.
-        deadline: ``time.monotonic()`` by which reading raw notes must stop (first sessions only).
+        deadline: ``time.monotonic()`` by which reading raw notes (first sessions), or waiting for the
+            consolidation of memories recorded since the cache was written (:mod:`memlab.adapter.freshness`), stops.
     """
-    from memlab.adapter.spec import build_selector, config_hash
-    from memlab.pipeline.inject import build_block
+    from memlab.adapter.freshness import budget_tokens, moved, pending_block, wait_for_cache
+    from memlab.adapter.spec import build_selector, spec_id
+    from memlab.pipeline.inject import CLAIMS, build_block
 
     source = str(payload.get("source") or "startup")
     if source not in SOURCES:
@@ -231,18 +213,32 @@ def session_start(
             spawn_consolidation(repo, spec.get("path"))
         skipped: list[str] = []
         pool = raw_candidates(repo, spec, now, deadline, skipped)
-        budget = _spec_budget(spec)
         cut = next((f"; {e.removesuffix(' (truncated)')}" for e in skipped if e.endswith("(truncated)")), "")
         note = f" from the raw notes ({problem}{cut}; consolidation runs in the background)"
+        claim = "unchecked"
         if not pool:
             return {"systemMessage": f"memlab: no memory to inject yet ({problem})"}
     else:
-        other_spec = cache.get("spec_hash") != config_hash(spec.get("strategies"))
-        if other_spec and claim_start(repo, min(interval, 60.0)):
-            spawn_consolidation(repo, spec.get("path"))  # the cache came from another spec: refresh it
+        if cache.get("spec") != spec_id(spec):  # any change of the spec: the cache is stale
+            note = " from another spec's consolidation (a consolidation with this one runs in the background)"
+            if claim_start(repo, min(interval, 60.0)):
+                spawn_consolidation(repo, spec.get("path"))
+        elif (tips := moved(repo, cache)) is not None:  # memories the cache has not seen: wait for their turn
+            spawn_consolidation(repo, spec.get("path"), min_new=None, incremental=True)
+            fresh = wait_for_cache(repo, tips, deadline if deadline is not None else time.monotonic() + 1.0)
+            fresh_rows, fresh_problem = candidate_rows(fresh)
+            if fresh_problem or fresh.get("spec") != spec_id(spec):
+                note = " (memories captured since the last consolidation first, not yet consolidated)"
+            else:
+                cache, rows = fresh, fresh_rows
         pool = cached_candidates(rows)
-        budget = int(cache.get("budget_tokens", DEFAULT_BUDGET_TOKENS))
-    block = build_block(pool, budget, build_selector(spec), now, int(spec["hook"]["max_chars"]))
+        claim = cache.get("claim")
+        claim = claim if isinstance(claim, str) and claim in CLAIMS else "unchecked"
+    selector, max_chars = build_selector(spec), int(spec["hook"]["max_chars"])
+    if note.startswith(" (memories captured"):
+        block = pending_block(repo, spec, pool, selector, now, claim)
+    else:
+        block = build_block(pool, budget_tokens(spec), selector, now, max_chars, claim=claim)
     if not block.text:
         return {"systemMessage": "memlab: no memory to inject"}
     sessions_path = repo.memlab_dir / SESSIONS_FILE

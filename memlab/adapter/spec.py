@@ -134,16 +134,32 @@ def load_spec(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def policy_id(spec: Mapping[str, Any]) -> str:
+    """The policy a spec runs: the hash of what decides its derived records (strategies, ``pipeline``, ``llm``).
+
+    Every derived record carries the id of the policy that wrote it, and each policy reads only its own: records
+    of another policy (another spec installed earlier, another clone's spec) are kept in the refs, never read.
+    """
+    return config_hash({k: spec.get(k) for k in ("strategies", "pipeline", "llm")})
+
+
+def spec_id(spec: Mapping[str, Any]) -> str:
+    """The hash of everything a spec sets (the policy and its ``hook`` section; not its path or export record):
+    the SessionStart cache is fresh only for the spec it was written for, whatever the change.
+    """
+    return config_hash({k: v for k, v in spec.items() if k not in ("path", "source")})
+
+
 def build_selector(spec: Mapping[str, Any]) -> Any:
     """Only the selector (the SessionStart path needs nothing else)."""
     return build_node(spec["strategies"]["selector"], "selector", where="spec")
 
 
-def build_components(spec: Mapping[str, Any]) -> Any:
-    """Every strategy plus pipeline settings, as :class:`memlab.components.Components` (:mod:`memlab.build`)."""
+def build_components(spec: Mapping[str, Any], groups: tuple[str, ...] | None = None) -> Any:
+    """The strategies (``groups``: only those) plus pipeline settings, as :class:`memlab.components.Components`."""
     from memlab.build import build_components as build_policy
 
-    return build_policy(spec, where="spec")
+    return build_policy(spec, groups=groups, where="spec")
 
 
 #: The retriever of a spec exported before the ``retriever`` group existed: what recall did then.

@@ -20,6 +20,8 @@ CACHE_FILE = "candidates.json"
 SESSIONS_FILE = "sessions.json"
 LAST_RUN_FILE = "last-consolidation.json"
 LAST_ATTEMPT_FILE = "last-attempt.json"
+#: The memories the last consolidation read that are not candidates (read only when memories arrived since).
+SEEN_FILE = "seen.json"
 LOG_FILE = "hook.log"
 #: Version of the candidate cache layout: ``fields`` (:data:`CANDIDATE_COLUMNS`) and one ``rows`` list per
 #: candidate, which JSON parses and checks about twice as fast as one object per candidate (format 1).
@@ -111,7 +113,7 @@ def candidate_rows(cache: Any) -> tuple[list[tuple[Any, ...]], str | None]:
     rows = cache.get("rows")
     if cache.get("fields") != list(CANDIDATE_COLUMNS):
         return [], "the candidate cache has other columns"
-    if not isinstance(rows, list) or not isinstance(cache.get("budget_tokens", 0), int):
+    if not isinstance(rows, list):
         return [], "the candidate cache has no candidate list"
     out = []
     parse = datetime.fromisoformat

@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 
-from memlab.adapter.cli_common import add_repo_arguments, emit, open_repo, progress_bar
+from memlab.adapter.cli_common import add_repo_arguments, command_spec, emit, open_repo, progress_bar
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,7 +20,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="skip when another consolidation runs, or unless --min-new new memories exist (or the cache is "
         "missing, invalid or from another spec); decided under the consolidation lock",
     )
-    parser.add_argument("--min-new", type=int, default=0, help="with --if-needed: new memories required")
+    more = "with --if-needed: new memories required (default 1); with --incremental: new memories from which"
+    parser.add_argument("--min-new", type=int, default=None, help=f"{more} a full run is made instead")
+    more = "only the memories new to the policy (the Stop hook's): wait for a running consolidation, judge their"
+    parser.add_argument("--incremental", action="store_true", help=f"{more} pairs; a full run when the cache is stale")
     parser.add_argument("--background", action="store_true", help="log failures to .git/memlab/hook.log, exit 0")
 
 
@@ -46,7 +49,8 @@ def _run(args: argparse.Namespace) -> int:
     from memlab.progress import quiet
 
     repo = open_repo(args)
-    spec = resolve_spec(args.spec, repo=repo if args.background else None)
+    # the hook's own child trusts no spec inside the repository; a person's command says which policy it runs
+    spec = resolve_spec(args.spec, repo=repo) if args.background else command_spec(args, repo, "consolidate")
     shown = not (args.background or getattr(args, "json", False) or quiet())  # steps on a terminal only
     report = consolidate_repo(
         repo,
@@ -54,7 +58,8 @@ def _run(args: argparse.Namespace) -> int:
         full=args.full,
         dry_run=args.dry_run,
         if_needed=args.if_needed,
-        min_new=args.min_new,
+        min_new=args.min_new if args.incremental else (args.min_new or 0),
+        incremental=args.incremental,
         progress=progress_bar() if shown else None,
     )
     if "not_run" in report:
@@ -66,6 +71,7 @@ def _run(args: argparse.Namespace) -> int:
         log_line(
             repo.memlab_dir,
             f"consolidation {report['run_id']}: {report['memories']} memories, {report['seconds']} s"
+            + (f" (incremental: {report['new']} new)" if report["incremental"] else "")
             + (f" (degraded: {report['degraded']}, hook.max_memories)" if report.get("degraded") else ""),
         )
         return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from memlab.adapter.cli_common import add_repo_arguments, emit, open_repo
+from memlab.adapter.cli_common import add_repo_arguments, command_spec, emit, open_repo
 from memlab.errors import MemlabError
 
 
@@ -19,8 +19,10 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from memlab.adapter.consolidation import load_store
+    from memlab.adapter.spec import policy_id
 
-    store = load_store(open_repo(args)).store
+    repo = open_repo(args)
+    store = load_store(repo, policy_id(command_spec(args, repo, "edges"))).store
     node = args.memory_id
     if node not in store.memories and node not in store.summaries:
         raise MemlabError(f"no memory or summary '{node}'; list ids with `memlab tiers` or `memlab recall`")

@@ -29,7 +29,9 @@ MAX_STDIN = 4 * 1024 * 1024
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``memlab hook``."""
     parser.add_argument("event", choices=EVENTS, help="hook event")
-    parser.add_argument("--spec", help="memlab-hook.json (default: $MEMLAB_SPEC, else the built-in defaults)")
+    parser.add_argument(
+        "--spec", help="memlab-hook.json (default: $MEMLAB_SPEC, else the spec installed here, else built-in defaults)"
+    )
     parser.add_argument("--project", help="repository (default: the cwd in the hook JSON, else the current dir)")
     parser.add_argument("--time-budget", type=float, default=None, help="seconds before session-start gives up")
     parser.add_argument("--namespace", help="capture: namespace (decisions, learnings, progress, ...)")
@@ -158,7 +160,12 @@ def _dispatch(args: argparse.Namespace, event: str, payload: dict, budget: float
     from memlab.adapter.state import clock
 
     repo = find_repo(args.project or _cwd(payload) or os.getcwd())
-    spec = resolve_spec(args.spec, repo=repo)
+    if args.spec or os.environ.get("MEMLAB_SPEC"):
+        spec = resolve_spec(args.spec, repo=repo)  # refused when it lies inside the repository
+    else:
+        from memlab.adapter.installed_spec import choose_spec
+
+        spec = choose_spec(None, repo)[0]
     if args.time_budget is None and "MEMLAB_HOOK_BUDGET" not in os.environ:  # the spec's own budget
         budget = float(spec["hook"]["time_budget_seconds"])
         signal.setitimer(signal.ITIMER_REAL, max(0.001, budget - (time.monotonic() - _STARTED)))
@@ -168,14 +175,21 @@ def _dispatch(args: argparse.Namespace, event: str, payload: dict, budget: float
         # raw notes (first session only) may use half of what is left of the budget
         deadline = time.monotonic() + max(0.05, 0.5 * (budget - (time.monotonic() - _STARTED)))
         return session_start(payload, repo, spec, clock(), deadline)
+    from memlab.adapter.freshness import moved
     from memlab.adapter.session import claim_start, spawn_consolidation
-    from memlab.adapter.state import log_line
+    from memlab.adapter.state import CACHE_FILE, log_line, read_json
     from memlab.adapter.triggers import due
 
     ok, _reason = due(repo, spec, clock())
-    if ok and claim_start(repo, float(spec["hook"]["consolidate_min_interval_seconds"])):
-        spawn_consolidation(repo, spec.get("path"), min_new=int(spec["hook"]["consolidate_min_new"]))
-        log_line(repo.memlab_dir, f"{event}: background consolidation started")
+    min_new = int(spec["hook"]["consolidate_min_new"])
+    cache = read_json(repo.memlab_dir / CACHE_FILE)
+    which = f"policy {spec.get('path') or 'built-in default'}"
+    if isinstance(cache, dict) and moved(repo, cache) is not None:  # what this session captured, now
+        spawn_consolidation(repo, spec.get("path"), min_new=min_new if ok else None, incremental=True)
+        log_line(repo.memlab_dir, f"{event}: incremental consolidation started ({which})")
+    elif ok and claim_start(repo, float(spec["hook"]["consolidate_min_interval_seconds"])):
+        spawn_consolidation(repo, spec.get("path"), min_new=min_new)
+        log_line(repo.memlab_dir, f"{event}: background consolidation started ({which})")
     return None
 
 

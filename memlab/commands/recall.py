@@ -10,11 +10,10 @@ them, marked ``[superseded by ID, DATE: SUMMARY]`` (:mod:`memlab.adapter.recall_
 from __future__ import annotations
 
 import argparse
-import sys
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import UTC, datetime
 
-from memlab.adapter.cli_common import add_repo_arguments, emit, open_repo
+from memlab.adapter.cli_common import add_repo_arguments, command_spec, emit, open_repo
 from memlab.errors import MemlabError
 
 
@@ -26,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="results (default: the spec's recall_limit)")
     parser.add_argument("--reason", action="store_true", help="answer + temporal resolutions + source memories")
     parser.add_argument("--no-track", action="store_true", help="do not record activations")
-    add_repo_arguments(parser, spec_default="the spec `memlab install` installed here, else built-in defaults")
+    add_repo_arguments(parser)
 
 
 def _date(text: str) -> datetime:
@@ -43,21 +42,22 @@ def run(args: argparse.Namespace) -> int:
     """Recall and print hits (or the reasoned answer)."""
     from memlab.adapter import jsonl_refs, records
     from memlab.adapter.consolidation import load_store
-    from memlab.adapter.installed_spec import choose_spec
     from memlab.adapter.reasoning import reason
     from memlab.adapter.recall_order import current_first
-    from memlab.adapter.spec import build_components, check_models
+    from memlab.adapter.spec import build_components, check_models, policy_id
     from memlab.adapter.state import clock
+    from memlab.adapter.vectors import RepoEmbedder
     from memlab.pipeline.recall import recall
     from memlab.types import MAX_ACCESS_TIMES, MemoryState
 
     repo = open_repo(args)
-    spec, which = choose_spec(args.spec, repo)
-    if which:
-        print(f"memlab recall: {which}", file=sys.stderr)
-    loaded = load_store(repo)
+    spec = command_spec(args, repo, "recall")
+    policy = policy_id(spec)
+    loaded = load_store(repo, policy, kinds=("meta", "summaries", *(["edges"] if args.reason else [])))
     check_models(spec, repo)
-    components = build_components(spec)
+    # only what recall reads; memory vectors from the consolidation's file, the query without torch (vectors.py)
+    components = build_components(spec, groups=("embedder", "retriever", *(["temporal"] if args.reason else [])))
+    components = replace(components, embedder=RepoEmbedder(components.embedder, repo.memlab_dir))
     as_of = _date(args.as_of) if args.as_of else None
     now = clock()
     track = not args.no_track and as_of is None
@@ -73,10 +73,10 @@ def run(args: argparse.Namespace) -> int:
             base = {i: current.get(i) or records.state_record(states.get(i) or MemoryState(i)) for i in ids}
             return [records.bump_activation(base[i], now, MAX_ACCESS_TIMES) for i in ids]
 
-        jsonl_refs.update_records(repo, "meta", bump)
+        jsonl_refs.update_records(repo, "meta", bump, policy)
     if args.reason:
-        answer = reason(loaded.store, hits, components.temporal)
-        lines = [f"answer: {answer.answer or '(no matching memory)'}"]
+        answer = reason(loaded.store, shown, components.temporal, args.query)
+        lines = [f"answer: {answer.answer or '(no memory matches the question)'}"]
         lines += [f"  when: '{t['text']}' -> [{t['start']}, {t['end']})" for t in answer.temporal]
         lines += [
             f"  source {src['id']} [{src['namespace']}, {src['timestamp'][:10]}] {src['summary']}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from memlab.adapter.cli_common import add_repo_arguments, emit, open_repo
+from memlab.adapter.cli_common import add_repo_arguments, command_spec, emit, open_repo
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,10 +26,14 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from memlab.adapter.consolidation import load_store, new_memory_count
     from memlab.adapter.notes_store import ref_tips
-    from memlab.adapter.state import LAST_RUN_FILE, read_json
+    from memlab.adapter.spec import policy_id, spec_id
+    from memlab.adapter.state import CACHE_FILE, LAST_RUN_FILE, read_json
 
     repo = open_repo(args)
-    loaded = load_store(repo)
+    spec = command_spec(args, repo, "status")
+    policy = policy_id(spec)
+    loaded = load_store(repo, policy)
+    cache = read_json(repo.memlab_dir / CACHE_FILE)
     store = loaded.store
     tiers = Counter(s.tier.value for s in store.states.values())
     namespaces = Counter(m.namespace for m in store.memories.values())
@@ -40,6 +44,8 @@ def _run(args: argparse.Namespace) -> int:
         r for r, sha in fetched.items() if local.get("refs/notes/" + r.split("/", 4)[-1]) != sha and "/mem" in r
     )
     data = {
+        "policy": policy,
+        "cache_fresh": isinstance(cache, dict) and cache.get("spec") == spec_id(spec),
         "records": loaded.load.records,
         "memories": len(store.memories),
         "skipped": len(loaded.load.errors),
@@ -56,6 +62,7 @@ def _run(args: argparse.Namespace) -> int:
         "fetched_not_merged": unmerged,
     }
     text = [
+        f"policy {policy}: SessionStart cache " + ("fresh" if data["cache_fresh"] else "stale (run consolidate)"),
         f"memories: {data['memories']} distinct ({data['records']} records, {data['skipped']} skipped), "
         f"{data['never_consolidated']} not yet consolidated",
         "tiers: " + ", ".join(f"{k} {v}" for k, v in data["tiers"].items()),

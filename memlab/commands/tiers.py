@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from memlab.adapter.cli_common import add_repo_arguments, emit, open_repo
+from memlab.adapter.cli_common import add_repo_arguments, command_spec, emit, open_repo
 
 TIERS = ("hot", "warm", "cold", "archived")
 
@@ -19,8 +19,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print each tier's count and its top memories."""
     from memlab.adapter.consolidation import load_store
+    from memlab.adapter.spec import policy_id
 
-    store = load_store(open_repo(args)).store
+    repo = open_repo(args)
+    store = load_store(repo, policy_id(command_spec(args, repo, "tiers"))).store
     data: dict[str, list[dict]] = {t: [] for t in TIERS}
     for mid, state in store.states.items():
         m = store.memories[mid]

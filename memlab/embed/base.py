@@ -15,7 +15,8 @@ class EmbedderBase(ABC):
 
     Contract: :meth:`encode` returns a float32 array of shape ``(len(texts), dim)`` whose rows have unit norm (a
     zero vector only for text with no usable content); the same text always gives the same vector, whatever the
-    batch; :attr:`model_id` identifies the model and its settings (the cache key uses it).
+    batch; :attr:`model_id` identifies the model and its settings (the cache key uses it). :meth:`encode_few` is
+    optional.
     """
 
     name: ClassVar[str]
@@ -33,3 +34,9 @@ class EmbedderBase(ABC):
     @abstractmethod
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts``."""
+
+    def encode_few(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed a handful of texts (a recall query, the memories one session captured) at the least start-up
+        cost this embedder has, as :meth:`encode` would (to float32 rounding); default: :meth:`encode`.
+        """
+        return self.encode(texts)

@@ -51,6 +51,7 @@ class MiniLMEmbedder(EmbedderBase):
         self.cache_dir = cache_dir
         self.max_seq_length = max_seq_length
         self.model_: Any = None
+        self.numpy_: Any = None
         self.cache_: EmbeddingCache | None = None
 
     @property
@@ -74,9 +75,36 @@ class MiniLMEmbedder(EmbedderBase):
             self.model_.max_seq_length = self.max_seq_length
         return self.model_
 
+    def encode_few(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed texts with the model's numpy forward pass (:mod:`memlab.embed.bert_numpy`: no torch, ~0.05 s
+        per text), or with the loaded model once there is one; the cache is read, and holds only the model's own.
+        """
+        if self.model_ is not None or not texts:
+            return self.encode(texts)
+        from memlab.embed.bert_numpy import NumpyMiniLM
+
+        if self.numpy_ is None:
+            self.numpy_ = NumpyMiniLM(model_path(), self.max_seq_length)
+        return self._cached(list(texts), self.numpy_.encode, keep=False)
+
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts, reading and filling the cache."""
-        texts = list(texts)
+        return self._cached(list(texts), self._encode_model)
+
+    def _encode_model(self, todo: list[str]) -> np.ndarray:
+        from memlab.progress import quiet
+
+        vecs = self._model().encode(
+            todo,
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=len(todo) > 50 * self.batch_size and not quiet(),  # ~seconds of work
+        )
+        return vecs.astype(np.float32)
+
+    def _cached(self, texts: list[str], compute: Any, keep: bool = True) -> np.ndarray:
+        """``texts`` embedded: the cached ones read, the others computed by ``compute`` (and cached with ``keep``)."""
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         if self.cache_ is None and self.cache_dir:
@@ -84,20 +112,8 @@ class MiniLMEmbedder(EmbedderBase):
         found = self.cache_.get_many(self.model_id, texts) if self.cache_ else {}
         todo = list(dict.fromkeys(t for t in texts if t not in found))
         if todo:
-            from memlab.progress import quiet
-
-            vecs = (
-                self._model()
-                .encode(
-                    todo,
-                    batch_size=self.batch_size,
-                    normalize_embeddings=True,
-                    convert_to_numpy=True,
-                    show_progress_bar=len(todo) > 50 * self.batch_size and not quiet(),  # ~seconds of work
-                )
-                .astype(np.float32)
-            )
-            if self.cache_:
+            vecs = compute(todo)
+            if self.cache_ and keep:
                 self.cache_.put_many(self.model_id, todo, vecs)
             found.update(zip(todo, vecs, strict=True))
         return np.stack([found[t] for t in texts]).astype(np.float32)

@@ -22,7 +22,12 @@ PHASES: tuple[str, ...] = ("scan", "cluster", "supersession", "summarize", "tier
 
 @traced("consolidate")
 def consolidate(
-    store: MemoryStore, components: Components, now: datetime, *, full: bool = False
+    store: MemoryStore,
+    components: Components,
+    now: datetime,
+    *,
+    full: bool = False,
+    fresh: frozenset[str] | None = None,
 ) -> ConsolidationResult:
     """Run every step the policy turns on over the memories recorded at or before ``now``.
 
@@ -31,16 +36,17 @@ def consolidate(
         components: Strategies and pipeline settings.
         now: Benchmark clock; memories after it are invisible to this run.
         full: Re-judge pairs judged in earlier runs.
+        fresh: The memories new since the last run: an incremental run over them (memlab/pipeline/steps.py).
 
     Returns:
         What the run did, with wall time per phase in ``phase_seconds`` (every phase, and ``astra`` when
         Astra's extras ran).
     """
-    run = Run(store, components, now, full=full)
+    run = Run(store, components, now, full=full, fresh=fresh)
     for step in STEPS:
         if step.phase in PHASES:
             run.seconds.setdefault(step.phase, 0.0)
-        if not step.when(components.settings):
+        if not step.when(components.settings) or (fresh is not None and not step.incremental):
             continue
         t0 = time.perf_counter()
         step.run(run)

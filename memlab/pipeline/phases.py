@@ -109,8 +109,12 @@ def phase_supersession(
     run_id: str,
     *,
     full: bool = False,
+    fresh: frozenset[str] | None = None,
 ) -> tuple[Counter, list[dict]]:
     """Judge k-nearest-neighbour pairs (older, newer); returns edge counts and the review queue.
+
+    With ``fresh`` (an incremental run) only the pairs with a fresh memory on either side are judged (a judge whose
+    verdicts depend on the pairs judged before goes on from its tally: ``JudgeBase.resume``).
 
     Pairs are judged in time order of the newer memory so that chains build forward. A pair judged in an
     earlier run is not judged again unless ``full``. With ``knn_slot_review``, a verdict other than COEXIST on
@@ -140,6 +144,8 @@ def phase_supersession(
     for _, _, older, newer, sim in ordered:
         key = (older.id, newer.id)
         if key in store.judged and not full:
+            continue
+        if fresh is not None and older.id not in fresh and newer.id not in fresh:
             continue
         store.judged.add(key)
         todo.append((older, newer, float(sim)))

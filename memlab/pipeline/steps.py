@@ -13,6 +13,11 @@ extra is one function and one row here. The extras:
   the fact it replaced (memlab/pipeline/propagate.py);
 * ``pipeline.insights``, ``pipeline.identity_anchor``: Astra's insight extraction and identity anchor after
   the tier phase, in Astra's order (memlab/pipeline/insights.py, memlab/pipeline/anchor.py).
+
+An incremental run (``fresh``: the memories new since the last run, the Stop hook's consolidation) runs only
+the steps marked ``incremental``: the judge sees the candidate pairs that touch a fresh memory (the same pairs
+a full run would give it about them), online mode consolidates each fresh memory as it would have arrived,
+and tiers are scored again; clusters, summaries and Astra's extras wait for the next full run.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ class Run:
         components: Strategies and pipeline settings.
         now: Benchmark clock; memories after it are invisible to the run.
         full: Re-judge pairs judged in earlier runs.
+        fresh: The ids of the memories new since the last run, for an incremental run (``None``: a full run).
         memories: The memories recorded at or before ``now``, in time order (scan).
         matrix: Their vectors, one row each (scan).
         run_id: The run's id (scan).
@@ -60,6 +66,7 @@ class Run:
     components: Components
     now: datetime
     full: bool = False
+    fresh: frozenset[str] | None = None
     memories: list[Memory] = field(default_factory=list)
     matrix: np.ndarray | None = None
     run_id: str = ""
@@ -74,11 +81,14 @@ class Run:
 
 @dataclass(frozen=True)
 class Step:
-    """One row of :data:`STEPS`: the phase it is timed under, when it runs, and what it does."""
+    """One row of :data:`STEPS`: the phase it is timed under, when it runs, what it does, and whether an
+    incremental run runs it.
+    """
 
     phase: str
     when: Callable[[PipelineSettings], bool]
     run: Callable[[Run], None]
+    incremental: bool = True
 
 
 def always(settings: PipelineSettings) -> bool:
@@ -116,8 +126,15 @@ def cluster(run: Run) -> None:
 def judge(run: Run) -> None:
     """The batch judge over candidate pairs: edges and the review queue."""
     run.edge_counts, run.review = phase_supersession(
-        run.store, run.components, run.memories, run.matrix, run.run_id, full=run.full
+        run.store, run.components, run.memories, run.matrix, run.run_id, full=run.full, fresh=run.fresh
     )
+
+
+def arrive(run: Run) -> None:
+    """Online mode, incremental run: each fresh memory consolidated as it arrives, in time order."""
+    for memory in run.memories:
+        if run.fresh is not None and memory.id in run.fresh:
+            process_arrival(run.store, run.components, memory)
 
 
 def propagate(run: Run) -> None:
@@ -172,14 +189,15 @@ def persist(run: Run) -> None:
 #: Every step of a consolidation, in the order they run.
 STEPS: tuple[Step, ...] = (
     Step("scan", always, scan),
-    Step("cluster", always, cluster),
+    Step("cluster", always, cluster, incremental=False),
     Step("supersession", batch_mode, judge),
+    Step("supersession", online_mode, arrive),
     Step("supersession", propagating, propagate),
-    Step("summarize", always, summarize),
+    Step("summarize", always, summarize, incremental=False),
     Step("tier", always, tier),
     Step("tier", online_mode, keep_deleted),
-    Step("astra", lambda settings: settings.insights, insights),
-    Step("astra", lambda settings: settings.identity_anchor, anchor),
+    Step("astra", lambda settings: settings.insights, insights, incremental=False),
+    Step("astra", lambda settings: settings.identity_anchor, anchor, incremental=False),
     Step("persist", always, persist),
 )
 

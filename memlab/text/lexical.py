@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 STOPWORDS = frozenset(
     [
@@ -152,6 +153,7 @@ QUESTION_WORDS = frozenset(
 _TOKEN = re.compile(r"[a-z0-9]+")
 
 
+@lru_cache(maxsize=1 << 16)  # a store repeats its words: 10,000 memories are ~480,000 words, a few thousand distinct
 def stem(word: str) -> str:
     """A light suffix stripper (plural, -ing, -ed, -ly); enough to match "painted" with "painting"."""
     for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("ly", ""), ("es", ""), ("s", "")):

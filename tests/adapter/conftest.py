@@ -69,6 +69,11 @@ def main_in_process(*args: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+def policy_of(project: Path) -> str:
+    """The policy id of the repository's last consolidation (its derived records carry it)."""
+    return json.loads((project / ".git" / "memlab" / "last-consolidation.json").read_text())["policy"]
+
+
 def upstream_memory(ns: str, ts: str, summary: str, body: str, tags: list[str] | None = None) -> str:
     """A memory exactly as git-notes-memory writes it (unquoted timestamp, block tags)."""
     lines = ["---", f"type: {ns}", f"timestamp: {ts}", f"summary: {summary}"]

@@ -10,7 +10,8 @@ from memlab.adapter import jsonl_refs
 from memlab.adapter.consolidation import load_store
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import load_memories
-from tests.adapter.conftest import PY, cli, env
+from memlab.adapter.spec import default_spec, policy_id
+from tests.adapter.conftest import PY, cli, env, policy_of
 
 WRITER = """
 import sys
@@ -47,9 +48,9 @@ def test_killed_consolidation_leaves_readable_refs_and_rerun_completes(seeded):
     for point in ("meta", "edges"):
         killed = cli("consolidate", cwd=seeded, MEMLAB_TEST_KILL_AT=point)
         assert killed.returncode == 137
-        loaded = load_store(find_repo(seeded))
+        loaded = load_store(find_repo(seeded), policy_id(default_spec()))  # what `consolidate` runs here
         assert loaded.errors == [] and len(loaded.store) == 3
     done = cli("consolidate", cwd=seeded)
     assert done.returncode == 0, done.stderr
     assert (find_repo(seeded).memlab_dir / "candidates.json").exists()
-    assert len(load_store(find_repo(seeded)).runs) == 1
+    assert len(load_store(find_repo(seeded), policy_of(seeded)).runs) == 1

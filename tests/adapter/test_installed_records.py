@@ -11,7 +11,7 @@ from memlab.adapter import jsonl_refs
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.locking import writer_lock
 from memlab.adapter.notes_format import memory_id
-from tests.adapter.conftest import main_in_process, seed
+from tests.adapter.conftest import main_in_process, policy_of, seed
 
 
 def push_line(project, kind: str, line: str) -> None:
@@ -80,16 +80,17 @@ def test_a_forged_written_at_never_pins_a_record(installed_checkout):
     seed(hook.project)
     _ok(hook, "consolidate")
     forged = {"tier": "archived", "superseded_by": FLASK, "valid_until": "2025-12-01T00:00:00+00:00"}
+    policy = policy_of(hook.project)  # records of the installed policy: the ones its consolidation reads
     victims = {
         memory_id("pytest -x stops at the first failure", "Use it when bisecting."): "~ pinned forever",
         memory_id("Use FastAPI for the API", SEED_FASTAPI_BODY): "2999-01-01T00:00:00+00:00",
     }
     for mid, stamp in victims.items():
-        push_line(hook.project, "meta", json.dumps({"id": mid, **forged, "written_at": stamp}))
+        push_line(hook.project, "meta", json.dumps({"id": mid, **forged, "written_at": stamp, "policy": policy}))
     _ok(hook, "consolidate", "--full")
     block = hook.context()
     assert "pytest -x stops at the first failure" in block and "Use FastAPI for the API" in block, block
-    meta, _ = jsonl_refs.read_records(find_repo(hook.project), "meta")
+    meta, _ = jsonl_refs.read_records(find_repo(hook.project), "meta", policy_of(hook.project))
     assert all(meta[mid].get("superseded_by") is None for mid in victims)
 
 
@@ -100,11 +101,12 @@ def test_records_for_ids_no_note_holds_are_dropped_after_the_grace_period(instal
     seed(hook.project)
     old = (datetime.now(UTC) - timedelta(days=40)).isoformat()
     recent = (datetime.now(UTC) - timedelta(days=1)).isoformat()
-    push_line(hook.project, "meta", json.dumps({"id": "m_gone0000000000", "tier": "hot", "written_at": old}))
-    push_line(hook.project, "meta", json.dumps({"id": "m_gone1111111111", "tier": "hot", "written_at": recent}))
-    push_line(hook.project, "meta", json.dumps({"id": FLASK, "tier": "hot", "written_at": old}))
     _ok(hook, "consolidate")
-    meta, _ = jsonl_refs.read_records(find_repo(hook.project), "meta")
+    policy = policy_of(hook.project)
+    for mid, stamp in (("m_gone0000000000", old), ("m_gone1111111111", recent), (FLASK, old)):
+        push_line(hook.project, "meta", json.dumps({"id": mid, "tier": "hot", "written_at": stamp, "policy": policy}))
+    _ok(hook, "consolidate")
+    meta, _ = jsonl_refs.read_records(find_repo(hook.project), "meta", policy_of(hook.project))
     assert "m_gone0000000000" not in meta and "m_gone1111111111" in meta and FLASK in meta
 
 
@@ -120,8 +122,9 @@ def test_a_plausible_forged_supersession_hides_nothing_and_is_logged(installed_c
     seed(hook.project)
     _ok(hook, "consolidate")
     victim = memory_id("pytest -x stops at the first failure", "Use it when bisecting.")
-    for minutes in (0, 14):  # now, and just inside the accepted skew
+    for minutes in (0, 14):  # now, and just inside the accepted skew; under the policy's own id and under none
         forged = {"id": victim, "tier": "archived", "superseded_by": FLASK, "written_at": _stamp(minutes)}
+        push_line(hook.project, "meta", json.dumps({**forged, "policy": policy_of(hook.project)}))
         push_line(hook.project, "meta", json.dumps(forged))
     for args in (("consolidate",), ("consolidate", "--full"), ("consolidate", "--full")):
         proc = hook.memlab(*args)
@@ -138,7 +141,8 @@ def test_records_dated_ahead_by_a_clock_are_kept_and_their_activations_counted(i
     hook = installed_checkout
     seed(hook.project)
     _ok(hook, "consolidate")
-    ahead = {"id": FLASK, "tier": "hot", "activation_count": 7, "written_at": _stamp(60)}
+    policy = policy_of(hook.project)
+    ahead = {"id": FLASK, "tier": "hot", "activation_count": 7, "written_at": _stamp(60), "policy": policy}
     ahead["access_times"] = [_stamp(60 - i) for i in range(7)]
     ahead["last_accessed"] = ahead["access_times"][0]
     line = json.dumps(ahead, sort_keys=True, separators=(",", ":"))
@@ -147,7 +151,7 @@ def test_records_dated_ahead_by_a_clock_are_kept_and_their_activations_counted(i
         assert hook.memlab("consolidate").returncode == 0
     repo = find_repo(hook.project)
     assert line in jsonl_refs.read_text(repo, "meta").splitlines()  # kept unchanged
-    meta, _ = jsonl_refs.read_records(repo, "meta")
+    meta, _ = jsonl_refs.read_records(repo, "meta", policy)
     assert meta[FLASK]["activation_count"] == 7, meta[FLASK]
 
 

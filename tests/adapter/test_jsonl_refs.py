@@ -73,3 +73,20 @@ def test_append_read_compact_and_merge_between_clones(tmp_path):
         "m3": "hot",
     }
     assert "refs/notes/mem-meta" not in ref_tips(rb)  # derived refs live outside refs/notes/mem/
+
+
+def test_each_policy_reads_its_own_records_and_compaction_keeps_every_policys(tmp_path):
+    repo = find_repo(make_repo(tmp_path / "r"))
+    jsonl_refs.append_records(repo, "meta", [{"id": "m1", "tier": "hot"}], "seed")
+    jsonl_refs.append_records(repo, "meta", [{"id": "m1", "tier": "cold"}, {"id": "m2", "tier": "warm"}], "tuned")
+    jsonl_refs.append_records(repo, "meta", [{"id": "m1", "tier": "archived"}])  # an earlier memlab: no policy
+    jsonl_refs.update_records(repo, "meta", lambda current: [{**current["m1"], "tier": "warm"}], "seed")
+    tiers = {
+        p: {k: v["tier"] for k, v in jsonl_refs.read_records(repo, "meta", p)[0].items()} for p in ("seed", "tuned")
+    }
+    assert tiers == {"seed": {"m1": "warm"}, "tuned": {"m1": "cold", "m2": "warm"}}
+    assert {k: v["tier"] for k, v in jsonl_refs.read_records(repo, "meta")[0].items()} == {"m1": "archived"}
+    assert jsonl_refs.compact(repo, "meta") == (5, 4)  # the newest per (policy, id): nobody's record is lost
+    assert {k: v["tier"] for k, v in jsonl_refs.read_records(repo, "meta", "tuned")[0].items()} == tiers["tuned"]
+    _, errors, _ = jsonl_refs.decode('{"id": "m1", "policy": ["x"], "written_at": "2025-01-01T00:00:00+00:00"}')
+    assert errors and "policy" in errors[0]  # a forged policy is a bad line, never a crash

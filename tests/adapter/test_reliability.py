@@ -22,6 +22,7 @@ from memlab.adapter.consolidation import load_store
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.install import merge, strip_ours
 from memlab.adapter.notes_format import format_memory, parse_note, split_note
+from memlab.adapter.spec import default_spec, policy_id
 from memlab.paths import default_data_dir
 from tests.adapter.conftest import PY, cli, env, session_payload
 
@@ -38,7 +39,7 @@ def real_notes(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def derived_errors(repo: Path) -> list[str]:
-    loaded = load_store(find_repo(repo))
+    loaded = load_store(find_repo(repo), policy_id(default_spec()))  # what `consolidate` runs here
     assert loaded.load.records == 6299 and len(loaded.store.memories) == 1491
     return [e for e in loaded.errors if "mem-" in e]
 
@@ -65,8 +66,8 @@ def test_sigkill_at_several_points_leaves_readable_refs(real_notes):
     assert report["memories"] == 1491 and report["errors"] == []
     out = cli("hook", "session-start", cwd=real_notes, stdin=session_payload(real_notes))
     assert json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
-    for kind in jsonl_refs.DERIVED_REFS:  # compaction left one record per id, no bad line
-        records, errors, good = jsonl_refs.decode(jsonl_refs.read_text(find_repo(real_notes), kind))
+    for kind in jsonl_refs.DERIVED_REFS:  # compaction left one record per (policy, id), no bad line
+        records, errors, good = jsonl_refs.newest(jsonl_refs.read_text(find_repo(real_notes), kind))
         assert errors == [] and good == len(records)
 
 

@@ -15,7 +15,7 @@ from memlab.adapter import jsonl_refs
 from memlab.adapter.consolidation import load_store
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.state import CACHE_FORMAT, CANDIDATE_COLUMNS, cache_problem, cache_rows, candidate_rows
-from tests.adapter.conftest import cli, git, main_in_process, seed, session_payload
+from tests.adapter.conftest import cli, git, main_in_process, policy_of, seed, session_payload
 from tests.adapter.helpers import can_mount, state_on_tmpfs
 
 MOUNT = can_mount()
@@ -57,7 +57,7 @@ def test_a_derived_ref_pointing_at_a_blob_is_reported_and_replaced(consolidated)
     assert any("refs/notes/mem-meta points at a blob" in e for e in status["errors"])
     code, _, err = main_in_process("consolidate", "--project", str(consolidated))
     assert code == 0, err
-    loaded = load_store(find_repo(consolidated))
+    loaded = load_store(find_repo(consolidated), policy_of(consolidated))
     assert loaded.errors == [] and len(loaded.meta) == 3
     kept = git(consolidated, "for-each-ref", "--format=%(objectname)", "refs/memlab/broken/").split()
     assert kept == [bad]  # the replaced object is kept, not lost
@@ -107,6 +107,11 @@ def test_capture_with_bad_json_types_is_one_line(repo, payload):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1
 
 
+def error_lines(stderr: str) -> list[str]:
+    """``stderr`` without the line a repository command starts with to say which policy it runs."""
+    return [line for line in stderr.splitlines() if not line.startswith("memlab consolidate: ")]
+
+
 def _unwritable(memlab_dir):
     """The state folder made unwritable: a read-only tmpfs as root, permissions otherwise."""
     if MOUNT:
@@ -131,7 +136,7 @@ def test_unwritable_state_folder_gives_one_line_errors(consolidated):
         for args in (("hook", "capture", "--summary", "x"), ("consolidate",)):
             proc = cli(*args, cwd=consolidated)
             assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
-            assert "writable" in proc.stderr and len(proc.stderr.splitlines()) == 1
+            assert "writable" in proc.stderr and len(error_lines(proc.stderr)) == 1
         assert context(start(consolidated))  # reading the cache needs no write
         assert cli("status", cwd=consolidated).returncode == 0
 
@@ -154,7 +159,7 @@ def test_a_full_disk_keeps_the_old_cache_and_the_refs(consolidated):
         assert proc.returncode == 2 and "No space left" in proc.stderr and "Traceback" not in proc.stderr
         assert (memlab_dir / "candidates.json").read_bytes() == before
         assert context(start(consolidated)) == old
-    loaded = load_store(find_repo(consolidated))
+    loaded = load_store(find_repo(consolidated), policy_of(consolidated))
     assert loaded.errors == [] and len(loaded.meta) == 3
 
 
@@ -219,7 +224,7 @@ def test_a_permission_denied_state_folder_is_one_line(seeded, monkeypatch):
     monkeypatch.setattr(os, "open", deny)
     for args in (("hook", "capture", "--summary", "x"), ("consolidate",)):
         code, _, err = main_in_process(*args, "--project", str(seeded))
-        assert code == 2 and "Permission denied" in err and "writable" in err and len(err.splitlines()) == 1
+        assert code == 2 and "Permission denied" in err and "writable" in err and len(error_lines(err)) == 1
 
 
 def test_cache_rows_are_checked_and_converted_in_one_pass():

@@ -10,7 +10,7 @@ import pytest
 from memlab.adapter.consolidation import load_store
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import load_memories, ref_tips
-from tests.adapter.conftest import add_note, cli, git, make_repo, upstream_memory
+from tests.adapter.conftest import add_note, cli, git, make_repo, policy_of, upstream_memory
 
 
 def test_reads_upstream_notes_with_rules_in_bodies(seeded):
@@ -59,7 +59,7 @@ def test_consolidation_writes_derived_refs_and_leaves_memories_alone(seeded):
     assert {r: git(seeded, "notes", f"--ref={r}", "list") for r in before} == blobs
     refs = git(seeded, "for-each-ref", "--format=%(refname)", "refs/notes/").split()
     assert {"refs/notes/mem-meta", "refs/notes/mem-runs"} <= set(refs)
-    loaded = load_store(find_repo(seeded))
+    loaded = load_store(find_repo(seeded), policy_of(seeded))
     assert loaded.errors == [] and len(loaded.meta) == 3 and len(loaded.runs) == 1
     dry = cli("consolidate", "--dry-run", "--json", cwd=seeded)
     assert json.loads(dry.stdout)["dry_run"] is True

@@ -14,7 +14,7 @@ from memlab.adapter.consolidation import load_store
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import append_memory, load_memories
 from memlab.adapter.state import clock
-from tests.adapter.conftest import PY, cli, env, git, make_repo, seed
+from tests.adapter.conftest import PY, cli, env, git, make_repo, policy_of, seed
 
 MEMLAB_LOOP = """
 import sys
@@ -108,7 +108,7 @@ def test_recall_during_consolidation_keeps_activations(consolidated, monkeypatch
 
     monkeypatch.setattr(pipeline, "consolidate", with_recall)
     consolidate_repo(find_repo(consolidated), default_spec())
-    meta, _ = jsonl_refs.read_records(find_repo(consolidated), "meta")
+    meta, _ = jsonl_refs.read_records(find_repo(consolidated), "meta", policy_of(consolidated))
     assert len(meta) == 3 and all(r["activation_count"] == 2 for r in meta.values()), meta
 
 
@@ -119,17 +119,17 @@ def test_concurrent_recalls_count_every_activation(consolidated):
         for _ in range(6)
     ]
     assert all(p.wait(timeout=120) == 0 for p in procs)
-    meta, _ = jsonl_refs.read_records(find_repo(consolidated), "meta")
+    meta, _ = jsonl_refs.read_records(find_repo(consolidated), "meta", policy_of(consolidated))
     assert sorted(r["activation_count"] for r in meta.values()) == [6, 6, 6]
 
 
 def test_derived_records_survive_gc_and_prune(consolidated):
-    before = load_store(find_repo(consolidated))
+    before = load_store(find_repo(consolidated), policy_of(consolidated))
     assert before.meta and before.runs
     git(consolidated, "gc", "-q", "--prune=now")
     for ref in jsonl_refs.DERIVED_REFS.values():
         git(consolidated, "notes", f"--ref={ref}", "prune")
-    after = load_store(find_repo(consolidated))
+    after = load_store(find_repo(consolidated), policy_of(consolidated))
     assert after.errors == [] and after.meta == before.meta and after.runs == before.runs
     assert len(after.store.summaries) == len(before.store.summaries)
 
@@ -175,7 +175,7 @@ def test_sync_between_two_clones_and_a_bare_remote(tmp_path):
     for side in (a, b):
         names = {m.summary for m in load_memories(find_repo(side)).memories}
         assert {"Only in A", "Only in B", "Use FastAPI for the API"} <= names and len(names) == 5
-        loaded = load_store(find_repo(side))
+        loaded = load_store(find_repo(side), policy_of(side))
         assert loaded.errors == [] and len(loaded.runs) == 2
     assert git(a, "rev-parse", "refs/notes/mem/decisions") == git(b, "rev-parse", "refs/notes/mem/decisions")
     status = json.loads(cli("status", "--json", cwd=b).stdout)

@@ -28,6 +28,8 @@ class JudgeBase(ABC):
     observes: ClassVar[bool] = False
     #: ``True`` when :meth:`judge_many` judges the pairs as one batch (callers show per-pair progress otherwise).
     judges_in_batch: ClassVar[bool] = False
+    #: ``False`` for a judge that never answers SUPERSEDE (the block's header then claims no supersession check).
+    supersedes: ClassVar[bool] = True
 
     @abstractmethod
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
@@ -44,6 +46,15 @@ class JudgeBase(ABC):
         :meth:`judge` of each pair, in order, which is the default.
         """
         return [self.judge(older, newer, similarity=similarity) for older, newer, similarity in pairs]
+
+    def tally(self) -> dict[str, int] | None:
+        """What the judge counted over the pairs it judged, when its verdicts depend on it; default: nothing."""
+        return None
+
+    def resume(self, tally: dict[str, int]) -> None:  # noqa: B027 - optional hook, empty by default
+        """Go on from an earlier run's :meth:`tally` (an incremental run, which judges only the new memories' pairs,
+        then gives them the verdicts the full run would); default: nothing.
+        """
 
     def judge_capture(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
         """Judge a pair one of whose records the admission step keeps out of the block (a captured excerpt, a

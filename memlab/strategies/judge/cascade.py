@@ -174,6 +174,16 @@ class CascadeJudge(JudgeBase):
         """The learned judge's model file (after the first judgement)."""
         return self.learned.artifact_path
 
+    def tally(self) -> dict[str, int]:
+        """The store-level checks so far (an incremental run resumes from them)."""
+        return {"checks": self.checks_, "passed": self.passed_}
+
+    def resume(self, tally: dict[str, int]) -> None:
+        """Go on from an earlier run's checks (ignored unless they are two counts, passed ones at most all)."""
+        checks, passed = tally.get("checks"), tally.get("passed")
+        if type(checks) is int and type(passed) is int and 0 <= passed <= checks:
+            self.checks_, self.passed_ = checks, passed
+
     @property
     def trusted(self) -> bool:
         """Whether the learned judge answers on this store (too few checks yet, or enough of them passed)."""

@@ -13,6 +13,7 @@ class NoJudge(JudgeBase):
 
     name: ClassVar[str] = "none"
     version: ClassVar[int] = 1
+    supersedes: ClassVar[bool] = False
 
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
         """Always COEXIST with confidence 1."""
