@@ -19,7 +19,12 @@ from tests.sweeps.helpers import landed_sweep, log_run
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
-ENV = {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "MLFLOW_DISABLE_TELEMETRY": "true"}
+#: As `memlab`'s own UI command: no server-side job runner (its huey consumers would outlive the server).
+ENV = {
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    "MLFLOW_DISABLE_TELEMETRY": "true",
+    "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false",
+}
 
 
 def make_store(folder: Path) -> tuple[str, list[str]]:
