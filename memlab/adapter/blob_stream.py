@@ -12,7 +12,8 @@ import os
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from types import TracebackType
 from typing import TypeVar
 
@@ -28,17 +29,20 @@ class BlobStream:
     """Contents of blobs, in a ``with`` block, each read from git when :meth:`get` first asks for it.
 
     A blob over ``limit`` bytes is not read (its id is put in ``large_``): git is restarted past it, so sizes need no
-    ``--batch-check`` pass (a third of a second at 100,000 notes) and a huge note is never inflated.
+    ``--batch-check`` pass (a third of a second at 100,000 notes) and a huge note is never inflated. A blob's
+    contents are let go when it was asked for as often as ``shas`` lists it: reading holds one note at a time,
+    not every note's bytes (a capped read of a million memories costs what the cap does).
 
     Args:
         repo: The repository.
-        shas: The blobs, in the order they will be asked for (each once).
+        shas: The blobs, in the order they will be asked for (a blob once per time it will be asked for).
         limit: Largest blob read.
     """
 
     def __init__(self, repo: Repo, shas: list[str], limit: int = MAX_NOTE_BYTES) -> None:
         self.repo = repo
-        self.shas = shas
+        self.uses_ = Counter(shas)
+        self.shas = list(self.uses_)
         self.limit = limit
         self.found_: dict[str, bytes | None] = {}
         self.large_: set[str] = set()
@@ -91,40 +95,37 @@ class BlobStream:
         """
         while sha not in self.found_ and self.next_ < len(self.shas):
             self._read_one()
-        return self.found_.get(sha)
-
-    def _wait(self, read: Callable[..., bytes], *args: int) -> bytes:
-        """``read(*args)``, timed as waiting for git (:meth:`_expire`)."""
-        self.waiting_since_ = time.monotonic()
-        try:
-            return read(*args)
-        finally:
-            self.waiting_since_ = None
+        self.uses_[sha] -= 1
+        return self.found_.get(sha) if self.uses_[sha] > 0 else self.found_.pop(sha, None)
 
     def _read_one(self) -> None:
+        """Read git's answer for the next blob: all of it is time spent waiting for git (:meth:`_expire`)."""
         assert self.proc_ is not None and self.proc_.stdout is not None
         name = self.shas[self.next_]
         self.next_ += 1
-        line = b"" if self.timed_out_ else self._wait(self.proc_.stdout.readline)
-        header = line.decode("utf-8", "replace").split()
-        if not line.endswith(b"\n"):
-            why = f"timed out after {GIT_TIMEOUT:.0f} s" if self.timed_out_ else "stopped before the last blob"
-            raise MemlabError(f"git cat-file {why} in {self.repo.root}")
-        if len(header) != 3 or header[1] in ("missing", "ambiguous"):
-            self.found_[name] = None
-            return
-        size = int(header[2])
-        if size > self.limit:
-            self.found_[name] = None
-            self.large_.add(name)
-            self._stop()
-            if self.next_ < len(self.shas) and not self.timed_out_:
-                self._start()
-            return
-        body = self._wait(self.proc_.stdout.read, size + 1)
-        if len(body) != size + 1:
-            raise MemlabError(f"git cat-file stopped inside blob {name[:10]} in {self.repo.root}")
-        self.found_[name] = body[:-1]
+        self.waiting_since_ = time.monotonic()
+        try:
+            line = b"" if self.timed_out_ else self.proc_.stdout.readline()
+            header = line.split()
+            if not line.endswith(b"\n"):
+                why = f"timed out after {GIT_TIMEOUT:.0f} s" if self.timed_out_ else "stopped before the last blob"
+                raise MemlabError(f"git cat-file {why} in {self.repo.root}")
+            if len(header) != 3 or header[1] in (b"missing", b"ambiguous"):
+                self.found_[name] = None
+            elif int(header[2]) > self.limit:
+                self.found_[name] = None
+                self.large_.add(name)
+                self._stop()
+                if self.next_ < len(self.shas) and not self.timed_out_:
+                    self._start()
+            else:
+                size = int(header[2])
+                body = self.proc_.stdout.read(size + 1)
+                if len(body) != size + 1:
+                    raise MemlabError(f"git cat-file stopped inside blob {name[:10]} in {self.repo.root}")
+                self.found_[name] = body[:-1]
+        finally:
+            self.waiting_since_ = None
 
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None

@@ -25,8 +25,9 @@ _BAD_START = frozenset("-?:,[]{}#&*!|>'\"%@`~=<.+0123456789 \t")
 _WORDS = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off", "null"})
 #: Last characters that keep a plain scalar from reading as itself (a trailing blank, a mapping colon).
 _BAD_END = frozenset(" :")
-#: A ``key: value`` or ``key:`` line: the key (a word, checked against :data:`_WORDS`) and the value.
-_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?: |\Z)(.*)")
+#: A ``key: value`` or ``key:`` line (the key, a word checked against :data:`_WORDS`, and the value) or a
+#: ``- item`` line (the item); at most one match per line, so fewer matches than lines means a line is neither.
+_ROW = re.compile(r"^(?:([A-Za-z_][A-Za-z0-9_]*):(?: |$)(.*)|- (.*))$", re.MULTILINE)
 
 
 def _plain(value: str) -> str | None:
@@ -86,34 +87,29 @@ def read_simple(text: str) -> dict[str, Any] | None:
     Values are text, ``None`` (``key:`` with nothing after), lists of text (``- item`` lines) or, for
     ``timestamp``, a :class:`datetime` (naive when the text has no zone, as PyYAML returns it).
     """
+    rows = _ROW.findall(text)  # every line in one call: a Python loop over lines cost more than parsing
+    if len(rows) != text.count("\n") + 1:
+        return None
     out: dict[str, Any] = {}
-    lines = text.split("\n")
-    count = len(lines)
-    line_match = _LINE.match
-    iso_match = _ISO.match
-    i = 0
-    while i < count:
-        found = line_match(lines[i])
-        if found is None:
-            return None
-        key, rest = found.groups()
-        if key.lower() in _WORDS:
-            return None
-        if not rest:
-            items: list[str] = []
-            while i + 1 < count and lines[i + 1].startswith("- "):
-                item = _scalar(lines[i + 1][2:])
-                if item is None:
-                    return None
-                items.append(item)
-                i += 1
-            out[key] = items or None
-        elif key == "timestamp" and iso_match(rest):
-            out[key] = datetime.fromisoformat(rest.replace("Z", "+00:00"))
-        else:
-            value = _scalar(rest)
+    items: list[str] | None = None  # the list a ``key:`` line opened, while ``- item`` lines follow it
+    for key, rest, item in rows:
+        if not key:
+            value = None if items is None else _scalar(item)
             if value is None:
                 return None
-            out[key] = value
-        i += 1
+            items.append(value)
+        elif key.lower() in _WORDS:
+            return None
+        elif not rest:
+            items = out[key] = []
+        else:
+            items = None
+            if key == "timestamp" and _ISO.match(rest):
+                out[key] = datetime.fromisoformat(rest.replace("Z", "+00:00"))
+            elif (value := _scalar(rest)) is None:
+                return None
+            else:
+                out[key] = value
+    if [] in out.values():  # ``key:`` with no item after it is null
+        out = {k: None if v == [] else v for k, v in out.items()}
     return out

@@ -27,9 +27,10 @@ from typing import Any
 from memlab.adapter.notes_format import MAX_DEPTH, MAX_FRONT_MATTER, MAX_MEMORY_BYTES, RawMemory
 
 CACHE_DIR = "notes-cache"
-#: Layout of a file: ``{"format", "parser", "notes": {blob: [[[timestamp, summary, content, [tags]]...],
-#: [skip messages]]}}``.
-FORMAT = 1
+#: Layout of a file: ``{"format", "parser", "notes": {blob: [[[namespace, timestamp, summary, content, [tags]]...],
+#: [skip messages]]}}`` (a :class:`RawMemory` as JSON writes the tuple: no copy is built to write it; the
+#: namespace stored is not read, the ref's is used).
+FORMAT = 2
 #: The parser whose results the files hold (a newer memlab with other rules or limits re-parses).
 PARSER = f"notes_format/2 memory={MAX_MEMORY_BYTES} front={MAX_FRONT_MATTER} depth={MAX_DEPTH}"
 #: Largest cache file read (100,000 short memories take about 15 MB over the 16 files).
@@ -78,9 +79,9 @@ def entry(value: Any, namespace: str) -> tuple[list[RawMemory], list[str]] | Non
     out = []
     parse = datetime.fromisoformat
     for row in rows:
-        if type(row) is not list or len(row) != 4:
+        if type(row) is not list or len(row) != 5:
             return None
-        when, summary, content, tags = row
+        _, when, summary, content, tags = row
         if type(when) is not str or type(summary) is not str or type(content) is not str or not _strings(tags):
             return None
         try:
@@ -93,14 +94,16 @@ def entry(value: Any, namespace: str) -> tuple[list[RawMemory], list[str]] | Non
     return out, list(messages)
 
 
-def encode(good: list[RawMemory], bad: list[str]) -> list[Any]:
-    """One cache entry for a note that parsed to ``good`` with skip messages ``bad``."""
-    return [[[m.timestamp.isoformat(), m.summary, m.content, list(m.tags)] for m in good], list(bad)]
+def _iso(value: Any) -> str:
+    """A timestamp as JSON writes it (the only value of an entry that is not text or a list)."""
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} in a notes cache entry")
 
 
 def _chars(value: list[Any]) -> int:
     rows, messages = value
-    return sum(len(r[1]) + len(r[2]) + sum(map(len, r[3])) + 40 for r in rows) + sum(map(len, messages)) + 8
+    return sum(len(r[2]) + len(r[3]) + sum(map(len, r[4])) + 50 for r in rows) + sum(map(len, messages)) + 8
 
 
 def write_file(path: Path, notes: dict[str, Any]) -> None:
@@ -110,7 +113,7 @@ def write_file(path: Path, notes: dict[str, Any]) -> None:
     from memlab.errors import MemlabError
 
     def dump(notes: dict[str, Any]) -> str:
-        return json.dumps({"format": FORMAT, "parser": PARSER, "notes": notes}, separators=(",", ":"))
+        return json.dumps({"format": FORMAT, "parser": PARSER, "notes": notes}, separators=(",", ":"), default=_iso)
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -156,7 +159,7 @@ class NotesCache:
     def put(self, blob: str, obj: str, good: list[RawMemory], bad: list[str]) -> None:
         """Remember the parse of note ``blob`` on object ``obj`` (an empty one is not worth a lookup)."""
         if good or bad:
-            self.fresh_.setdefault(obj[:1], {})[blob] = encode(good, bad)
+            self.fresh_.setdefault(obj[:1], {})[blob] = [good, bad]
 
     def save(self, listed: Iterable[tuple[str, str, str]]) -> None:
         """Rewrite every file read whose notes changed: kept are the ``(ref, blob, object)`` notes of

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 from datetime import datetime
 
 from memlab.adapter.notes_format import RawMemory, memory_id
@@ -25,9 +26,7 @@ class Collector:
         self.dropped: set[str] = set()
 
     def add(self, raw: RawMemory, commit: str) -> None:
-        """One memory record found on ``commit``."""
-        import heapq
-
+        """One memory record found on ``commit`` (earliest copies tracked only under a cap: nothing to evict else)."""
         self.records += 1
         mid = memory_id(raw.summary, raw.content)
         group = self.groups.get(mid)
@@ -44,10 +43,9 @@ class Collector:
             self.dropped.discard(mid)
             group = self.groups[mid] = []
         group.append((raw, commit))
-        if mid not in self.first or raw.timestamp < self.first[mid]:
+        if self.cap and (mid not in self.first or raw.timestamp < self.first[mid]):
             self.first[mid] = raw.timestamp
-            if self.cap:
-                heapq.heappush(self.heap, (raw.timestamp, mid))
+            heapq.heappush(self.heap, (raw.timestamp, mid))
 
     def memories(self) -> list[Memory]:
         """One :class:`Memory` per id: earliest timestamp, its namespace and tags; copies counted; time order."""

@@ -17,9 +17,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from memlab.adapter.front_matter import read_simple
 from memlab.adapter.notes_split import Chunk, Long, iter_chunks, split_text
@@ -37,20 +36,18 @@ MAX_DEPTH = 32
 #: A ``&`` or ``*`` where YAML could read an anchor or alias (checked exactly with the event stream).
 _MAYBE_ALIAS = re.compile(r"(^|[\s\[\]{},:?-])[&*][^\s,\[\]{}]")
 _INDICATORS = re.compile(r"(?:[-?:](?: +|$))+")
-#: Front-matter keys a :class:`RawMemory` holds in its own fields (the others go to ``extra``).
-_KNOWN = frozenset({"type", "timestamp", "summary", "tags"})
 
 
-@dataclass(frozen=True)
-class RawMemory:
-    """One memory as found in a note (before deduplication by content)."""
+class RawMemory(NamedTuple):
+    """One memory as found in a note (before deduplication by content): a tuple, built 100,000 times by a cold
+    read at a fifth of a frozen dataclass's cost; other front-matter keys are not kept (nothing reads them).
+    """
 
     namespace: str
     timestamp: datetime
     summary: str
     content: str
     tags: tuple[str, ...] = ()
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def split_note(text: str) -> list[str]:
@@ -151,14 +148,8 @@ def parse_chunk(chunk: str, namespace: str) -> RawMemory:
     tags = front.get("tags") or ()
     if isinstance(tags, str):
         tags = (tags,)
-    return RawMemory(
-        namespace=namespace,
-        timestamp=_timestamp(front["timestamp"]),
-        summary=str(summary if summary is not None else "").strip(),
-        content=content,
-        tags=tuple(map(str, tags)),
-        extra={} if front.keys() <= _KNOWN else {k: v for k, v in front.items() if k not in _KNOWN and v is not None},
-    )
+    summary = str(summary if summary is not None else "").strip()
+    return RawMemory(namespace, _timestamp(front["timestamp"]), summary, content, tuple(map(str, tags)))
 
 
 def parse_chunks(chunks: Iterable[Chunk], namespace: str) -> tuple[list[RawMemory], list[str]]:

@@ -160,8 +160,8 @@ def _load(repo: Repo, deadline: float | None, cache: bool, found: Collector) -> 
     for start in range(0, len(listed), max(1, step)):
         part = listed[start : start + step]
         hits = [known.get(blob, obj, ref[len(MEM_PREFIX) :]) if known else None for ref, blob, obj in part]
-        need = dict.fromkeys(blob for (_, blob, _), hit in zip(part, hits, strict=True) if hit is None)
-        with BlobStream(repo, list(need)) as blobs:  # in the order they are parsed in
+        need = [blob for (_, blob, _), hit in zip(part, hits, strict=True) if hit is None]
+        with BlobStream(repo, need) as blobs:  # in the order they are parsed in
             for n, ((ref, blob, commit), hit) in enumerate(zip(part, hits, strict=True), 1):
                 if deadline is not None and found.records and time.monotonic() > deadline:
                     stop = "the time budget"
@@ -183,7 +183,8 @@ def _load(repo: Repo, deadline: float | None, cache: bool, found: Collector) -> 
                         known.put(blob, commit, good, bad)
                 for g in good:
                     found.add(g, commit)
-                errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
+                if bad:
+                    errors.extend(f"{ref} note on {commit[:10]}: {msg}" for msg in bad)
         if stop:
             errors.append(f"reading stopped at {stop} (truncated)")
             break

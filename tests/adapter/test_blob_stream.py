@@ -21,11 +21,19 @@ def blobs(tmp_path):
 
 def test_each_blob_comes_back_whole_and_a_missing_one_is_none(blobs):
     repo, texts = blobs
-    missing = "0" * 40
-    with BlobStream(repo, [*texts, missing]) as stream:
+    missing, first = "0" * 40, next(iter(texts))
+    with BlobStream(repo, [*texts, missing, first]) as stream:
         assert [stream.get(sha) for sha in texts] == list(texts.values())
         assert stream.get(missing) is None and stream.get("f" * 40) is None
-        assert stream.get(next(iter(texts))) == b"one\n"  # asked again: kept
+        assert stream.get(first) == b"one\n"  # listed twice: kept for the second time
+        assert stream.found_ == {}  # every blob let go once asked for as often as listed
+
+
+def test_git_is_asked_for_a_blob_listed_twice_once(blobs):
+    repo, texts = blobs
+    shas = [*texts, *texts]
+    with BlobStream(repo, shas) as stream:
+        assert stream.shas == list(texts) and [stream.get(sha) for sha in shas] == [*texts.values(), *texts.values()]
 
 
 def test_asked_out_of_order_the_stream_reads_ahead(blobs):

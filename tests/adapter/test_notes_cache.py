@@ -90,10 +90,11 @@ def test_a_cache_file_that_is_a_fifo_or_a_link_is_ignored(noted, tmp_path):
     "entry",
     [
         [[], []],  # says the note holds nothing
-        [[["2025-12-20T10:00:00", "naive", "time", []]], []],
-        [[["not a time", "x", "y", []]], []],
-        [[[1, 2, 3, 4]], []],
-        [[["2025-12-20T10:00:00+00:00", "x", "y", "tags"]], []],
+        [[["decisions", "2025-12-20T10:00:00", "naive", "time", []]], []],
+        [[["decisions", "not a time", "x", "y", []]], []],
+        [[[0, 1, 2, 3, 4]], []],
+        [[["decisions", "2025-12-20T10:00:00+00:00", "x", "y", "tags"]], []],
+        [[["2025-12-20T10:00:00+00:00", "x", "y", []]], []],  # the older layout's row
         "text",
         None,
     ],
@@ -143,7 +144,7 @@ def test_a_corrupt_cache_still_gives_the_first_session_every_memory(installed):
     files = _files(hook.project)
     assert files, "status writes the cache"
     for path in files.values():
-        path.write_text('{"format": 1, "parser": "' + notes_cache.PARSER + '", "notes": {"x": [[], []]')
+        path.write_text('{"format": 2, "parser": "' + notes_cache.PARSER + '", "notes": {"x": [[], []]')
     block = hook.context()
     assert all(s in block for s in ("Use FastAPI for the API", "pytest -x stops at the first failure")), block
 

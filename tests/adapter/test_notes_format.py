@@ -147,14 +147,12 @@ def _reference_parse(chunk: str):
         raise ValueError("memory has neither summary nor content")
     tags = front.get("tags") or ()
     tags = (tags,) if isinstance(tags, str) else tags
-    known = {"type", "timestamp", "summary", "tags"}
     return nf.RawMemory(
         namespace="x",
         timestamp=nf._timestamp(front["timestamp"]),
         summary=str(summary if summary is not None else "").strip(),
         content=content,
         tags=tuple(str(t) for t in tags),
-        extra={k: v for k, v in front.items() if k not in known and v is not None},
     )
 
 
