@@ -112,8 +112,9 @@ def write_file(path: Path, notes: dict[str, Any]) -> None:
     from memlab.adapter.state import log_line
     from memlab.errors import MemlabError
 
-    def dump(notes: dict[str, Any]) -> str:
-        return json.dumps({"format": FORMAT, "parser": PARSER, "notes": notes}, separators=(",", ":"), default=_iso)
+    def dump(notes: dict[str, Any]) -> str:  # entries are parses or JSON read back: no cycle to check for
+        data = {"format": FORMAT, "parser": PARSER, "notes": notes}
+        return json.dumps(data, separators=(",", ":"), default=_iso, check_circular=False)
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -154,7 +155,8 @@ class NotesCache:
 
     def get(self, blob: str, obj: str, namespace: str) -> tuple[list[RawMemory], list[str]] | None:
         """The cached parse of note ``blob`` on object ``obj`` (``None``: not cached or unusable)."""
-        return entry(self._file(obj).get(blob), namespace)
+        value = self._file(obj).get(blob)
+        return None if value is None else entry(value, namespace)
 
     def put(self, blob: str, obj: str, good: list[RawMemory], bad: list[str]) -> None:
         """Remember the parse of note ``blob`` on object ``obj`` (an empty one is not worth a lookup)."""

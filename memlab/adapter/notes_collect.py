@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 from datetime import datetime
+from operator import attrgetter
 
 from memlab.adapter.notes_format import RawMemory, memory_id
 from memlab.types import Memory
@@ -59,4 +60,4 @@ class Collector:
             first = items[0][0]
             meta = {"occurrences": len(items), "commits": commits}
             out.append(Memory(mid, first.namespace, first.timestamp, first.summary, first.content, first.tags, meta))
-        return sorted(out, key=lambda m: (m.timestamp, m.id))
+        return sorted(out, key=attrgetter("timestamp", "id"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+from operator import attrgetter
 
 from memlab.adapter.cli_common import add_repo_arguments, command_spec, emit, open_repo
 
@@ -36,7 +37,7 @@ def _run(args: argparse.Namespace) -> int:
     cache = read_json(repo.memlab_dir / CACHE_FILE)
     store = loaded.store
     tiers = Counter(s.tier.value for s in store.states.values())
-    namespaces = Counter(m.namespace for m in store.memories.values())
+    namespaces = Counter(map(attrgetter("namespace"), store.memories.values()))
     last = read_json(repo.memlab_dir / LAST_RUN_FILE) or {}
     local = ref_tips(repo, "refs/notes/")
     fetched = ref_tips(repo, "refs/notes/remotes/")
