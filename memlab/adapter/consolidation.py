@@ -65,14 +65,16 @@ def load_store(
     deadline: float | None = None,
     max_memories: int | None = None,
     kinds: tuple[str, ...] = tuple(jsonl_refs.DERIVED_REFS),
+    save_cache: bool = True,
 ) -> Loaded:
     """Read memories and ``policy``'s derived records of ``kinds`` (:func:`~memlab.adapter.spec.policy_id`);
     derived records about unknown memories, and every other policy's, are ignored.
 
     With ``max_memories`` only the newest that many memories enter the store (``Loaded.total`` says how
-    many there were): the per-run cap of a consolidation, checked before any heavy phase.
+    many there were): the per-run cap of a consolidation, checked before any heavy phase. With ``save_cache``
+    false the parsed-notes cache is read but not written (:func:`~memlab.adapter.notes_store.load_memories`).
     """
-    load = load_memories(repo, deadline=deadline, cap=max_memories)  # the newest held while reading
+    load = load_memories(repo, deadline=deadline, cap=max_memories, save=save_cache)  # newest held while reading
     with paused_gc():  # 100,000 states at once
         store = MemoryStore(load.memories)
     errors = list(load.errors)

@@ -108,7 +108,7 @@ def list_notes(repo: Repo, tips: dict[str, str]) -> tuple[list[tuple[str, str, s
 
 
 def load_memories(
-    repo: Repo, *, deadline: float | None = None, cache: bool = True, cap: int | None = None
+    repo: Repo, *, deadline: float | None = None, cache: bool = True, cap: int | None = None, save: bool = True
 ) -> LoadResult:
     """Read every memory under ``refs/notes/mem/*``; bad notes and records are skipped and reported.
 
@@ -117,10 +117,11 @@ def load_memories(
     memories are held while reading (:class:`Collector`; ``total`` counts all). With ``deadline`` (a
     ``time.monotonic()`` value) the time is checked before every note and every few memories, and reading
     stops there once something was read (``truncated`` error), as after :data:`RAW_MAX_RECORDS` records.
-    With ``cache`` parsed note blobs come from and go to :mod:`memlab.adapter.notes_cache` (keyed by blob id).
+    With ``cache`` parsed note blobs come from :mod:`memlab.adapter.notes_cache` (keyed by blob id), and go to
+    it unless ``save`` is false.
     """
     with paused_gc():
-        return _load(repo, deadline, cache, Collector(cap))
+        return _load(repo, deadline, cache, Collector(cap), save)
 
 
 @contextmanager
@@ -149,7 +150,7 @@ def _parse(repo: Repo, ref: str, blob: str, data: bytes | None, deadline: float 
     return good, bad, deadline is None or time.monotonic() <= deadline
 
 
-def _load(repo: Repo, deadline: float | None, cache: bool, found: Collector) -> LoadResult:
+def _load(repo: Repo, deadline: float | None, cache: bool, found: Collector, save: bool = True) -> LoadResult:
     from memlab.adapter import notes_cache
 
     tips = ref_tips(repo)
@@ -179,7 +180,7 @@ def _load(repo: Repo, deadline: float | None, cache: bool, found: Collector) -> 
                         errors.append(f"{ref} note on {commit[:10]}: blob {blob[:10]} missing")
                         continue
                     good, bad, whole = _parse(repo, ref, blob, data, deadline)
-                    if known and whole:
+                    if known and whole and save:
                         known.put(blob, commit, good, bad)
                 for g in good:
                     found.add(g, commit)
@@ -188,7 +189,7 @@ def _load(repo: Repo, deadline: float | None, cache: bool, found: Collector) -> 
         if stop:
             errors.append(f"reading stopped at {stop} (truncated)")
             break
-    if known and (deadline is None or time.monotonic() < deadline):  # the rest of the budget is the caller's
+    if known and save and (deadline is None or time.monotonic() < deadline):  # the rest of the budget is the caller's
         known.save(listed)
     memories = found.memories()
     return LoadResult(memories, found.records, errors, tips, len(memories) + len(found.dropped))
