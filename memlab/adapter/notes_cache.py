@@ -94,13 +94,6 @@ def entry(value: Any, namespace: str) -> tuple[list[RawMemory], list[str]] | Non
     return out, list(messages)
 
 
-def _iso(value: Any) -> str:
-    """A timestamp as JSON writes it (the only value of an entry that is not text or a list)."""
-    if isinstance(value, datetime):
-        return value.isoformat()
-    raise TypeError(f"{type(value).__name__} in a notes cache entry")
-
-
 def _chars(value: list[Any]) -> int:
     rows, messages = value
     return sum(len(r[2]) + len(r[3]) + sum(map(len, r[4])) + 50 for r in rows) + sum(map(len, messages)) + 8
@@ -112,9 +105,9 @@ def write_file(path: Path, notes: dict[str, Any]) -> None:
     from memlab.adapter.state import log_line
     from memlab.errors import MemlabError
 
-    def dump(notes: dict[str, Any]) -> str:  # entries are parses or JSON read back: no cycle to check for
+    def dump(notes: dict[str, Any]) -> str:  # parses or JSON read back: no cycle; timestamps the only non-JSON value
         data = {"format": FORMAT, "parser": PARSER, "notes": notes}
-        return json.dumps(data, separators=(",", ":"), default=_iso, check_circular=False)
+        return json.dumps(data, separators=(",", ":"), default=datetime.isoformat, check_circular=False)
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
