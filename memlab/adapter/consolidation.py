@@ -172,6 +172,28 @@ def consolidate_repo(
         return report
 
 
+def keep_recall_vectors(repo: Repo, loaded: Loaded, components: Any, now: datetime) -> None:
+    """Embed (through the run's :class:`~memlab.adapter.vectors.RepoEmbedder`, which keeps them) the recall text of
+    every unit ``memlab recall`` can search: the consolidated store's, and every memory past ``hook.max_memories``.
+
+    Recall searches every memory of the repository, not the newest ``hook.max_memories`` a consolidation judges: a
+    person who asks for an old decision gets it (it stays hot and current: no run of this clone concluded
+    otherwise). So the full run keeps vectors for all of them, once (the next run reads them from the file), and
+    recall embeds only its query (an incremental run's few new memories are embedded by recall with
+    ``encode_few``). Reading the notes a second time costs the full run, in the background, only while a cap cut.
+    """
+    from memlab.adapter.notes_store import load_memories
+    from memlab.pipeline.recall import recall
+
+    stores = [loaded.store]
+    if loaded.total > len(loaded.store.memories):
+        older = [m for m in load_memories(repo).memories if m.id not in loaded.store.memories]
+        stores.append(MemoryStore(older))
+    for store in stores:
+        if store.memories:
+            recall(store, components, next(iter(store.memories.values())).summary, now, mode="exhaustive", track=False)
+
+
 def _consolidate(
     repo: Repo,
     spec: dict[str, Any],
@@ -189,7 +211,6 @@ def _consolidate(
     from memlab.adapter.spec import build_components
     from memlab.adapter.vectors import RepoEmbedder
     from memlab.pipeline.consolidate import consolidate
-    from memlab.pipeline.recall import recall
 
     step = progress or (lambda *_: None)
     t0 = time.perf_counter()
@@ -223,9 +244,8 @@ def _consolidate(
     derived.start(repo, store, policy, full=full)
     try:
         result = consolidate(store, components, now, full=full, fresh=run_fresh)
-        if store.memories and run_fresh is None:  # every unit's recall index text embedded (an incremental run's
-            # few new ones, recall embeds cheaply: encode_few), so that recall embeds only its query
-            recall(store, components, next(iter(store.memories.values())).summary, now, mode="exhaustive", track=False)
+        if run_fresh is None:
+            keep_recall_vectors(repo, loaded, components, now)
     except ModuleNotFoundError as exc:
         raise missing_package_error("consolidation", "(a strategy of the spec)", exc) from None
     report: dict[str, Any] = {
