@@ -43,15 +43,15 @@ def read_vectors(path: Path, model_id: str) -> dict[bytes, np.ndarray]:
         raw = read_regular(path, MAX_BYTES)
         if raw is None:
             return {}
-        head, body = raw.split(b"\n", 1)
-        meta = json.loads(head)
+        start = raw.index(b"\n") + 1  # the body is never copied: keys sliced, rows viewed
+        meta = json.loads(raw[:start])
         n, dim = int(meta["count"]), int(meta["dim"])
-        if meta.get("format") != FORMAT or meta.get("model") != model_id or len(body) != n * (32 + 4 * dim):
+        if meta.get("format") != FORMAT or meta.get("model") != model_id or len(raw) - start != n * (32 + 4 * dim):
             return {}
     except (MemlabError, ValueError, KeyError, TypeError, RecursionError):
         return {}
-    rows = np.frombuffer(body, dtype="<f4", offset=32 * n).reshape(n, dim)
-    return {body[32 * i : 32 * i + 32]: rows[i] for i in range(n)}
+    rows = np.frombuffer(raw, dtype="<f4", offset=start + 32 * n).reshape(n, dim)
+    return {raw[start + 32 * i : start + 32 * i + 32]: rows[i] for i in range(n)}
 
 
 def write_vectors(path: Path, model_id: str, vectors: dict[bytes, np.ndarray]) -> None:
