@@ -59,7 +59,7 @@ def write_vectors(path: Path, model_id: str, vectors: dict[bytes, np.ndarray]) -
     from memlab.adapter.safe_io import atomic_write
 
     keys = sorted(vectors)
-    matrix = np.stack([vectors[k] for k in keys]).astype("<f4") if keys else np.zeros((0, 0), "<f4")
+    matrix = np.array([vectors[k] for k in keys]).astype("<f4") if keys else np.zeros((0, 0), "<f4")
     head = json.dumps({"format": FORMAT, "model": model_id, "dim": int(matrix.shape[1]), "count": len(keys)})
     atomic_write(path, head.encode() + b"\n" + b"".join(keys) + matrix.tobytes(), fsync=False)
 
@@ -99,7 +99,7 @@ class RepoEmbedder(EmbedderBase):
                 self.known[text_key(self.model_id, text)] = np.asarray(vector, dtype=np.float32)
         for key in keys:
             self.used[key] = self.known[key]
-        return np.stack([self.known[k] for k in keys]) if keys else np.zeros((0, 0), dtype=np.float32)
+        return np.array([self.known[k] for k in keys]) if keys else np.zeros((0, 0), dtype=np.float32)
 
     encode_few = encode
 
