@@ -176,11 +176,12 @@ def keep_recall_vectors(repo: Repo, loaded: Loaded, components: Any, now: dateti
     """Embed (through the run's :class:`~memlab.adapter.vectors.RepoEmbedder`, which keeps them) the recall text of
     every unit ``memlab recall`` can search: the consolidated store's, and every memory past ``hook.max_memories``.
 
-    Recall searches every memory of the repository, not the newest ``hook.max_memories`` a consolidation judges: a
-    person who asks for an old decision gets it (it stays hot and current: no run of this clone concluded
-    otherwise). So the full run keeps vectors for all of them, once (the next run reads them from the file), and
-    recall embeds only its query (an incremental run's few new memories are embedded by recall with
-    ``encode_few``). Reading the notes a second time costs the full run, in the background, only while a cap cut.
+    Recall searches every memory of the repository, not only the newest ``hook.max_memories`` a consolidation
+    judges: the cap bounds the judge's work, and a person who asks for an old decision must get it rather than
+    silence (serving only the capped set would hide it, or make recall embed thousands of texts per call). So
+    the full run keeps vectors for all of them (embedded once: the next run reads them from the file), and recall
+    embeds only its query (an incremental run's few new memories, recall embeds with ``encode_few``). Reading the
+    notes a second time costs the full run, in the background, only while the cap cuts.
     """
     from memlab.adapter.notes_store import load_memories
     from memlab.pipeline.recall import recall
