@@ -173,24 +173,21 @@ def consolidate_repo(
 
 
 def keep_recall_vectors(repo: Repo, loaded: Loaded, components: Any, now: datetime) -> None:
-    """Embed (through the run's :class:`~memlab.adapter.vectors.RepoEmbedder`, which keeps them) the recall text of
-    every unit ``memlab recall`` can search: the consolidated store's, and every memory past ``hook.max_memories``.
+    """Embed through the run's :class:`~memlab.adapter.vectors.RepoEmbedder` (which keeps them) the recall text of
+    every unit ``memlab recall`` searches: the consolidated store's and every memory's past ``hook.max_memories``.
 
-    Recall searches every memory of the repository, not only the newest ``hook.max_memories`` a consolidation
-    judges: the cap bounds the judge's work, and a person who asks for an old decision must get it rather than
-    silence (serving only the capped set would hide it, or make recall embed thousands of texts per call). So
-    the full run keeps vectors for all of them (embedded once: the next run reads them from the file), and recall
-    embeds only its query (an incremental run's few new memories, recall embeds with ``encode_few``). Reading the
-    notes a second time costs the full run, in the background, only while the cap cuts.
+    The cap bounds the judge's work, not what a person can find: serving only the capped set would hide an old
+    decision someone asks for (or make recall embed thousands of texts per call). So recall searches every memory
+    and embeds only its query; the full run embeds each text once (the next reads it from the file) and, while the
+    cap cuts, reads the notes a second time, in the background.
     """
     from memlab.adapter.notes_store import load_memories
     from memlab.pipeline.recall import recall
 
-    stores = [loaded.store]
+    older = []
     if loaded.total > len(loaded.store.memories):
         older = [m for m in load_memories(repo).memories if m.id not in loaded.store.memories]
-        stores.append(MemoryStore(older))
-    for store in stores:
+    for store in (loaded.store, MemoryStore(older)):
         if store.memories:
             recall(store, components, next(iter(store.memories.values())).summary, now, mode="exhaustive", track=False)
 

@@ -57,12 +57,9 @@ def file_tips(repo: Repo) -> dict[str, str]:
 
 
 def moved(repo: Repo, cache: dict[str, Any], *, confirm: bool = True) -> dict[str, str] | None:
-    """The memory refs' tips when they differ from those the cache was written from, else ``None``.
-
-    The ref files are read first; git is asked only when they differ (``confirm=False``: only when they name no
-    memory ref, e.g. a reftable repository). The Stop hook passes ``confirm=False``: a false alarm costs one
-    background process that finds nothing new, and the Stop hook spares a git process and the notes reader's
-    imports (~0.1 s of its ~0.3 s at low load).
+    """The memory refs' tips when they differ from those the cache was written from, else ``None``. Git is asked only
+    when the ref files differ, and with ``confirm=False`` (the Stop hook: a false alarm costs one background run that
+    finds nothing new; git and the notes reader cost it ~0.1 s) only when they name no memory ref (reftable).
     """
     tips = file_tips(repo)
     if tips == cache.get("tips"):

@@ -53,8 +53,7 @@ def run(args: argparse.Namespace) -> int:
     repo = open_repo(args)
     spec = command_spec(args, repo, "recall")
     policy = policy_id(spec)
-    # no mem-meta records: tiers and validity are this clone's own (derived.json), the retrievers read no activation,
-    # and a tracked hit is bumped on the record read under the writer lock (decoding 10,000 records cost ~0.5 s)
+    # no mem-meta: tiers are derived.json's, no retriever reads activations, bump() re-reads records under the lock
     loaded = load_store(repo, policy, kinds=("summaries", *(["edges"] if args.reason else [])))
     check_models(spec, repo)
     # only what recall reads; memory vectors from the consolidation's file, the query without torch (vectors.py)
