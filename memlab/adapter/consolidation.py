@@ -174,6 +174,26 @@ def consolidate_repo(
         return report
 
 
+def keep_recall_vectors(repo: Repo, loaded: Loaded, components: Any, now: datetime) -> None:
+    """Embed through the run's :class:`~memlab.adapter.vectors.RepoEmbedder` (which keeps them) the recall text of
+    every unit ``memlab recall`` searches: the consolidated store's and every memory's past ``hook.max_memories``.
+
+    The cap bounds the judge's work, not what a person can find: serving only the capped set would hide an old
+    decision someone asks for (or make recall embed thousands of texts per call). So recall searches every memory
+    and embeds only its query; the full run embeds each text once (the next reads it from the file) and, while the
+    cap cuts, reads the notes a second time, in the background.
+    """
+    from memlab.adapter.notes_store import load_memories
+    from memlab.pipeline.recall import recall
+
+    older = []
+    if loaded.total > len(loaded.store.memories):
+        older = [m for m in load_memories(repo).memories if m.id not in loaded.store.memories]
+    for store in (loaded.store, MemoryStore(older)):
+        if store.memories:
+            recall(store, components, next(iter(store.memories.values())).summary, now, mode="exhaustive", track=False)
+
+
 def _consolidate(
     repo: Repo,
     spec: dict[str, Any],
@@ -191,7 +211,6 @@ def _consolidate(
     from memlab.adapter.spec import build_components
     from memlab.adapter.vectors import RepoEmbedder
     from memlab.pipeline.consolidate import consolidate
-    from memlab.pipeline.recall import recall
 
     step = progress or (lambda *_: None)
     t0 = time.perf_counter()
@@ -225,9 +244,8 @@ def _consolidate(
     derived.start(repo, store, policy, full=full)
     try:
         result = consolidate(store, components, now, full=full, fresh=run_fresh)
-        if store.memories and run_fresh is None:  # every unit's recall index text embedded (an incremental run's
-            # few new ones, recall embeds cheaply: encode_few), so that recall embeds only its query
-            recall(store, components, next(iter(store.memories.values())).summary, now, mode="exhaustive", track=False)
+        if run_fresh is None:
+            keep_recall_vectors(repo, loaded, components, now)
     except ModuleNotFoundError as exc:
         raise missing_package_error("consolidation", "(a strategy of the spec)", exc) from None
     report: dict[str, Any] = {

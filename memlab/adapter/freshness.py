@@ -56,10 +56,16 @@ def file_tips(repo: Repo) -> dict[str, str]:
     return tips
 
 
-def moved(repo: Repo, cache: dict[str, Any]) -> dict[str, str] | None:
-    """The memory refs' tips when they differ from those the cache was written from, else ``None``."""
-    if file_tips(repo) == cache.get("tips"):
+def moved(repo: Repo, cache: dict[str, Any], *, confirm: bool = True) -> dict[str, str] | None:
+    """The memory refs' tips when they differ from those the cache was written from, else ``None``. Git is asked only
+    when the ref files differ, and with ``confirm=False`` (the Stop hook: a false alarm costs one background run that
+    finds nothing new; git and the notes reader cost it ~0.1 s) only when they name no memory ref (reftable).
+    """
+    tips = file_tips(repo)
+    if tips == cache.get("tips"):
         return None
+    if tips and not confirm:
+        return tips
     from memlab.adapter.notes_store import ref_tips
 
     tips = ref_tips(repo)

@@ -81,10 +81,10 @@ def read_regular(path: Path, limit: int = MAX_READ) -> bytes | None:
             raise MemlabError(f"{path} is not a regular file; remove it or pick another location")
         if st.st_size > limit:
             raise MemlabError(f"{path} is {st.st_size} bytes (limit {limit}); it cannot be a settings file")
-        chunks = []
+        chunks = [os.read(fd, st.st_size + 1)]  # one read, no copy, unless the file grew since fstat
         while chunk := os.read(fd, 1 << 20):
             chunks.append(chunk)
-        return b"".join(chunks)
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
     finally:
         os.close(fd)
 

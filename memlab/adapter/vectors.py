@@ -43,15 +43,15 @@ def read_vectors(path: Path, model_id: str) -> dict[bytes, np.ndarray]:
         raw = read_regular(path, MAX_BYTES)
         if raw is None:
             return {}
-        head, body = raw.split(b"\n", 1)
-        meta = json.loads(head)
+        start = raw.index(b"\n") + 1  # the body is never copied: keys sliced, rows viewed
+        meta = json.loads(raw[:start])
         n, dim = int(meta["count"]), int(meta["dim"])
-        if meta.get("format") != FORMAT or meta.get("model") != model_id or len(body) != n * (32 + 4 * dim):
+        if meta.get("format") != FORMAT or meta.get("model") != model_id or len(raw) - start != n * (32 + 4 * dim):
             return {}
     except (MemlabError, ValueError, KeyError, TypeError, RecursionError):
         return {}
-    rows = np.frombuffer(body, dtype="<f4", offset=32 * n).reshape(n, dim)
-    return {body[32 * i : 32 * i + 32]: rows[i] for i in range(n)}
+    rows = np.frombuffer(raw, dtype="<f4", offset=start + 32 * n).reshape(n, dim)
+    return {raw[start + 32 * i : start + 32 * i + 32]: rows[i] for i in range(n)}
 
 
 def write_vectors(path: Path, model_id: str, vectors: dict[bytes, np.ndarray]) -> None:
@@ -59,7 +59,7 @@ def write_vectors(path: Path, model_id: str, vectors: dict[bytes, np.ndarray]) -
     from memlab.adapter.safe_io import atomic_write
 
     keys = sorted(vectors)
-    matrix = np.stack([vectors[k] for k in keys]).astype("<f4") if keys else np.zeros((0, 0), "<f4")
+    matrix = np.array([vectors[k] for k in keys]).astype("<f4") if keys else np.zeros((0, 0), "<f4")
     head = json.dumps({"format": FORMAT, "model": model_id, "dim": int(matrix.shape[1]), "count": len(keys)})
     atomic_write(path, head.encode() + b"\n" + b"".join(keys) + matrix.tobytes(), fsync=False)
 
@@ -99,7 +99,7 @@ class RepoEmbedder(EmbedderBase):
                 self.known[text_key(self.model_id, text)] = np.asarray(vector, dtype=np.float32)
         for key in keys:
             self.used[key] = self.known[key]
-        return np.stack([self.known[k] for k in keys]) if keys else np.zeros((0, 0), dtype=np.float32)
+        return np.array([self.known[k] for k in keys]) if keys else np.zeros((0, 0), dtype=np.float32)
 
     encode_few = encode
 

@@ -184,7 +184,7 @@ def _dispatch(args: argparse.Namespace, event: str, payload: dict, budget: float
     min_new = int(spec["hook"]["consolidate_min_new"])
     cache = read_json(repo.memlab_dir / CACHE_FILE)
     which = f"policy {spec.get('path') or 'built-in default'}"
-    if isinstance(cache, dict) and moved(repo, cache) is not None:  # what this session captured, now
+    if isinstance(cache, dict) and moved(repo, cache, confirm=False) is not None:  # what this session captured
         spawn_consolidation(repo, spec.get("path"), min_new=min_new if ok else None, incremental=True)
         log_line(repo.memlab_dir, f"{event}: incremental consolidation started ({which})")
     elif ok and claim_start(repo, float(spec["hook"]["consolidate_min_interval_seconds"])):

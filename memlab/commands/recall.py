@@ -53,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
     repo = open_repo(args)
     spec = command_spec(args, repo, "recall")
     policy = policy_id(spec)
-    loaded = load_store(repo, policy, kinds=("meta", "summaries", *(["edges"] if args.reason else [])))
+    # no mem-meta: tiers are derived.json's, no retriever reads activations, bump() re-reads records under the lock
+    loaded = load_store(repo, policy, kinds=("summaries", *(["edges"] if args.reason else [])))
     check_models(spec, repo)
     # only what recall reads; memory vectors from the consolidation's file, the query without torch (vectors.py)
     components = build_components(spec, groups=("embedder", "retriever", *(["temporal"] if args.reason else [])))

@@ -8,7 +8,10 @@ import json
 import pytest
 
 from memlab.adapter.gitcli import find_repo
-from memlab.adapter.notes_store import list_notes, ref_tips
+from memlab.adapter.notes_store import list_notes, load_memories, ref_tips
+from memlab.adapter.spec import build_components, resolve_spec
+from memlab.adapter.vectors import read_vectors, text_key, vectors_path
+from memlab.strategies.retriever.engine import index_text
 from memlab.types import NAMESPACES
 from tests.adapter.conftest import add_note, git, main_in_process, seed, upstream_memory
 
@@ -116,3 +119,11 @@ def test_a_consolidation_over_its_cap_keeps_the_newest_and_still_gives_a_block(i
     assert code == 0 and "degraded: consolidated the newest 2 of 3 memories" in out, (out, err)
     block = hook.context()
     assert "Use FastAPI for the API" in block and "pytest -x" in block and "Use Flask" not in block, block
+    # recall searches every memory: the one past the cap is found, from a vector the consolidation kept
+    repo = find_repo(hook.project)
+    components = build_components(resolve_spec(str(hook.spec)), groups=("embedder", "retriever"))
+    model, context = components.embedder.model_id, components.retriever.context
+    flask = next(m for m in load_memories(repo).memories if m.summary == "Use Flask for the API")
+    assert text_key(model, index_text(flask, context)) in read_vectors(vectors_path(repo.memlab_dir, model), model)
+    proc = hook.memlab("recall", "Flask", "--no-track", "--spec", str(hook.spec))
+    assert proc.returncode == 0 and "Use Flask for the API" in proc.stdout.splitlines()[0], (proc.stdout, proc.stderr)
