@@ -119,3 +119,21 @@ def test_the_episode_runner_ticks_after_each_memory_and_query():
             Episode("e", tuple(memories()), queries), comps(), tick=lambda n: (work.advance(n), ticks.append(work.at))
         )
     assert ticks == list(range(1, 15))  # 12 memories, 2 queries
+
+
+@pytest.mark.slow  # loads sentence-transformers
+def test_minilm_on_a_cold_cache_says_where_it_caches_and_a_warm_one_says_nothing(tmp_path, monkeypatch, capsys):
+    from memlab.embed.minilm import MiniLMEmbedder
+
+    monkeypatch.delenv("MEMLAB_QUIET", raising=False)
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.setattr(p, "_SAVED", {})
+    texts = ["Use Kafka as the event bus", "Postgres is the primary store", "Deploys run on Fridays"]
+    for _ in range(2):
+        MiniLMEmbedder(cache_dir=str(tmp_path)).encode(texts)
+        p.say_cached(5.0)
+    err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("memlab: cach")]
+    what = f"records embedded with MiniLM in {tmp_path / 'embeddings.sqlite'}"
+    assert err[0] == f"memlab: caching {what} as they are computed; the next run reads them"
+    assert err[1].startswith(f"memlab: cached 3 {what} (") and "the next run reads them (~" in err[1]
+    assert len(err) == 2  # the second, warm run computed and cached nothing (model loading's lines aside)
