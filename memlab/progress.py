@@ -65,11 +65,13 @@ def set_quiet(argv: list[str]) -> list[str]:
 
 
 class Task:
-    """A piece of work in progress: ``desc``, item ``at`` of ``total``, and a ``note`` on the current item."""
+    """A piece of work in progress: ``desc``, item ``at`` of ``total``, and a ``note`` on the current item;
+    ``announce``: seconds after which a line says it runs (``shown`` once said; ``None``: never).
+    """
 
-    def __init__(self, desc: str, total: int | None = None, unit: str = "it") -> None:
-        self.desc, self.total, self.unit = desc, total, unit
-        self.at, self.note, self.started = 0, "", _clock()
+    def __init__(self, desc: str, total: int | None = None, unit: str = "it", announce: float | None = None) -> None:
+        self.desc, self.total, self.unit, self.announce = desc, total, unit, announce
+        self.at, self.note, self.started, self.shown = 0, "", _clock(), False
         self.bar: Any = None
 
     def __str__(self) -> str:
@@ -103,6 +105,10 @@ def beat() -> bool:
         Whether it wrote: a line naming the running tasks, or (on a terminal) a redraw of their bars.
     """
     active = list(_ACTIVE)
+    for work in active:
+        if work.announce is not None and not work.shown and _clock() - work.started >= work.announce:
+            work.shown = True
+            say(f"{work.desc} ...")
     if not active or _clock() - max(_STATE["last"], active[0].started) < EVERY - 1.0:
         return False
     bars = [t.bar for t in active if t.bar is not None]
@@ -126,9 +132,9 @@ def _heartbeat() -> None:
 
 
 @contextmanager
-def task(desc: str, total: int | None = None, unit: str = "it") -> Iterator[Task]:
+def task(desc: str, total: int | None = None, unit: str = "it", announce: float | None = None) -> Iterator[Task]:
     """A :class:`Task` shown while the block runs (a bar on a terminal when it has a ``total``)."""
-    work = Task(desc, total, unit)
+    work = Task(desc, total, unit, announce)
     if silenced():
         yield work
         return
@@ -136,6 +142,9 @@ def task(desc: str, total: int | None = None, unit: str = "it") -> Iterator[Task
         from tqdm import tqdm
 
         work.bar = tqdm(total=total, desc=desc, unit=unit, delay=DELAY, mininterval=0.5, leave=False, file=sys.stderr)
+    if announce == 0:
+        work.shown = True
+        say(f"{desc} ...")
     with _LOCK:
         _ACTIVE.append(work)
         if _STATE["beat"] is None:

@@ -6,12 +6,11 @@ a progress bar, a status line is also written to pipes and log files.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from memlab.progress import say, silenced, task
+from memlab.progress import say, task
 
 #: Seconds a step runs before its status line appears (quick steps print nothing).
 DELAY = 3.0
@@ -25,26 +24,11 @@ def step(message: str, delay: float | None = None) -> Iterator[None]:
     written to a pipe or a log file it also says ``... N s so far`` (and what runs inside it) whenever nothing
     was written for :data:`memlab.progress.EVERY` seconds, so no stretch of a long run is silent.
     """
-    if silenced():
-        yield
-        return
-    started = time.monotonic()
-    shown, stop = threading.Event(), threading.Event()
-
-    def announce() -> None:
-        if not stop.wait(DELAY if delay is None else delay):
-            shown.set()
-            say(f"{message} ...")
-
-    thread = threading.Thread(target=announce, daemon=True)
-    thread.start()
-    ended = "stopped after"
-    try:
-        with task(message):
+    with task(message, announce=DELAY if delay is None else delay) as work:
+        ended = "stopped after"
+        try:
             yield
-        ended = "done in"
-    finally:
-        stop.set()
-        thread.join()
-        if shown.is_set():
-            say(f"{message}: {ended} {time.monotonic() - started:.0f} s")
+            ended = "done in"
+        finally:
+            if work.shown:
+                say(f"{message}: {ended} {time.monotonic() - work.started:.0f} s")

@@ -33,7 +33,7 @@ def test_a_quick_step_prints_nothing(capsys):
 def test_quiet_and_ci_print_nothing(capsys, monkeypatch, env):
     monkeypatch.setenv(env, "true")
     with step("reading the runs", delay=0.01):
-        time.sleep(0.1)
+        time.sleep(0.4)
     assert capsys.readouterr().err == ""
 
 
@@ -55,7 +55,7 @@ def test_a_job_that_runs_for_seconds_says_so(capsys, monkeypatch):
 def test_a_step_ended_by_an_error_or_an_exit_says_stopped_not_done(capsys):
     for error in (SystemExit(2), RuntimeError("endpoint refused")):
         with pytest.raises(type(error)), step("judging", delay=0.01):
-            time.sleep(0.1)
+            time.sleep(0.4)  # the heartbeat looks every 0.25 s
             raise error
         err = capsys.readouterr().err
         assert "memlab: judging ..." in err and "judging: stopped after 0 s" in err and "done in" not in err
