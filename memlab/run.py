@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from memlab.build import GROUPS, SETTINGS_GROUPS, build_components, build_node, 
 from memlab.errors import MemlabError
 from memlab.llm import accounting
 from memlab.naming import RUNTIME_KEYS, run_name_for
+from memlab.progress import say_cached
 
 
 @dataclass(frozen=True)
@@ -186,8 +188,10 @@ def run(
         trace.instrument(components, used)
     ledger = accounting.start(cfg, used)
     try:
+        started = time.perf_counter()
         with trace.span("benchmark"):
             result = benchmark.run(components, seed)
+        say_cached(time.perf_counter() - started)  # a cold cache: what it now holds, what the next run takes
         accounting.finish(ledger, result.metrics, tracker)  # LLM calls, tokens, failures; memlab.llm_used
         tracker.set_tags(
             {

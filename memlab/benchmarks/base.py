@@ -134,13 +134,14 @@ class EpisodeBenchmark:
         raise NotImplementedError
 
     def run(self, components: Components, seed: int) -> BenchmarkResult:
-        """Load, run every episode through the policy, score."""
+        """Load, run every episode through the policy (its progress: the episode, its memories and queries), score."""
         from memlab.pipeline.episode import run_episode
+        from memlab.progress import progress, task
 
         data = self.load(seed)
         answer = self.answerer(components, data)
-        from memlab.progress import progress
-
-        episodes = progress(data.episodes, desc="episodes", unit="episode")
-        outcomes = [run_episode(episode, components, answer) for episode in episodes]
+        outcomes = []
+        for episode in progress(data.episodes, desc="episode", unit="episode", label=lambda e: e.id):
+            with task("memories and queries", len(episode.memories) + len(episode.queries), "item") as work:
+                outcomes.append(run_episode(episode, components, answer, tick=work.advance))
         return self.score(data, outcomes, components, seed)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -92,15 +93,22 @@ class MiniLMEmbedder(EmbedderBase):
         return self._cached(list(texts), self._encode_model)
 
     def _encode_model(self, todo: list[str]) -> np.ndarray:
-        from memlab.progress import quiet
+        """Encode with the model; a cold cache says what it stores, and the run what that saves the next one."""
+        from memlab.progress import cached, quiet, task
 
-        vecs = self._model().encode(
-            todo,
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=len(todo) > 50 * self.batch_size and not quiet(),  # ~seconds of work
-        )
+        with task("loading the MiniLM model"):
+            model = self._model()
+        started = time.perf_counter()
+        with task(f"embedding {len(todo)} record{'s' * (len(todo) > 1)} with MiniLM"):
+            vecs = model.encode(
+                todo,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=len(todo) > 50 * self.batch_size and not quiet(),  # ~seconds of work
+            )
+        if self.cache_:
+            cached(f"records embedded with MiniLM in {self.cache_.path}", len(todo), time.perf_counter() - started)
         return vecs.astype(np.float32)
 
     def _cached(self, texts: list[str], compute: Any, keep: bool = True) -> np.ndarray:

@@ -152,9 +152,15 @@ class _Runner:
     """State of one episode run (see :func:`run_episode`)."""
 
     def __init__(
-        self, episode: Episode, components: Components, answer: Answerer | None, rejudge_last: bool = False
+        self,
+        episode: Episode,
+        components: Components,
+        answer: Answerer | None,
+        rejudge_last: bool = False,
+        tick: Callable[[int], None] | None = None,
     ) -> None:
         self.episode = episode
+        self.tick = tick or (lambda n: None)
         self.components = components
         self.answer = answer
         self.rejudge_last = rejudge_last
@@ -194,6 +200,7 @@ class _Runner:
                 self.seconds[step.phase] = self.seconds.get(step.phase, 0.0) + time.perf_counter() - t0
             self.pending.append(memory)
             self.next += 1
+            self.tick(1)
             if schedule == "every_n" and len(self.pending) >= max(1, self.settings.schedule_every):
                 self.consolidate()
             if schedule == "end" and self.next == len(self.memories):
@@ -228,6 +235,7 @@ class _Runner:
                 record = self.answer(query, context, self.store) if self.answer else {}
             self.seconds["answer"] += time.perf_counter() - t0
             out.append(QueryOutcome(query, context, record))
+            self.tick(1)
         return out
 
     def block(self, at: datetime) -> InjectedBlock:
@@ -307,16 +315,22 @@ def full_collections_paused() -> Iterator[None]:
 
 
 def run_episode(
-    episode: Episode, components: Components, answer: Answerer | None = None, *, rejudge_last: bool = False
+    episode: Episode,
+    components: Components,
+    answer: Answerer | None = None,
+    *,
+    rejudge_last: bool = False,
+    tick: Callable[[int], None] | None = None,
 ) -> EpisodeOutcome:
     """Run ``episode`` through the policy ``components``; ``answer`` reads each query's context.
 
     ``rejudge_last`` (a diagnosis, never a policy): the consolidation that takes in the last memory judges every
-    candidate pair again, those of earlier runs included (``consolidate(..., full=True)``).
+    candidate pair again, those of earlier runs included (``consolidate(..., full=True)``). ``tick(1)`` is called
+    after each memory taken in and each query answered (a caller's progress; the pipeline itself prints nothing).
 
     Returns:
         The store, each query's context and answer record, the final block, the consolidation runs and
         the time per phase. Deterministic for the same episode and components.
     """
     with full_collections_paused():
-        return _Runner(episode, components, answer, rejudge_last).run()
+        return _Runner(episode, components, answer, rejudge_last, tick).run()

@@ -68,14 +68,21 @@ class SweepCallback(Callback):
         print(f"memlab: sweep {self.sweep_id}: MLflow parent run {self.parent_id} ({self.experiment})", flush=True)
 
     def on_job_start(self, config: DictConfig, **kwargs: Any) -> None:
-        """Tell the job its sweep, experiment and name (runs in the job's own process); a job that runs for
-        seconds says so on stderr (:func:`memlab.tracking.status.step`), a run outside a sweep too.
+        """Tell the job its sweep, experiment and name (runs in the job's own process); a run that runs for
+        seconds says so on stderr (:func:`memlab.tracking.status.step`), a job of a sweep at once: a joblib or
+        Ray worker reuses its loaded models, so later jobs often end within the delay and said nothing.
         """
+        from omegaconf import OmegaConf
+
         from memlab.sweeps.jobs import job_name, task_overrides
 
         name = job_name(task_overrides(config), self.fixed)
         self.on_job_end(config)  # a job before this one that did not end (it failed before Hydra's end hook)
-        running = step(f"job {name or 'run'}: running (model loading, episodes, scoring)")
+        multirun = str(OmegaConf.select(config, "hydra.mode", default="")).endswith("MULTIRUN")
+        number = f"#{OmegaConf.select(config, 'hydra.job.num')} " if multirun else ""
+        running = step(
+            f"job {number}{name or 'run'}: running (model loading, episodes, scoring)", 0 if multirun else None
+        )
         running.__enter__()
         _RUNNING.append(running)
         if not self.sweep_id:

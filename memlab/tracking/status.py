@@ -6,49 +6,29 @@ a progress bar, a status line is also written to pipes and log files.
 
 from __future__ import annotations
 
-import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from memlab.progress import silenced
+from memlab.progress import say, task
 
 #: Seconds a step runs before its status line appears (quick steps print nothing).
 DELAY = 3.0
-#: Seconds between the "N s so far" lines of a long step written to a pipe or a log file (a terminal has its bars).
-HEARTBEAT = 10.0
 
 
 @contextmanager
 def step(message: str, delay: float | None = None) -> Iterator[None]:
     """Say ``memlab: <message> ...`` once the block has run ``delay`` seconds (default :data:`DELAY`), and
     ``... done in N s`` at its end; ``... stopped after N s`` when it ends by an error or an exit (after a
-    one-line error, "done" would read as if the work had finished). Written to a pipe or a log file, a step
-    also says ``... N s so far`` every :data:`HEARTBEAT` seconds, so no stretch of a long run is silent.
+    one-line error, "done" would read as if the work had finished). The step is a :func:`memlab.progress.task`:
+    written to a pipe or a log file it also says ``... N s so far`` (and what runs inside it) whenever nothing
+    was written for :data:`memlab.progress.EVERY` seconds, so no stretch of a long run is silent.
     """
-    if silenced():
-        yield
-        return
-    started = time.monotonic()
-    shown, stop = threading.Event(), threading.Event()
-
-    def announce() -> None:
-        if stop.wait(DELAY if delay is None else delay):
-            return
-        shown.set()
-        print(f"memlab: {message} ...", file=sys.stderr, flush=True)
-        while not sys.stderr.isatty() and not stop.wait(HEARTBEAT):
-            print(f"memlab: {message}: {time.monotonic() - started:.0f} s so far", file=sys.stderr, flush=True)
-
-    thread = threading.Thread(target=announce, daemon=True)
-    thread.start()
-    ended = "stopped after"
-    try:
-        yield
-        ended = "done in"
-    finally:
-        stop.set()
-        thread.join()
-        if shown.is_set():
-            print(f"memlab: {message}: {ended} {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+    with task(message, announce=DELAY if delay is None else delay) as work:
+        ended = "stopped after"
+        try:
+            yield
+            ended = "done in"
+        finally:
+            if work.shown:
+                say(f"{message}: {ended} {time.monotonic() - work.started:.0f} s")

@@ -113,3 +113,17 @@ def test_twenty_trial_optuna_search_completes_and_resumes(tmp_path):
     assert 0.0 <= study.best_value <= 1.0
     third = memlab(*common, f"hydra.sweep.dir={tmp_path / 's3'}")
     assert third.returncode == 0 and "has 20 complete trials of 20; running 0" in third.stdout + third.stderr
+
+
+def test_every_job_of_a_joblib_sweep_reports_its_start_and_end(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("MEMLAB_QUIET", "CI")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "memlab", "--multirun", "hydra/launcher=joblib", "hydra.launcher.n_jobs=2",
+         "dataset=temporal_norm", "temporal=none", "seed=0,1,2,3,4", "tracking=none",
+         f"hydra.sweep.dir={tmp_path / 'sweep'}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, env=env,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    job = "memlab: job #{n} dataset=temporal_norm temporal=none seed={n}: running (model loading, episodes, scoring)"
+    for n in range(5):  # the workers' later jobs end within a second: still announced (loky forwards stderr)
+        assert job.format(n=n) + " ...\n" in proc.stderr and job.format(n=n) + ": done in " in proc.stderr

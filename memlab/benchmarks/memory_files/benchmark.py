@@ -128,11 +128,12 @@ class MemoryFilesBenchmark(EpisodeBenchmark):
     def run(self, components: Components, seed: int) -> BenchmarkResult:
         """Each file's episode in turn (files come grouped by repository), a log line per repository."""
         from memlab.pipeline.episode import run_episode
+        from memlab.progress import progress
 
         data = self.load(seed)
         outcomes = []
         repos = list(dict.fromkeys(f.repo for f in data.files))
-        for k, repo in enumerate(repos, 1):
+        for k, repo in enumerate(progress(repos, desc="repository", unit="repository", label=str), 1):
             t0, mine = time.perf_counter(), [f for f in data.files if f.repo == repo]
             for mfile in mine:
                 episode, ids = file_episode(mfile)
