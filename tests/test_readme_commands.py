@@ -162,6 +162,7 @@ def test_every_readme_command_runs_as_printed_on_a_fresh_clone(tmp_path):
         if command.startswith("memlab recall"):  # current facts first, superseded ones after and marked
             hits = proc.stdout.splitlines()
             assert "NATS" in hits[0] and any("Use Kafka" in h and "[superseded by " in h for h in hits), hits
+            assert "(installed, project scope)" in proc.stderr, proc.stderr  # the installed winner, not the default
         if command.startswith("memlab consolidate"):
             block = session_block(repo, env)
             assert all(line in block for line in INJECTED) and "to NATS" not in block, block
