@@ -141,7 +141,8 @@ def test_every_readme_command_runs_as_printed_on_a_fresh_clone(tmp_path):
                               text=True, timeout=1800)  # fmt: skip
         ran.append(command)
         if command.startswith("memlab report adr"):
-            assert proc.returncode != 0 and "--partial" in proc.stderr, (command, proc.stderr[-2000:])
+            assert proc.returncode == 2 and proc.stderr.count("\n") == 1, (command, proc.stderr[-2000:])
+            assert "memlab: error: no FINISHED runs of experiment adr_decisions" in proc.stderr, proc.stderr
             continue
         assert proc.returncode == 0, f"{command}\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}"
         if command.startswith(("make quickstart", "python -m memlab --multirun +experiment=seed_git_notes")):
