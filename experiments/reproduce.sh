@@ -95,12 +95,21 @@ $P experiments/adr_decisions/loro.py --sets default --models-out "$FOLDS"
 $P experiments/adr_decisions/pipeline_folds.py "$FOLDS" --cascade
 $P experiments/adr_decisions/pipeline_folds.py "$FOLDS" --cascade dataset.refs=keep
 
+step "agents' memory files: dev and sealed repositories, LORO folds of the default judge"
+$P -m memlab +experiment=memory_files
+$P -m memlab --multirun +experiment=memory_files judge=none,similarity,slot,edit
+$P -m memlab --multirun +experiment=memory_files dataset.split=sealed judge=cascade_edit,none,similarity,slot
+MFOLDS=$(mktemp -d)
+$P experiments/memory_files/loro.py --sets all --models-out "$MFOLDS"
+$P experiments/memory_files/pipeline_folds.py "$MFOLDS" --cascade tracking=mlflow
+
 step reports
 $P -m memlab.cli report adr --force
 $P -m memlab.cli report project_history --force
 $P -m memlab.cli report locomo --force
 $P -m memlab.cli report temporal --force
 $P -m memlab.cli report presets --force
+$P -m memlab.cli report memory_files --force
 
 step performance: episodes at 1k/10k/100k, temporal resolvers, the SessionStart hook \(reports/perf.md\)
 $P -m memlab.cli bench episode --sizes 1000,10000,100000 --repeats 2 --cold-sizes 1000
