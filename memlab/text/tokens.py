@@ -15,3 +15,8 @@ def item_tokens(text: str, chars_per_token: int = 4) -> int:
     ``len(block) // chars_per_token``, so a selector that respects it keeps the block inside the budget.
     """
     return math.ceil((len(text) + 1) / chars_per_token)
+
+
+def word_list(text: str) -> tuple[str, ...]:
+    """The whitespace-separated words of ``text`` in order: a long word list written as one string."""
+    return tuple(text.split())

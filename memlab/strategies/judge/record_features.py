@@ -20,29 +20,13 @@ from typing import Any
 
 import numpy as np
 
+from memlab.text.tokens import word_list
 from memlab.types import Memory
 
-FEATURES: tuple[str, ...] = (
-    "cos_title",
-    "cos_content",
-    "cos_text",
-    "cos_title_content",
-    "cos_content_title",
-    "log_rank_text",
-    "log_rank_title",
-    "top_text",
-    "margin_text",
-    "mutual_rank_text",
-    "mutual_rank_title",
-    "title_jaccard",
-    "title_idf_share",
-    "idf_cosine",
-    "idf_max_shared",
-    "log_gap_days",
-    "log_between",
-    "replacement_cues",
-    "negation_cues",
-    "log_words_older",
+FEATURES: tuple[str, ...] = word_list(
+    """cos_title cos_content cos_text cos_title_content cos_content_title log_rank_text log_rank_title top_text
+    margin_text mutual_rank_text mutual_rank_title title_jaccard title_idf_share idf_cosine idf_max_shared
+    log_gap_days log_between replacement_cues negation_cues log_words_older"""
 )
 
 #: Version of the readings behind :data:`FEATURES` (a model card records it; another version is refused).
