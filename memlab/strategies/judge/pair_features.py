@@ -12,8 +12,8 @@ import math
 from memlab.strategies.judge.slot import SlotJudge
 from memlab.strategies.judge.slot_profiles import PROFILE_FEATURES, SlotProfiles
 from memlab.text.attributes import attribute_words
-from memlab.text.slot_parse import CUE_WORDS, jaccard, parse
-from memlab.text.tokens import word_list
+from memlab.text.slot_parse import CUE_WORDS, parse
+from memlab.text.tokens import jaccard, word_list
 from memlab.types import Memory, Relation
 
 FEATURES: tuple[str, ...] = (
