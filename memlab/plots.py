@@ -32,8 +32,13 @@ def tier_distribution_png(tier_counts: Mapping[str, int], path: Path, title: str
     ax.set_ylabel("memories")
     ax.set_title(title)
     fig.tight_layout()
+    return save_png(fig, path)
+
+
+def save_png(fig: Any, path: Path) -> Path:
+    """Write ``fig`` to ``path`` as a PNG (no software version in its metadata) and close it."""
     fig.savefig(path, metadata={"Software": None})
-    plt.close(fig)
+    pyplot().close(fig)
     return path
 
 
@@ -46,12 +51,7 @@ def comparison_png(
     title: str = "Sweep comparison",
 ) -> Path:
     """Save :func:`comparison_figure` as a PNG at ``path``."""
-    import matplotlib.pyplot as plt
-
-    fig = comparison_figure(names, values, intervals, metric, title)
-    fig.savefig(path, metadata={"Software": None})
-    plt.close(fig)
-    return path
+    return save_png(comparison_figure(names, values, intervals, metric, title), path)
 
 
 def comparison_figure(

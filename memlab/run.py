@@ -129,6 +129,26 @@ def copy_strategy_artifacts(components: Any, folder: Path, groups: Sequence[str]
     return copied
 
 
+def run_tags(
+    cfg: Mapping[str, Any], card: BenchmarkCard, components: Any, used: Sequence[str], chash: str
+) -> dict[str, str]:
+    """The run's tags: config hash, git state, experiment, benchmark, main metrics, library and strategy versions."""
+    sha, dirty = provenance.git_state()
+    return {
+        "memlab.config_hash": chash,
+        "memlab.git_sha": sha,
+        "memlab.git_dirty": str(dirty).lower(),
+        "memlab.experiment": str(cfg.get("experiment_name", "default")),
+        "memlab.dataset": f"{card.name}@{card.version}",
+        "memlab.uses": ",".join(card.uses),
+        "memlab.main_metric": card.main_metric,
+        "memlab.headline": ",".join(m for m in card.headline if m != card.main_metric),
+        "memlab.tags": ",".join(map(str, cfg.get("tags") or [])),
+        **{f"memlab.version.{k}": v for k, v in provenance.library_versions().items()},
+        **{f"memlab.strategy.{g}": f"{getattr(components, g).name}@{getattr(components, g).version}" for g in used},
+    }
+
+
 def run(
     cfg: Mapping[str, Any],
     output_dir: str | Path,
@@ -160,7 +180,6 @@ def run(
     components = build_components(cfg, groups=used, benchmark=card.name)
     tracker = build_node(cfg["tracking"], "tracking")
 
-    sha, dirty = provenance.git_state()
     chash = config_hash({k: v for k, v in cfg.items() if k not in RUNTIME_KEYS})
     done = tracker.finished_run(chash)
     if done is not None:  # tracking.skip_finished: this config already has a FINISHED run
@@ -169,19 +188,7 @@ def run(
         url = tracker.run_url(done[0])
         ui = tracker.ui_command()
         return RunOutcome(done[0], result.metrics, card.main_metric, output_dir, ui, result, url, True, card.headline)
-    tags = {
-        "memlab.config_hash": chash,
-        "memlab.git_sha": sha,
-        "memlab.git_dirty": str(dirty).lower(),
-        "memlab.experiment": str(cfg.get("experiment_name", "default")),
-        "memlab.dataset": f"{card.name}@{card.version}",
-        "memlab.uses": ",".join(card.uses),
-        "memlab.main_metric": card.main_metric,
-        "memlab.headline": ",".join(m for m in card.headline if m != card.main_metric),
-        "memlab.tags": ",".join(map(str, cfg.get("tags") or [])),
-        **{f"memlab.version.{k}": v for k, v in provenance.library_versions().items()},
-        **{f"memlab.strategy.{g}": f"{getattr(components, g).name}@{getattr(components, g).version}" for g in used},
-    }
+    tags = run_tags(cfg, card, components, used, chash)
     run_id = tracker.start(run_name_for(card.name, overrides, cfg), run_params(cfg, card.uses), tags, sweep_id=sweep_id)
     tracer = trace.start(cfg.get("trace"))
     if tracer is not None:
@@ -193,12 +200,7 @@ def run(
             result = benchmark.run(components, seed)
         say_cached(time.perf_counter() - started)  # a cold cache: what it now holds, what the next run takes
         accounting.finish(ledger, result.metrics, tracker)  # LLM calls, tokens, failures; memlab.llm_used
-        tracker.set_tags(
-            {
-                "memlab.dataset_sha256": result.card.sha256,
-                "memlab.dataset_licence": result.card.licence,
-            }
-        )
+        tracker.set_tags({"memlab.dataset_sha256": result.card.sha256, "memlab.dataset_licence": result.card.licence})
         write_outputs(output_dir, cfg, result)
         copy_strategy_artifacts(components, output_dir, used)
         trace.finish(output_dir, tracker, cfg.get("trace"), run_id)

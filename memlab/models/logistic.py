@@ -64,6 +64,18 @@ class LogisticModel:
         return cls(features, *arrays, float(data["intercept"]))
 
 
+def fit(x: Any, y: Any, features: Sequence[str], sample_weight: Any = None, **options: Any) -> LogisticModel:
+    """scikit-learn's logistic regression (``options``) on ``x`` standardised by its column means and standard
+    deviations (a constant column keeps scale 1), as a :class:`LogisticModel` reading ``features``.
+    """
+    from sklearn.linear_model import LogisticRegression
+
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    clf = LogisticRegression(**options).fit((x - mean) / scale, y, sample_weight=sample_weight)
+    return LogisticModel(tuple(features), tuple(mean), tuple(scale), tuple(clf.coef_[0]), float(clf.intercept_[0]))
+
+
 def save(model: LogisticModel, card: dict[str, Any], path: Path, card_format: str = CARD_FORMAT) -> tuple[Path, Path]:
     """Write the model and its card (``card_format``, with the model's SHA-256); returns both paths."""
     return save_with_card(model.to_json(), card, path, card_format)

@@ -90,11 +90,6 @@ def one_line(text: str, limit: int) -> str:
     return flat if len(flat) <= limit else flat[: max(0, limit - 1)].rstrip() + "…"
 
 
-def item_line(c: InjectionCandidate) -> str:
-    """How one selected item is rendered (the same text the selector budgeted)."""
-    return c.text
-
-
 def memory_text(namespace: str, when: datetime, summary: str, content: str, limit: int) -> str:
     """Factual one-line rendering of a memory: ``- [namespace, date] summary — content``."""
     body = one_line(summary, limit)
@@ -263,12 +258,12 @@ def overhead_tokens(chars_per_token: int = 4, claim: str = "omitted") -> int:
 
 
 def render(items: Sequence[InjectionCandidate], generated_at: date, claim: str = "omitted") -> InjectedBlock:
-    """Render selected items into the block under the policy's header (``claim``: :data:`CLAIMS`); empty
-    selection gives an empty text.
+    """Render selected items (each its text, as the selector budgeted it) into the block under the policy's header
+    (``claim``: :data:`CLAIMS`); empty selection gives an empty text.
     """
     if not items:
         return InjectedBlock("", "", ())
-    body = "\n".join([header_text(claim), *(escape(item_line(c)) for c in items)])
+    body = "\n".join([header_text(claim), *(escape(c.text) for c in items)])
     version = sha256(body.encode("utf-8")).hexdigest()[:12]
     text = f"{header(version, generated_at)}\n{body}\n</{TAG}>"
     return InjectedBlock(text, version, tuple(items))

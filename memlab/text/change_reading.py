@@ -23,6 +23,7 @@ import re
 from functools import lru_cache
 
 from memlab.text.slot_parse import _CHANGE_KEYS, _CLAUSE_END, CHANGE_PATTERNS, CUE_WORDS, Change, content_tokens
+from memlab.text.tokens import word_list
 
 _START = r"(?:^|(?<=[.;:!?\n(]))\s*"
 
@@ -54,19 +55,7 @@ _EXTRA_KEYS: tuple[tuple[str, ...], ...] = (
     ("->",),
     ("swap",),
     ("out",),
-    (
-        "removed",
-        "dropped",
-        "retired",
-        "deprecated",
-        "abandoned",
-        "ditched",
-        "replaced",
-        "phased",
-        "reverted",
-        "rolled",
-        "undone",
-    ),
+    word_list("""removed dropped retired deprecated abandoned ditched replaced phased reverted rolled undone"""),
     ("restored", "reinstated"),
 )
 assert len(_EXTRA_KEYS) == len(EXTRA_PATTERNS)

@@ -414,9 +414,3 @@ def _parse_text(summary: str, text: str) -> Parsed:
         n_words=len(toks),
         cues=frozenset(c.cue for c in chs),
     )
-
-
-def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    """Jaccard similarity (0 for two empty sets)."""
-    union = a | b
-    return len(a & b) / len(union) if union else 0.0

@@ -15,3 +15,14 @@ def item_tokens(text: str, chars_per_token: int = 4) -> int:
     ``len(block) // chars_per_token``, so a selector that respects it keeps the block inside the budget.
     """
     return math.ceil((len(text) + 1) / chars_per_token)
+
+
+def word_list(text: str) -> tuple[str, ...]:
+    """The whitespace-separated words of ``text`` in order: a long word list written as one string."""
+    return tuple(text.split())
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    """``|a ∩ b| / |a ∪ b|`` (0 for two empty sets)."""
+    union = len(a | b)
+    return len(a & b) / union if union else 0.0

@@ -22,6 +22,7 @@ import numpy as np
 from memlab.data.gitnotes_real.labels import load_labels, record_key
 from memlab.data.gitnotes_real.loader import load_notes
 from memlab.models.logistic import LogisticModel, save
+from memlab.models.logistic import fit as fit_logistic
 from memlab.sha import file_sha256
 from memlab.strategies.admission.features import FEATURES, FEATURES_VERSION, features, store_form
 from memlab.strategies.admission.learned import CARD_FORMAT
@@ -86,17 +87,11 @@ def fit(x: np.ndarray, y: np.ndarray, c: float = 1.0, extra: Extra = ()) -> Logi
     """A standardised logistic regression (scikit-learn, L2, balanced classes); each ``extra`` block of rows
     (generated memories) joins the memories with the weight of ``share`` times as many rows as ``y`` has memories.
     """
-    from sklearn.linear_model import LogisticRegression
-
     weight = np.ones(len(y))
     for block, share in extra:
         weight = np.concatenate([weight, np.full(len(block), share * y.sum() / len(block))])
         x, y = np.vstack([x, block]), np.concatenate([y, np.ones(len(block), dtype=int)])
-    mean, scale = x.mean(axis=0), x.std(axis=0)
-    scale[scale == 0] = 1.0
-    clf = LogisticRegression(C=c, class_weight="balanced", max_iter=2000)
-    clf.fit((x - mean) / scale, y, sample_weight=weight)
-    return LogisticModel(FEATURES, tuple(mean), tuple(scale), tuple(clf.coef_[0]), float(clf.intercept_[0]))
+    return fit_logistic(x, y, FEATURES, weight, C=c, class_weight="balanced", max_iter=2000)
 
 
 def out_of_fold(x: np.ndarray, y: np.ndarray, groups: Sequence[str], c: float, extra: Extra = ()) -> np.ndarray:

@@ -91,18 +91,13 @@ def load_pairs(folder: str | Path, repos: Sequence[str] | None = None, split: st
 
 def fit(data: Sequence[FilePairs], features: Sequence[int], c: float = 1.0) -> Any:
     """A logistic model (:class:`~memlab.models.logistic.LogisticModel`) on the labelled pairs."""
-    from sklearn.linear_model import LogisticRegression
-
-    from memlab.models.logistic import LogisticModel
+    from memlab.models.logistic import fit as fit_logistic
     from memlab.strategies.judge.edit_features import FEATURES
 
     x = np.concatenate([d.rows[d.labels >= 0][:, features] for d in data])
     y = np.concatenate([d.labels[d.labels >= 0] for d in data])
-    mean, scale = x.mean(axis=0), x.std(axis=0)
-    scale[scale == 0] = 1.0
-    model = LogisticRegression(C=c, solver="newton-cholesky", class_weight="balanced").fit((x - mean) / scale, y)
-    names = tuple(FEATURES[i] for i in features)
-    return LogisticModel(names, tuple(mean), tuple(scale), tuple(model.coef_[0]), float(model.intercept_[0]))
+    names = [FEATURES[i] for i in features]
+    return fit_logistic(x, y, names, C=c, solver="newton-cholesky", class_weight="balanced")
 
 
 def probabilities(model: Any, data: FilePairs, features: Sequence[int]) -> np.ndarray:

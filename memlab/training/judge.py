@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
+from memlab.progress import progress
 from memlab.strategies.judge.pair_features import FEATURES, FEATURES_VERSION, pair_features
 from memlab.types import Relation
 
@@ -251,8 +252,6 @@ def train(
         MemlabError: A seed below 1000 (reserved for evaluation), no training pairs or unknown ``profiles``.
     """
     import numpy as np
-    from sklearn.metrics import f1_score
-    from sklearn.model_selection import GroupKFold, cross_val_predict
 
     seeds = sorted(set(int(s) for s in seeds))
     if not seeds or min(seeds) < 1000:
@@ -261,15 +260,10 @@ def train(
     rows: list[list[float]] = []
     labels: list[str] = []
     groups: list[int] = []
-    from memlab.progress import progress
-
-    styles = dict(styles or {})
-    hard = dict(hard_negatives or {})
+    styles, hard = dict(styles or {}), dict(hard_negatives or {})
     for seed in progress(seeds, desc="training histories", unit="history"):
         history = make_history(dataset, seed, size, styles.get(seed, "classic"), hard.get(seed, 0.0))
-        r, lab = history_pairs(
-            history, emb, k=k, min_similarity=min_similarity, k_namespace=k_namespace, profiles=profiles
-        )
+        r, lab = history_pairs(history, emb, k, min_similarity, k_namespace, profiles)
         rows += r
         labels += lab
         groups += [seed] * len(r)
@@ -278,24 +272,15 @@ def train(
     x = np.asarray(rows, dtype=float)
     y = np.asarray(labels)
     model = build_model().fit(x, y)
-    cv: dict[str, float] = {}
     n_splits = min(5, len(seeds))
-    if n_splits >= 2 and len(set(labels)) > 1:
-        pred = cross_val_predict(build_model(), x, y, groups=groups, cv=GroupKFold(n_splits=n_splits))
-        cv["macro_f1"] = float(f1_score(y, pred, average="macro"))
-        for rel in sorted(set(labels)):
-            cv[f"f1_{rel.lower()}"] = float(f1_score(y == rel, pred == rel, zero_division=0.0))
-        cv["accuracy"] = float((pred == y).mean())
+    cv = cross_validated(x, y, groups, n_splits) if n_splits >= 2 and len(set(labels)) > 1 else {}
+    mixed = set(styles.values()) - {"classic"} or any(hard.values())  # other families or hard negatives
     card = {
         "features": list(FEATURES),
         "features_version": FEATURES_VERSION,
         "classes": [str(c) for c in model.classes_],
         "train_seeds": seeds,
-        **(
-            {"train_styles": _seed_groups(seeds, styles, hard)}
-            if set(styles.values()) - {"classic"} or any(hard.values())
-            else {}
-        ),
+        **({"train_styles": _seed_groups(seeds, styles, hard)} if mixed else {}),
         "dataset": dataset,
         "size": size,
         "embedder": embedder,
@@ -315,6 +300,19 @@ def train(
         ),
     }
     return model, card
+
+
+def cross_validated(x: Any, y: Any, groups: Sequence[int], n_splits: int) -> dict[str, float]:
+    """Macro F1, each class's F1 and accuracy of out-of-fold predictions, folds grouped by seed (history)."""
+    from sklearn.metrics import f1_score
+    from sklearn.model_selection import GroupKFold, cross_val_predict
+
+    pred = cross_val_predict(build_model(), x, y, groups=groups, cv=GroupKFold(n_splits=n_splits))
+    cv = {"macro_f1": float(f1_score(y, pred, average="macro"))}
+    for rel in sorted(set(y.tolist())):
+        cv[f"f1_{rel.lower()}"] = float(f1_score(y == rel, pred == rel, zero_division=0.0))
+    cv["accuracy"] = float((pred == y).mean())
+    return cv
 
 
 def format_seeds(seeds: Sequence[int]) -> str:

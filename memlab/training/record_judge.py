@@ -77,22 +77,14 @@ def columns(features: Sequence[str]) -> list[int]:
 
 def fit(data: Sequence[RepoPairs], features: Sequence[str], c: float = 1.0) -> Any:
     """A :class:`~memlab.models.logistic.LogisticModel` fitted on the pairs of ``data``."""
-    from sklearn.linear_model import LogisticRegression
-
-    from memlab.models.logistic import LogisticModel
+    from memlab.models.logistic import fit as fit_logistic
 
     cols = columns(features)
     x = np.vstack([d.rows[:, cols] for d in data])
     y = np.concatenate([d.labels for d in data])
     if y.sum() == 0 or y.sum() == len(y):
         raise MemlabError("the training repositories need both gold supersessions and other pairs")
-    mean, scale = x.mean(axis=0), x.std(axis=0)
-    scale[scale == 0] = 1.0
-    clf = LogisticRegression(C=c, max_iter=5000).fit((x - mean) / scale, y)
-    return LogisticModel(
-        tuple(features), tuple(mean.tolist()), tuple(scale.tolist()), tuple(clf.coef_[0].tolist()),
-        float(clf.intercept_[0]),
-    )  # fmt: skip
+    return fit_logistic(x, y, features, C=c, max_iter=5000)
 
 
 def probabilities(model: Any, repo: RepoPairs) -> np.ndarray:

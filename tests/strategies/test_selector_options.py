@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from memlab.build import build
 from memlab.strategies.selector.knapsack import KnapsackSelector
-from memlab.strategies.selector.mmr import MmrSelector, jaccard, text_tokens
+from memlab.strategies.selector.mmr import MmrSelector, text_tokens
 from memlab.strategies.selector.recency import RecencySelector
 from memlab.strategies.selector.retention_topk import RetentionTopkSelector
-from memlab.text.tokens import item_tokens
+from memlab.text.tokens import item_tokens, jaccard
 from memlab.types import InjectionCandidate, SelectionContext, Tier
 from tests.support.compose import compose_cfg
 

@@ -15,29 +15,18 @@ from __future__ import annotations
 import math
 import re
 
+from memlab.text.tokens import word_list
+
 TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from memlab.types import Memory
 
-FEATURES: tuple[str, ...] = (
-    "log_len_summary",
-    "log_len_content",
-    "leading_cut",
-    "summary_ends_sentence",
-    "summary_ends_cut",
-    "summary_in_content",
-    "summary_equals_content",
-    "markup_share",
-    "word_share",
-    "code_line_share",
-    "table_line_share",
-    "pronoun_share",
-    "tag_auto",
-    "tag_file",
-    "rel_len_summary",
-    "rel_len_content",
+FEATURES: tuple[str, ...] = word_list(
+    """log_len_summary log_len_content leading_cut summary_ends_sentence summary_ends_cut summary_in_content
+    summary_equals_content markup_share word_share code_line_share table_line_share pronoun_share tag_auto
+    tag_file rel_len_summary rel_len_content"""
 )
 #: Version of the readings behind :data:`FEATURES` (a model card records it; another version is refused).
 FEATURES_VERSION: int = 2

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from memlab.errors import MemlabError
-from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.edit_features import FEATURES, FEATURES_VERSION, EditContext, is_value, tokens
+from memlab.strategies.judge.model_file import ModelFileJudge
 from memlab.text.lexical import STOPWORDS
 from memlab.types import Memory, Relation, Verdict
 
@@ -49,7 +49,7 @@ def edit_relation(older: str, newer: str) -> Relation:
     return Relation.SUPERSEDE if changed_values(older, newer) else Relation.DUPLICATE
 
 
-class EditJudge(JudgeBase):
+class EditJudge(ModelFileJudge):
     """P(the newer fact replaces the older) from a logistic model over edit features; the kind of replacement
     from what changed.
 
@@ -83,26 +83,19 @@ class EditJudge(JudgeBase):
         self.model_path = model_path
         self.model_sha256 = model_sha256
         self.threshold = threshold
-        self.model_: Any = None
-        self.card_: dict[str, Any] | None = None
-        self.path_: Path | None = None
         self.context_: EditContext | None = None
 
-    @property
-    def artifact_path(self) -> str | None:
-        """The model file in use (after the first judgement), to log as a run artifact."""
-        return str(self.path_) if self.path_ is not None else None
+    def shipped(self) -> Path:
+        """The shipped model edit_v1."""
+        return DEFAULT_MODEL
 
-    def load(self) -> tuple[Any, dict[str, Any]]:
-        """Load the model through its card (cached)."""
-        if self.model_ is None or self.card_ is None:
-            from memlab.models import logistic
+    def read(self, path: Path) -> tuple[Any, dict[str, Any]]:
+        """The model and card of ``path``, checked (:func:`memlab.models.logistic.load`)."""
+        from memlab.models import logistic
 
-            self.path_ = Path(self.model_path) if self.model_path else DEFAULT_MODEL
-            self.model_, self.card_ = logistic.load(self.path_, known=FEATURES, features_version=FEATURES_VERSION,
-                expected_sha256=self.model_sha256, card_format=CARD_FORMAT, what="edit judge",
-                fix="train one with `memlab train edit-judge --out FILE`")  # fmt: skip
-        return self.model_, self.card_
+        return logistic.load(path, known=FEATURES, features_version=FEATURES_VERSION,
+            expected_sha256=self.model_sha256, card_format=CARD_FORMAT, what="edit judge",
+            fix="train one with `memlab train edit-judge --out FILE`")  # fmt: skip
 
     @property
     def cut(self) -> float:

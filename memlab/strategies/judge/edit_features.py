@@ -37,6 +37,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from memlab.text.tokens import jaccard
 from memlab.types import Memory
 
 FEATURES_VERSION = 1
@@ -66,12 +67,6 @@ def tokens(text: str) -> tuple[str, ...]:
 def normal(text: str) -> str:
     """Lower case, whitespace collapsed, cut to :data:`MAX_CHARS`."""
     return " ".join(text.lower().split())[:MAX_CHARS]
-
-
-def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    """Token Jaccard (0 when both are empty)."""
-    union = len(a | b)
-    return len(a & b) / union if union else 0.0
 
 
 def is_value(token: str) -> bool:

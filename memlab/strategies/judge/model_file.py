@@ -1,4 +1,4 @@
-"""What the judges that read one model file share (the learned and record judges)."""
+"""What the judges that read one model file share (the learned, record and edit judges)."""
 
 from __future__ import annotations
 

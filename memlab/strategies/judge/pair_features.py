@@ -12,45 +12,19 @@ import math
 from memlab.strategies.judge.slot import SlotJudge
 from memlab.strategies.judge.slot_profiles import PROFILE_FEATURES, SlotProfiles
 from memlab.text.attributes import attribute_words
-from memlab.text.slot_parse import CUE_WORDS, jaccard, parse
+from memlab.text.slot_parse import CUE_WORDS, parse
+from memlab.text.tokens import jaccard, word_list
 from memlab.types import Memory, Relation
 
 FEATURES: tuple[str, ...] = (
-    "cosine",
-    "cosine_missing",
-    "jaccard_tokens",
-    "jaccard_summary",
-    "jaccard_salient",
-    "n_shared_salient",
-    "n_old_only_salient",
-    "n_new_only_salient",
-    "newer_has_change",
-    "older_has_change",
-    "newer_replaces_older_value",
-    "newer_new_in_older",
-    "newer_new_in_older_asserted",
-    "revert_cue",
-    "resolution_newer",
-    "resolution_older",
-    "scope_differs",
-    "subject_differs",
-    "subjects_both",
-    "same_namespace",
-    "older_is_blocker",
-    "newer_is_decision",
-    "log_gap_days",
-    "len_ratio",
-    "n_extra_tokens",
-    "identical",
-    "negated_newer",
-    "slot_duplicate",
-    "slot_supersede",
-    "slot_merge",
-    "slot_coexist",
-    "slot_confidence",
-    "attr_both",
-    "attr_jaccard",
-    "attr_disjoint",
+    *word_list(
+        """cosine cosine_missing jaccard_tokens jaccard_summary jaccard_salient n_shared_salient n_old_only_salient
+        n_new_only_salient newer_has_change older_has_change newer_replaces_older_value newer_new_in_older
+        newer_new_in_older_asserted revert_cue resolution_newer resolution_older scope_differs subject_differs
+        subjects_both same_namespace older_is_blocker newer_is_decision log_gap_days len_ratio n_extra_tokens
+        identical negated_newer slot_duplicate slot_supersede slot_merge slot_coexist slot_confidence attr_both
+        attr_jaccard attr_disjoint"""
+    ),
     *PROFILE_FEATURES,
 )
 

@@ -20,29 +20,13 @@ from typing import Any
 
 import numpy as np
 
+from memlab.text.tokens import jaccard, word_list
 from memlab.types import Memory
 
-FEATURES: tuple[str, ...] = (
-    "cos_title",
-    "cos_content",
-    "cos_text",
-    "cos_title_content",
-    "cos_content_title",
-    "log_rank_text",
-    "log_rank_title",
-    "top_text",
-    "margin_text",
-    "mutual_rank_text",
-    "mutual_rank_title",
-    "title_jaccard",
-    "title_idf_share",
-    "idf_cosine",
-    "idf_max_shared",
-    "log_gap_days",
-    "log_between",
-    "replacement_cues",
-    "negation_cues",
-    "log_words_older",
+FEATURES: tuple[str, ...] = word_list(
+    """cos_title cos_content cos_text cos_title_content cos_content_title log_rank_text log_rank_title top_text
+    margin_text mutual_rank_text mutual_rank_title title_jaccard title_idf_share idf_cosine idf_max_shared
+    log_gap_days log_between replacement_cues negation_cues log_words_older"""
 )
 
 #: Version of the readings behind :data:`FEATURES` (a model card records it; another version is refused).
@@ -68,10 +52,6 @@ _NEGATION = re.compile(r"\b(not|no|don't|won't|never|without|cannot|shouldn't)\b
 def words(text: str) -> frozenset[str]:
     """Lower-cased words of three or more characters (letters first), stop words removed."""
     return frozenset(w for w in _WORD.findall(text.lower()) if len(w) > 2 and w not in _STOP)
-
-
-def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    return len(a & b) / len(a | b) if a | b else 0.0
 
 
 class RecordStore:
@@ -139,7 +119,7 @@ class RecordStore:
         values["mutual_rank_text"] = math.log(1 + int((later_x > xx[o]).sum()))
         values["mutual_rank_title"] = math.log(1 + int((later_t > tt[o]).sum()))
         two, tnw = self.title_words[o], self.title_words[j]
-        values["title_jaccard"] = _jaccard(two, tnw)
+        values["title_jaccard"] = jaccard(two, tnw)
         old_title_weight = sum(self.idf(w, j) for w in two)
         shared_title = sum(self.idf(w, j) for w in two & tnw)
         values["title_idf_share"] = shared_title / old_title_weight if old_title_weight > 0 else 0.0

@@ -22,29 +22,12 @@ from functools import lru_cache
 
 from memlab.text.change_reading import read_changes
 from memlab.text.slot_parse import CUE_WORDS, content_tokens, salient_tokens
+from memlab.text.tokens import word_list
 
 _SPLIT = re.compile(r"\n+|;\s+|(?<=[.!?])\s+")
 #: Words of questions that never name the attribute asked about.
 QUESTION_WORDS = frozenset(
-    [
-        "what",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "when",
-        "where",
-        "how",
-        "since",
-        "today",
-        "currently",
-        "current",
-        "right",
-        "now",
-        "day",
-        "date",
-        "project's",
-    ]
+    word_list("""what which who whom whose when where how since today currently current right now day date project's""")
 )
 
 

@@ -8,20 +8,11 @@ from typing import ClassVar
 
 from memlab.selection_types import InjectionCandidate, SelectionContext
 from memlab.strategies.selector.base import SelectorBase
-from memlab.text.tokens import item_tokens
+from memlab.text.tokens import item_tokens, word_list
 
 #: Default namespace priority: facts that stay true first, chatter last.
-DEFAULT_PRIORITY: tuple[str, ...] = (
-    "decisions",
-    "blockers",
-    "patterns",
-    "learnings",
-    "research",
-    "reviews",
-    "elicitation",
-    "inception",
-    "retrospective",
-    "progress",
+DEFAULT_PRIORITY: tuple[str, ...] = word_list(
+    """decisions blockers patterns learnings research reviews elicitation inception retrospective progress"""
 )
 _ITEM_RE = re.compile(r"^- \[([^\]]*)\] (.*)$", re.DOTALL)
 

@@ -10,7 +10,7 @@ from memlab.selection_types import InjectionCandidate, SelectionContext
 from memlab.strategies.selector.base import SelectorBase
 from memlab.strategies.selector.packing import unique
 from memlab.strategies.selector.seed_weighted import seed_score
-from memlab.text.tokens import item_tokens
+from memlab.text.tokens import item_tokens, jaccard
 
 _PREFIX = re.compile(r"^- \[[^\]]*\]\s*")
 
@@ -20,12 +20,6 @@ def text_tokens(text: str) -> frozenset[str]:
     from memlab.text.lexical import tokens
 
     return frozenset(tokens(_PREFIX.sub("", text)))
-
-
-def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    """``|a ∩ b| / |a ∪ b|`` (0 for two empty sets)."""
-    union = len(a | b)
-    return len(a & b) / union if union else 0.0
 
 
 class MmrSelector(SelectorBase):

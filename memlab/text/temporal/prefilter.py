@@ -31,12 +31,6 @@ class Trigger:
     digit: bool = False
     also: tuple[tuple[frozenset[str], bool], ...] = ()
 
-    def may_match(self, present: frozenset[str] | set[str], has_digit: bool) -> bool:
-        """Whether the pattern can match text containing the trigger words ``present`` (see :func:`present`)."""
-        if self.words is not None and not (self.digit and has_digit) and self.words.isdisjoint(present):
-            return False
-        return self.rest_met(present, has_digit)
-
     def rest_met(self, present: frozenset[str] | set[str], has_digit: bool) -> bool:
         """Whether the requirements besides the main one (``also``) are met too."""
         return all((digit and has_digit) or not words.isdisjoint(present) for words, digit in self.also)
