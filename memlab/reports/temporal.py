@@ -226,13 +226,11 @@ def synth_section(runs: Sequence) -> list[str]:
             f"{stat(rs, 'synth_date_acc_undistracted')} | {ids} |"
         )
     lines += ["", "Per expression kind (mean over seeds):", ""]
-    head = ["kind", *order]
-    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for kind in SYNTH_KINDS:
-        metric = f"synth_date_acc_{kind}"
-        if any(metric in r.metrics for rs in by_resolver.values() for r in rs):
-            lines.append("| " + " | ".join([kind, *[stat(by_resolver[n], metric) for n in order]]) + " |")
-    return [*lines, ""]
+    kinds = [
+        k for k in SYNTH_KINDS if any(f"synth_date_acc_{k}" in r.metrics for rs in by_resolver.values() for r in rs)
+    ]
+    rows = [[kind, *[stat(by_resolver[n], f"synth_date_acc_{kind}") for n in order]] for kind in kinds]
+    return [*lines, *table(["kind", *order], rows), ""]
 
 
 def render(norm_runs: Sequence, synth_runs: Sequence) -> str:
