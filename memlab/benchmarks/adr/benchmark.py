@@ -66,6 +66,7 @@ class AdrData:
         return tuple(history_episode(h) for h in self.runnable)
 
 
+@dataclass(eq=False)
 class AdrDecisionsBenchmark(EpisodeBenchmark):
     """Architecture decision records of public repositories with gold supersessions.
 
@@ -88,19 +89,11 @@ class AdrDecisionsBenchmark(EpisodeBenchmark):
         headline=HEADLINE,
     )
 
-    def __init__(
-        self,
-        path: str = "",
-        repos: Sequence[str] | None = None,
-        split: str = "all",
-        refs: str = "strip",
-        max_chars: int = 1500,
-    ) -> None:
-        self.path = path
-        self.repos = repos
-        self.split = split
-        self.refs = refs
-        self.max_chars = max_chars
+    path: str = ""
+    repos: Sequence[str] | None = None
+    split: str = "all"
+    refs: str = "strip"
+    max_chars: int = 1500
 
     def _files(self) -> list[Path]:
         if self.refs not in REFS:

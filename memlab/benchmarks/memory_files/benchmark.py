@@ -63,6 +63,7 @@ class MemoryFilesData:
     card: DatasetCard
 
 
+@dataclass(eq=False)
 class MemoryFilesBenchmark(EpisodeBenchmark):
     """Memory files of public repositories, scored at every commit against the file at that time.
 
@@ -85,13 +86,10 @@ class MemoryFilesBenchmark(EpisodeBenchmark):
         headline=HEADLINE,
     )
 
-    def __init__(
-        self, path: str = "", repos: Sequence[str] | None = None, split: str = "all", kinds: Sequence[str] | None = None
-    ) -> None:
-        self.path = path
-        self.repos = repos
-        self.split = split
-        self.kinds = kinds
+    path: str = ""
+    repos: Sequence[str] | None = None
+    split: str = "all"
+    kinds: Sequence[str] | None = None
 
     def _files(self) -> list[Path]:
         if self.split not in SPLITS:

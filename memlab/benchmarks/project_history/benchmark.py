@@ -65,6 +65,7 @@ class _HistoryBenchmark(EpisodeBenchmark):
         return score_history(data.history, outcomes[0], data.card)
 
 
+@dataclass(eq=False)
 class ProjectHistoryBenchmark(_HistoryBenchmark):
     """A generated history (see :mod:`memlab.data.project_history.generator`).
 
@@ -88,21 +89,12 @@ class ProjectHistoryBenchmark(_HistoryBenchmark):
         headline=HEADLINE,
     )
 
-    def __init__(
-        self,
-        seed: int = 0,
-        size: int = 400,
-        difficulty: str | float = "default",
-        noise_ratio: float = 0.3,
-        style: str = "classic",
-        hard_negatives: float = 0.0,
-    ):
-        self.seed = seed
-        self.size = size
-        self.difficulty = difficulty
-        self.noise_ratio = noise_ratio
-        self.style = style
-        self.hard_negatives = hard_negatives
+    seed: int = 0
+    size: int = 400
+    difficulty: str | float = "default"
+    noise_ratio: float = 0.3
+    style: str = "classic"
+    hard_negatives: float = 0.0
 
     def load(self, seed: int) -> HistoryData:
         """Generate the history."""
@@ -203,6 +195,7 @@ class BuiltinHistoryBenchmark(_HistoryBenchmark):
         return HistoryData(history, card)
 
 
+@dataclass(eq=False)
 class ConsolidationHistoryBenchmark(_HistoryBenchmark):
     """A generated history whose questions consolidation decides (:mod:`memlab.data.project_history.consolidation`):
     each question's trap (a stale statement, an old unimportant note, a value stated apart from the question's words)
@@ -225,10 +218,9 @@ class ConsolidationHistoryBenchmark(_HistoryBenchmark):
         headline=HEADLINE,
     )
 
-    def __init__(self, seed: int = 0, questions: int = 300, noise_ratio: float = 0.2) -> None:
-        self.seed = seed
-        self.questions = questions
-        self.noise_ratio = noise_ratio
+    seed: int = 0
+    questions: int = 300
+    noise_ratio: float = 0.2
 
     def load(self, seed: int) -> HistoryData:
         """Generate the history."""

@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -58,6 +59,7 @@ def _iso(t: Any) -> str:
     return t.isoformat()
 
 
+@dataclass(eq=False)
 class TemporalNormBenchmark:
     """Resolver accuracy, coverage and speed on Duckling-format records (see the module docstring).
 
@@ -85,25 +87,14 @@ class TemporalNormBenchmark:
     name: ClassVar[str] = "temporal_norm"
     version: ClassVar[int] = 2
 
-    def __init__(
-        self,
-        corpus: str = "duckling",
-        path: str | None = None,
-        data_dir: str | None = None,
-        context: str = "sentence",
-        include_latent: bool = False,
-        include_holidays: bool = False,
-        split: str = "all",
-        timing_passes: int = 1,
-    ) -> None:
-        self.corpus = corpus
-        self.path = path
-        self.data_dir = data_dir
-        self.context = context
-        self.include_latent = include_latent
-        self.include_holidays = include_holidays
-        self.split = split
-        self.timing_passes = timing_passes
+    corpus: str = "duckling"
+    path: str | None = None
+    data_dir: str | None = None
+    context: str = "sentence"
+    include_latent: bool = False
+    include_holidays: bool = False
+    split: str = "all"
+    timing_passes: int = 1
 
     def _file(self) -> Path:
         if self.path:
