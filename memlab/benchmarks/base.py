@@ -45,6 +45,13 @@ class BenchmarkCard:
     description: str = ""
     headline: tuple[str, ...] = ()
 
+    def data(self, sha256: str, source: str, licence: str | None = None) -> DatasetCard:
+        """The card of the data one run read: this benchmark's name, version and main metric, ``licence`` (default
+        the benchmark's), the data's checksum and where it came from.
+        """
+        licence = self.licence if licence is None else licence
+        return DatasetCard(self.name, self.version, sha256, licence, source, self.main_metric)
+
 
 @dataclass(frozen=True)
 class DatasetCard:

@@ -118,10 +118,7 @@ class AdrDecisionsBenchmark(EpisodeBenchmark):
             digest.update(f"{f.name}\0{file_sha256(f)}\n".encode())
         licences = sorted({str(h.meta.get("licence")) for h in histories})
         source = f"{self.path} (split={self.split}, repos={len(files)}, refs={self.refs}, max_chars={self.max_chars})"
-        card = DatasetCard(
-            "adr_decisions", self.card.version, digest.hexdigest(), ", ".join(licences), source, MAIN_METRIC
-        )
-        return AdrData(histories, card)
+        return AdrData(histories, self.card.data(digest.hexdigest(), source, ", ".join(licences)))
 
     def answerer(self, components: Components, data: AdrData) -> Any:
         """Each query answered by its repository's answerer (query ids are unique across repositories)."""

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.benchmarks.base import BenchmarkCard, BenchmarkResult, DatasetCard
+from memlab.benchmarks.base import BenchmarkCard, BenchmarkResult
 from memlab.benchmarks.locomo.benchmark import USES, LocomoBenchmark, LocomoRunData
 from memlab.benchmarks.locomo_synth.score import gold_scores
 from memlab.components import Components
@@ -86,9 +86,7 @@ class LocomoSynthBenchmark(LocomoBenchmark):
         result.metrics.update(gold_scores(result.predictions, gold["items"]))
         sha = file_sha256(data_path)
         source = f"memlab.benchmarks.locomo_synth seed={cfg.seed} key={cfg.key()} -> {data_path}"
-        result.card = DatasetCard(
-            "locomo_synth", self.card.version, sha, self.card.licence, source, self.card.main_metric
-        )
+        result.card = self.card.data(sha, source)
         result.info = {
             **result.info,
             "generator": cfg.as_dict(),

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
+from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, EpisodeBenchmark
 from memlab.benchmarks.longmemeval.load import read_file, read_hub
 from memlab.benchmarks.longmemeval.schema import QUESTION_TYPES, Question, parse_all
 from memlab.benchmarks.metrics import defined, latency_metrics, mean
@@ -228,10 +228,7 @@ class LongMemEvalBenchmark(EpisodeBenchmark):
             "n_abstention": sum(q.abstention for q in data.questions),
             "granularity": self.granularity,
         }
-        card = DatasetCard(
-            "longmemeval", self.card.version, data.sha, self.card.licence, data.source, self.card.main_metric
-        )
-        return BenchmarkResult(metrics, predictions, card, info)
+        return BenchmarkResult(metrics, predictions, self.card.data(data.sha, data.source), info)
 
 
 def aggregate(predictions: list[dict[str, Any]], ks: tuple[int, ...]) -> dict[str, float]:

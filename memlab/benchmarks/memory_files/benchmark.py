@@ -120,8 +120,7 @@ class MemoryFilesBenchmark(EpisodeBenchmark):
             digest.update(f"{p.name}\0{hashlib.sha256(p.read_bytes()).hexdigest()}\n".encode())
         licences = ", ".join(sorted({r.license for r in repos}))
         source = f"{self.path} (split={self.split}, repos={len(paths)}, files={len(files)}, kinds={self.kinds})"
-        card = DatasetCard("memory_files", "1", digest.hexdigest(), licences, source, MAIN_METRIC)
-        return MemoryFilesData(files, card)
+        return MemoryFilesData(files, self.card.data(digest.hexdigest(), source, licences))
 
     def run(self, components: Components, seed: int) -> BenchmarkResult:
         """Each file's episode in turn (files come grouped by repository), a log line per repository."""
