@@ -73,7 +73,7 @@ class AdrDecisionsBenchmark(EpisodeBenchmark):
     Args:
         path: Folder of ``owner__name.json`` files (format: the folder's ``SOURCE.md``).
         repos: Only these repositories (``owner/name`` or ``owner__name``); ``None``: all of the split.
-        split: ``all``, ``dev`` or ``sealed`` (:func:`memlab.data.adr.corpus.sealed_names`).
+        split: ``all``, ``dev`` or ``sealed`` (:func:`memlab.data.splits.sealed_names`, the ADR salt).
         refs: ``strip`` or ``keep`` (:mod:`memlab.data.adr.strip`).
         max_chars: Cap of each memory's content.
     """

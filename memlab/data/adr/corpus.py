@@ -17,7 +17,7 @@ folder can move repositories between splits, and no file is opened to split.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -172,16 +172,6 @@ def read_repo(path: str | Path) -> AdrRepo:
     if not isinstance(licence, str) or not isinstance(commit, str):
         raise MemlabError(f"{source}: fields 'license' and 'commit' must be strings; {fix}")
     return AdrRepo(repo, licence, commit, records, links, source)
-
-
-def seal_key(name: str) -> str:
-    """The sort key of the split rule: ``sha256("memlab-adr-seal:" + name)``."""
-    return splits.seal_key(name, SEAL_SALT)
-
-
-def sealed_names(names: Iterable[str]) -> set[str]:
-    """The sealed third of ``names`` (file stems ``owner__name``): the first ``ceil(n / 3)`` by :func:`seal_key`."""
-    return splits.sealed_names(names, SEAL_SALT)
 
 
 def repo_files(folder: str | Path, repos: Sequence[str] | None = None, split: str = "all") -> list[Path]:
