@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from memlab.reports.common import defined_values, newest, table, with_count
-from memlab.reports.history_figure import Summary, plot_f1
+from memlab.reports.history_figure import DIFFICULTY_ORDER, Summary, plot_f1
 
 HISTORY_METRICS: tuple[str, ...] = (
     "supersession_f1",
@@ -43,7 +43,6 @@ GITNOTES_METRICS: tuple[str, ...] = (
     "latency_scan_s",
     "latency_consolidate_s",
 )
-DIFFICULTY_ORDER = ("easy", "default", "hard")
 
 
 def _judge(run) -> str:
