@@ -13,12 +13,27 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
 
 SPLITS = ("all", "dev", "sealed")
+
+
+@dataclass(frozen=True)
+class RepoFile:
+    """A corpus's repository file beside its data: ``repo`` (``owner/name``), SPDX ``license``, ``commit`` read."""
+
+    repo: str
+    license: str
+    commit: str
+
+    @property
+    def name(self) -> str:
+        """The file-stem form of the repository name, ``owner__name``."""
+        return self.repo.replace("/", "__")
 
 
 def seal_key(name: str, salt: str) -> str:

@@ -73,29 +73,18 @@ class AdrLink:
 
 
 @dataclass(frozen=True)
-class AdrRepo:
+class AdrRepo(splits.RepoFile):
     """One repository's records and links.
 
     Attributes:
-        repo: ``owner/name``.
-        license: SPDX licence id.
-        commit: The commit the records were read at.
         records: The records, in file order.
         links: The gold links, in file order.
         source: The JSON file read.
     """
 
-    repo: str
-    license: str
-    commit: str
     records: tuple[AdrRecord, ...]
     links: tuple[AdrLink, ...]
     source: str
-
-    @property
-    def name(self) -> str:
-        """The file-stem form of the repository name, ``owner__name``."""
-        return self.repo.replace("/", "__")
 
 
 def _record(raw: Any, index: int, source: str) -> AdrRecord:

@@ -86,19 +86,11 @@ class MemoryFile:
 
 
 @dataclass(frozen=True)
-class MemoryFileRepo:
-    """One repository's memory files (``name``: ``owner__name``)."""
+class MemoryFileRepo(splits.RepoFile):
+    """One repository's memory files (and the JSON file read, ``source``)."""
 
-    repo: str
-    license: str
-    commit: str
     files: tuple[MemoryFile, ...]
     source: str
-
-    @property
-    def name(self) -> str:
-        """The file-stem form of the repository name, ``owner__name``."""
-        return self.repo.replace("/", "__")
 
 
 def _field(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
