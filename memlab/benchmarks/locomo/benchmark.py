@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
+from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, EpisodeBenchmark
 from memlab.benchmarks.locomo.aggregate import all_metrics
 from memlab.benchmarks.locomo.answerer import AnswerConfig, answer_temporal
 from memlab.benchmarks.locomo.contexts import context_dia_ids, context_units, unit_record
@@ -282,9 +282,7 @@ class LocomoBenchmark(EpisodeBenchmark):
 
         metrics.update(tier_fractions(tiers))
         metrics["n_memories"] = float(sum(tiers.values()))
-        card = DatasetCard(
-            "locomo", self.card.version, data.data.sha256, LICENCE, str(self.path), self.card.main_metric
-        )
+        card = self.card.data(data.data.sha256, str(self.path))  # locomo_synth replaces it with its own
         info = {
             "categories": {str(k): v for k, v in CATEGORIES.items()},
             "quirks": data.data.quirks,

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.benchmarks.base import BenchmarkCard, BenchmarkResult, DatasetCard
+from memlab.benchmarks.base import BenchmarkCard, BenchmarkResult
 from memlab.benchmarks.temporal_norm.scoring import choose, intervals, local, metrics_for, status
 from memlab.components import Components
 from memlab.data.temporal_norm.data import Record, corpus_path, load
@@ -84,8 +84,6 @@ class TemporalNormBenchmark:
         "the temporal resolver alone on annotated time expressions (each set: dataset.corpus), read in their "
         "sentences: accuracy, coverage, µs per expression",
     )
-    name: ClassVar[str] = "temporal_norm"
-    version: ClassVar[int] = 2
 
     corpus: str = "duckling"
     path: str | None = None
@@ -196,14 +194,7 @@ class TemporalNormBenchmark:
         metrics["n_records"] = float(len(records))
         metrics["n_skipped_unrepresentable"] = float(skipped)
         metrics["n_resolver_errors"] = float(sum("error" in row for row in rows))
-        card = DatasetCard(
-            "temporal_norm",
-            str(self.version),
-            sha,
-            LICENCES.get(self.corpus, "see the data file's LICENSE"),
-            str(path),
-            "resolver_acc",
-        )
+        card = self.card.data(sha, str(path), LICENCES.get(self.corpus, "see the data file's LICENSE"))
         info = {
             "corpus": self.corpus,
             "context": self.context,
