@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.benchmarks.base import BenchmarkCard, BenchmarkResult
+from memlab.benchmarks.base import Benchmark, BenchmarkCard, BenchmarkResult
 from memlab.benchmarks.temporal_norm.scoring import choose, intervals, local, metrics_for, status
 from memlab.components import Components
 from memlab.data.temporal_norm.data import Record, corpus_path, load
@@ -60,7 +60,7 @@ def _iso(t: Any) -> str:
 
 
 @dataclass(eq=False)
-class TemporalNormBenchmark:
+class TemporalNormBenchmark(Benchmark):
     """Resolver accuracy, coverage and speed on Duckling-format records (see the module docstring).
 
     Args:
@@ -114,9 +114,6 @@ class TemporalNormBenchmark:
                 resolver.resolve(r.text, r.reference_time)
             total += time.thread_time_ns() - t0
         return total
-
-    def check(self) -> None:
-        """Nothing to check before the run (the corpus is read, and checked, by :meth:`run`)."""
 
     def run(self, components: Components, seed: int) -> BenchmarkResult:
         """Resolve every phrase, time it, score it."""
