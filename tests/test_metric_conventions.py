@@ -90,11 +90,6 @@ def test_mean_and_interval_of_nothing_are_undefined():
     assert metrics.defined({"a": None, "b": 0.0}) == {"b": 0.0}
 
 
-def test_hit_at_1_is_undefined_with_nothing_relevant():
-    assert metrics.hit_at_1(["a"], []) is None
-    assert metrics.hit_at_1([], ["a"]) == 0.0
-
-
 def test_tier_fractions_are_absent_without_memories():
     assert metrics.tier_fractions({}) == {}
     assert metrics.tier_fractions({"hot": 1, "cold": 3}) == {

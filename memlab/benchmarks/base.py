@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar
 
 from memlab.components import Components
 from memlab.groups import EPISODE_GROUPS, SETTINGS_GROUPS
@@ -44,6 +44,13 @@ class BenchmarkCard:
     uses: tuple[str, ...]
     description: str = ""
     headline: tuple[str, ...] = ()
+
+    def data(self, sha256: str, source: str, licence: str | None = None) -> DatasetCard:
+        """The card of the data one run read: this benchmark's name, version and main metric, ``licence`` (default
+        the benchmark's), the data's checksum and where it came from.
+        """
+        licence = self.licence if licence is None else licence
+        return DatasetCard(self.name, self.version, sha256, licence, source, self.main_metric)
 
 
 @dataclass(frozen=True)
@@ -88,9 +95,8 @@ class BenchmarkResult:
     artifacts: dict[str, bytes] = field(default_factory=dict)
 
 
-@runtime_checkable
-class Benchmark(Protocol):
-    """A dataset plus its evaluation.
+class Benchmark:
+    """A dataset plus its evaluation: the base of every ``dataset`` option.
 
     Contract: ``card`` declares every strategy group ``run`` touches (and no other); ``run`` is
     deterministic for the same components and seed; it never reads the wall clock for the benchmark's
@@ -101,25 +107,19 @@ class Benchmark(Protocol):
     card: ClassVar[BenchmarkCard]
 
     def check(self) -> None:
-        """Fail fast, before any work, when the data cannot be read (:class:`EpisodeBenchmark`: nothing)."""
-        ...
+        """Fail fast (before a run starts) when the data cannot be read; default: nothing to check."""
 
     def run(self, components: Components, seed: int) -> BenchmarkResult:
         """Evaluate ``components`` on this benchmark."""
-        ...
+        raise NotImplementedError
 
 
-class EpisodeBenchmark:
+class EpisodeBenchmark(Benchmark):
     """Base of the history-like benchmarks: data -> episodes -> :func:`run_episode` -> scores.
 
     Subclasses implement :meth:`load` (the episodes and whatever gold the scorer needs), :meth:`answerer`
     (how a query is answered from its selected context) and :meth:`score` (pure scoring of the outcomes).
     """
-
-    card: ClassVar[BenchmarkCard]
-
-    def check(self) -> None:
-        """Fail fast (before a run starts) when the data cannot be read; default: nothing to check."""
 
     def load(self, seed: int) -> Any:
         """The data: an object with ``episodes`` (a sequence of :class:`memlab.pipeline.episode.Episode`)."""

@@ -82,13 +82,6 @@ def latency_metrics(seconds: Iterable[Mapping[str, float]]) -> dict[str, float]:
     return out
 
 
-def hit_at_1(ranked: Sequence[str], relevant: Collection[str]) -> float | None:
-    """1.0 if the first ranked id is relevant, else 0.0 (empty ranking → 0.0); ``None`` with nothing relevant."""
-    if not relevant:
-        return None
-    return 1.0 if ranked and ranked[0] in set(relevant) else 0.0
-
-
 def mean(values: Iterable[float | None]) -> float | None:
     """Arithmetic mean of the defined values; ``None`` (undefined) when there are none."""
     vals = [v for v in values if v is not None]

@@ -69,19 +69,15 @@ def run(args: argparse.Namespace) -> int:
 
     if args.out.suffix != ".json":
         raise MemlabError(f"--out must be a .json file (JSON trees); got {args.out}")
-    if args.what == "record-judge":
-        return run_record(args)
-    if args.what == "edit-judge":
-        from memlab.training.edit_judge import train_to
-
-        return train_to(args)
     if args.what == "admission":
         from memlab.paths import PROJECT_ROOT, default_data_dir
-        from memlab.training.admission import train_to
 
         args.notes = args.notes or str(Path(default_data_dir()) / "git-notes-memory-notes" / "notes.jsonl")
         args.labels = args.labels or str(PROJECT_ROOT / "datasets" / "gitnotes_labels" / "dev.json")
-        return train_to(args)
+    if args.what != "judge":  # memlab/training/<record_judge|edit_judge|admission>.py: train_to(args)
+        import importlib
+
+        return int(importlib.import_module(f"memlab.training.{args.what.replace('-', '_')}").train_to(args))
     seeds, styles, hard = parse_training_seeds(args.seeds)
     model, card = train(
         seeds,
@@ -98,10 +94,3 @@ def run(args: argparse.Namespace) -> int:
     model_path, card_path = save(model, card, args.out)
     print(json.dumps({"model": str(model_path), "card": str(card_path), "cv": card["cv"]}, indent=2))
     return 0
-
-
-def run_record(args: argparse.Namespace) -> int:
-    """``memlab train record-judge``: fit the record judge on ADR repositories, write model and card."""
-    from memlab.training.record_judge import train_to
-
-    return train_to(args)

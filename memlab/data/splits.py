@@ -13,12 +13,28 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
+from memlab.sha import file_sha256
 
 SPLITS = ("all", "dev", "sealed")
+
+
+@dataclass(frozen=True)
+class RepoFile:
+    """A corpus's repository file beside its data: ``repo`` (``owner/name``), SPDX ``license``, ``commit`` read."""
+
+    repo: str
+    license: str
+    commit: str
+
+    @property
+    def name(self) -> str:
+        """The file-stem form of the repository name, ``owner__name``."""
+        return self.repo.replace("/", "__")
 
 
 def seal_key(name: str, salt: str) -> str:
@@ -75,6 +91,11 @@ def repo_files(
             )
         chosen = set(wanted)
     return [files[n] for n in sorted(chosen)]
+
+
+def files_sha256(paths: Iterable[Path]) -> str:
+    """The checksum of a selection of repository files: SHA-256 over each file's name, a NUL, its SHA-256, a newline."""
+    return hashlib.sha256("".join(f"{p.name}\0{file_sha256(p)}\n" for p in paths).encode()).hexdigest()
 
 
 def read_object(path: str | Path, what: str) -> dict[str, Any]:

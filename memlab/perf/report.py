@@ -174,8 +174,6 @@ def write_report(data: dict[str, Any], out_md: Path, out_png: Path) -> Path:
         lines += [*temporal_lines(data["temporal"]), ""]
     if "hook" in data:
         lines += [*hook_lines(data["hook"]), ""]
-    for note in data.get("notes", []):
-        lines.append(note)
-    out_md.parent.mkdir(parents=True, exist_ok=True)
+    lines += data.get("notes", [])
     out_md.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")
     return out_md

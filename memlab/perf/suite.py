@@ -62,12 +62,7 @@ def aggregate(records: list[dict[str, Any]]) -> dict[str, Any]:
         "size": first["spec"]["size"],
         "cold": bool(first["spec"].get("cold")),
         "repeats": len(records),
-        "memories": first["memories"],
-        "distinct_texts": first["distinct_texts"],
-        "queries": first["queries"],
-        "runs": first["runs"],
-        "pairs_judged": first["pairs_judged"],
-        "quality": first["quality"],
+        **{k: first[k] for k in ("memories", "distinct_texts", "queries", "runs", "pairs_judged", "quality")},
         "peak_rss_mib": max(r["peak_rss_mib"] for r in records),
         "loadavg": spread([r["loadavg_start"] for r in records] + [r["loadavg_end"] for r in records]),
         "episode_wall_s": spread([r["episode_wall_s"] for r in records]),
@@ -97,13 +92,10 @@ def exponents(points: list[dict[str, Any]]) -> dict[str, dict[str, float | None]
     }
     for phase in points[0]["phases"] if points else ():
         series[phase] = [p["phases"].get(phase, {}).get("median", 0.0) for p in points]
-    out: dict[str, dict[str, float | None]] = {}
-    for name, times in series.items():
-        out[name] = {
-            "all": growth_exponent(sizes, times),
-            "last_two": growth_exponent(sizes[-2:], times[-2:]) if len(sizes) >= 2 else None,
-        }
-    return out
+    last_two = len(sizes) >= 2
+    return {name: {"all": growth_exponent(sizes, times),
+                   "last_two": growth_exponent(sizes[-2:], times[-2:]) if last_two else None}
+            for name, times in series.items()}  # fmt: skip
 
 
 def run_episode_suite(
@@ -135,8 +127,7 @@ def run_episode_suite(
             if progress:
                 progress(f"size {size} {'cold' if cold else 'cached'} repeat {rep + 1}/{repeats}")
             records.append(run_point(spec))
-        point = aggregate(records)
-        result["cold" if cold else "cached"].append(point)
+        result["cold" if cold else "cached"].append(aggregate(records))
     result["exponents"] = exponents(result["cached"])
     if len(result["cold"]) >= 2:
         result["exponents_cold"] = exponents(result["cold"])

@@ -23,6 +23,10 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from memlab.reports.common import ci_cell, is_set, met, newest, table
+from memlab.reports.common import fmt as _fmt
+from memlab.reports.common import metric as _metric
+
 EXPERIMENT = "adr_decisions"
 #: Rates of the pooled tables: (metric, column label).
 RATES: tuple[tuple[str, str], ...] = (
@@ -67,15 +71,11 @@ TARGETS: tuple[tuple[str, str, str, float], ...] = (
 )
 
 
-def _set(value: Any) -> bool:
-    return value not in (None, "", "None", "null")
-
-
 def fold_model(params: Mapping[str, str]) -> str | None:
     """The record model file a run's judge was given (``None``: the shipped one)."""
     target = params.get("judge._target_", "")
     key = "judge.model_path" if target.endswith("RecordJudge") else "judge.record.model_path"
-    if target.endswith(("RecordJudge", "CascadeJudge")) and _set(params.get(key)):
+    if target.endswith(("RecordJudge", "CascadeJudge")) and is_set(params.get(key)):
         return str(params[key])
     return None
 
@@ -102,47 +102,26 @@ def split_label(params: Mapping[str, str]) -> str:
     repos = params.get("dataset.repos", "None")
     path = params.get("dataset.path", "")
     where = "" if path.rstrip("/").endswith("shared/datasets/adr-decisions") else f" of {path}"
-    return f"{split}{where}" + (f" {repos}" if _set(repos) else "")
+    return f"{split}{where}" + (f" {repos}" if is_set(repos) else "")
 
 
-def _fmt(value: float | None) -> str:
-    return "–" if value is None else f"{value:.3f}"
-
-
-def _metric(run: Any, name: str) -> float | None:
-    value = run.metrics.get(name)
-    return None if value is None else float(value)
-
-
-def newest(runs: Sequence[Any]) -> dict[tuple[str, str, str], Any]:
+def newest_runs(runs: Sequence[Any]) -> dict[tuple[str, str, str], Any]:
     """``(data, refs, judge)`` -> the newest finished run, for runs over whole splits (not LORO folds)."""
-    out: dict[tuple[str, str, str], Any] = {}
-    for run in sorted(runs, key=lambda r: r.start_time):
-        if fold_model(run.params):
-            continue
-        out[(split_label(run.params), run.params.get("dataset.refs", "strip"), judge_label(run.params))] = run
-    return dict(sorted(out.items()))
+
+    def key(run: Any) -> tuple[str, str, str]:
+        return split_label(run.params), run.params.get("dataset.refs", "strip"), judge_label(run.params)
+
+    return dict(sorted(newest([r for r in runs if not fold_model(r.params)], key).items()))
 
 
 def pooled_table(groups: Mapping[tuple[str, str, str], Any]) -> list[str]:
     """One row per data, refs and judge."""
-    lines = [
-        "| data | refs | judge | repos | F1 [95% CI] | " + " | ".join(label for _, label in RATES) + " | time (s) |",
-        "|---|---|---|---|---|" + "---|" * (len(RATES) + 1),
-    ]
+    rows = []
     for (data, refs, judge), run in groups.items():
-        f1 = _metric(run, "supersession_f1")
-        lo, hi = _metric(run, "supersession_f1_ci_low"), _metric(run, "supersession_f1_ci_high")
-        ci = f" [{lo:.2f}, {hi:.2f}]" if lo is not None and hi is not None else ""
-        cells = [_fmt(_metric(run, metric)) for metric, _ in RATES]
         repos = _metric(run, "n_repos")
-        seconds = _metric(run, "latency_total_s")
-        lines.append(
-            f"| {data} | {refs} | {judge} | {int(repos) if repos is not None else '?'} | {_fmt(f1)}{ci} | "
-            + " | ".join(cells)
-            + (f" | {seconds:.0f} |" if seconds is not None else " | – |")
-        )
-    return lines
+        rows.append([data, refs, judge, "?" if repos is None else str(int(repos)), ci_cell(run, "supersession_f1"),
+                     *(_fmt(_metric(run, m)) for m, _ in RATES), _fmt(_metric(run, "latency_total_s"), 0)])  # fmt: skip
+    return table(["data", "refs", "judge", "repos", "F1 [95% CI]", *(label for _, label in RATES), "time (s)"], rows)
 
 
 def loro_table(runs: Sequence[Any]) -> list[str]:
@@ -156,22 +135,15 @@ def loro_table(runs: Sequence[Any]) -> list[str]:
             folds[key][run.params.get("dataset.repos", "?")] = run
     if not folds:
         return ["No LORO fold runs in this store (experiments/adr_decisions/README.md says how to make them).", ""]
-    lines = [
-        "| refs | judge | folds | F1 | "
-        + " | ".join(label for m, label in RATES if m != "supersession_f1_macro")
-        + " |",
-        "|---|---|---|---|" + "---|" * (len(RATES) - 1),
-    ]
+    shown = [(m, label) for m, label in RATES if m != "supersession_f1_macro"]
+    rows = []
     for (refs, judge), by_repo in sorted(folds.items()):
         total = {key: sum(float(r.metrics.get(name, 0.0)) for r in by_repo.values())
                  for name, key in FOLD_COUNTS.items() if any(name in r.metrics for r in by_repo.values())}  # fmt: skip
         # folds older than the stated-link counts leave those rates undefined, never 0
         values = {m: v for m, v in rates(total).items() if "n_gold_stated" in total or not m.startswith("stated")}
-        cells = [_fmt(values.get(m)) for m, _ in RATES if m != "supersession_f1_macro"]
-        lines.append(
-            f"| {refs} | {judge} | {len(by_repo)} | {_fmt(values.get('supersession_f1'))} | " + " | ".join(cells) + " |"
-        )
-    return [*lines, ""]
+        rows.append([refs, judge, str(len(by_repo)), *(_fmt(values.get(m)) for m in ("supersession_f1", *dict(shown)))])
+    return [*table(["refs", "judge", "folds", "F1", *(label for _, label in shown)], rows), ""]
 
 
 def per_repo_table(groups: Mapping[tuple[str, str, str], Any], refs: str = "strip") -> list[str]:
@@ -186,34 +158,24 @@ def per_repo_table(groups: Mapping[tuple[str, str, str], Any], refs: str = "stri
                 cells[name[len("repo.") : -len(".supersession_f1")]][(data, judge)] = float(value)
     if not cells:
         return []
-    lines = [
-        "| repository | " + " | ".join(f"{judge} ({data})" for data, judge in columns) + " |",
-        "|---|" + "---|" * len(columns),
-    ]
-    for repo in sorted(cells):
-        lines.append(f"| {repo} | " + " | ".join(_fmt(cells[repo].get(c)) for c in columns) + " |")
-    return [*lines, ""]
+    head = ["repository", *(f"{judge} ({data})" for data, judge in columns)]
+    return [*table(head, [[repo, *(_fmt(cells[repo].get(c)) for c in columns)] for repo in sorted(cells)]), ""]
 
 
 def targets_table(groups: Mapping[tuple[str, str, str], Any]) -> list[str]:
     """The issue's targets beside the default judge on the sealed split."""
-    lines = ["| refs | metric | target | default judge, sealed split | met |", "|---|---|---|---|---|"]
-    found = False
+    rows, found = [], False
     for refs, metric, op, value in TARGETS:
-        run = next(
-            (r for (data, m, judge), r in groups.items() if data == "sealed" and m == refs and judge == DEFAULT_JUDGE),
-            None,
-        )
+        run = groups.get(("sealed", refs, DEFAULT_JUDGE))
         got = _metric(run, metric) if run is not None else None
         found |= got is not None
-        met = "–" if got is None else ("yes" if (got >= value if op == "≥" else got <= value) else "no")
-        lines.append(f"| {refs} | `{metric}` | {op} {value:.2f} | {_fmt(got)} | {met} |")
-    return [*lines, ""] if found else []
+        rows.append([refs, f"`{metric}`", f"{op} {value:.2f}", _fmt(got), met(got, op, value)])
+    return [*table(["refs", "metric", "target", "default judge, sealed split", "met"], rows), ""] if found else []
 
 
 def render(runs: Sequence[Any], experiment: str = EXPERIMENT) -> str:
     """The report's markdown."""
-    groups = newest(runs)
+    groups = newest_runs(runs)
     return "\n".join(
         [
             "# Supersession judges on public architecture decision records",

@@ -177,6 +177,46 @@ def kept_on_error(paths: Sequence[Path]) -> Iterator[None]:
         raise
 
 
+def fmt(value: float | None, digits: int = 3) -> str:
+    """``value`` to ``digits`` decimals; ``–`` when undefined (``None``), never 0."""
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def metric(run: Any, name: str) -> float | None:
+    """``name`` of ``run`` as a float; ``None`` when the run did not log it."""
+    value = run.metrics.get(name)
+    return None if value is None else float(value)
+
+
+def ci_cell(run: Any, name: str, digits: int = 2) -> str:
+    """``0.812 [0.79, 0.83]``: ``name`` of ``run`` and its bootstrap interval (``_ci_low``/``_ci_high``) when logged."""
+    value, lo, hi = (metric(run, f"{name}{s}") for s in ("", "_ci_low", "_ci_high"))
+    return fmt(value) + (f" [{lo:.{digits}f}, {hi:.{digits}f}]" if lo is not None and hi is not None else "")
+
+
+def is_set(value: Any) -> bool:
+    """Whether a logged parameter holds a value (MLflow stores an unset one as ``None``, ``null`` or empty)."""
+    return value not in (None, "", "None", "null")
+
+
+def met(got: float | None, op: str, target: float) -> str:
+    """``yes``/``no`` for ``got`` against a ``≥`` or ``≤`` target; ``–`` when ``got`` is undefined."""
+    return "–" if got is None else ("yes" if (got >= target if op == "≥" else got <= target) else "no")
+
+
+def table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """A markdown table's lines."""
+    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head), *("| " + " | ".join(r) + " |" for r in rows)]
+
+
+def newest(runs: Sequence[Any], key: Callable[[Any], Any]) -> dict[Any, Any]:
+    """The newest run per ``key(run)``, keys in the order their first run started."""
+    out: dict[Any, Any] = {}
+    for run in sorted(runs, key=lambda r: r.start_time):
+        out[key(run)] = run
+    return out
+
+
 def defined_values(runs: Sequence[Any], metric: str) -> list[float]:
     """``metric`` of every run where it is defined (logged and not NaN)."""
     from memlab.benchmarks.metrics import is_defined

@@ -28,6 +28,7 @@ from memlab.benchmarks.stats import (
 from memlab.errors import MemlabError
 from memlab.paths import PROJECT_ROOT
 from memlab.reports import configs as cf
+from memlab.reports.common import table
 from memlab.reports.configs import PHASES, mean_metric
 from memlab.reports.llm_costs import llm_table
 
@@ -121,33 +122,24 @@ def latency_table(rows: Sequence[Row]) -> list[str]:
             "Wall seconds per phase, mean over a configuration's runs (this shared machine; compare within one "
             "report only):",
             "",
-            "| configuration | " + " | ".join(phases) + " |",
-            "|---|" + "---|" * len(phases),
         ]
-        for row in rows:
-            lines.append(
-                f"| {row.label} | " + " | ".join(fmt(mean_metric(row.runs, f"latency_{p}_s")) for p in phases) + " |"
-            )
+        lines += table(
+            ["configuration", *phases],
+            [[r.label, *(fmt(mean_metric(r.runs, f"latency_{p}_s")) for p in phases)] for r in rows],
+        )
     if spans:
         lines += [
             "",
             "Per call (span tree of each run, `trace.json`): median and 95th percentile in milliseconds, calls.",
             "",
-            "| configuration | " + " | ".join(spans) + " |",
-            "|---|" + "---|" * len(spans),
         ]
-        for row in rows:
-            hists = cf.phase_histograms(row.runs, spans)
-            cells = []
-            for p in spans:
-                h = hists.get(p)
-                cells.append(
-                    "–"
-                    if not h
-                    else f"{1e3 * histogram_quantile(h, 0.5):.2g} / {1e3 * histogram_quantile(h, 0.95):.2g} "
-                    f"({sum(h.values())})"
-                )
-            lines.append(f"| {row.label} | " + " | ".join(cells) + " |")
+
+        def cell(h: dict[int, int] | None) -> str:
+            q = (f"{1e3 * histogram_quantile(h, x):.2g}" for x in (0.5, 0.95)) if h else ()
+            return f"{' / '.join(q)} ({sum(h.values())})" if h else "–"
+
+        hists = [(r.label, cf.phase_histograms(r.runs, spans)) for r in rows]
+        lines += table(["configuration", *spans], [[label, *(cell(h.get(p)) for p in spans)] for label, h in hists])
     return lines
 
 

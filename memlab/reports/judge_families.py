@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from memlab.reports.common import table
 from memlab.reports.project_history import code_label, mean_sd
 from memlab.sha import file_sha256
 
@@ -162,16 +163,12 @@ def values(group: Sequence[Any], metric: str) -> list[float]:
 
 def dataset_table(groups: Mapping[tuple[str, str], Sequence[Any]]) -> list[str]:
     """One row per dataset and judge."""
-    lines = [
-        "| data | role | judge | seeds | " + " | ".join(label for _, label in METRICS) + " | code |",
-        "|---|---|---|---|" + "---|" * (len(METRICS) + 1),
-    ]
+    rows = []
     for (data, judge), group in groups.items():
         seeds = ",".join(dataset_label(r.params)[1] for r in group)
         cells = [mean_sd(values(group, metric)) for metric, _ in METRICS]
-        role = ROLE.get(data.split(" ")[0], "")
-        lines.append(f"| {data} | {role} | {judge} | {seeds} | " + " | ".join(cells) + f" | {code_label(group)} |")
-    return lines
+        rows.append([data, ROLE.get(data.split(" ")[0], ""), judge, seeds, *cells, code_label(group)])
+    return table(["data", "role", "judge", "seeds", *(label for _, label in METRICS), "code"], rows)
 
 
 def generalization(groups: Mapping[tuple[str, str], Sequence[Any]], metric: str = "supersession_f1") -> list[str]:
@@ -181,10 +178,7 @@ def generalization(groups: Mapping[tuple[str, str], Sequence[Any]], metric: str 
         vals = values(group, metric)
         if vals and data in ROLE:
             per_judge[judge][data] = statistics.fmean(vals)
-    lines = [
-        "| judge | " + " | ".join(f"{name} ({', '.join(members)})" for name, members in GROUPS.items()) + " |",
-        "|---|" + "---|" * len(GROUPS),
-    ]
+    rows = []
     for judge, by_data in sorted(per_judge.items()):
         cells = []
         for members in GROUPS.values():
@@ -192,8 +186,8 @@ def generalization(groups: Mapping[tuple[str, str], Sequence[Any]], metric: str 
             missing = len(members) - len(have)
             note = f" ({missing} missing)" if missing else ""
             cells.append(f"{statistics.fmean(have):.3f}{note}" if have else "–")
-        lines.append(f"| {judge} | " + " | ".join(cells) + " |")
-    return lines
+        rows.append([judge, *cells])
+    return table(["judge", *(f"{name} ({', '.join(members)})" for name, members in GROUPS.items())], rows)
 
 
 def render(runs: Sequence[Any], experiment: str = EXPERIMENT) -> str:

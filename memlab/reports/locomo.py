@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memlab.reports.common import table
 from memlab.reports.locomo_reader import reader_section
 from memlab.reports.locomo_sweep import pct, plot, read_bars, sweep_lines
 from memlab.tracking.query import RunRecord
@@ -219,45 +220,42 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
     for r in sorted(sweep, key=lambda r: r.start_time):
         cells[(_resolver(r), _mode(r))] = r
     out += sweep_lines(cells)
-    base = [r for r in runs if "baseline" in _tags(r)]
-    if base:
-        out += [
-            "",
-            "## Baseline: `dataset=locomo` with the conf defaults (dense retrieval, standard recall) vs the experiment",
-            "",
-            "| run | resolver | recall@10 turn | multi-hop | temporal | date acc. date-like | held-out date acc. |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        for r in [*sorted(base, key=_resolver), head]:
-            rm = r.metrics
-            label = "baseline" if r in base else "tuned (headline)"
-            out.append(
-                f"| {label} | {_resolver(r)} | {pct(rm.get('recall_at_10_turn'))} | "
-                f"{pct(rm.get('recall_at_10_turn_cat1'))} | {pct(rm.get('recall_at_10_turn_cat2'))} | "
-                f"{pct(rm.get('temporal_date_acc_datelike'))} | {pct(rm.get('temporal_date_acc_datelike_heldout'))} |"
-            )
-    err = _newest([r for r in runs if _errata(r)])
-    if err is not None:
-        em = err.metrics
-        out += [
-            "",
-            "## With the audit errata (locomo_dev_audit_errors.json)",
-            "",
-            f"Run `{err.run_id}`: {em.get('n_errata_excluded', 0):.0f} flagged questions excluded (plain names) vs "
-            "all questions (`_incl_flagged`).",
-            "",
-            "| metric | flagged excluded | all questions |",
-            "|---|---|---|",
-        ]
-        for name in ("recall_at_10_turn", "temporal_date_acc_datelike", "temporal_date_acc", "temporal_f1"):
-            out.append(f"| `{name}` (%) | {pct(em.get(name))} | {pct(em.get(name + '_incl_flagged'))} |")
-        out.append(
-            f"| `n_temporal_datelike` | {em.get('n_temporal_datelike', 0):.0f} | "
-            f"{em.get('n_temporal_datelike_incl_flagged', 0):.0f} |"
-        )
-    out += ["", "## Data quirks counted by the loader (headline run)", "", "| quirk | count |", "|---|---|"]
-    out += [f"| {k.removeprefix('quirk_')} | {v:.0f} |" for k, v in sorted(m.items()) if k.startswith("quirk_")]
+    out += [*baseline_lines(runs, head), *errata_lines(runs)]
+    quirks = [[k.removeprefix("quirk_"), f"{v:.0f}"] for k, v in sorted(m.items()) if k.startswith("quirk_")]
+    out += ["", "## Data quirks counted by the loader (headline run)", "", *table(["quirk", "count"], quirks)]
     return "\n".join(out) + "\n", head, [cells[k] for k in sorted(cells)]
+
+
+def baseline_lines(runs: Sequence[RunRecord], head: RunRecord) -> list[str]:
+    """The runs tagged ``baseline`` beside the headline run (none: nothing)."""
+    base = sorted((r for r in runs if "baseline" in _tags(r)), key=_resolver)
+    names = ("recall_at_10_turn", "recall_at_10_turn_cat1", "recall_at_10_turn_cat2", "temporal_date_acc_datelike")
+    rows = [["baseline" if r in base else "tuned (headline)", _resolver(r), *(pct(r.metrics.get(n)) for n in names),
+             pct(r.metrics.get("temporal_date_acc_datelike_heldout"))] for r in [*base, head]]  # fmt: skip
+    head_row = ["run", "resolver", "recall@10 turn", "multi-hop", "temporal", "date acc. date-like"]
+    title = "## Baseline: `dataset=locomo` with the conf defaults (dense retrieval, standard recall) vs the experiment"
+    return ["", title, "", *table([*head_row, "held-out date acc."], rows)] if base else []
+
+
+def errata_lines(runs: Sequence[RunRecord]) -> list[str]:
+    """The newest run with the audit errata: its metrics without and with the flagged questions (none: nothing)."""
+    err = _newest([r for r in runs if _errata(r)])
+    if err is None:
+        return []
+    em = err.metrics
+    names = ("recall_at_10_turn", "temporal_date_acc_datelike", "temporal_date_acc", "temporal_f1")
+    rows = [[f"`{name}` (%)", pct(em.get(name)), pct(em.get(name + "_incl_flagged"))] for name in names]
+    n = "n_temporal_datelike"
+    rows.append([f"`{n}`", f"{em.get(n, 0):.0f}", f"{em.get(n + '_incl_flagged', 0):.0f}"])
+    return [
+        "",
+        "## With the audit errata (locomo_dev_audit_errors.json)",
+        "",
+        f"Run `{err.run_id}`: {em.get('n_errata_excluded', 0):.0f} flagged questions excluded (plain names) vs "
+        "all questions (`_incl_flagged`).",
+        "",
+        *table(["metric", "flagged excluded", "all questions"], rows),
+    ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,7 +14,10 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from memlab.reports.adr import _fmt, _metric, _set
+from memlab.reports.common import ci_cell as _ci
+from memlab.reports.common import fmt as _fmt
+from memlab.reports.common import is_set, met, newest, table
+from memlab.reports.common import metric as _metric
 
 EXPERIMENT = "memory_files"
 #: Columns of the pooled tables: (metric, label).
@@ -39,7 +42,7 @@ COUNTED: tuple[tuple[str, str], ...] = (
 def fold_model(params: Mapping[str, str]) -> str | None:
     """The edit model file a run's judge was given (``None``: the shipped one)."""
     for key in ("judge.model_path", "judge.edit.model_path"):
-        if params.get("judge._target_", "").endswith(("EditJudge", "CascadeJudge")) and _set(params.get(key)):
+        if params.get("judge._target_", "").endswith(("EditJudge", "CascadeJudge")) and is_set(params.get(key)):
             return str(params[key])
     return None
 
@@ -57,23 +60,17 @@ def data_label(params: Mapping[str, str]) -> str:
     """The data a run read: its split, the repositories and kinds it selected, the folder when not the shared one."""
     path = params.get("dataset.path", "")
     where = "" if path.rstrip("/").endswith("shared/datasets/memory-files") else f" of {path}"
-    extra = [params[k] for k in ("dataset.repos", "dataset.kinds") if _set(params.get(k))]
+    extra = [params[k] for k in ("dataset.repos", "dataset.kinds") if is_set(params.get(k))]
     return params.get("dataset.split", "all") + where + "".join(f" {e}" for e in extra)
 
 
-def _ci(run: Any, name: str) -> str:
-    value, lo, hi = (_metric(run, f"{name}{s}") for s in ("", "_ci_low", "_ci_high"))
-    return _fmt(value) + (f" [{lo:.2f}, {hi:.2f}]" if lo is not None and hi is not None else "")
-
-
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head), *("| " + " | ".join(r) + " |" for r in rows), ""]
+    return [*table(head, rows), ""]
 
 
-def newest(runs: Sequence[Any]) -> dict[tuple[str, str], Any]:
+def newest_runs(runs: Sequence[Any]) -> dict[tuple[str, str], Any]:
     """``(data, judge)`` -> the newest finished run, for runs that are not LORO folds."""
-    out = {(data_label(r.params), judge_label(r.params)): r for r in sorted(runs, key=lambda r: r.start_time)
-           if not fold_model(r.params)}  # fmt: skip
+    out = newest([r for r in runs if not fold_model(r.params)], lambda r: (data_label(r.params), judge_label(r.params)))
     return dict(sorted(out.items()))
 
 
@@ -133,8 +130,7 @@ def targets_table(groups: Mapping[tuple[str, str], Any]) -> list[str]:
     rows = []
     for metric, op, value in TARGETS:
         got = _metric(run, metric)
-        met = "–" if got is None else ("yes" if (got >= value if op == "≥" else got <= value) else "no")
-        rows.append([f"`{metric}`", f"{op} {value:.2f}", _fmt(got), met])
+        rows.append([f"`{metric}`", f"{op} {value:.2f}", _fmt(got), met(got, op, value)])
     rows.append(["`current_coverage`", "reported", _fmt(_metric(run, "current_coverage")), ""])
     return _table(["metric", "target", "default judge, sealed split", "met"], rows)
 
@@ -148,7 +144,7 @@ def counted_table(groups: Mapping[tuple[str, str], Any]) -> list[str]:
 
 def render(runs: Sequence[Any], experiment: str = EXPERIMENT) -> str:
     """The report's markdown."""
-    groups = newest(runs)
+    groups = newest_runs(runs)
     return "\n".join(
         [
             "# Judges on agents' memory files",

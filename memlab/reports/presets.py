@@ -33,6 +33,7 @@ from memlab.reports.common import (
     kept_on_error,
     report_parser,
     require_runs,
+    table,
     write_report,
 )
 from memlab.reports.configs import TIERS
@@ -94,15 +95,16 @@ def detail_rows(groups: Mapping[str, list[cf.RunData]], headline: Sequence[str])
     )
     phases = [p for p in phases if all(f"latency_{p}_s" in r.record.metrics for runs in groups.values() for r in runs)]
     head = ["preset", *headline, *(f"{t} %" for t in TIERS), "latency total s", *(f"{p} s" for p in phases)]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    rows = []
     for name in bg.ordered(list(groups)):
         runs = groups[name]
         cells = [f"`{name}`", *(cell(mean(runs, m)) for m in headline)]
         fractions = [mean(runs, f"tier_frac_{t}") for t in TIERS]  # None: no memories, undefined
         cells += ["–" if v is None else f"{100 * v:.1f}" for v in fractions]
-        cells += [cell(mean(runs, "latency_total_s")), *(cell(mean(runs, f"latency_{p}_s")) for p in phases)]
-        lines.append("| " + " | ".join(cells) + " |")
-    return lines
+        rows.append(
+            [*cells, cell(mean(runs, "latency_total_s")), *(cell(mean(runs, f"latency_{p}_s")) for p in phases)]
+        )
+    return table(head, rows)
 
 
 def attribution_lines(bench: str, metric: str, uri: str | None) -> list[str]:

@@ -12,8 +12,8 @@ import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
-from memlab.reports.common import defined_values, with_count
-from memlab.reports.history_figure import Summary, plot_f1
+from memlab.reports.common import defined_values, newest, table, with_count
+from memlab.reports.history_figure import DIFFICULTY_ORDER, Summary, plot_f1
 
 HISTORY_METRICS: tuple[str, ...] = (
     "supersession_f1",
@@ -43,7 +43,6 @@ GITNOTES_METRICS: tuple[str, ...] = (
     "latency_scan_s",
     "latency_consolidate_s",
 )
-DIFFICULTY_ORDER = ("easy", "default", "hard")
 
 
 def _judge(run) -> str:
@@ -154,19 +153,26 @@ def _history_section(runs: Sequence) -> tuple[list[str], dict]:
     return lines, summary
 
 
+def _latest_table(runs: Sequence, key, head: Sequence[str], metrics: Sequence[str]) -> list[str]:
+    """The newest run per ``key(run)`` (rows sorted by key): the key's fields, ``metrics`` and the run id."""
+
+    def cell(run, m: str) -> str:  # type: ignore[no-untyped-def]
+        return with_count(f"{run.metrics[m]:.3f}", [run], m) if m in run.metrics else "–"
+
+    latest = sorted(newest(runs, key).items())
+    rows = [[*map(str, k), *(cell(run, m) for m in metrics), f"`{run.run_id[:8]}`"] for k, run in latest]
+    return [*table([*head, *metrics, "run"], rows), ""]
+
+
 def _gitnotes_section(runs: Sequence) -> list[str]:
-    latest: dict[tuple, object] = {}
-    for run in sorted(runs, key=lambda r: r.start_time):
-        key = (
-            run.tags.get("memlab.experiment", "?"),
-            run.tags.get("memlab.strategy.embedder", run.params.get("embedder._target_", "?")),
-            _judge(run),
-            run.tags.get("memlab.strategy.clusterer", "?"),
-            run.params.get("pipeline.knn_k", "?"),
-            run.params.get("dataset.limit", "None"),
-        )
-        latest[key] = run
-    lines = [
+    def key(run) -> tuple:  # type: ignore[no-untyped-def]
+        t, p = run.tags, run.params
+        embedder = t.get("memlab.strategy.embedder", p.get("embedder._target_", "?"))
+        knobs = (p.get("pipeline.knn_k", "?"), p.get("dataset.limit", "None"))
+        return t.get("memlab.experiment", "?"), embedder, _judge(run), t.get("memlab.strategy.clusterer", "?"), *knobs
+
+    head = ["experiment", "embedder", "judge", "clusterer", "knn_k", "limit"]
+    return [
         "## Real git-notes-memory notes (gitnotes_real)",
         "",
         "Newest run per (experiment, embedder, judge, clusterer, knn_k, limit). Latencies are wall seconds on this "
@@ -174,14 +180,8 @@ def _gitnotes_section(runs: Sequence) -> list[str]:
         "and experiment `gitnotes_real_cold` runs with an empty cache (`embedder.cache_dir=$(mktemp -d)`), so it "
         "loads the model and embeds every distinct text.",
         "",
-        "| experiment | embedder | judge | clusterer | knn_k | limit | " + " | ".join(GITNOTES_METRICS) + " | run |",
-        "|---|---|---|---|---|---|" + "---|" * (len(GITNOTES_METRICS) + 1),
+        *_latest_table(runs, key, head, GITNOTES_METRICS),
     ]
-    for key, run in sorted(latest.items()):
-        cells = [with_count(f"{run.metrics[m]:.3f}", [run], m) if m in run.metrics else "–" for m in GITNOTES_METRICS]
-        lines.append("| " + " | ".join(map(str, key)) + " | " + " | ".join(cells) + f" | `{run.run_id[:8]}` |")
-    lines.append("")
-    return lines
 
 
 SCALING_METRICS: tuple[str, ...] = (
@@ -201,22 +201,14 @@ SCALING_METRICS: tuple[str, ...] = (
 def _scaling_section(runs: Sequence) -> list[str]:
     if not runs:
         return []
-    latest: dict[tuple, object] = {}
-    for run in sorted(runs, key=lambda r: r.start_time):
-        latest[(int(run.params.get("dataset.size", "0")), _judge(run), run.params.get("seed", "0"))] = run
-    lines = [
+    key = lambda r: (int(r.params.get("dataset.size", "0")), _judge(r), r.params.get("seed", "0"))  # noqa: E731
+    return [
         "## Scaling (project_history_large)",
         "",
         "Newest run per (size, judge, seed); lexical embedder, no clustering. Wall seconds on this shared machine.",
         "",
-        "| size | judge | seed | " + " | ".join(SCALING_METRICS) + " | run |",
-        "|---|---|---|" + "---|" * (len(SCALING_METRICS) + 1),
+        *_latest_table(runs, key, ["size", "judge", "seed"], SCALING_METRICS),
     ]
-    for key, run in sorted(latest.items()):
-        cells = [with_count(f"{run.metrics[m]:.3f}", [run], m) if m in run.metrics else "–" for m in SCALING_METRICS]
-        lines.append("| " + " | ".join(map(str, key)) + " | " + " | ".join(cells) + f" | `{run.run_id[:8]}` |")
-    lines.append("")
-    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

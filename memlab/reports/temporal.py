@@ -16,6 +16,8 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 
+from memlab.reports.common import ci_cell, fmt, newest, table
+
 GRAINS: tuple[str, ...] = ("second", "minute", "hour", "day", "week", "month", "quarter", "year")
 SYNTH_KINDS: tuple[str, ...] = (
     "today",
@@ -71,30 +73,6 @@ def variants(runs: Sequence) -> dict[str, str]:
     return labels
 
 
-def newest(runs: Sequence, key) -> dict[object, object]:
-    """The newest run per ``key(run)``."""
-    out: dict[object, object] = {}
-    for run in sorted(runs, key=lambda r: r.start_time):
-        out[key(run)] = run
-    return out
-
-
-def _fmt(value: float | None, digits: int = 3) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
-
-
-def _ci(run, metric: str) -> str:
-    """``0.812 [0.789, 0.834]`` (the metric and its bootstrap interval, when logged)."""
-    m = run.metrics
-    value = _fmt(m.get(metric))
-    lo, hi = m.get(f"{metric}_ci_low"), m.get(f"{metric}_ci_high")
-    return value if lo is None or hi is None else f"{value} [{lo:.3f}, {hi:.3f}]"
-
-
-def _table(head: list[str], rows: list[list[str]]) -> list[str]:
-    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head), *("| " + " | ".join(r) + " |" for r in rows)]
-
-
 def _latest_version(runs: Sequence) -> list:
     """Runs of the newest ``temporal_norm`` version present (older versions scored differently)."""
     version = max((r.tags.get("memlab.dataset", "") for r in runs), default="", key=lambda v: (len(v), v))
@@ -142,10 +120,10 @@ def norm_section(runs: Sequence) -> list[str]:
     rows = []
     for name in names:
         row = [name]
-        row += [_ci(best[(name, c)], "resolver_acc") if (name, c) in best else "–" for c in sets]
-        row += [_ci(best[(name, c)], "resolver_acc_supported") if (name, c) in best else "–" for c in sets]
+        row += [ci_cell(best[(name, c)], "resolver_acc", 3) if (name, c) in best else "–" for c in sets]
+        row += [ci_cell(best[(name, c)], "resolver_acc_supported", 3) if (name, c) in best else "–" for c in sets]
         rows.append(row)
-    lines += [*_table(head, rows), ""]
+    lines += [*table(head, rows), ""]
     lines += [
         "### Dev and held-out halves",
         "",
@@ -169,9 +147,9 @@ def norm_section(runs: Sequence) -> list[str]:
             if r is None:
                 continue
             n = f"{r.metrics.get('n_evaluated_dev', 0):.0f} / {r.metrics.get('n_evaluated_heldout', 0):.0f}"
-            halves = [_ci(r, f"resolver_acc{s}_{h}") for s in ("", "_supported") for h in ("dev", "heldout")]
+            halves = [ci_cell(r, f"resolver_acc{s}_{h}", 3) for s in ("", "_supported") for h in ("dev", "heldout")]
             rows.append([name, c, *halves, n])
-    lines += [*_table(head, rows), ""]
+    lines += [*table(head, rows), ""]
     lines += [
         "### Speed",
         "",
@@ -186,23 +164,23 @@ def norm_section(runs: Sequence) -> list[str]:
         ratios = []
         for c in sets:
             r = best.get((name, c))
-            row.append(_fmt(r.metrics.get("resolver_us_per_expr") if r else None, 1))
+            row.append(fmt(r.metrics.get("resolver_us_per_expr") if r else None, 1))
             base = _baseline(best, r, c) if r else None
             us = r.metrics.get("resolver_us_per_expr") if r else None
             base_us = base.metrics.get("resolver_us_per_expr") if base else None
-            ratios.append(_fmt(base_us / us, 1) if base_us and us else "–")
+            ratios.append(fmt(base_us / us, 1) if base_us and us else "–")
         ids = ", ".join(f"`{best[(name, c)].run_id[:8]}`" for c in sets if (name, c) in best)
         rows.append([*row, *ratios, ids])
-    lines += [*_table(head, rows), ""]
+    lines += [*table(head, rows), ""]
     lines += ["### Accuracy per expected grain", ""]
     head = ["resolver", "set", *GRAINS]
     rows = [
-        [name, c, *[_fmt(best[(name, c)].metrics.get(f"resolver_acc_{g}")) for g in GRAINS]]
+        [name, c, *[fmt(best[(name, c)].metrics.get(f"resolver_acc_{g}")) for g in GRAINS]]
         for c in sets
         for name in names
         if (name, c) in best
     ]
-    return [*lines, *_table(head, rows), ""]
+    return [*lines, *table(head, rows), ""]
 
 
 def synth_section(runs: Sequence) -> list[str]:
@@ -248,13 +226,11 @@ def synth_section(runs: Sequence) -> list[str]:
             f"{stat(rs, 'synth_date_acc_undistracted')} | {ids} |"
         )
     lines += ["", "Per expression kind (mean over seeds):", ""]
-    head = ["kind", *order]
-    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for kind in SYNTH_KINDS:
-        metric = f"synth_date_acc_{kind}"
-        if any(metric in r.metrics for rs in by_resolver.values() for r in rs):
-            lines.append("| " + " | ".join([kind, *[stat(by_resolver[n], metric) for n in order]]) + " |")
-    return [*lines, ""]
+    kinds = [
+        k for k in SYNTH_KINDS if any(f"synth_date_acc_{k}" in r.metrics for rs in by_resolver.values() for r in rs)
+    ]
+    rows = [[kind, *[stat(by_resolver[n], f"synth_date_acc_{kind}") for n in order]] for kind in kinds]
+    return [*lines, *table(["kind", *order], rows), ""]
 
 
 def render(norm_runs: Sequence, synth_runs: Sequence) -> str:

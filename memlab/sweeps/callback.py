@@ -124,7 +124,7 @@ class SweepCallback(Callback):
             with tempfile.TemporaryDirectory(prefix="memlab-sweep-") as folder:
                 write_figure(rows, Path(folder))
                 close_parent(self.uri, self.parent_id, table, Path(folder))
-            url = save_landing(self.uri, self.parent_id, self.sweep_id or "", rows, self.fixed, self.ui_port)
+            url = save_landing(self.uri, self.parent_id, self.sweep_id or "", rows, self.ui_port)
         print_comparison(rows, paired)
         print(f"memlab: sweep {self.sweep_id}: {len(rows)} runs under parent run {self.parent_id}", flush=True)
         command = ui_command(self.uri, self.ui_port)
@@ -147,7 +147,7 @@ def write_figure(rows: list[Any], folder: Path) -> Path | None:
     return comparison_png(names, [c.value for c in rows], [c.interval for c in rows], metric, folder / "comparison.png")
 
 
-def save_landing(uri: str, parent_id: str, sweep_id: str, rows: list[Any], fixed: set[str], port: int) -> str:
+def save_landing(uri: str, parent_id: str, sweep_id: str, rows: list[Any], port: int) -> str:
     """Save the UI view of the sweep's children on the experiment and return its address."""
     from memlab.sweeps.jobs import override_key
     from memlab.tracking.landing import save_sweep_view, view_state

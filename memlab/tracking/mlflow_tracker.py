@@ -8,14 +8,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from memlab.tracking.base import SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV
+from memlab.tracking.base import SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV, Tracker
 
 # MLflow's UI/server otherwise tries to fetch LiteLLM's model cost map at start-up (hangs offline).
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("MLFLOW_DISABLE_TELEMETRY", "true")  # offline: no usage pings, no consumer thread
 
 
-class MlflowTracker:
+class MlflowTracker(Tracker):
     """Log to MLflow.
 
     Args:

@@ -2,7 +2,8 @@ import json
 
 import pytest
 
-from memlab.data.adr.corpus import SPLITS, read_repo, repo_files, sealed_names
+from memlab.data import splits
+from memlab.data.adr.corpus import SEAL_SALT, SPLITS, read_repo, repo_files
 from memlab.errors import MemlabError
 from tests.adr.factory import kafka_repo, record, write_repo
 
@@ -50,12 +51,12 @@ SEALED = {
 
 def test_sealed_names_reproduce_the_shared_split():
     assert len(SHARED) == 26
-    assert sealed_names(SHARED) == SEALED
+    assert splits.sealed_names(SHARED, SEAL_SALT) == SEALED
 
 
 def test_sealed_is_a_third_rounded_up():
-    assert len(sealed_names([f"o__r{i}" for i in range(7)])) == 3
-    assert sealed_names([]) == set()
+    assert len(splits.sealed_names([f"o__r{i}" for i in range(7)], SEAL_SALT)) == 3
+    assert splits.sealed_names([], SEAL_SALT) == set()
 
 
 def test_read_repo_reads_records_and_links(tmp_path):
@@ -75,7 +76,7 @@ def _split_folder(tmp_path):
 
 def test_repo_files_splits_partition_the_folder(tmp_path):
     names = _split_folder(tmp_path)
-    sealed = sealed_names(names)
+    sealed = splits.sealed_names(names, SEAL_SALT)
     dev = [p.stem for p in repo_files(tmp_path, split="dev")]
     assert set(dev) == set(names) - sealed and len(sealed) == 2
     assert {p.stem for p in repo_files(tmp_path, split="sealed")} == sealed
@@ -89,8 +90,8 @@ def test_repo_files_selects_by_either_name_form(tmp_path):
     assert [p.stem for p in got] == ["own__r1", "own__r2"]
     with pytest.raises(MemlabError, match=r"unknown repository 'own__nope'.*valid: own__r0"):
         repo_files(tmp_path, repos=["own/nope"])
-    dev_only = sorted(set(names) - sealed_names(names))
-    sealed_one = sorted(sealed_names(names))[0]
+    dev_only = sorted(set(names) - splits.sealed_names(names, SEAL_SALT))
+    sealed_one = sorted(splits.sealed_names(names, SEAL_SALT))[0]
     with pytest.raises(MemlabError, match="unknown repository"):
         repo_files(tmp_path, repos=[sealed_one], split="dev")
     assert [p.stem for p in repo_files(tmp_path, repos=[dev_only[0]], split="dev")] == [dev_only[0]]

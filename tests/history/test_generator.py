@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from memlab.data.project_history.generator import generate, generate_with_log
+from memlab.data.project_history.generator import generate
 from memlab.data.project_history.generator_events import EVENT_RELATION, HARD_NEGATIVES, relative_interval
 from memlab.data.project_history.generator_topics import TOPICS
 from memlab.errors import MemlabError
@@ -15,8 +15,8 @@ from memlab.types import NAMESPACES, Relation
 
 @pytest.fixture(scope="module")
 def logged():
-    history, events = generate_with_log(11, 600, "default")
-    return history, events
+    events: list = []
+    return generate(11, 600, "default", log=events), events
 
 
 def _gold(history):
@@ -127,7 +127,9 @@ def test_relative_interval_examples():
 
 
 def test_difficulty_changes_wording_and_distractors():
-    easy, hard = generate_with_log(3, 800, "easy")[1], generate_with_log(3, 800, "hard")[1]
+    easy: list = []
+    hard: list = []
+    generate(3, 800, "easy", log=easy), generate(3, 800, "hard", log=hard)
     assert Counter(e.kind for e in hard)["distractor"] > Counter(e.kind for e in easy)["distractor"]
 
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from memlab.data.project_history.generator import generate, generate_with_log
+from memlab.data.project_history.generator import generate
 from memlab.data.project_history.generator_events import HARD_NEGATIVES
 from memlab.data.project_history.generator_families import (
     QUERY_KINDS,
@@ -67,7 +67,8 @@ def test_families_share_no_template_and_no_attribute_name():
 
 @pytest.mark.parametrize("style", ["terse", "narrative", "ticket", "chat", "wiki"])
 def test_each_family_writes_a_history_with_the_same_gold_rules(style):
-    history, events = generate_with_log(9, 300, "default", 0.3, style)
+    events: list = []
+    history = generate(9, 300, "default", 0.3, style, log=events)
     assert len(history.memories) == 300
     assert history.meta["style"] == style and style in history.name
     kinds = Counter(q.kind for q in history.queries)
@@ -99,7 +100,8 @@ def test_parse_style_errors_and_scope_things():
 
 
 def test_hard_negatives_are_plans_passing_mentions_and_recaps():
-    history, events = generate_with_log(11, 600, "default", 0.3, "classic", 0.2)
+    events: list = []
+    history = generate(11, 600, "default", 0.3, "classic", 0.2, log=events)
     kinds = Counter(e.kind for e in events)
     assert all(kinds[k] > 0 for k in HARD_NEGATIVES), kinds
     gold = {(r.older, r.newer): r.relation for r in history.relations}

@@ -9,7 +9,8 @@ import pytest
 
 from memlab.benchmarks.memory_files.benchmark import MemoryFilesBenchmark, file_episode
 from memlab.benchmarks.memory_files.scoring import file_score
-from memlab.data.memory_files.corpus import read_repo, repo_files, sealed_names
+from memlab.data import splits
+from memlab.data.memory_files.corpus import SEAL_SALT, read_repo, repo_files
 from memlab.data.memory_files.memories import namespace
 from memlab.errors import MemlabError
 from memlab.pipeline.episode import run_episode
@@ -89,7 +90,7 @@ def test_selection_by_repo_kind_and_split(tmp_path):
     assert [f.kind for f in bench.load(0).files] == ["memory-bank/progress.md"]
     assert len(MemoryFilesBenchmark(str(folder)).load(0).files) == 3
     names = {"acme__app", "acme__lib"}
-    assert {p.stem for p in repo_files(folder, split="sealed")} == sealed_names(names)
+    assert {p.stem for p in repo_files(folder, split="sealed")} == splits.sealed_names(names, SEAL_SALT)
     with pytest.raises(MemlabError, match="no memory file of kinds"):
         MemoryFilesBenchmark(str(folder), kinds=["GEMINI.md"]).load(0)
 

@@ -15,7 +15,6 @@ reported in ``info`` and not run; a repository without links is run (its edges a
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,8 +31,8 @@ from memlab.data.adr.corpus import SPLITS, read_repo, repo_files
 from memlab.data.adr.history import repo_history
 from memlab.data.adr.strip import REFS
 from memlab.data.project_history.schema import ProjectHistory
+from memlab.data.splits import files_sha256
 from memlab.errors import MemlabError
-from memlab.sha import file_sha256
 
 MAIN_METRIC = "supersession_f1"
 HEADLINE: tuple[str, ...] = (
@@ -66,13 +65,14 @@ class AdrData:
         return tuple(history_episode(h) for h in self.runnable)
 
 
+@dataclass(eq=False)
 class AdrDecisionsBenchmark(EpisodeBenchmark):
     """Architecture decision records of public repositories with gold supersessions.
 
     Args:
         path: Folder of ``owner__name.json`` files (format: the folder's ``SOURCE.md``).
         repos: Only these repositories (``owner/name`` or ``owner__name``); ``None``: all of the split.
-        split: ``all``, ``dev`` or ``sealed`` (:func:`memlab.data.adr.corpus.sealed_names`).
+        split: ``all``, ``dev`` or ``sealed`` (:func:`memlab.data.splits.sealed_names`, the ADR salt).
         refs: ``strip`` or ``keep`` (:mod:`memlab.data.adr.strip`).
         max_chars: Cap of each memory's content.
     """
@@ -88,19 +88,11 @@ class AdrDecisionsBenchmark(EpisodeBenchmark):
         headline=HEADLINE,
     )
 
-    def __init__(
-        self,
-        path: str = "",
-        repos: Sequence[str] | None = None,
-        split: str = "all",
-        refs: str = "strip",
-        max_chars: int = 1500,
-    ) -> None:
-        self.path = path
-        self.repos = repos
-        self.split = split
-        self.refs = refs
-        self.max_chars = max_chars
+    path: str = ""
+    repos: Sequence[str] | None = None
+    split: str = "all"
+    refs: str = "strip"
+    max_chars: int = 1500
 
     def _files(self) -> list[Path]:
         if self.refs not in REFS:
@@ -120,15 +112,9 @@ class AdrDecisionsBenchmark(EpisodeBenchmark):
         """Read every chosen repository file and build its history."""
         files = self._files()
         histories = tuple(repo_history(read_repo(f), self.refs, int(self.max_chars)) for f in files)
-        digest = hashlib.sha256()
-        for f in files:
-            digest.update(f"{f.name}\0{file_sha256(f)}\n".encode())
         licences = sorted({str(h.meta.get("licence")) for h in histories})
         source = f"{self.path} (split={self.split}, repos={len(files)}, refs={self.refs}, max_chars={self.max_chars})"
-        card = DatasetCard(
-            "adr_decisions", self.card.version, digest.hexdigest(), ", ".join(licences), source, MAIN_METRIC
-        )
-        return AdrData(histories, card)
+        return AdrData(histories, self.card.data(files_sha256(files), source, ", ".join(licences)))
 
     def answerer(self, components: Components, data: AdrData) -> Any:
         """Each query answered by its repository's answerer (query ids are unique across repositories)."""

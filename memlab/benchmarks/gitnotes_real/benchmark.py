@@ -57,6 +57,7 @@ class NotesData:
         return (Episode("gitnotes_real", self.memories),)
 
 
+@dataclass(eq=False)
 class GitNotesRealBenchmark(EpisodeBenchmark):
     """The real notes as a workload.
 
@@ -77,17 +78,10 @@ class GitNotesRealBenchmark(EpisodeBenchmark):
         headline=("dup_f1", "supersede_precision", "block_memory_coverage", "latency_consolidate_s"),
     )
 
-    def __init__(
-        self,
-        path: str = "",
-        limit: int | None = None,
-        labels: str | None = None,
-        namespaces: Sequence[str] | None = None,
-    ) -> None:
-        self.path = path
-        self.limit = limit
-        self.labels = labels
-        self.namespaces = namespaces
+    path: str = ""
+    limit: int | None = None
+    labels: str | None = None
+    namespaces: Sequence[str] | None = None
 
     def check(self) -> None:
         """The notes file exists."""

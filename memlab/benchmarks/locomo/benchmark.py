@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
+from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, EpisodeBenchmark
 from memlab.benchmarks.locomo.aggregate import all_metrics
 from memlab.benchmarks.locomo.answerer import AnswerConfig, answer_temporal
 from memlab.benchmarks.locomo.contexts import context_dia_ids, context_units, unit_record
@@ -89,6 +89,7 @@ class LocomoRunData:
         return {q.qid: q for c in self.conversations for q in c.conversation.questions}
 
 
+@dataclass(eq=False)
 class LocomoBenchmark(EpisodeBenchmark):
     """LoCoMo evidence retrieval and temporal answering on any LoCoMo-format file.
 
@@ -127,33 +128,23 @@ class LocomoBenchmark(EpisodeBenchmark):
         ),
     )
 
-    def __init__(
-        self,
-        path: str,
-        errata: str | None = None,
-        answer: dict[str, Any] | None = None,
-        heldout: Sequence[str] | None = None,
-        conversations: Sequence[str] | None = None,
-        llm_answer: bool = False,
-        llm_context: int = 10,
-        max_llm_questions: int | None = None,
-        cv_grid: dict[str, Any] | None = None,
-        llm_reader: bool = False,
-        llm_judge: bool = True,
-        max_reader_questions: int | None = None,
-    ) -> None:
-        self.path = path
-        self.errata = errata
-        self.answer = dict(answer or {})
-        self.heldout = list(heldout or [])
-        self.conversations = list(conversations) if conversations else None
-        self.llm_answer = llm_answer
-        self.llm_context = llm_context
-        self.max_llm_questions = max_llm_questions
-        self.cv_grid = dict(cv_grid or {})
-        self.llm_reader = llm_reader
-        self.llm_judge = llm_judge
-        self.max_reader_questions = max_reader_questions
+    path: str
+    errata: str | None = None
+    answer: dict[str, Any] | None = None
+    heldout: Sequence[str] | None = None
+    conversations: Sequence[str] | None = None
+    llm_answer: bool = False
+    llm_context: int = 10
+    max_llm_questions: int | None = None
+    cv_grid: dict[str, Any] | None = None
+    llm_reader: bool = False
+    llm_judge: bool = True
+    max_reader_questions: int | None = None
+
+    def __post_init__(self) -> None:
+        self.answer, self.cv_grid = dict(self.answer or {}), dict(self.cv_grid or {})
+        self.heldout = list(self.heldout or [])
+        self.conversations = list(self.conversations) if self.conversations else None
 
     def _answer_cfg(self) -> AnswerConfig:
         unknown = sorted(set(self.answer) - set(AnswerConfig.__dataclass_fields__))
@@ -291,9 +282,7 @@ class LocomoBenchmark(EpisodeBenchmark):
 
         metrics.update(tier_fractions(tiers))
         metrics["n_memories"] = float(sum(tiers.values()))
-        card = DatasetCard(
-            "locomo", self.card.version, data.data.sha256, LICENCE, str(self.path), self.card.main_metric
-        )
+        card = self.card.data(data.data.sha256, str(self.path))  # locomo_synth replaces it with its own
         info = {
             "categories": {str(k): v for k, v in CATEGORIES.items()},
             "quirks": data.data.quirks,

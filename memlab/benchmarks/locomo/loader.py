@@ -176,19 +176,8 @@ def _parse_conversation(obj: Any, index: int, path: str, quirks: Counter) -> Con
         turn_list = require_field(conv, sessions[n], list, where, path)
         for i, turn in enumerate(turn_list):
             twhere = f"{where} session_{n} turn #{i}"
-            text = require_field(turn, "text", str, twhere, path)
-            caption = turn.get("blip_caption") or ""
-            turns.append(
-                Turn(
-                    str(require_field(turn, "dia_id", str, twhere, path)),
-                    str(require_field(turn, "speaker", str, twhere, path)),
-                    text,
-                    n,
-                    i,
-                    times[n],
-                    str(caption),
-                )
-            )
+            text, dia, speaker = (require_field(turn, k, str, twhere, path) for k in ("text", "dia_id", "speaker"))
+            turns.append(Turn(dia, speaker, text, n, i, times[n], str(turn.get("blip_caption") or "")))
     if not turns:
         raise MemlabError(f"{path}: {where} has no sessions with turns; is this a LoCoMo-format file?")
     turns.sort(key=lambda t: (t.timestamp, t.session, t.index))
@@ -224,18 +213,8 @@ def _parse_conversation(obj: Any, index: int, path: str, quirks: Counter) -> Con
             quirks["questions_without_evidence"] += 1
         elif not evidence:
             quirks["questions_without_resolvable_evidence"] += 1
-        questions.append(
-            Question(
-                f"locomo_{index}_qa{i}",
-                sample_id,
-                text,
-                str(answer).strip(),
-                category,
-                tuple(evidence),
-                tuple(str(e) for e in raw),
-                adversarial,
-            )
-        )
+        fields = (str(answer).strip(), category, tuple(evidence), tuple(str(e) for e in raw), adversarial)
+        questions.append(Question(f"locomo_{index}_qa{i}", sample_id, text, *fields))
     return Conversation(sample_id, index, speakers, tuple(turns), tuple(questions), times)
 
 

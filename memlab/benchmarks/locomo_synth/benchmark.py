@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.benchmarks.base import BenchmarkCard, BenchmarkResult, DatasetCard
+from memlab.benchmarks.base import BenchmarkCard, BenchmarkResult
 from memlab.benchmarks.locomo.benchmark import USES, LocomoBenchmark, LocomoRunData
 from memlab.benchmarks.locomo_synth.score import gold_scores
 from memlab.components import Components
@@ -28,21 +28,12 @@ class LocomoSynthBenchmark(LocomoBenchmark):
     """LoCoMo evaluation on generated conversations with exact temporal gold.
 
     Args:
-        seed: Generator seed (``${seed}`` by default).
-        n_conversations: Conversations.
-        n_sessions: Sessions per conversation.
-        turns_per_session: Turns per session.
-        events_per_session: Dated events (temporal questions) per session.
-        distractor_rate: Probability of a distractor turn per event.
-        split_rate: Probability that a mention puts its time phrase in a follow-up answer turn.
-        expression_mix: Expression kind -> weight (``None``: every kind, weight 1).
-        n_adversarial: Category-5 items per conversation, at most.
-        min_gap_days: Fewest days between sessions.
-        max_gap_days: Most days between sessions.
         out_dir: Cache folder for generated files (``${paths.generated_dir}``).
         path: Write exactly this file instead of the cache (regenerated each run; same bytes).
         errata: Must stay empty (generated gold is exact); accepted so the LoCoMo defaults compose.
-        **locomo_kwargs: Passed to ``LocomoBenchmark`` (answer, heldout, llm_answer, ...).
+        **kwargs: The generator's knobs, :class:`~memlab.data.locomo_synth.config.SynthConfig`'s fields (a knob
+            not given takes its default there, so each default is written once); the other keywords go to
+            ``LocomoBenchmark`` (answer, heldout, llm_answer, ...).
     """
 
     card: ClassVar[BenchmarkCard] = BenchmarkCard(
@@ -55,36 +46,10 @@ class LocomoSynthBenchmark(LocomoBenchmark):
     )
 
     def __init__(
-        self,
-        seed: int = 0,
-        n_conversations: int = 5,
-        n_sessions: int = 10,
-        turns_per_session: int = 16,
-        events_per_session: int = 2,
-        distractor_rate: float = 0.5,
-        split_rate: float = 0.3,
-        expression_mix: dict[str, float] | None = None,
-        n_adversarial: int = 3,
-        min_gap_days: int = 2,
-        max_gap_days: int = 21,
-        out_dir: str | None = None,
-        path: str | None = None,
-        errata: str | None = None,
-        **locomo_kwargs: Any,
+        self, out_dir: str | None = None, path: str | None = None, errata: str | None = None, **kwargs: Any
     ) -> None:
-        self.knobs = {
-            "seed": seed,
-            "n_conversations": n_conversations,
-            "n_sessions": n_sessions,
-            "turns_per_session": turns_per_session,
-            "events_per_session": events_per_session,
-            "distractor_rate": distractor_rate,
-            "split_rate": split_rate,
-            "expression_mix": expression_mix,
-            "n_adversarial": n_adversarial,
-            "min_gap_days": min_gap_days,
-            "max_gap_days": max_gap_days,
-        }
+        self.knobs = {k: v for k, v in kwargs.items() if k in SynthConfig.__dataclass_fields__}
+        locomo_kwargs = {k: v for k, v in kwargs.items() if k not in self.knobs}
         self.out_dir = out_dir
         self.synth_path = path
         if errata:
@@ -121,9 +86,7 @@ class LocomoSynthBenchmark(LocomoBenchmark):
         result.metrics.update(gold_scores(result.predictions, gold["items"]))
         sha = file_sha256(data_path)
         source = f"memlab.benchmarks.locomo_synth seed={cfg.seed} key={cfg.key()} -> {data_path}"
-        result.card = DatasetCard(
-            "locomo_synth", self.card.version, sha, self.card.licence, source, self.card.main_metric
-        )
+        result.card = self.card.data(sha, source)
         result.info = {
             **result.info,
             "generator": cfg.as_dict(),

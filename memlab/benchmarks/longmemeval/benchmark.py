@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
+from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, EpisodeBenchmark
 from memlab.benchmarks.longmemeval.load import read_file, read_hub
 from memlab.benchmarks.longmemeval.schema import QUESTION_TYPES, Question, parse_all
 from memlab.benchmarks.metrics import defined, latency_metrics, mean
@@ -98,6 +98,7 @@ class LmeData:
         return tuple(out)
 
 
+@dataclass(eq=False)
 class LongMemEvalBenchmark(EpisodeBenchmark):
     """LongMemEval evidence retrieval.
 
@@ -122,31 +123,21 @@ class LongMemEvalBenchmark(EpisodeBenchmark):
         "LongMemEval haystacks: evidence sessions found by the retriever and kept in the selected context",
     )
 
-    def __init__(
-        self,
-        path: str | None = None,
-        hub_id: str | None = None,
-        hub_file: str | None = None,
-        split: str = "train",
-        question_types: list[str] | None = None,
-        limit: int | None = None,
-        ks: tuple[int, ...] = (1, 5, 10),
-        granularity: str = "turn",
-        score_abstention: bool = False,
-        llm_reader: bool = False,
-        llm_judge: bool = True,
-    ) -> None:
-        self.path = path
-        self.hub_id = hub_id
-        self.hub_file = hub_file
-        self.split = split
-        self.question_types = list(question_types) if question_types else None
-        self.limit = limit
-        self.ks = tuple(int(k) for k in ks)
-        self.granularity = granularity
-        self.score_abstention = score_abstention
-        self.llm_reader = llm_reader
-        self.llm_judge = llm_judge
+    path: str | None = None
+    hub_id: str | None = None
+    hub_file: str | None = None
+    split: str = "train"
+    question_types: list[str] | None = None
+    limit: int | None = None
+    ks: tuple[int, ...] = (1, 5, 10)
+    granularity: str = "turn"
+    score_abstention: bool = False
+    llm_reader: bool = False
+    llm_judge: bool = True
+
+    def __post_init__(self) -> None:
+        self.question_types = list(self.question_types) if self.question_types else None
+        self.ks = tuple(int(k) for k in self.ks)
 
     def read(self) -> tuple[list[Question], str, str]:
         """Parsed and filtered questions, the data's checksum and its source description."""
@@ -237,10 +228,7 @@ class LongMemEvalBenchmark(EpisodeBenchmark):
             "n_abstention": sum(q.abstention for q in data.questions),
             "granularity": self.granularity,
         }
-        card = DatasetCard(
-            "longmemeval", self.card.version, data.sha, self.card.licence, data.source, self.card.main_metric
-        )
-        return BenchmarkResult(metrics, predictions, card, info)
+        return BenchmarkResult(metrics, predictions, self.card.data(data.sha, data.source), info)
 
 
 def aggregate(predictions: list[dict[str, Any]], ks: tuple[int, ...]) -> dict[str, float]:

@@ -11,7 +11,6 @@ repositories; per file (``file.<owner__name>/<path>.<rate>``), kind (``kind.<kin
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from collections.abc import Sequence
@@ -26,7 +25,7 @@ from memlab.benchmarks.memory_files.scoring import COUNTS, file_score
 from memlab.components import Components
 from memlab.data.memory_files.corpus import MemoryFile, read_repo, repo_files
 from memlab.data.memory_files.memories import file_memories
-from memlab.data.splits import SPLITS
+from memlab.data.splits import SPLITS, files_sha256
 from memlab.errors import MemlabError
 from memlab.pipeline.episode import Episode
 
@@ -63,6 +62,7 @@ class MemoryFilesData:
     card: DatasetCard
 
 
+@dataclass(eq=False)
 class MemoryFilesBenchmark(EpisodeBenchmark):
     """Memory files of public repositories, scored at every commit against the file at that time.
 
@@ -85,13 +85,10 @@ class MemoryFilesBenchmark(EpisodeBenchmark):
         headline=HEADLINE,
     )
 
-    def __init__(
-        self, path: str = "", repos: Sequence[str] | None = None, split: str = "all", kinds: Sequence[str] | None = None
-    ) -> None:
-        self.path = path
-        self.repos = repos
-        self.split = split
-        self.kinds = kinds
+    path: str = ""
+    repos: Sequence[str] | None = None
+    split: str = "all"
+    kinds: Sequence[str] | None = None
 
     def _files(self) -> list[Path]:
         if self.split not in SPLITS:
@@ -117,13 +114,9 @@ class MemoryFilesBenchmark(EpisodeBenchmark):
         if not files:
             raise MemlabError(f"no memory file of kinds {list(self.kinds or [])} in the chosen repositories; "
                               "pass dataset.kinds=null or other kinds")  # fmt: skip
-        digest = hashlib.sha256()
-        for p in paths:
-            digest.update(f"{p.name}\0{hashlib.sha256(p.read_bytes()).hexdigest()}\n".encode())
         licences = ", ".join(sorted({r.license for r in repos}))
         source = f"{self.path} (split={self.split}, repos={len(paths)}, files={len(files)}, kinds={self.kinds})"
-        card = DatasetCard("memory_files", "1", digest.hexdigest(), licences, source, MAIN_METRIC)
-        return MemoryFilesData(files, card)
+        return MemoryFilesData(files, self.card.data(files_sha256(paths), source, licences))
 
     def run(self, components: Components, seed: int) -> BenchmarkResult:
         """Each file's episode in turn (files come grouped by repository), a log line per repository."""

@@ -65,6 +65,7 @@ class _HistoryBenchmark(EpisodeBenchmark):
         return score_history(data.history, outcomes[0], data.card)
 
 
+@dataclass(eq=False)
 class ProjectHistoryBenchmark(_HistoryBenchmark):
     """A generated history (see :mod:`memlab.data.project_history.generator`).
 
@@ -88,21 +89,12 @@ class ProjectHistoryBenchmark(_HistoryBenchmark):
         headline=HEADLINE,
     )
 
-    def __init__(
-        self,
-        seed: int = 0,
-        size: int = 400,
-        difficulty: str | float = "default",
-        noise_ratio: float = 0.3,
-        style: str = "classic",
-        hard_negatives: float = 0.0,
-    ):
-        self.seed = seed
-        self.size = size
-        self.difficulty = difficulty
-        self.noise_ratio = noise_ratio
-        self.style = style
-        self.hard_negatives = hard_negatives
+    seed: int = 0
+    size: int = 400
+    difficulty: str | float = "default"
+    noise_ratio: float = 0.3
+    style: str = "classic"
+    hard_negatives: float = 0.0
 
     def load(self, seed: int) -> HistoryData:
         """Generate the history."""
@@ -116,16 +108,8 @@ class ProjectHistoryBenchmark(_HistoryBenchmark):
         )
         extra = "" if str(self.style) == "classic" else f", style={self.style!r}"
         extra += f", hard_negatives={self.hard_negatives}" if self.hard_negatives else ""
-        card = DatasetCard(
-            "project_history",
-            self.card.version,
-            history.sha256(),
-            self.card.licence,
-            f"generate(seed={self.seed}, size={self.size}, difficulty={self.difficulty!r}, "
-            f"noise_ratio={self.noise_ratio}{extra})",
-            MAIN_METRIC,
-        )
-        return HistoryData(history, card)
+        call = f"generate(seed={self.seed}, size={self.size}, difficulty={self.difficulty!r}, "
+        return HistoryData(history, self.card.data(history.sha256(), f"{call}noise_ratio={self.noise_ratio}{extra})"))
 
 
 class ProjectHistoryFileBenchmark(_HistoryBenchmark):
@@ -163,9 +147,7 @@ class ProjectHistoryFileBenchmark(_HistoryBenchmark):
         history = read(self.path)
         digest = file_sha256(self.path)
         licence = str(history.meta.get("licence", self.card.licence))
-        return HistoryData(
-            history, DatasetCard("project_history_file", "1", digest, licence, str(self.path), MAIN_METRIC)
-        )
+        return HistoryData(history, self.card.data(digest, str(self.path), licence))
 
 
 class BuiltinHistoryBenchmark(_HistoryBenchmark):
@@ -192,17 +174,11 @@ class BuiltinHistoryBenchmark(_HistoryBenchmark):
     def load(self, seed: int) -> HistoryData:
         """Generate the history."""
         history = generate_builtin(self.seed)
-        card = DatasetCard(
-            "builtin_history",
-            self.card.version,
-            history.sha256(),
-            self.card.licence,
-            f"memlab.data.project_history.builtin.generate(seed={self.seed})",
-            self.card.main_metric,
-        )
-        return HistoryData(history, card)
+        call = f"memlab.data.project_history.builtin.generate(seed={self.seed})"
+        return HistoryData(history, self.card.data(history.sha256(), call))
 
 
+@dataclass(eq=False)
 class ConsolidationHistoryBenchmark(_HistoryBenchmark):
     """A generated history whose questions consolidation decides (:mod:`memlab.data.project_history.consolidation`):
     each question's trap (a stale statement, an old unimportant note, a value stated apart from the question's words)
@@ -225,16 +201,12 @@ class ConsolidationHistoryBenchmark(_HistoryBenchmark):
         headline=HEADLINE,
     )
 
-    def __init__(self, seed: int = 0, questions: int = 300, noise_ratio: float = 0.2) -> None:
-        self.seed = seed
-        self.questions = questions
-        self.noise_ratio = noise_ratio
+    seed: int = 0
+    questions: int = 300
+    noise_ratio: float = 0.2
 
     def load(self, seed: int) -> HistoryData:
         """Generate the history."""
         history = generate_consolidation(int(self.seed), int(self.questions), float(self.noise_ratio))
         call = f"generate_consolidation(seed={self.seed}, questions={self.questions}, noise_ratio={self.noise_ratio})"
-        card = DatasetCard(
-            "consolidation_history", self.card.version, history.sha256(), self.card.licence, call, MAIN_METRIC
-        )
-        return HistoryData(history, card)
+        return HistoryData(history, self.card.data(history.sha256(), call))

@@ -38,10 +38,11 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.benchmarks.base import BenchmarkCard, BenchmarkResult, DatasetCard
+from memlab.benchmarks.base import Benchmark, BenchmarkCard, BenchmarkResult
 from memlab.benchmarks.temporal_norm.scoring import choose, intervals, local, metrics_for, status
 from memlab.components import Components
 from memlab.data.temporal_norm.data import Record, corpus_path, load
@@ -58,7 +59,8 @@ def _iso(t: Any) -> str:
     return t.isoformat()
 
 
-class TemporalNormBenchmark:
+@dataclass(eq=False)
+class TemporalNormBenchmark(Benchmark):
     """Resolver accuracy, coverage and speed on Duckling-format records (see the module docstring).
 
     Args:
@@ -82,28 +84,15 @@ class TemporalNormBenchmark:
         "the temporal resolver alone on annotated time expressions (each set: dataset.corpus), read in their "
         "sentences: accuracy, coverage, µs per expression",
     )
-    name: ClassVar[str] = "temporal_norm"
-    version: ClassVar[int] = 2
 
-    def __init__(
-        self,
-        corpus: str = "duckling",
-        path: str | None = None,
-        data_dir: str | None = None,
-        context: str = "sentence",
-        include_latent: bool = False,
-        include_holidays: bool = False,
-        split: str = "all",
-        timing_passes: int = 1,
-    ) -> None:
-        self.corpus = corpus
-        self.path = path
-        self.data_dir = data_dir
-        self.context = context
-        self.include_latent = include_latent
-        self.include_holidays = include_holidays
-        self.split = split
-        self.timing_passes = timing_passes
+    corpus: str = "duckling"
+    path: str | None = None
+    data_dir: str | None = None
+    context: str = "sentence"
+    include_latent: bool = False
+    include_holidays: bool = False
+    split: str = "all"
+    timing_passes: int = 1
 
     def _file(self) -> Path:
         if self.path:
@@ -125,9 +114,6 @@ class TemporalNormBenchmark:
                 resolver.resolve(r.text, r.reference_time)
             total += time.thread_time_ns() - t0
         return total
-
-    def check(self) -> None:
-        """Nothing to check before the run (the corpus is read, and checked, by :meth:`run`)."""
 
     def run(self, components: Components, seed: int) -> BenchmarkResult:
         """Resolve every phrase, time it, score it."""
@@ -205,14 +191,7 @@ class TemporalNormBenchmark:
         metrics["n_records"] = float(len(records))
         metrics["n_skipped_unrepresentable"] = float(skipped)
         metrics["n_resolver_errors"] = float(sum("error" in row for row in rows))
-        card = DatasetCard(
-            "temporal_norm",
-            str(self.version),
-            sha,
-            LICENCES.get(self.corpus, "see the data file's LICENSE"),
-            str(path),
-            "resolver_acc",
-        )
+        card = self.card.data(sha, str(path), LICENCES.get(self.corpus, "see the data file's LICENSE"))
         info = {
             "corpus": self.corpus,
             "context": self.context,

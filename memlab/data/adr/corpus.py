@@ -17,7 +17,7 @@ folder can move repositories between splits, and no file is opened to split.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,29 +73,18 @@ class AdrLink:
 
 
 @dataclass(frozen=True)
-class AdrRepo:
+class AdrRepo(splits.RepoFile):
     """One repository's records and links.
 
     Attributes:
-        repo: ``owner/name``.
-        license: SPDX licence id.
-        commit: The commit the records were read at.
         records: The records, in file order.
         links: The gold links, in file order.
         source: The JSON file read.
     """
 
-    repo: str
-    license: str
-    commit: str
     records: tuple[AdrRecord, ...]
     links: tuple[AdrLink, ...]
     source: str
-
-    @property
-    def name(self) -> str:
-        """The file-stem form of the repository name, ``owner__name``."""
-        return self.repo.replace("/", "__")
 
 
 def _record(raw: Any, index: int, source: str) -> AdrRecord:
@@ -172,16 +161,6 @@ def read_repo(path: str | Path) -> AdrRepo:
     if not isinstance(licence, str) or not isinstance(commit, str):
         raise MemlabError(f"{source}: fields 'license' and 'commit' must be strings; {fix}")
     return AdrRepo(repo, licence, commit, records, links, source)
-
-
-def seal_key(name: str) -> str:
-    """The sort key of the split rule: ``sha256("memlab-adr-seal:" + name)``."""
-    return splits.seal_key(name, SEAL_SALT)
-
-
-def sealed_names(names: Iterable[str]) -> set[str]:
-    """The sealed third of ``names`` (file stems ``owner__name``): the first ``ceil(n / 3)`` by :func:`seal_key`."""
-    return splits.sealed_names(names, SEAL_SALT)
 
 
 def repo_files(folder: str | Path, repos: Sequence[str] | None = None, split: str = "all") -> list[Path]:

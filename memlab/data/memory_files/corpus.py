@@ -10,7 +10,7 @@ added and removed lines among them) are not read. A malformed file raises a one-
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -86,19 +86,11 @@ class MemoryFile:
 
 
 @dataclass(frozen=True)
-class MemoryFileRepo:
-    """One repository's memory files (``name``: ``owner__name``)."""
+class MemoryFileRepo(splits.RepoFile):
+    """One repository's memory files (and the JSON file read, ``source``)."""
 
-    repo: str
-    license: str
-    commit: str
     files: tuple[MemoryFile, ...]
     source: str
-
-    @property
-    def name(self) -> str:
-        """The file-stem form of the repository name, ``owner__name``."""
-        return self.repo.replace("/", "__")
 
 
 def _field(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
@@ -200,11 +192,6 @@ def read_repo(path: str | Path) -> MemoryFileRepo:
     if not isinstance(licence, str) or not isinstance(commit, str):
         raise MemlabError(f"{source}: fields 'license' and 'commit' must be strings; {_FIX}")
     return MemoryFileRepo(repo, licence, commit, files, source)
-
-
-def sealed_names(names: Iterable[str]) -> set[str]:
-    """The sealed third of ``names`` (:func:`memlab.data.splits.sealed_names` with this corpus's salt)."""
-    return splits.sealed_names(names, SEAL_SALT)
 
 
 def repo_files(folder: str | Path, repos: Sequence[str] | str | None = None, split: str = "all") -> list[Path]:

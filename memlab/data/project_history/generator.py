@@ -59,20 +59,12 @@ def generate(
     noise_ratio: float = 0.3,
     style: str = "classic",
     hard_negatives: float = 0.0,
+    *,
+    log: list[Event] | None = None,
 ) -> ProjectHistory:
-    """A history of ``size`` memories with exact gold; deterministic for its arguments."""
-    return generate_with_log(seed, size, difficulty, noise_ratio, style, hard_negatives)[0]
-
-
-def generate_with_log(
-    seed: int,
-    size: int,
-    difficulty: str | float = "default",
-    noise_ratio: float = 0.3,
-    style: str = "classic",
-    hard_negatives: float = 0.0,
-) -> tuple[ProjectHistory, list[Event]]:
-    """Like :func:`generate`, also returning the event log (memory ids are the final ones)."""
+    """A history of ``size`` memories with exact gold; deterministic for its arguments (``log`` receives the event
+    log, memory ids the final ones).
+    """
     if not MIN_SIZE <= int(size) <= MAX_SIZE:
         raise MemlabError(f"size {size} is outside [{MIN_SIZE}, {MAX_SIZE}]")
     if not 0.0 <= noise_ratio < 1.0:
@@ -140,7 +132,9 @@ def generate_with_log(
     name = f"ph-seed{seed}-n{size}-{meta['difficulty']}"
     if "style" in meta or hard_negatives:
         name += f"-{meta.get('style', 'classic')}" + (f"-hn{hard_negatives:g}" if hard_negatives else "")
-    return ProjectHistory(name, memories, gold, temporal, tuple(queries), meta), events
+    if log is not None:
+        log.extend(events)
+    return ProjectHistory(name, memories, gold, temporal, tuple(queries), meta)
 
 
 def _identical(memories: tuple[Memory, ...], related: set[tuple[str, str]]) -> list[tuple[str, str, str]]:
