@@ -12,8 +12,9 @@ and score the outcomes; :func:`memlab.pipeline.episode.run_episode` runs the pol
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from memlab.components import Components
@@ -72,6 +73,15 @@ class DatasetCard:
     licence: str
     source: str
     main_metric: str
+
+
+def files_sha256(paths: Iterable[Path]) -> str:
+    """The checksum of a selection of repository files: SHA-256 over each file's name, a NUL, its SHA-256, a newline."""
+    import hashlib
+
+    from memlab.sha import file_sha256
+
+    return hashlib.sha256("".join(f"{p.name}\0{file_sha256(p)}\n" for p in paths).encode()).hexdigest()
 
 
 @dataclass

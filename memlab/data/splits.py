@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from memlab.errors import MemlabError
-from memlab.sha import file_sha256
 
 SPLITS = ("all", "dev", "sealed")
 
@@ -91,11 +90,6 @@ def repo_files(
             )
         chosen = set(wanted)
     return [files[n] for n in sorted(chosen)]
-
-
-def files_sha256(paths: Iterable[Path]) -> str:
-    """The checksum of a selection of repository files: SHA-256 over each file's name, a NUL, its SHA-256, a newline."""
-    return hashlib.sha256("".join(f"{p.name}\0{file_sha256(p)}\n" for p in paths).encode()).hexdigest()
 
 
 def read_object(path: str | Path, what: str) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from memlab.benchmarks import metrics
 from memlab.benchmarks.adr.pooled import CI_RATES, RATE_COUNTS, pooled_metrics, rate_counts, rates
 from memlab.benchmarks.adr.scoring import repo_score
-from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
+from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark, files_sha256
 from memlab.benchmarks.project_history.evaluate import history_episode, stale_since
 from memlab.benchmarks.project_history.evaluate_queries import make_answerer
 from memlab.components import Components
@@ -31,7 +31,6 @@ from memlab.data.adr.corpus import SPLITS, read_repo, repo_files
 from memlab.data.adr.history import repo_history
 from memlab.data.adr.strip import REFS
 from memlab.data.project_history.schema import ProjectHistory
-from memlab.data.splits import files_sha256
 from memlab.errors import MemlabError
 
 MAIN_METRIC = "supersession_f1"

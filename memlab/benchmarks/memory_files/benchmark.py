@@ -20,12 +20,12 @@ from typing import Any, ClassVar
 
 from memlab.benchmarks import metrics
 from memlab.benchmarks import pooled as pool
-from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
+from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark, files_sha256
 from memlab.benchmarks.memory_files.scoring import COUNTS, file_score
 from memlab.components import Components
 from memlab.data.memory_files.corpus import MemoryFile, read_repo, repo_files
 from memlab.data.memory_files.memories import file_memories
-from memlab.data.splits import SPLITS, files_sha256
+from memlab.data.splits import SPLITS
 from memlab.errors import MemlabError
 from memlab.pipeline.episode import Episode
 
