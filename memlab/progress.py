@@ -6,7 +6,8 @@ heartbeat thread makes sure the output never stalls for :data:`EVERY` seconds:
 - on a terminal a task with a total is a tqdm bar (shown once it has run :data:`DELAY` seconds), which the
   heartbeat redraws so its clock moves while one item takes long; with no bar on screen it writes a line;
 - written to a pipe or a log file, the heartbeat writes a line naming every running task, outermost first,
-  whenever nothing was written for a second less than :data:`EVERY` (``memlab: job ...: 212 s so far; episode 3/11 adr:foo; judging pairs 40/96``).
+  whenever nothing was written for a second less than :data:`EVERY`
+  (``memlab: job ...: 212 s so far; episode 3/26 adr-repo; judging pairs 40/96``).
 
 The lines follow the clock, not the items: items range from microseconds (a pair) to minutes (a repository's
 episode), so a line per item would flood a log or leave it silent. Nothing with ``--quiet``
