@@ -174,21 +174,28 @@ def consolidate_repo(
         return report
 
 
-def keep_recall_vectors(repo: Repo, loaded: Loaded, components: Any, now: datetime) -> None:
+#: Recall vectors are kept for the newest ``RECALL_KEEP * hook.max_memories`` memories (see keep_recall_vectors).
+RECALL_KEEP = 4
+
+
+def keep_recall_vectors(repo: Repo, loaded: Loaded, components: Any, now: datetime, cap: int) -> None:
     """Embed through the run's :class:`~memlab.adapter.vectors.RepoEmbedder` (which keeps them) the recall text of
-    every unit ``memlab recall`` searches: the consolidated store's and every memory's past ``hook.max_memories``.
+    every unit ``memlab recall`` searches: the consolidated store's and the memories past ``hook.max_memories``.
 
     The cap bounds the judge's work, not what a person can find: serving only the capped set would hide an old
     decision someone asks for (or make recall embed thousands of texts per call). So recall searches every memory
     and embeds only its query; the full run embeds each text once (the next reads it from the file) and, while the
-    cap cuts, reads the notes a second time, in the background.
+    cap cuts, reads the notes a second time, in the background. That second read holds at most
+    :data:`RECALL_KEEP` times the cap, newest first, so a store of a million memories costs no more memory than a
+    few caps (issue 41); recall embeds anything older on the call that reaches it.
     """
     from memlab.adapter.notes_store import load_memories
     from memlab.pipeline.recall import recall
 
     older = []
-    if loaded.total > len(loaded.store.memories):
-        older = [m for m in load_memories(repo).memories if m.id not in loaded.store.memories]
+    if cap and loaded.total > len(loaded.store.memories):
+        kept = load_memories(repo, cap=RECALL_KEEP * cap).memories
+        older = [m for m in kept if m.id not in loaded.store.memories]
     for store in (loaded.store, MemoryStore(older)):
         if store.memories:
             recall(store, components, next(iter(store.memories.values())).summary, now, mode="exhaustive", track=False)
@@ -245,7 +252,7 @@ def _consolidate(
     try:
         result = consolidate(store, components, now, full=full, fresh=run_fresh)
         if run_fresh is None:
-            keep_recall_vectors(repo, loaded, components, now)
+            keep_recall_vectors(repo, loaded, components, now, cap)
     except ModuleNotFoundError as exc:
         raise missing_package_error("consolidation", "(a strategy of the spec)", exc) from None
     report: dict[str, Any] = {
