@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 _OFFLINE = {
     "HF_HUB_OFFLINE": "1",
@@ -80,7 +80,7 @@ def main() -> None:
     for key, value in _OFFLINE.items():
         os.environ.setdefault(key, value)
     from memlab.cli import COMMANDS
-    from memlab.progress import set_quiet
+    from memlab.observability.progress import set_quiet
 
     sys.argv[1:] = set_quiet(sys.argv[1:])
 
@@ -91,9 +91,9 @@ def main() -> None:
     show_all = "--all" in sys.argv[1:]  # every metric in the run's table, not only the main and headline ones
     sys.argv[1:] = [a for a in sys.argv[1:] if a != "--all"]
     try:
-        from memlab.overrides import check_overrides
+        from memlab.wiring.overrides import check_overrides
 
-        check_overrides(sys.argv[1:])
+        check_overrides(sys.argv[1:], COMMANDS)
     except MemlabError as exc:
         fail(str(exc))
 
@@ -101,9 +101,9 @@ def main() -> None:
     from hydra.core.hydra_config import HydraConfig
     from omegaconf import DictConfig, OmegaConf
 
-    from memlab.conf_resolvers import register
-    from memlab.paths import CONF_DIR
+    from memlab.core.paths import CONF_DIR
     from memlab.sweeps.plugins import register as register_plugins
+    from memlab.wiring.conf_resolvers import register
 
     register()
     register_plugins()
@@ -112,7 +112,7 @@ def main() -> None:
     def _task(cfg: DictConfig) -> float:
         import logging
 
-        from memlab.logs import configure
+        from memlab.observability.logs import configure
         from memlab.run import run
 
         register()

@@ -5,7 +5,7 @@ Each subcommand lives in its own module ``memlab.commands.<module>`` exposing
 Modules are imported only when their command runs, so ``memlab hook session-start`` pays for nothing
 else; the Claude Code event hooks (``memlab hook session-start|stop|session-end`` with ``--spec``,
 ``--project`` or ``--time-budget``) skip :mod:`argparse` too (:func:`memlab.commands.hook.fast_args`), and
-any other form of them goes through the full parser. A :class:`~memlab.errors.MemlabError` becomes one line
+any other form of them goes through the full parser. A :class:`~memlab.core.errors.MemlabError` becomes one line
 on stderr and exit code 2.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 #: command -> (module under memlab.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         if fast is not None:  # an event hook: no argparse, nothing else imported
             return hook.run(fast)
     if "--quiet" in argv or "-q" in argv:
-        from memlab.progress import set_quiet
+        from memlab.observability.progress import set_quiet
 
         argv = set_quiet(argv)  # `memlab --quiet COMMAND`: no progress bars
     import argparse

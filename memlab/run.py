@@ -17,13 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from memlab import provenance, trace
 from memlab.benchmarks.base import Benchmark, BenchmarkCard, BenchmarkResult, DatasetCard
-from memlab.build import GROUPS, SETTINGS_GROUPS, build_components, build_node, config_hash
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.llm import accounting
-from memlab.naming import RUNTIME_KEYS, run_name_for
-from memlab.progress import say_cached
+from memlab.observability import provenance, trace
+from memlab.observability.progress import say_cached
+from memlab.wiring.build import GROUPS, SETTINGS_GROUPS, build_components, build_node, config_hash
+from memlab.wiring.naming import RUNTIME_KEYS, run_name_for
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ def write_outputs(folder: Path, cfg: Mapping[str, Any], result: BenchmarkResult)
     summary = {"metrics": result.metrics, "dataset": asdict(result.card), "info": result.info}
     (folder / "result.json").write_text(json.dumps(summary, indent=1, ensure_ascii=False, default=str) + "\n")
     if result.tier_counts is not None:
-        from memlab.plots import tier_distribution_png
+        from memlab.observability.plots import tier_distribution_png
 
         tier_distribution_png(result.tier_counts, folder / "tier_distribution.png")
     for name, data in result.artifacts.items():

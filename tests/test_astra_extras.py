@@ -10,7 +10,7 @@ import pytest
 
 from memlab.benchmarks.base import DatasetCard
 from memlab.benchmarks.project_history.evaluate import evaluate_history
-from memlab.components import Components, PipelineSettings
+from memlab.core.types import Memory, Summary
 from memlab.data.project_history.builtin import generate as generate_builtin
 from memlab.embed.tfidf import TfidfEmbedder
 from memlab.pipeline.anchor import IdentityAnchor, action_for, cosine_distance, fold
@@ -26,7 +26,7 @@ from memlab.strategies.retriever.dense import DenseRetriever
 from memlab.strategies.selector.seed_weighted import SeedWeightedSelector
 from memlab.strategies.summarizer.session_narrative import SessionNarrativeSummarizer
 from memlab.strategies.temporal.none import NoResolver
-from memlab.types import Memory, Summary
+from memlab.wiring.components import Components, PipelineSettings
 
 T0 = datetime(2025, 4, 7, 9, 0, tzinfo=UTC)
 E1, E2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])

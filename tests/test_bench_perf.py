@@ -92,7 +92,7 @@ def test_bench_episode_command_writes_results_and_report(tmp_path, capsys):
 
 
 def test_bench_refuses_bad_sizes():
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     with pytest.raises(MemlabError, match="comma-separated integers"):
         bench._ints("10k")

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from memlab.build import GROUPS, Unused, build_components, build_node, config_hash
-from memlab.errors import MemlabError
-from memlab.paths import CONF_DIR
-from memlab.strategy_index import TARGETS
+from memlab.core.errors import MemlabError
+from memlab.core.paths import CONF_DIR
+from memlab.wiring.build import GROUPS, Unused, build_components, build_node, config_hash
+from memlab.wiring.strategy_index import TARGETS
 from tests.support.compose import compose_cfg
 
 
@@ -127,10 +127,10 @@ def test_adding_a_judge_meets_errors_that_each_name_the_next_step(monkeypatch):
     import types
     from datetime import UTC, datetime, timedelta
 
+    from memlab.core.types import Memory, Relation, Verdict
     from memlab.pipeline.consolidate import consolidate
     from memlab.pipeline.store import MemoryStore
     from memlab.strategies.judge.base import JudgeBase
-    from memlab.types import Memory, Relation, Verdict
     from tests.test_pipeline import components as policy
 
     module = types.ModuleType("memlab.strategies.judge.keyword")
@@ -144,7 +144,7 @@ def test_adding_a_judge_meets_errors_that_each_name_the_next_step(monkeypatch):
             return Verdict(Relation.SUPERSEDE if "switched" in newer.text else Relation.COEXIST, 0.9, "keyword")
 
     module.KeywordJudge = KeywordJudge
-    with pytest.raises(MemlabError, match=r"add it to TARGETS\['judge'\] in memlab/strategy_index\.py"):
+    with pytest.raises(MemlabError, match=r"add it to TARGETS\['judge'\] in memlab/wiring/strategy_index\.py"):
         build_node({"_target_": target}, "judge")
     monkeypatch.setitem(TARGETS, "judge", TARGETS["judge"] | {target})  # step 2: its line in the allow-list
     with pytest.raises(MemlabError) as refused:

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from memlab.paths import PROJECT_ROOT
+from memlab.core.paths import PROJECT_ROOT
 
 
 def memlab_main(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:

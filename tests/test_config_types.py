@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from memlab.errors import MemlabError
-from memlab.overrides import check_overrides
+from memlab.core.errors import MemlabError
+from memlab.wiring.overrides import check_overrides
 from tests.test_cli_errors import memlab_main
 
 
@@ -76,8 +76,8 @@ def test_every_pipeline_setting_is_composed_from_its_one_default():
 
     import yaml
 
-    from memlab.components import PipelineSettings
-    from memlab.paths import CONF_DIR
+    from memlab.core.paths import CONF_DIR
+    from memlab.wiring.components import PipelineSettings
     from tests.support.compose import compose_cfg
 
     assert "pipeline" not in yaml.safe_load((CONF_DIR / "config.yaml").read_text(encoding="utf-8"))

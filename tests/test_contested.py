@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.embed.knn import knn_pairs, knn_pairs_within, merge_pairs
 from memlab.pipeline.consolidate import consolidate
 from memlab.pipeline.inject import candidates, contested, store_block
@@ -15,7 +16,6 @@ from memlab.pipeline.store import MemoryStore
 from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.learned import verdict_from_proba
 from memlab.strategies.selector.current_facts import CurrentFactsSelector
-from memlab.types import Memory, Relation, Verdict
 from tests.test_pipeline import components
 
 T0 = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)

@@ -15,10 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlab.benchmarks.base import Benchmark
-from memlab.build import GROUPS, available_options, build
-from memlab.groups import BASES
-from memlab.text.tokens import item_tokens
-from memlab.types import (
+from memlab.core.groups import BASES
+from memlab.core.types import (
     TIER_ORDER,
     InjectionCandidate,
     Memory,
@@ -27,6 +25,8 @@ from memlab.types import (
     SelectionContext,
     Tier,
 )
+from memlab.text.tokens import item_tokens
+from memlab.wiring.build import GROUPS, available_options, build
 from tests.support.compose import compose_cfg
 from tests.support.stub_openai import StubOpenAI
 
@@ -128,11 +128,11 @@ def _calls(group: str) -> dict[str, tuple]:
 
 @pytest.mark.parametrize(("group", "option"), [p for p in ALL if p.values != ("embedder", "minilm")])
 def test_every_method_of_the_kind_is_traced(group, option):
-    """A run traces what its base class defines (:func:`memlab.trace.instrument`): every method, optional ones
-    (``judge_many``) included, is a span ``group.method`` when the pipeline calls it."""
+    """A run traces what its base class defines (:func:`memlab.observability.trace.instrument`): every method, optional
+    ones (``judge_many``) included, is a span ``group.method`` when the pipeline calls it."""
     from types import SimpleNamespace
 
-    from memlab import trace
+    from memlab.observability import trace
 
     methods = {n for n in dir(base_of(group)) if not n.startswith("_") and callable(getattr(base_of(group), n))}
     calls = _calls(group)

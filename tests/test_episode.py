@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.components import Components, PipelineSettings
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.embed.tfidf import TfidfEmbedder
-from memlab.errors import MemlabError
 from memlab.pipeline.episode import Episode, Query, run_episode, session_of
 from memlab.pipeline.units import is_summary, sources_of
 from memlab.strategies.clusterer.agglomerative import AgglomerativeClusterer
@@ -24,7 +24,7 @@ from memlab.strategies.selector.none import NoSelector
 from memlab.strategies.selector.seed_weighted import SeedWeightedSelector
 from memlab.strategies.summarizer.extractive import ExtractiveSummarizer
 from memlab.strategies.temporal.none import NoResolver
-from memlab.types import Memory, Relation, Verdict
+from memlab.wiring.components import Components, PipelineSettings
 
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)  # a Monday
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from memlab.paths import PROJECT_ROOT
+from memlab.core.paths import PROJECT_ROOT
 
 MISTAKES = [
     (["retention=exponental"], "unknown retention 'exponental'"),

@@ -1,4 +1,4 @@
-"""The SessionStart value types (:class:`memlab.selection_types.FrozenValue`) behave as the frozen dataclasses
+"""The SessionStart value types (:class:`memlab.core.selection_types.FrozenValue`) behave as the frozen dataclasses
 they replaced: same constructor, defaults, ``==``, hash, ``repr``, refused assignment, replace, asdict, copy and
 pickle."""
 
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from memlab.adapter.repo import Repo
+from memlab.core.selection_types import InjectionCandidate, SelectionContext, Tier
 from memlab.pipeline.inject import InjectedBlock
-from memlab.selection_types import InjectionCandidate, SelectionContext, Tier
 
 T0 = datetime(2025, 12, 1, 9, 30, tzinfo=UTC)
 

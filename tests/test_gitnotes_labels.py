@@ -9,9 +9,9 @@ import pytest
 
 from memlab.benchmarks.gitnotes_real import quality
 from memlab.benchmarks.gitnotes_real.benchmark import GitNotesRealBenchmark
+from memlab.core.errors import MemlabError
+from memlab.core.paths import PROJECT_ROOT as ROOT
 from memlab.data.gitnotes_real.labels import FORMAT, load_labels, record_key
-from memlab.errors import MemlabError
-from memlab.paths import PROJECT_ROOT as ROOT
 
 T0 = datetime(2025, 12, 1, tzinfo=UTC)
 

@@ -1,4 +1,4 @@
-"""The strategy groups are written once (memlab/groups.py): the conf, the allow-list, the Components fields, the
+"""The strategy groups are written once (memlab/core/groups.py): the conf, the allow-list, the Components fields, the
 base classes and the group lists derived elsewhere agree with the table."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import yaml
 
 from memlab.adapter.spec import DEFAULT_OPTIONS
 from memlab.benchmarks.base import POLICY
-from memlab.build import available_groups, available_options
-from memlab.components import Components
-from memlab.groups import BASES, CONFIG_DEFAULTS, GROUPS, OTHER_BUILT_GROUPS, SETTINGS_GROUPS, SPEC_DEFAULTS
-from memlab.paths import CONF_DIR
-from memlab.strategy_index import TARGETS
+from memlab.core.groups import BASES, CONFIG_DEFAULTS, GROUPS, OTHER_BUILT_GROUPS, SETTINGS_GROUPS, SPEC_DEFAULTS
+from memlab.core.paths import CONF_DIR
+from memlab.wiring.build import available_groups, available_options
+from memlab.wiring.components import Components
+from memlab.wiring.strategy_index import TARGETS
 
 
 def defaults_list() -> list[tuple[str, str]]:

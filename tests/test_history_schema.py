@@ -6,10 +6,10 @@ import json
 
 import pytest
 
+from memlab.core.errors import MemlabError
+from memlab.core.types import Relation
 from memlab.data.project_history.builtin import generate
 from memlab.data.project_history.schema import from_dict, read
-from memlab.errors import MemlabError
-from memlab.types import Relation
 
 
 def test_round_trip_is_exact(tmp_path):

@@ -10,7 +10,8 @@ HEAVY = ("torch", "mlflow", "hydra", "sklearn", "dspy", "sentence_transformers",
 
 def test_core_imports_load_no_heavy_library():
     code = (
-        "import sys, memlab, memlab.types, memlab.build, memlab.errors, memlab.cli, memlab.text.tokens\n"
+        "import sys, memlab, memlab.core.types, memlab.wiring.build, memlab.core.errors, memlab.cli, "
+        "memlab.text.tokens\n"
         f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()

@@ -127,7 +127,8 @@ def test_the_graph_sees_imports_inside_functions():
     assert cycles({"a": {"b"}, "b": set()}) == []
     assert folder_of("memlab.strategies.judge.slot") == "memlab.strategies.judge"
     assert folder_of("memlab.strategies.judge.slot", top=True) == "memlab.strategies"
-    assert folder_of("memlab.tracking") == "memlab.tracking" and folder_of("memlab.config") == "memlab.config"
+    assert folder_of("memlab.tracking") == "memlab.tracking" and folder_of("memlab.run") == "memlab.run"
+    assert folder_of("memlab.wiring.config") == "memlab.wiring" == folder_of("memlab.wiring.config", True)
     folders = folder_graph({"memlab.tracking.store": {"memlab.sweeps.jobs"}, "memlab.sweeps.jobs": set()})
     assert folders == {"memlab.tracking": {"memlab.sweeps"}, "memlab.sweeps": set()}
 
@@ -145,6 +146,11 @@ def test_no_import_circle_between_folders():
     graph = import_graph()
     for top in (False, True):
         assert [sorted(c) for c in cycles(folder_graph(graph, top))] == []
+
+
+def test_only_the_entry_points_stay_at_the_top():
+    """Every other module lives in a package that says what it is (``core``, ``wiring``, ``observability``, ...)."""
+    assert sorted(p.stem for p in PKG.glob("*.py")) == ["__init__", "__main__", "cli", "run"]
 
 
 def test_the_reporting_layers_point_one_way():

@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.build import build_components
 from memlab.data.project_history.generator import generate
 from memlab.embed.tfidf import TfidfEmbedder
 from memlab.pipeline.consolidate import consolidate
@@ -16,6 +15,7 @@ from memlab.pipeline.store import MemoryStore
 from memlab.strategies.judge.cascade import CascadeJudge
 from memlab.strategies.judge.learned import LearnedJudge
 from memlab.strategies.judge.slot import SlotJudge
+from memlab.wiring.build import build_components
 from tests.support.compose import compose_cfg
 
 

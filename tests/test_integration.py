@@ -90,7 +90,7 @@ def test_multirun_sweep_files_children_under_one_parent(tmp_path):
     import subprocess
     import sys
 
-    from memlab.paths import PROJECT_ROOT
+    from memlab.core.paths import PROJECT_ROOT
     from memlab.tracking.query import find_runs
 
     uri = f"sqlite:///{tmp_path / 'sweep.db'}"

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memlab.benchmarks import metrics
-from memlab.types import Memory, Relation
+from memlab.core.types import Memory, Relation
 
 S, D, M, C = Relation.SUPERSEDE, Relation.DUPLICATE, Relation.MERGE, Relation.COEXIST
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
@@ -262,9 +262,9 @@ def test_a_run_that_predicts_nothing_logs_no_precision_and_no_empty_kind():
 
     from memlab.benchmarks.base import DatasetCard
     from memlab.benchmarks.project_history.evaluate import evaluate_history
-    from memlab.build import build_components
+    from memlab.core.types import Verdict
     from memlab.strategies.judge.base import JudgeBase
-    from memlab.types import Verdict
+    from memlab.wiring.build import build_components
     from tests.support.compose import compose_cfg
 
     class Never(JudgeBase):

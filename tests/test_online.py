@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from memlab.components import Components, PipelineSettings
+from memlab.core.errors import MemlabError
+from memlab.core.types import EdgeType, Memory, Relation, Tier, Verdict
 from memlab.embed.tfidf import TfidfEmbedder
-from memlab.errors import MemlabError
 from memlab.pipeline.audit import OPERATIONS, audit_jsonl, read_audit, replay
 from memlab.pipeline.episode import Episode, run_episode
 from memlab.pipeline.history import history_of
@@ -25,7 +25,7 @@ from memlab.strategies.retriever.dense import DenseRetriever
 from memlab.strategies.selector.none import NoSelector
 from memlab.strategies.summarizer.extractive import ExtractiveSummarizer
 from memlab.strategies.temporal.none import NoResolver
-from memlab.types import EdgeType, Memory, Relation, Tier, Verdict
+from memlab.wiring.components import Components, PipelineSettings
 
 T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
 RECORD_KEYS = {"operation", "sources", "target", "classification", "confidence", "reasoning", "before", "after"}

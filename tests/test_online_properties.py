@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.components import Components, PipelineSettings
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.pipeline.audit import replay
 from memlab.pipeline.episode import Episode, run_episode
 from memlab.pipeline.history import history_of
@@ -23,7 +23,7 @@ from memlab.strategies.retriever.dense import DenseRetriever
 from memlab.strategies.selector.none import NoSelector
 from memlab.strategies.summarizer.extractive import ExtractiveSummarizer
 from memlab.strategies.temporal.none import NoResolver
-from memlab.types import Memory, Relation, Verdict
+from memlab.wiring.components import Components, PipelineSettings
 
 T0 = datetime(2025, 2, 3, 8, 0, tzinfo=UTC)
 TEXTS = ("use flask", "use fastapi", "use litestar", "deploy on friday", "deploy on monday", "cache in redis")

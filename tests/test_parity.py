@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from memlab.paths import PROJECT_ROOT
+from memlab.core.paths import PROJECT_ROOT
 from tests.support.scripts import load_script
 
 SNAPSHOT = PROJECT_ROOT / "experiments" / "parity" / "snapshot.py"

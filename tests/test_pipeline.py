@@ -7,10 +7,10 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from memlab.components import Components, PipelineSettings
+from memlab.core.errors import MemlabError
+from memlab.core.types import EdgeType, Memory, Relation, Tier, Verdict
 from memlab.embed.knn import knn_pairs
 from memlab.embed.tfidf import TfidfEmbedder
-from memlab.errors import MemlabError
 from memlab.pipeline.consolidate import PHASES, consolidate
 from memlab.pipeline.inject import TAG, store_block
 from memlab.pipeline.recall import recall
@@ -24,7 +24,7 @@ from memlab.strategies.retriever.dense import DenseRetriever
 from memlab.strategies.selector.seed_weighted import SeedWeightedSelector
 from memlab.strategies.summarizer.extractive import ExtractiveSummarizer
 from memlab.strategies.temporal.pattern_table import PatternTableResolver
-from memlab.types import EdgeType, Memory, Relation, Tier, Verdict
+from memlab.wiring.components import Components, PipelineSettings
 
 T0 = datetime(2025, 1, 1, 12, 0, tzinfo=UTC)
 

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from memlab.components import Components, PipelineSettings
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory, Summary, SummaryDecision, SupersededFact, Tier
 from memlab.embed.tfidf import TfidfEmbedder
-from memlab.errors import MemlabError
 from memlab.pipeline.episode import Episode, run_episode
 from memlab.pipeline.inject import summary_candidate
 from memlab.pipeline.online import merged_memory
@@ -23,7 +23,7 @@ from memlab.strategies.selector.recency import RecencySelector
 from memlab.strategies.summarizer.dspy_summarizer import DSPySummarizer, prompt_parts
 from memlab.strategies.summarizer.running_document import RunningDocumentSummarizer
 from memlab.strategies.temporal.none import NoResolver
-from memlab.types import Memory, Summary, SummaryDecision, SupersededFact, Tier
+from memlab.wiring.components import Components, PipelineSettings
 from tests.support.compose import compose_cfg
 from tests.support.stub_openai import StubOpenAI
 

@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from memlab import progress as p
+from memlab.observability import progress as p
 
 
 class Clock:

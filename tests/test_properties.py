@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memlab.core.types import TIER_ORDER, InjectionCandidate, Memory, MemoryState
 from memlab.pipeline.inject import TAG, escape, memory_text, render
 from memlab.strategies.retention.exponential import ExponentialRetention
 from memlab.strategies.retention.tiers import tier_for
-from memlab.types import TIER_ORDER, InjectionCandidate, Memory, MemoryState
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 NS = st.sampled_from(["decisions", "progress", "learnings", "blockers", "whatever"])

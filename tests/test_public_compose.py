@@ -1,6 +1,6 @@
-"""``memlab.config.compose`` is the one way to compose a config in code, and experiments reach memlab only through
-public names: no Hydra compose elsewhere, no imports from ``tests``, no private attributes, no monkeypatching, no
-``exec``."""
+"""``memlab.wiring.config.compose`` is the one way to compose a config in code, and experiments reach memlab only
+through public names: no Hydra compose elsewhere, no imports from ``tests``, no private attributes, no monkeypatching,
+no ``exec``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hydra.errors import HydraException
 
-from memlab.config import compose, compose_node, initialized
+from memlab.wiring.config import compose, compose_node, initialized
 
 ROOT = Path(__file__).resolve().parents[1]
 HYDRA_COMPOSE = {"compose", "initialize", "initialize_config_dir", "initialize_config_module"}
@@ -36,8 +36,8 @@ def hydra_compose_uses(path: Path) -> list[str]:
 
 def test_only_memlab_config_composes_through_hydra():
     found = [u for p in sources("memlab", "tests", "experiments") for u in hydra_compose_uses(p)]
-    assert [u for u in found if not u.startswith("memlab/config.py:")] == []
-    assert any(u.startswith("memlab/config.py:") for u in found)  # the check sees the one place that does
+    assert [u for u in found if not u.startswith("memlab/wiring/config.py:")] == []
+    assert any(u.startswith("memlab/wiring/config.py:") for u in found)  # the check sees the one place that does
 
 
 def test_the_check_finds_a_direct_compose(tmp_path):

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memlab.core.types import Edge, EdgeType, Memory, Tier
 from memlab.embed.knn import knn_pairs
 from memlab.pipeline.recall import MODE_TIERS, eligible
 from memlab.pipeline.store import MemoryStore
 from memlab.strategies.retriever.topk import VectorBank, top_order
 from memlab.text import slot_parse
-from memlab.types import Edge, EdgeType, Memory, Tier
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -98,10 +98,10 @@ def test_vector_bank_embeds_each_text_once_and_scores_every_row():
 
 
 def test_recall_of_a_pool_with_positions_equals_recall_of_the_plain_list(monkeypatch):
-    from memlab.build import build_components
     from memlab.data.project_history.generator import generate
     from memlab.pipeline import recall as recall_module
     from memlab.strategies.retriever import engine
+    from memlab.wiring.build import build_components
     from tests.support.compose import compose_cfg
 
     monkeypatch.setattr(engine, "BANK_MIN_UNITS", 5)  # the vector bank for every pool
@@ -312,9 +312,9 @@ def test_top_columns_is_the_prefix_of_the_stable_argsort(data, rows, cols):
 
 
 def test_incremental_consolidation_judges_only_the_new_pairs():
-    from memlab.build import build_components
     from memlab.data.project_history.generator import generate
     from memlab.pipeline.consolidate import consolidate
+    from memlab.wiring.build import build_components
     from tests.support.compose import compose_cfg
 
     cfg = compose_cfg(["+experiment=project_history_large", "dataset.size=300", "pipeline.incremental=true"])
@@ -358,7 +358,7 @@ def test_learned_judge_many_equals_judge_of_each_pair():
 def test_a_clusterer_asked_for_too_many_items_names_the_scalable_option(target, kwargs):
     import importlib
 
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     module, name = target.rsplit(".", 1)
     clusterer = getattr(importlib.import_module(module), name)(**kwargs)

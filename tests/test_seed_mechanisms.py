@@ -8,14 +8,14 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from memlab.components import PipelineSettings
+from memlab.core.types import Memory, MemoryState, Relation, Tier, Verdict
 from memlab.pipeline.anchor import IdentityAnchor, dissonance_check, fold, unit
 from memlab.pipeline.online import process_arrival
 from memlab.pipeline.store import MemoryStore
 from memlab.strategies.judge.slot import SlotJudge
 from memlab.strategies.retention.salience_prune import SaliencePruneRetention
 from memlab.strategies.summarizer.running_document import RunningDocumentSummarizer
-from memlab.types import Memory, MemoryState, Relation, Tier, Verdict
+from memlab.wiring.components import PipelineSettings
 from tests.test_online import NEAR, NEW, OLD, ScriptedJudge, TableEmbedder, comps
 
 T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
@@ -120,7 +120,7 @@ def test_a_dissonance_check_runs_above_its_level_names_the_pulling_narratives_an
 
 
 def _mechanisms(preset: str, dataset: str, *overrides: str) -> dict:
-    from memlab.paths import PROJECT_ROOT
+    from memlab.core.paths import PROJECT_ROOT
     from tests.support.scripts import load_script
 
     script = load_script(PROJECT_ROOT / "experiments" / "presets" / "mechanisms.py", "memlab_preset_mechanisms")

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.embed.knn import knn_pairs
 from memlab.pipeline.consolidate import consolidate
 from memlab.pipeline.inject import contested
 from memlab.pipeline.slot_candidates import slot_pairs
 from memlab.pipeline.store import MemoryStore
-from memlab.types import Memory, Relation, Verdict
 from tests.test_contested import TableJudge
 from tests.test_pipeline import components
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from memlab.benchmarks.base import BenchmarkCard
-from memlab.build import GROUPS, Unused, build_components, build_node
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.run import check_uses, overridden_groups, run
-from memlab.strategy_index import TARGETS
+from memlab.wiring.build import GROUPS, Unused, build_components, build_node
+from memlab.wiring.strategy_index import TARGETS
 from tests.locomo.tiny import tiny, write
 from tests.support.compose import compose_cfg
 

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from memlab.conf_resolvers import PROJECT_ROOT
 from memlab.models.logistic import save
 from memlab.strategies.judge.record_features import FEATURES
 from memlab.training import record_judge as rj
+from memlab.wiring.conf_resolvers import PROJECT_ROOT
 
 SIMS = ("cos_title", "cos_content", "cos_text", "cos_title_content", "cos_content_title")
 #: The forward selection's four features (the first candidate); the shipped model keeps the two that transfer.

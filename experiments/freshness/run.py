@@ -39,10 +39,10 @@ from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import append_memory
 from memlab.adapter.spec import load_spec, policy_id
 from memlab.adapter.state import CACHE_FILE, read_json
+from memlab.core.paths import PROJECT_ROOT
+from memlab.core.types import Relation
 from memlab.data.project_history.generator import generate
-from memlab.paths import PROJECT_ROOT
 from memlab.pipeline.inject import escape
-from memlab.types import Relation
 
 DONE = re.compile(r"consolidation run_\w+: \d+ memories, ([\d.]+) s")
 

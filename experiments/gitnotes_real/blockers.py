@@ -19,11 +19,11 @@ from memlab.benchmarks.project_history.evaluate import (
     stale_since,
 )
 from memlab.benchmarks.project_history.evaluate_queries import make_answerer
-from memlab.build import build_components
-from memlab.config import compose
+from memlab.core.types import Relation
 from memlab.data.project_history.generator import generate
 from memlab.pipeline.episode import run_episode
-from memlab.types import Relation
+from memlab.wiring.build import build_components
+from memlab.wiring.config import compose
 
 
 def one(seed: int, k: int, experiment: str) -> dict[str, float]:

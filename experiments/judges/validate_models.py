@@ -37,6 +37,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from memlab.benchmarks.base import DatasetCard
 from memlab.benchmarks.project_history.evaluate import evaluate_history
+from memlab.core.types import Verdict
 from memlab.data.project_history.generator import generate
 from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.learned import verdict_from_proba
@@ -48,7 +49,6 @@ from memlab.training.judge import (
     make_embedder,
     parse_seeds,
 )
-from memlab.types import Verdict
 
 N_NO_ALT = FEATURES.index("profile_alt_max")  # the 43 columns of model v4
 N_V5 = FEATURES.index("profile_attr_sim2")  # the 47 columns of model v5
@@ -122,8 +122,8 @@ class TableJudge(JudgeBase):
 
 def components() -> tuple:
     """The experiment's components (judge ``none``) and its tentative-SUPERSEDE threshold."""
-    from memlab.build import build_components
-    from memlab.config import compose
+    from memlab.wiring.build import build_components
+    from memlab.wiring.config import compose
 
     cfg = compose(["+experiment=project_history", "judge=none"])
     return build_components(cfg), cfg.get("learned_supersede_threshold")

@@ -25,8 +25,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from memlab.config import compose  # noqa: E402
 from memlab.run import run  # noqa: E402
+from memlab.wiring.config import compose  # noqa: E402
 
 #: The one-at-a-time set: each strategy group of the policy swapped for its ``none`` option.
 DEFAULT_VARIANTS: dict[str, list[str]] = {

@@ -29,9 +29,9 @@ sys.path.insert(0, str(ROOT))
 
 from memlab.benchmarks.locomo.cv import CV_METRIC, answer_grid, expand_grid, loocv  # noqa: E402
 from memlab.benchmarks.metrics import bootstrap_ci  # noqa: E402
-from memlab.build import build_node, config_hash  # noqa: E402
-from memlab.config import compose  # noqa: E402
 from memlab.run import run  # noqa: E402
+from memlab.wiring.build import build_node, config_hash  # noqa: E402
+from memlab.wiring.config import compose  # noqa: E402
 
 #: Retriever variants: the experiment's tuned retriever (retriever=hybrid_locomo), the same without the one-turn
 #: BM25 window, and the hybrid retriever as shipped (conf/retriever/hybrid.yaml).
@@ -44,7 +44,7 @@ DEFAULT_VARIANTS: dict[str, list[str]] = {
 
 def variant_rows(name: str, overrides: list[str], tracking: list[str], cache: Path) -> tuple[list[dict], dict]:
     """Prediction rows and the resolved config of one variant (run once, then read from the cache)."""
-    from memlab import provenance
+    from memlab.observability import provenance
 
     cfg = compose(["+experiment=locomo_temporal", *tracking, *overrides])
     key = config_hash([{k: v for k, v in cfg.items() if k != "tracking"}, provenance.git_state()])
@@ -155,7 +155,7 @@ def log(result: dict, cfg: dict | None, tracking: list[str]) -> None:
     """One MLflow run holding the estimate, the folds' choices and the JSON."""
     if cfg is None:
         return
-    from memlab import provenance
+    from memlab.observability import provenance
 
     tracker = build_node(compose(["+experiment=locomo_temporal", *tracking])["tracking"], "tracking")
     sha, dirty = provenance.git_state()

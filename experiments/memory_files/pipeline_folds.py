@@ -24,10 +24,10 @@ from memlab.benchmarks.memory_files.scoring import COUNTS
 
 def main() -> None:
     """Run and print (see the module docstring)."""
-    from memlab.config import compose
     from memlab.data.memory_files.corpus import repo_files
     from memlab.run import run
     from memlab.training.record_judge import default_folder
+    from memlab.wiring.config import compose
 
     models = Path(sys.argv[1])
     cascade = "--cascade" in sys.argv[2:]

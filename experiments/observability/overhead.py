@@ -29,9 +29,9 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("overrides", nargs="*", help="Hydra overrides (after --)")
     args = parser.parse_args()
-    from memlab.config import compose
-    from memlab.progress import set_quiet
+    from memlab.observability.progress import set_quiet
     from memlab.run import run
+    from memlab.wiring.config import compose
 
     set_quiet(["--quiet"])
     overrides = [*args.overrides, "tracking=none"]

@@ -33,7 +33,7 @@ def timed(name: str) -> bool:
 
 def compose_case(overrides: list[str]) -> dict[str, Any]:
     """The resolved config of ``overrides`` (tracking off)."""
-    from memlab.config import compose
+    from memlab.wiring.config import compose
 
     return compose(overrides, tracking="none")
 

@@ -19,14 +19,14 @@ def mechanisms(preset: str, dataset: str, overrides: list[str]) -> dict[str, Any
     """Run the preset's episode on the history benchmark ``dataset`` and count what its mechanisms did."""
     from memlab.benchmarks.project_history.evaluate import history_episode, stale_since
     from memlab.benchmarks.project_history.evaluate_queries import make_answerer
-    from memlab.build import build_components, build_node
-    from memlab.config import compose
+    from memlab.core.types import Tier
     from memlab.pipeline.astra import extras_metrics
     from memlab.pipeline.episode import run_episode
     from memlab.pipeline.inject import store_block
     from memlab.strategies.summarizer.extract import line_of
     from memlab.text.slot_parse import content_tokens
-    from memlab.types import Tier
+    from memlab.wiring.build import build_components, build_node
+    from memlab.wiring.config import compose
 
     cfg = compose([f"+experiment={preset}", f"dataset={dataset}", *overrides])
     components = build_components(cfg)

@@ -22,11 +22,11 @@ from dataclasses import replace
 from typing import Any
 
 from memlab.benchmarks.project_history.evaluate import evaluate_history
-from memlab.build import build, build_components
-from memlab.config import compose
+from memlab.core.types import Relation, Verdict
 from memlab.data.relations import transitive_closure
 from memlab.strategies.judge.base import JudgeBase
-from memlab.types import Relation, Verdict
+from memlab.wiring.build import build, build_components
+from memlab.wiring.config import compose
 
 #: An OpenAI-compatible address nothing serves (port 9, discard): each call is refused at once.
 UNSERVED = "http://127.0.0.1:9/v1"

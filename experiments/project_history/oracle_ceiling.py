@@ -11,11 +11,11 @@ from dataclasses import replace
 from memlab.benchmarks.base import DatasetCard
 from memlab.benchmarks.project_history import history_metrics as hm
 from memlab.benchmarks.project_history.evaluate import evaluate_history
-from memlab.build import build_components
-from memlab.config import compose
+from memlab.core.types import Relation, Verdict
 from memlab.data.project_history.generator import generate
 from memlab.strategies.judge.base import JudgeBase
-from memlab.types import Relation, Verdict
+from memlab.wiring.build import build_components
+from memlab.wiring.config import compose
 
 KEYS = (
     "supersession_recall",

@@ -8,9 +8,9 @@ import sys
 
 from memlab.benchmarks.base import DatasetCard
 from memlab.benchmarks.project_history.evaluate import evaluate_history
-from memlab.build import build_components
-from memlab.config import compose
 from memlab.data.project_history.generator import generate
+from memlab.wiring.build import build_components
+from memlab.wiring.config import compose
 
 KEYS = (
     "supersession_f1",

@@ -25,11 +25,11 @@ from typing import Any
 from memlab.benchmarks.base import DatasetCard
 from memlab.benchmarks.project_history.evaluate import history_episode, score_history, stale_since
 from memlab.benchmarks.project_history.evaluate_queries import make_answerer
-from memlab.build import build_components
-from memlab.config import compose
 from memlab.data.project_history.generator import generate
 from memlab.pipeline.episode import run_episode
 from memlab.strategies.judge.base import JudgeBase
+from memlab.wiring.build import build_components
+from memlab.wiring.config import compose
 
 CARD = DatasetCard("project_history", "1", "0", "-", "-", "supersession_f1")
 

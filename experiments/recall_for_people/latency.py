@@ -28,8 +28,8 @@ from memlab.adapter.export import spec_from_config
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import append_memory
 from memlab.adapter.spec import resolve_spec
-from memlab.config import compose
-from memlab.paths import PROJECT_ROOT, default_data_dir
+from memlab.core.paths import PROJECT_ROOT, default_data_dir
+from memlab.wiring.config import compose
 
 WALK_THROUGH = (
     ("decisions", "Use Kafka for the event bus"),

@@ -17,10 +17,10 @@ import sys
 
 import numpy as np
 
+from memlab.core.paths import PROJECT_ROOT
 from memlab.data.project_history.generator import generate
 from memlab.embed.minilm import MiniLMEmbedder
 from memlab.embed.tfidf import TfidfEmbedder
-from memlab.paths import PROJECT_ROOT
 
 DEV, HELD_OUT = range(1020, 1025), range(0, 5)
 

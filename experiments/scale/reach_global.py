@@ -6,10 +6,10 @@ Run from the checkout: python experiments/scale/reach_global.py
 import sys
 
 sys.path.insert(0, ".")
+from memlab.core.types import Relation
 from memlab.data.project_history.generator import generate
 from memlab.embed.knn import knn_pairs, knn_pairs_within, merge_pairs
 from memlab.embed.tfidf import TfidfEmbedder
-from memlab.types import Relation
 
 for n in (1000, 10000):
     h = generate(0, n)

@@ -9,11 +9,11 @@ import sys
 
 sys.path.insert(0, ".")
 
+from memlab.core.types import Relation
 from memlab.data.project_history.generator import generate
 from memlab.embed.knn import knn_pairs_within
 from memlab.embed.tfidf import TfidfEmbedder
 from memlab.pipeline.subject_candidates import subject_block
-from memlab.types import Relation
 
 for n in (1000, 10000, 100000):
     h = generate(0, n)

@@ -22,7 +22,7 @@ from typing import TypeVar
 from memlab.adapter.gitcli import GIT_TIMEOUT, Repo
 from memlab.adapter.notes_format import MAX_MEMORY_BYTES, MAX_NOTE_BYTES, RawMemory, parse_lines
 from memlab.adapter.notes_split import bounded_lines
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 T = TypeVar("T")
 

@@ -25,7 +25,7 @@ from memlab.adapter.state import (
     read_json,
     write_json_atomic,
 )
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.pipeline.store import MemoryStore
 
 #: ``progress(step, total, label)``: what install shows while the first consolidation runs.

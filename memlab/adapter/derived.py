@@ -20,8 +20,8 @@ from typing import Any
 
 from memlab.adapter.gitcli import Repo
 from memlab.adapter.state import TIERS, log_line, read_json, write_json_atomic
+from memlab.core.types import EdgeType, Tier
 from memlab.pipeline.store import MemoryStore
-from memlab.types import EdgeType, Tier
 
 OVERLAY_FILE = "derived.json"
 FORMAT = 1

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.adapter.spec import GROUPS, HOOK_DEFAULTS, SPEC_FORMAT, config_hash
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 
 def parse_param(value: str) -> Any:
@@ -98,7 +98,7 @@ def pin_models(spec: dict[str, Any], run_id: str, out: Path, uri: str | None = N
         MemlabError: A model cannot be found.
     """
     from memlab.adapter.spec import model_refs
-    from memlab.sha import file_sha256
+    from memlab.core.sha import file_sha256
     from memlab.tracking.query import download_artifact, list_artifacts
 
     pinned: list[Path] = []

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from memlab.adapter.repo import Repo
 from memlab.adapter.state import CACHE_FILE, SEEN_FILE, read_json
-from memlab.selection_types import InjectionCandidate, Tier
+from memlab.core.selection_types import InjectionCandidate, Tier
 
-TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.core.selection_types)
 if TYPE_CHECKING:
     from datetime import datetime
     from typing import Any
@@ -94,7 +94,7 @@ def admitted(spec: dict[str, Any], memories: list[Any], store: dict[str, Any] | 
     node = spec["strategies"].get("admission") or {}
     if str(node.get("_target_", "")).endswith(".NoAdmission") or not node.get("_target_"):
         return memories
-    from memlab.build import build_node
+    from memlab.wiring.build import build_node
 
     admission = build_node(node, "admission", where="spec")
     seen = ({m.id: m for m in memories} if store is None else store) if admission.reads_store else {}
@@ -125,9 +125,9 @@ def pending_block(
     from dataclasses import replace
 
     from memlab.adapter.notes_store import load_memories
+    from memlab.core.types import Relation
     from memlab.pipeline.inject import build_block
     from memlab.strategies.judge.slot import SlotJudge
-    from memlab.types import Relation
 
     others = read_json(repo.memlab_dir / SEEN_FILE, [])  # a newer run's, after a race: its memories are not new
     known = {c.id for c in pool} | ({o for o in others if isinstance(o, str)} if isinstance(others, list) else set())
@@ -156,7 +156,7 @@ def pending_block(
 
 def budget_tokens(spec: dict[str, Any]) -> int:
     """The spec's ``pipeline.budget_tokens`` (the default when it sets none or something that is not a number)."""
-    from memlab.selection_types import DEFAULT_BUDGET_TOKENS
+    from memlab.core.selection_types import DEFAULT_BUDGET_TOKENS
 
     try:
         return int((spec.get("pipeline") or {}).get("budget_tokens", DEFAULT_BUDGET_TOKENS))

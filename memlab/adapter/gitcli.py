@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from memlab.adapter.repo import Repo, find_repo
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 __all__ = ["Repo", "find_repo", "git_text", "run_git"]
 

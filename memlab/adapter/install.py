@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.adapter.safe_io import atomic_write, make_dirs, read_regular, refuse_links
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 MARKER = " -m memlab.cli hook "
 #: What a project-scope command holds: the per-user launcher folder and name prefix (:func:`launcher_path`).
@@ -120,14 +120,14 @@ HOOK_MODULES: tuple[str, ...] = (
     "memlab.adapter.notes_cache",
     "memlab.adapter.safe_io",
     "memlab.pipeline.inject",
-    "memlab.build",
+    "memlab.wiring.build",
     "fcntl",
     "subprocess",
 )
 
 _PRECOMPILE = """
 import compileall, importlib, sys
-from memlab.strategy_index import TARGETS
+from memlab.wiring.strategy_index import TARGETS
 ok = compileall.compile_dir(sys.argv[1], quiet=2, workers=1)
 names = sys.argv[2:] + sorted({t.rpartition(".")[0] for t in TARGETS["selector"]})
 for name in names:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.adapter.repo import Repo
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 #: The scopes whose install applies to a repository, the most specific first.
 SCOPE_ORDER: tuple[str, ...] = ("local", "project", "user")

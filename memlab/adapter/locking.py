@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 #: git-notes-memory's capture lock file name.
 FOREIGN_LOCK_NAME = ".capture.lock"

@@ -46,7 +46,7 @@ def read_file(path: Path) -> dict[str, Any]:
     """
     from memlab.adapter.safe_io import read_regular
     from memlab.adapter.state import log_line
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     where = path.parent.parent
     try:
@@ -103,7 +103,7 @@ def write_file(path: Path, notes: dict[str, Any]) -> None:
     """Replace one cache file with ``notes`` (``blob -> entry``), cut to :data:`MAX_CACHED_CHARS`; never raises."""
     from memlab.adapter.safe_io import atomic_write
     from memlab.adapter.state import log_line
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     def dump(notes: dict[str, Any]) -> str:  # parses or JSON read back: no cycle; timestamps the only non-JSON value
         data = {"format": FORMAT, "parser": PARSER, "notes": notes}

@@ -7,7 +7,7 @@ from datetime import datetime
 from operator import attrgetter
 
 from memlab.adapter.notes_format import RawMemory, memory_id
-from memlab.types import Memory
+from memlab.core.types import Memory
 
 
 class Collector:

@@ -17,7 +17,7 @@ from memlab.adapter.jsonl_refs import DERIVED_REFS
 from memlab.adapter.notes_format import split_note
 from memlab.adapter.notes_store import HEX_DIGITS, MEM_PREFIX
 from memlab.adapter.notes_write import anchored_tree, batch, commit_tree, compare_and_swap, preserve, tip, write_blob
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 
 def _is_ancestor(repo: Repo, a: str, b: str) -> bool:

@@ -22,8 +22,8 @@ from memlab.adapter.notes_format import (
 )
 from memlab.adapter.notes_split import split_text
 from memlab.adapter.notes_write import append_note, batch
-from memlab.errors import MemlabError
-from memlab.types import Memory
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory
 
 MEM_PREFIX = "refs/notes/mem/"
 #: Notes read per batch when reading against a deadline (the first session's raw-notes fallback).

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from memlab.adapter.gitcli import Repo, git_reason, run_git
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 #: Name of the non-note tree entry that keeps a derived ref's anchor object reachable (gc, prune, fetch).
 ANCHOR_ENTRY = "memlab-anchor"

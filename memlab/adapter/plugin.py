@@ -19,7 +19,7 @@ from pathlib import Path
 from memlab.adapter.install import EVENTS, fast_command, launcher_prefix, memlab_root, pycache_dir
 from memlab.adapter.plugin_docs import LICENSE, icon_png, readme
 from memlab.adapter.safe_io import atomic_write, make_dirs, read_regular
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 MANIFEST = ".memlab-plugin.json"
 #: Every file the plugin can hold (a manifest naming anything else is not trusted for it).

@@ -7,7 +7,7 @@ from dataclasses import asdict
 from datetime import datetime, timedelta
 from typing import Any
 
-from memlab.types import (
+from memlab.core.types import (
     MAX_ACCESS_TIMES,
     ConsolidationResult,
     Edge,

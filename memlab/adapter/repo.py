@@ -1,7 +1,7 @@
 """Finding a repository's work tree and git directory without running git (the SessionStart path).
 
-:class:`Repo` is a :class:`~memlab.selection_types.FrozenValue`, not a dataclass: the SessionStart hook does
-not import ``dataclasses`` (see :mod:`memlab.selection_types`).
+:class:`Repo` is a :class:`~memlab.core.selection_types.FrozenValue`, not a dataclass: the SessionStart hook does
+not import ``dataclasses`` (see :mod:`memlab.core.selection_types`).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from memlab.errors import MemlabError
-from memlab.selection_types import FrozenValue
+from memlab.core.errors import MemlabError
+from memlab.core.selection_types import FrozenValue
 
 
 class Repo(FrozenValue):

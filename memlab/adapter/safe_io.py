@@ -12,7 +12,7 @@ import os
 import stat
 from pathlib import Path
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 #: Largest settings/record file memlab reads.
 MAX_READ = 16 * 1024 * 1024

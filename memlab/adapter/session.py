@@ -2,7 +2,7 @@
 
 Imports stay light (no numpy, torch, mlflow, hydra or sklearn): consolidation precomputed everything. Nor does
 the cached path import ``dataclasses`` or ``typing`` (a third of a cold process's CPU time together): its value
-types are :class:`~memlab.selection_types.FrozenValue` classes, its modules name their annotation-only imports
+types are :class:`~memlab.core.selection_types.FrozenValue` classes, its modules name their annotation-only imports
 under a local ``TYPE_CHECKING`` flag, and the builder checks the selector against its base class, which imports neither
 (``tests/adapter/test_session_start.py`` holds the list). When
 the cache is missing or unusable (a fresh install, a corrupt file) the block is built from the raw notes
@@ -29,9 +29,9 @@ from memlab.adapter.state import (
     read_json,
     write_json_atomic,
 )
-from memlab.selection_types import InjectionCandidate, Tier
+from memlab.core.selection_types import InjectionCandidate, Tier
 
-TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.core.selection_types)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -83,7 +83,7 @@ def claim_start(repo: Repo, seconds: float) -> bool:
     import fcntl
     import time
 
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     try:
         repo.memlab_dir.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
 """The frozen hook spec (``memlab-hook.json``) and its loader, which needs neither Hydra nor MLflow.
 
-A spec names each strategy by its ``_target_`` with its parameters; :mod:`memlab.build` (the one builder)
-builds it, refusing any target off the allow-list (:mod:`memlab.strategy_index`). A strategy whose
+A spec names each strategy by its ``_target_`` with its parameters; :mod:`memlab.wiring.build` (the one builder)
+builds it, refusing any target off the allow-list (:mod:`memlab.wiring.strategy_index`). A strategy whose
 third-party dependency is missing fails with a message naming the package to install.
 
 Model files (a strategy's ``model_path``, and those of the strategies nested in it, such as the cascade judge's
@@ -16,13 +16,13 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from memlab.build import GROUPS, build_node, config_hash, missing_package_error
-from memlab.errors import MemlabError
-from memlab.groups import SPEC_DEFAULTS
+from memlab.core.errors import MemlabError
+from memlab.core.groups import SPEC_DEFAULTS
+from memlab.core.sha import file_sha256
 from memlab.pipeline.inject import MAX_BLOCK_CHARS, MAX_ITEM_CHARS
-from memlab.sha import file_sha256
+from memlab.wiring.build import GROUPS, build_node, config_hash, missing_package_error
 
-TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.core.selection_types)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -156,8 +156,10 @@ def build_selector(spec: Mapping[str, Any]) -> Any:
 
 
 def build_components(spec: Mapping[str, Any], groups: tuple[str, ...] | None = None) -> Any:
-    """The strategies (``groups``: only those) plus pipeline settings, as :class:`memlab.components.Components`."""
-    from memlab.build import build_components as build_policy
+    """The strategies (``groups``: only those) plus pipeline settings, as
+    :class:`memlab.wiring.components.Components`.
+    """
+    from memlab.wiring.build import build_components as build_policy
 
     return build_policy(spec, groups=groups, where="spec")
 
@@ -166,19 +168,19 @@ def build_components(spec: Mapping[str, Any], groups: tuple[str, ...] | None = N
 DEFAULT_RETRIEVER: dict[str, Any] = {"_target_": "memlab.strategies.retriever.dense.DenseRetriever"}
 
 #: Options of the built-in default spec (the foundation's defaults with the hashing embedder).
-DEFAULT_OPTIONS: dict[str, str] = dict(SPEC_DEFAULTS)  # memlab/groups.py
+DEFAULT_OPTIONS: dict[str, str] = dict(SPEC_DEFAULTS)  # memlab/core/groups.py
 
 
 def default_spec() -> dict[str, Any]:
     """A spec from the conf files' defaults (no run needed), for repositories without an exported spec."""
     import yaml
 
-    from memlab.paths import CONF_DIR
+    from memlab.core.paths import CONF_DIR
 
     strategies = {}
     for group, option in DEFAULT_OPTIONS.items():
         strategies[group] = yaml.safe_load((CONF_DIR / group / f"{option}.yaml").read_text(encoding="utf-8"))
-    pipeline: dict[str, Any] = {}  # every pipeline setting at its default (memlab.components.PipelineSettings)
+    pipeline: dict[str, Any] = {}  # every pipeline setting at its default (memlab.wiring.components.PipelineSettings)
     spec = {
         "format": SPEC_FORMAT,
         "strategies": strategies,

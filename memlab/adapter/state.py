@@ -7,7 +7,7 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.core.selection_types)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -40,7 +40,7 @@ CANDIDATE_FIELDS: dict[str, tuple[type, ...]] = {
     "confidence": (int, float),
     "tier": (str,),
 }
-#: The cache's columns, in :class:`memlab.types.InjectionCandidate` field order.
+#: The cache's columns, in :class:`memlab.core.types.InjectionCandidate` field order.
 CANDIDATE_COLUMNS: tuple[str, ...] = tuple(CANDIDATE_FIELDS)
 _NUMBER = (int, float)
 
@@ -56,7 +56,7 @@ def clock() -> datetime:
         try:
             ts = datetime.fromisoformat(fixed)
         except ValueError:
-            from memlab.errors import MemlabError
+            from memlab.core.errors import MemlabError
 
             raise MemlabError(
                 f"MEMLAB_NOW={fixed[:40]!r} is not an ISO-8601 time (e.g. 2025-12-24T10:00:00+00:00); fix or unset it"
@@ -72,7 +72,7 @@ def write_json_atomic(path: Path, data: Any) -> None:
         MemlabError: The state folder is not writable or the disk is full.
     """
     from memlab.adapter.safe_io import atomic_write
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -154,7 +154,7 @@ def read_json(path: Path, default: Any = None) -> Any:
     through), unreadable, over 256 MiB or nested too deeply.
     """
     from memlab.adapter.safe_io import read_regular
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     try:
         data = read_regular(path, MAX_STATE_BYTES)

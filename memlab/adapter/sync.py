@@ -15,8 +15,8 @@ from memlab.adapter.jsonl_refs import DERIVED_REFS
 from memlab.adapter.locking import writer_lock
 from memlab.adapter.notes_merge import merge_ref
 from memlab.adapter.notes_store import MEM_PREFIX
-from memlab.errors import MemlabError
-from memlab.types import NAMESPACES
+from memlab.core.errors import MemlabError
+from memlab.core.types import NAMESPACES
 
 
 def _add(repo: Repo, key: str, value: str) -> bool:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from memlab.core.errors import MemlabError
 from memlab.embed.base import EmbedderBase
-from memlab.errors import MemlabError
 
 FORMAT = 1
 #: Largest vector file read (100,000 texts of 384 dimensions take 157 MB).

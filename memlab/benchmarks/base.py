@@ -2,7 +2,7 @@
 
 A benchmark owns its data (loading, checksums, licence), its gold and its pure scorers, and declares in a
 static :class:`BenchmarkCard` which strategy groups it exercises. :mod:`memlab.run` builds only those
-groups (any other is an :class:`~memlab.build.Unused` stand-in that raises when touched) and refuses an
+groups (any other is an :class:`~memlab.wiring.build.Unused` stand-in that raises when touched) and refuses an
 override of a group the card does not declare.
 
 History-like benchmarks are :class:`EpisodeBenchmark` subclasses: they turn their data into episodes
@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.components import Components
-from memlab.groups import EPISODE_GROUPS, SETTINGS_GROUPS
+from memlab.core.groups import EPISODE_GROUPS, SETTINGS_GROUPS
+from memlab.wiring.components import Components
 
-#: The strategy and settings groups an episode exercises: the whole policy (memlab/groups.py).
+#: The strategy and settings groups an episode exercises: the whole policy (memlab/core/groups.py).
 POLICY: tuple[str, ...] = (*EPISODE_GROUPS, *SETTINGS_GROUPS)
 
 
@@ -79,7 +79,7 @@ def files_sha256(paths: Iterable[Path]) -> str:
     """The checksum of a selection of repository files: SHA-256 over each file's name, a NUL, its SHA-256, a newline."""
     import hashlib
 
-    from memlab.sha import file_sha256
+    from memlab.core.sha import file_sha256
 
     return hashlib.sha256("".join(f"{p.name}\0{file_sha256(p)}\n" for p in paths).encode()).hexdigest()
 
@@ -111,7 +111,7 @@ class Benchmark:
     Contract: ``card`` declares every strategy group ``run`` touches (and no other); ``run`` is
     deterministic for the same components and seed; it never reads the wall clock for the benchmark's
     "now" (the data defines it); a missing or malformed data file raises
-    :class:`~memlab.errors.MemlabError` naming the path or record and the fix.
+    :class:`~memlab.core.errors.MemlabError` naming the path or record and the fix.
     """
 
     card: ClassVar[BenchmarkCard]
@@ -145,8 +145,8 @@ class EpisodeBenchmark(Benchmark):
 
     def run(self, components: Components, seed: int) -> BenchmarkResult:
         """Load, run every episode through the policy (its progress: the episode, its memories and queries), score."""
+        from memlab.observability.progress import progress, task
         from memlab.pipeline.episode import run_episode
-        from memlab.progress import progress, task
 
         data = self.load(seed)
         answer = self.answerer(components, data)

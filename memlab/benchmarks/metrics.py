@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
+from memlab.core.types import TIER_ORDER
 from memlab.data.relations import transitive_closure
-from memlab.types import TIER_ORDER
 
 
 def defined(values: Mapping[str, float | None]) -> dict[str, float]:

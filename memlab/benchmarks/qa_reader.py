@@ -24,9 +24,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from memlab.benchmarks.qa_metrics import bleu1, qa_f1
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory
 from memlab.llm.qa_signatures import PROMPT_VERSION
-from memlab.types import Memory
 
 #: The ledger groups of the protocol's calls.
 READER_GROUP = "reader"

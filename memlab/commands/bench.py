@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 TARGETS = ("episode", "temporal", "hook", "all", "report")
 
@@ -89,7 +89,7 @@ def bench_episode(args: argparse.Namespace) -> dict[str, Any]:
 def bench_hook(args: argparse.Namespace) -> dict[str, Any]:
     """The SessionStart hook benchmark (cold processes), with the interpreter floor."""
     from memlab.adapter.bench import run_bench
-    from memlab.paths import default_data_dir
+    from memlab.core.paths import default_data_dir
 
     notes = Path(args.notes) if args.notes else default_data_dir() / "git-notes-memory-notes" / "notes.jsonl"
     if not notes.is_file():
@@ -130,7 +130,7 @@ def bench_temporal(args: argparse.Namespace) -> dict[str, Any]:
 
 def environment() -> dict[str, Any]:
     """Where the numbers were measured."""
-    from memlab import provenance
+    from memlab.observability import provenance
 
     sha, dirty = provenance.git_state()
     return {"cpus": os.cpu_count(), "python": sys.version.split()[0], "git_sha": f"{sha}{' (dirty)' if dirty else ''}"}

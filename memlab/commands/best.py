@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 if TYPE_CHECKING:
     from memlab.tracking.query import Ranking

@@ -6,9 +6,9 @@ import argparse
 import re
 import textwrap
 
-from memlab.build import available_groups, available_options, unknown_option_message
-from memlab.errors import MemlabError
-from memlab.paths import CONF_DIR
+from memlab.core.errors import MemlabError
+from memlab.core.paths import CONF_DIR
+from memlab.wiring.build import available_groups, available_options, unknown_option_message
 
 #: A sentence ends at . ? or ! followed by a space and a capital, a backtick or a parenthesis (not after e.g./i.e.).
 _SENTENCE_END = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<=[.?!])\s+(?=[A-Z`(])")
@@ -62,7 +62,7 @@ def dataset_card(option: str):
     """The benchmark card of a ``dataset`` option (the class is imported, not built), or ``None``."""
     import re
 
-    from memlab.build import resolve_target
+    from memlab.wiring.build import resolve_target
 
     text = (CONF_DIR / "dataset" / f"{option}.yaml").read_text(encoding="utf-8")
     match = re.search(r"^_target_:\s*(\S+)", text, re.MULTILINE)

@@ -46,7 +46,7 @@ def _run(args: argparse.Namespace) -> int:
     from memlab.adapter.consolidation import consolidate_repo
     from memlab.adapter.spec import resolve_spec
     from memlab.adapter.state import log_line
-    from memlab.progress import quiet
+    from memlab.observability.progress import quiet
 
     repo = open_repo(args)
     # the hook's own child trusts no spec inside the repository; a person's command says which policy it runs

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from memlab.adapter.cli_common import add_repo_arguments, command_spec, emit, open_repo
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -10,7 +10,7 @@ import argparse
 import json
 from pathlib import Path
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -15,7 +15,7 @@ import signal
 import sys
 import time
 
-TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.core.selection_types)
 if TYPE_CHECKING:
     import argparse
 
@@ -197,7 +197,7 @@ def _capture(args: argparse.Namespace) -> int:
     from memlab.adapter.gitcli import find_repo
     from memlab.adapter.notes_store import append_memory
     from memlab.adapter.state import clock
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     payload: dict = {}
     if args.summary is None:

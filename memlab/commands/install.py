@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

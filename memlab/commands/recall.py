@@ -14,7 +14,7 @@ from dataclasses import asdict, replace
 from datetime import UTC, datetime
 
 from memlab.adapter.cli_common import add_repo_arguments, command_spec, emit, open_repo
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from memlab.adapter.spec import build_components, check_models, policy_id
     from memlab.adapter.state import clock
     from memlab.adapter.vectors import RepoEmbedder
+    from memlab.core.types import MAX_ACCESS_TIMES, MemoryState
     from memlab.pipeline.recall import recall
-    from memlab.types import MAX_ACCESS_TIMES, MemoryState
 
     repo = open_repo(args)
     spec = command_spec(args, repo, "recall")

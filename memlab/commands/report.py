@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import memlab.reports
-from memlab.build import GROUPS, SETTINGS_GROUPS, unknown_option_message
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.wiring.build import GROUPS, SETTINGS_GROUPS, unknown_option_message
 
 #: A study's report is a module of :mod:`memlab.reports` with a top-level ``main(argv)``; the others are the
 #: pieces reports share (found by reading the source, so listing the reports imports none of them).
@@ -102,7 +102,7 @@ def resolve_config(spec: str, uri: str | None) -> dict[str, Any]:
     import json
 
     if not RUN_ID.match(spec.strip()):
-        from memlab.config import compose
+        from memlab.wiring.config import compose
 
         return compose(shlex.split(spec), tracking=None)
     from memlab.tracking.query import read_artifact
@@ -115,7 +115,7 @@ def resolve_config(spec: str, uri: str | None) -> dict[str, Any]:
 
 
 def _parts() -> dict[str, tuple[str, ...]]:
-    from memlab.components import AstraSettings, OnlineSettings, PipelineSettings
+    from memlab.wiring.components import AstraSettings, OnlineSettings, PipelineSettings
 
     candidates = tuple(k for k in PipelineSettings.__dataclass_fields__ if k.startswith("knn_"))
     return {
@@ -145,7 +145,7 @@ def differing_groups(a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[str, .
     """The strategy and settings groups the benchmark uses whose subtree differs between A and B (``pipeline``: per
     knob, :func:`pipeline_group`); one-line error when A and B are on different benchmarks.
     """
-    from memlab.build import resolve_target
+    from memlab.wiring.build import resolve_target
 
     if a.get("dataset") != b.get("dataset"):
         raise MemlabError("attribution compares configurations on one benchmark; give A and B the same dataset=...")
@@ -210,7 +210,7 @@ def run_coalitions(
 
 def attribute(args: argparse.Namespace) -> int:
     """``--attribute B``: run the swaps that have no FINISHED run yet, then write the attribution report."""
-    from memlab.paths import PROJECT_ROOT
+    from memlab.core.paths import PROJECT_ROOT
     from memlab.reports import attribution_runs as ar
     from memlab.reports.common import check_output
 

@@ -15,7 +15,7 @@ import argparse
 import json
 from pathlib import Path
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out.suffix != ".json":
         raise MemlabError(f"--out must be a .json file (JSON trees); got {args.out}")
     if args.what == "admission":
-        from memlab.paths import PROJECT_ROOT, default_data_dir
+        from memlab.core.paths import PROJECT_ROOT, default_data_dir
 
         args.notes = args.notes or str(Path(default_data_dir()) / "git-notes-memory-notes" / "notes.jsonl")
         args.labels = args.labels or str(PROJECT_ROOT / "datasets" / "gitnotes_labels" / "dev.json")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from memlab.build import available_options, build, build_components
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.run import check_uses
+from memlab.wiring.build import available_options, build, build_components
 
 
 def experiment_groups(name: str) -> list[str]:
@@ -15,8 +15,8 @@ def experiment_groups(name: str) -> list[str]:
     """
     import yaml
 
-    from memlab.build import GROUPS, SETTINGS_GROUPS
-    from memlab.paths import CONF_DIR
+    from memlab.core.paths import CONF_DIR
+    from memlab.wiring.build import GROUPS, SETTINGS_GROUPS
 
     data = yaml.safe_load((CONF_DIR / "experiment" / f"{name}.yaml").read_text(encoding="utf-8")) or {}
     keys = [k for k in data if k != "defaults"]
@@ -30,7 +30,7 @@ def experiment_groups(name: str) -> list[str]:
 
 def check_experiment(name: str | None) -> list[str]:
     """Compose ``+experiment=name`` (or the bare config for ``None``) and build it; returns problems."""
-    from memlab.config import compose
+    from memlab.wiring.config import compose
 
     overrides = [f"+experiment={name}"] if name else []
     try:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 SPLITS = ("all", "dev", "sealed")
 

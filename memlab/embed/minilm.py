@@ -9,9 +9,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from memlab.core.errors import MemlabError
 from memlab.embed.base import EmbedderBase
 from memlab.embed.cache import EmbeddingCache
-from memlab.errors import MemlabError
 
 _OFFLINE = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
 
@@ -94,7 +94,7 @@ class MiniLMEmbedder(EmbedderBase):
 
     def _encode_model(self, todo: list[str]) -> np.ndarray:
         """Encode with the model; a cold cache says what it stores, and the run what that saves the next one."""
-        from memlab.progress import cached, quiet, task
+        from memlab.observability.progress import cached, quiet, task
 
         with task("loading the MiniLM model"):
             model = self._model()

@@ -16,11 +16,11 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from memlab import trace
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.llm import accounting
 from memlab.llm.cache import ResponseCache, cache_key
 from memlab.llm.prices import cost_usd
+from memlab.observability import trace
 
 T = TypeVar("T")
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 
 @cache

@@ -66,6 +66,6 @@ def signature(prompt: str) -> Any:
             reasoning: str = dspy.OutputField(desc="brief explanation")
 
         return FourWaySupersession.with_instructions(FOURWAY_INSTRUCTIONS)
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     raise MemlabError(f"unknown supersession prompt '{prompt}'; valid: {', '.join(PROMPTS)}")

@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from memlab.errors import MemlabError
-from memlab.sha import file_sha256
+from memlab.core.errors import MemlabError
+from memlab.core.sha import file_sha256
 
 
 def card_path(model: Path) -> Path:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.models.cards import read_card, save_with_card
 
 FORMAT = "memlab.logistic/1"

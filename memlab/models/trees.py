@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.models.cards import read_card, save_with_card
 
 FORMAT = "memlab.trees/1"

@@ -132,7 +132,7 @@ def write_png(section: dict[str, Any], path: Path) -> Path | None:
     cached = sorted(section.get("cached", []), key=lambda p: p["size"])
     if len(cached) < 2:
         return None
-    from memlab.plots import pyplot
+    from memlab.observability.plots import pyplot
 
     plt = pyplot()
     sizes = [p["size"] for p in cached]

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 
 def run_point(spec: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:

@@ -48,8 +48,8 @@ def bench_resolver(resolver: Any, items: list[tuple[str, Any]], repeats: int) ->
 
 def run_temporal(options: list[str] | None = None, size: int = 1000, repeats: int = 3) -> dict[str, Any]:
     """Time every (or the named) temporal option on the expressions of a generated history."""
-    from memlab.build import available_options, build
     from memlab.perf.worker import compose
+    from memlab.wiring.build import available_options, build
 
     items = expressions(size)
     names = options or [o for o in available_options("temporal") if o not in SKIP]

@@ -36,7 +36,7 @@ QUALITY: tuple[str, ...] = (
 
 def compose(experiment: str, size: int, seed: int, overrides: list[str]) -> dict[str, Any]:
     """The resolved config of ``+experiment=<experiment>`` at ``dataset.size=<size>`` as plain containers."""
-    from memlab.config import compose as compose_config
+    from memlab.wiring.config import compose as compose_config
 
     return compose_config([f"+experiment={experiment}", f"dataset.size={size}", f"seed={seed}", *overrides])
 
@@ -97,8 +97,8 @@ def time_delta(memories: list[Any], components: Any, delta: float) -> dict[str, 
 
 def measure(spec: dict[str, Any]) -> dict[str, Any]:
     """Measure one point (see the module docstring); returns a JSON-ready record."""
-    from memlab.build import GROUPS, build_components, build_node
     from memlab.pipeline.episode import run_episode
+    from memlab.wiring.build import GROUPS, build_components, build_node
 
     overrides = list(spec.get("overrides", []))
     tmp = None

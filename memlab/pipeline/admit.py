@@ -15,9 +15,9 @@ from memlab.pipeline.verdicts import exact_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from memlab.components import Components
+    from memlab.core.types import Memory
     from memlab.pipeline.store import MemoryStore
-    from memlab.types import Memory
+    from memlab.wiring.components import Components
 
 
 def kept(store: MemoryStore, components: Components, memories: Iterable[Memory]) -> dict[str, bool]:

@@ -36,10 +36,10 @@ from typing import Any
 
 import numpy as np
 
-from memlab.components import Components
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.units import summary_unit
 from memlab.pipeline.vectors import StoreEmbedder
+from memlab.wiring.components import Components
 
 logger = logging.getLogger(__name__)
 

@@ -30,9 +30,9 @@ from dataclasses import fields
 from datetime import datetime
 from typing import Any
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Edge, EdgeType, Memory, MemoryState, Tier
 from memlab.pipeline.store import MemoryStore
-from memlab.types import Edge, EdgeType, Memory, MemoryState, Tier
 
 #: The operations a record may name.
 OPERATIONS: tuple[str, ...] = ("ADD", "UPDATE", "DELETE", "MERGE", "NOOP")

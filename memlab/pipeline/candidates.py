@@ -14,10 +14,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memlab.components import Components
+from memlab.core.types import Memory
 from memlab.embed.knn import knn_pairs, knn_pairs_within, merge_pairs
 from memlab.pipeline.store import MemoryStore
-from memlab.types import Memory
+from memlab.wiring.components import Components
 
 
 def candidate_pairs(

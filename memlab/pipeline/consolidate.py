@@ -11,11 +11,11 @@ from __future__ import annotations
 import time
 from datetime import datetime
 
-from memlab.components import Components
+from memlab.core.types import ConsolidationResult
+from memlab.observability.trace import traced
 from memlab.pipeline.steps import STEPS, Run
 from memlab.pipeline.store import MemoryStore
-from memlab.trace import traced
-from memlab.types import ConsolidationResult
+from memlab.wiring.components import Components
 
 PHASES: tuple[str, ...] = ("scan", "cluster", "supersession", "summarize", "tier", "persist")
 

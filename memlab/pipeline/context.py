@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from memlab.components import Components
+from memlab.core.types import InjectionCandidate, Memory, SelectionContext
 from memlab.pipeline.inject import contested, memory_candidate, summary_candidate
 from memlab.pipeline.recall import RecallHit
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.units import sources_of
 from memlab.text.tokens import item_tokens
-from memlab.types import InjectionCandidate, Memory, SelectionContext
+from memlab.wiring.components import Components
 
 
 @dataclass(frozen=True)

@@ -32,15 +32,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from memlab.components import Components
+from memlab.core.types import ConsolidationResult, Memory
+from memlab.observability.trace import span
 from memlab.pipeline.consolidate import PHASES, consolidate
 from memlab.pipeline.context import QueryContext, select_context
 from memlab.pipeline.inject import InjectedBlock, render, store_block
 from memlab.pipeline.recall import recall_many
 from memlab.pipeline.steps import ARRIVAL_STEPS
 from memlab.pipeline.store import MemoryStore
-from memlab.trace import span
-from memlab.types import ConsolidationResult, Memory
+from memlab.wiring.components import Components
 
 #: Phases timed by the runner besides the consolidation phases.
 QUERY_PHASES: tuple[str, ...] = ("ingest", "recall", "select", "answer", "inject")

@@ -7,8 +7,8 @@ current, and as-of a time exactly the member whose ``[timestamp, valid_until)`` 
 
 from __future__ import annotations
 
+from memlab.core.types import Memory
 from memlab.pipeline.store import MemoryStore
-from memlab.types import Memory
 
 
 def history_of(store: MemoryStore, memory_id: str) -> list[Memory]:

@@ -20,16 +20,16 @@ import math
 from collections.abc import Sequence
 from datetime import date, datetime
 
-from memlab.selection_types import FrozenValue, InjectionCandidate, SelectionContext, Tier
-from memlab.sha import sha256
+from memlab.core.selection_types import FrozenValue, InjectionCandidate, SelectionContext, Tier
+from memlab.core.sha import sha256
 from memlab.text.framing import neutralise
 
-TYPE_CHECKING = False  # not typing's: the SessionStart hook does not import typing (memlab.selection_types)
+TYPE_CHECKING = False  # not typing's: the SessionStart hook does not import typing (memlab.core.selection_types)
 if TYPE_CHECKING:
-    from memlab.components import Components
+    from memlab.core.types import Memory, Summary
     from memlab.pipeline.store import MemoryStore
     from memlab.strategies.selector.base import SelectorBase
-    from memlab.types import Memory, Summary
+    from memlab.wiring.components import Components
 
 TAG = "memory_consolidated_summaries"
 #: What the header says of the notes' currency, by what the policy does with superseded facts (superseded_claim).
@@ -60,7 +60,7 @@ def superseded_claim(components: Components) -> str:
 
 
 class InjectedBlock(FrozenValue):
-    """A rendered block and what it holds (immutable; a :class:`~memlab.selection_types.FrozenValue`)."""
+    """A rendered block and what it holds (immutable; a :class:`~memlab.core.selection_types.FrozenValue`)."""
 
     _fields = ("text", "version", "items")
     text: str

@@ -38,12 +38,12 @@ from typing import Any
 
 import numpy as np
 
-from memlab.components import Components
+from memlab.core.types import Summary
 from memlab.embed.linkage import average_linkage
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.units import summary_unit
 from memlab.pipeline.vectors import StoreEmbedder
-from memlab.types import Summary
+from memlab.wiring.components import Components
 
 
 @dataclass(frozen=True)

@@ -32,13 +32,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from memlab.components import Components
-from memlab.pipeline.audit import edge_to_dict, memory_to_dict, state_to_dict
-from memlab.pipeline.online_search import MERGED_KIND, Index, candidates, index_of, merged_sources
-from memlab.pipeline.store import MemoryStore
-from memlab.pipeline.vectors import embed_missing
-from memlab.pipeline.verdicts import apply_verdict, exact_key
-from memlab.types import (
+from memlab.core.types import (
     MAX_ACCESS_TIMES,
     RELATION_EDGE,
     Edge,
@@ -49,6 +43,12 @@ from memlab.types import (
     TierTransition,
     Verdict,
 )
+from memlab.pipeline.audit import edge_to_dict, memory_to_dict, state_to_dict
+from memlab.pipeline.online_search import MERGED_KIND, Index, candidates, index_of, merged_sources
+from memlab.pipeline.store import MemoryStore
+from memlab.pipeline.vectors import embed_missing
+from memlab.pipeline.verdicts import apply_verdict, exact_key
+from memlab.wiring.components import Components
 
 #: ``run_id`` of the edges online operations write.
 ONLINE_RUN = "online"

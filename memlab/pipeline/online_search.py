@@ -12,10 +12,10 @@ from itertools import islice
 
 import numpy as np
 
-from memlab.components import Components
+from memlab.core.types import Memory
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.vectors import embed_missing
-from memlab.types import Memory
+from memlab.wiring.components import Components
 
 #: ``meta["kind"]`` of a combined memory written by a MERGE.
 MERGED_KIND = "merged"

@@ -19,14 +19,14 @@ from datetime import datetime
 
 import numpy as np
 
-from memlab.components import Components
+from memlab.core.types import RELATION_EDGE, Edge, EdgeType, Memory, Relation, TierTransition, Verdict
+from memlab.observability.progress import progress
+from memlab.observability.trace import traced
 from memlab.pipeline.admit import kept
 from memlab.pipeline.candidates import candidate_pairs, time_ranks
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.verdicts import apply_verdict, exact_key
-from memlab.progress import progress
-from memlab.trace import traced
-from memlab.types import RELATION_EDGE, Edge, EdgeType, Memory, Relation, TierTransition, Verdict
+from memlab.wiring.components import Components
 
 
 @traced("cluster")

@@ -9,9 +9,9 @@ copies stay "current" and leak into recall and the SessionStart block.
 
 from __future__ import annotations
 
+from memlab.core.types import EdgeType, Relation, Verdict
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.verdicts import apply_verdict
-from memlab.types import EdgeType, Relation, Verdict
 
 
 def _groups(store: MemoryStore) -> dict[str, str]:

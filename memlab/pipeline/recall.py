@@ -17,13 +17,13 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from memlab.components import Components
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import MAX_ACCESS_TIMES, Memory, Tier
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.units import is_summary, summary_unit
 from memlab.pipeline.vectors import StoreEmbedder
 from memlab.strategies.retriever.base import Pool
-from memlab.types import MAX_ACCESS_TIMES, Memory, Tier
+from memlab.wiring.components import Components
 
 MODE_TIERS: dict[str, frozenset[Tier]] = {
     "reflexive": frozenset({Tier.HOT}),

@@ -24,10 +24,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from memlab.core.types import Memory
 from memlab.embed.base import EmbedderBase
 from memlab.text.attributes import attribute_phrases
 from memlab.text.slot_parse import parse
-from memlab.types import Memory
 
 
 def _phrase_index(memories: Sequence[Memory], embedder: EmbedderBase) -> tuple[list[list[int]], np.ndarray]:

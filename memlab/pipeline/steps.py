@@ -29,7 +29,7 @@ from datetime import datetime
 
 import numpy as np
 
-from memlab.components import Components, PipelineSettings
+from memlab.core.types import TIER_ORDER, ConsolidationResult, EdgeType, Memory, TierTransition
 from memlab.pipeline.anchor import update_anchor
 from memlab.pipeline.insights import extract_insights
 from memlab.pipeline.online import keep_deleted_archived, process_arrival
@@ -37,7 +37,7 @@ from memlab.pipeline.phases import phase_cluster, phase_summarize, phase_superse
 from memlab.pipeline.propagate import propagate_supersession
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.vectors import embed_missing
-from memlab.types import TIER_ORDER, ConsolidationResult, EdgeType, Memory, TierTransition
+from memlab.wiring.components import Components, PipelineSettings
 
 
 @dataclass

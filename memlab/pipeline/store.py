@@ -1,6 +1,6 @@
 """In-memory store of memories and everything consolidation derives from them.
 
-The store holds memory metadata (:class:`~memlab.types.MemoryState`), summaries, edges, judged pairs,
+The store holds memory metadata (:class:`~memlab.core.types.MemoryState`), summaries, edges, judged pairs,
 embeddings and run records. Benchmarks use it directly; the git-notes adapter loads it from and saves it
 to notes refs.
 """
@@ -14,7 +14,7 @@ from datetime import datetime
 from itertools import count
 from typing import TYPE_CHECKING, Any
 
-from memlab.types import ConsolidationResult, Edge, EdgeType, Memory, MemoryState, Summary
+from memlab.core.types import ConsolidationResult, Edge, EdgeType, Memory, MemoryState, Summary
 
 if TYPE_CHECKING:
     import numpy as np

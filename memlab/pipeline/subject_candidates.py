@@ -18,11 +18,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from memlab.core.types import Memory
 from memlab.embed.knn import knn_pairs_within
 from memlab.embed.knn_blocks import BlockedKnn
 from memlab.pipeline.store import MemoryStore
 from memlab.text.slot_parse import parse
-from memlab.types import Memory
 
 
 def subject_block(memory: Memory) -> str:

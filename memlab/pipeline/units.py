@@ -7,7 +7,7 @@ a summary as its unit's text (memlab/pipeline/insights.py, memlab/pipeline/ancho
 
 from __future__ import annotations
 
-from memlab.types import Memory, Summary
+from memlab.core.types import Memory, Summary
 
 #: ``meta["kind"]`` of a summary unit.
 SUMMARY_KIND = "summary"

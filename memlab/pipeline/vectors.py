@@ -11,10 +11,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memlab.components import Components
+from memlab.core.types import Memory
+from memlab.observability.trace import traced
 from memlab.pipeline.store import MemoryStore
-from memlab.trace import traced
-from memlab.types import Memory
+from memlab.wiring.components import Components
 
 
 @traced("embed")

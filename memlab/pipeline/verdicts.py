@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from memlab.core.types import RELATION_EDGE, Edge, Memory, Relation, Verdict
 from memlab.pipeline.store import MemoryStore
-from memlab.types import RELATION_EDGE, Edge, Memory, Relation, Verdict
 
 
 def apply_verdict(store: MemoryStore, older: Memory, newer: Memory, verdict: Verdict, run_id: str) -> bool:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from memlab.benchmarks.stats import RESAMPLES, distinguishable
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 Coalition = frozenset[str]
 Items = Mapping[object, tuple[float, float]]

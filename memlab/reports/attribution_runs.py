@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memlab.build import GROUPS, SETTINGS_GROUPS
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.reports import attribution as at
 from memlab.reports import configs as cf
+from memlab.wiring.build import GROUPS, SETTINGS_GROUPS
 
 TAG = "attribution"
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from memlab.benchmarks import stats
 from memlab.benchmarks.metrics import bootstrap_ci
-from memlab.plots import pyplot
+from memlab.observability.plots import pyplot
 from memlab.reports import configs as cf
 from memlab.reports.common import save
 

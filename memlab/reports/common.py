@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 #: Start of the comment that records a report's runs (full MLflow run ids).
 RUNS_MARK = "<!-- memlab report runs: "
@@ -66,7 +66,7 @@ def shown_uri(uri: str) -> str:
     """A tracking URI as a report prints it: a store inside the checkout as ``sqlite:///<checkout>/...`` (the same
     place in every clone), any other URI as it is.
     """
-    from memlab.paths import PROJECT_ROOT
+    from memlab.core.paths import PROJECT_ROOT
 
     root = f"sqlite:///{PROJECT_ROOT}/"
     return "sqlite:///<checkout>/" + uri[len(root) :] if uri.startswith(root) else uri
@@ -91,7 +91,7 @@ def report_parser(name: str, doc: str) -> Any:
     """
     import argparse
 
-    from memlab.paths import PROJECT_ROOT
+    from memlab.core.paths import PROJECT_ROOT
 
     parser = argparse.ArgumentParser(prog=f"memlab report {name}", description=doc.splitlines()[0])
     parser.add_argument("--uri", "--tracking-uri", help="MLflow tracking URI (default: the project's sqlite store)")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from memlab.benchmarks.items import item_values
-from memlab.build import GROUPS
+from memlab.wiring.build import GROUPS
 
 #: Params that never define a configuration (recording, observation, paths, seeds).
 IGNORED_ROOTS: tuple[str, ...] = ("tracking", "logging", "trace", "paths", "hydra", "experiment_name", "tags")

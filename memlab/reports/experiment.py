@@ -25,8 +25,8 @@ from memlab.benchmarks.stats import (
     paired_test,
     ratio,
 )
-from memlab.errors import MemlabError
-from memlab.paths import PROJECT_ROOT
+from memlab.core.errors import MemlabError
+from memlab.core.paths import PROJECT_ROOT
 from memlab.reports import configs as cf
 from memlab.reports.common import table
 from memlab.reports.configs import PHASES, mean_metric

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from memlab.plots import TIER_COLOURS, pyplot
+from memlab.observability.plots import TIER_COLOURS, pyplot
 from memlab.reports import configs as cf
 from memlab.reports.common import save
 from memlab.reports.configs import BUDGET, PHASES, TIERS, mean_metric

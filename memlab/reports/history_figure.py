@@ -22,7 +22,7 @@ def plot_f1(summary: dict, path: Path) -> bool:
     """supersession_f1 by difficulty, one line per judge and size, error bars = sd over seeds."""
     if not summary:
         return False
-    from memlab.plots import pyplot
+    from memlab.observability.plots import pyplot
     from memlab.reports.common import save
 
     plt = pyplot()

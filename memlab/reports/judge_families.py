@@ -27,9 +27,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from memlab.core.sha import file_sha256
 from memlab.reports.common import table
 from memlab.reports.project_history import code_label, mean_sd
-from memlab.sha import file_sha256
 
 EXPERIMENT = "project_history_families"
 #: Dataset -> its role; rows follow this order.

@@ -142,7 +142,7 @@ def draw(labels: Sequence[str], bars: Sequence[tuple[Bar, Bar]]) -> Any:
     """The figure: two bars per run (dev file, held-out), error bars only where the run has items."""
     from matplotlib.patches import Patch
 
-    from memlab.plots import pyplot
+    from memlab.observability.plots import pyplot
 
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(max(8.0, 1.1 * len(labels) + 3.0), 5.2), layout="constrained")

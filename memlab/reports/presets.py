@@ -142,7 +142,7 @@ def gain_line(grid: Mapping[int | None, Mapping[str, bg.Point]]) -> list[str]:
 
 def render(runs: Sequence[Any], uri: str | None, out: Path) -> str:
     """The report's Markdown (and its figure beside ``out``)."""
-    from memlab.build import resolve_target
+    from memlab.wiring.build import resolve_target
 
     grids, metrics = bg.grids_by_benchmark(runs, uri, per_benchmark={b: m for b, (m, _) in COMPARED.items()})
     lines = [

@@ -36,8 +36,8 @@ def commands(seeds: str = "0,1,2") -> list[str]:
 @cache
 def baseline_options() -> dict[str, str]:
     """The baseline policy's option name per ablated group (from its composed config)."""
-    from memlab.build import resolve_target
-    from memlab.config import compose
+    from memlab.wiring.build import resolve_target
+    from memlab.wiring.config import compose
 
     cfg = compose([f"+experiment={BASELINE}", f"dataset={BENCHMARK}"], tracking=None)
     return {g: resolve_target(cfg[g]["_target_"], g).name for g in ABLATIONS}

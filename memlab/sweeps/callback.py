@@ -140,7 +140,7 @@ def write_figure(rows: list[Any], folder: Path) -> Path | None:
     """``comparison.png`` of the children's main metric into ``folder`` (nothing when no child ran)."""
     if not rows:
         return None
-    from memlab.plots import comparison_png
+    from memlab.observability.plots import comparison_png
 
     metric = next((c.main_metric for c in rows if c.main_metric), "main metric")
     names = [c.name or c.run_id[:8] for c in rows]

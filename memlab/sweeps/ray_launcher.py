@@ -61,7 +61,7 @@ def token_auth(address: str | None) -> None:
 
 def job_env(extra: Mapping[str, Any] | None = None) -> dict[str, str]:
     """Environment of the jobs: this checkout on ``PYTHONPATH``, memlab's switches, then ``extra``."""
-    from memlab.paths import PROJECT_ROOT
+    from memlab.core.paths import PROJECT_ROOT
     from memlab.sweeps.plugins import HYDRA_PATH
 
     paths = (str(PROJECT_ROOT), str(HYDRA_PATH), os.environ.get("PYTHONPATH"))
@@ -141,7 +141,7 @@ class RayLauncher(Launcher):
         """``(index, result)`` as tasks finish, with a progress bar."""
         import ray
 
-        from memlab.progress import progress
+        from memlab.observability.progress import progress
 
         index = {f: i for i, f in enumerate(futures)}
 

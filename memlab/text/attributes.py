@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from memlab.core.types import Memory
 from memlab.text.slot_parse import CUE_WORDS, STOPWORDS, content_tokens, parse, salient_tokens
-from memlab.types import Memory
 
 _PHRASE = r"([A-Za-z][A-Za-z /-]{1,40}?)"
 #: Where a note names the attribute whose value it states ("the web framework of ...", "as its database").

@@ -24,7 +24,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from memlab.types import Relation
+from memlab.core.types import Relation
 
 #: Verb stems -> the relation the verb gives the record it governs.
 VERBS: tuple[tuple[str, Relation], ...] = (

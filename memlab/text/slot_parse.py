@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from memlab.types import Memory
+from memlab.core.types import Memory
 
 
 def _words(text: str) -> frozenset[str]:

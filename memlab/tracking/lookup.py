@@ -11,7 +11,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 
 def database(uri: str) -> Path | None:

@@ -101,13 +101,13 @@ class MlflowTracker(Tracker):
             self.client_.set_tag(self.run_id_, key, str(value))
 
     def log_trace(self, tree: Mapping[str, Any]) -> str | None:
-        """Record a span tree (:mod:`memlab.trace`) as an MLflow trace linked to the open run; its id."""
+        """Record a span tree (:mod:`memlab.observability.trace`) as an MLflow trace linked to the open run; its id."""
         if self.run_id_ is None or self.experiment_id_ is None:
             return None
         os.environ.setdefault("MLFLOW_ENABLE_ASYNC_TRACE_LOGGING", "false")  # written before the run closes
         import mlflow
 
-        from memlab.trace import attributes, layout
+        from memlab.observability.trace import attributes, layout
 
         mlflow.set_tracking_uri(self.uri)
         spans: dict[int, Any] = {}

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memlab.errors import MemlabError
-from memlab.paths import default_tracking_uri
+from memlab.core.errors import MemlabError
+from memlab.core.paths import default_tracking_uri
 from memlab.tracking.lookup import check_experiment, check_metric, check_run, database
 from memlab.tracking.status import step
 

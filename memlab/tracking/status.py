@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from memlab.progress import say, task
+from memlab.observability.progress import say, task
 
 #: Seconds a step runs before its status line appears (quick steps print nothing).
 DELAY = 3.0
@@ -20,9 +20,10 @@ DELAY = 3.0
 def step(message: str, delay: float | None = None) -> Iterator[None]:
     """Say ``memlab: <message> ...`` once the block has run ``delay`` seconds (default :data:`DELAY`), and
     ``... done in N s`` at its end; ``... stopped after N s`` when it ends by an error or an exit (after a
-    one-line error, "done" would read as if the work had finished). The step is a :func:`memlab.progress.task`:
-    written to a pipe or a log file it also says ``... N s so far`` (and what runs inside it) whenever nothing
-    was written for :data:`memlab.progress.EVERY` seconds, so no stretch of a long run is silent.
+    one-line error, "done" would read as if the work had finished). The step is a
+    :func:`memlab.observability.progress.task`: written to a pipe or a log file it also says ``... N s so far`` (and
+    what runs inside it) whenever nothing was written for :data:`memlab.observability.progress.EVERY` seconds, so no
+    stretch of a long run is silent.
     """
     with task(message, announce=DELAY if delay is None else delay) as work:
         ended = "stopped after"

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.tracking.landing import RANK_TAG
 from memlab.tracking.lookup import database
 

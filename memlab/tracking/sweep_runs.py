@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.tracking.query import RunRecord, client_for, record_of, resolve_uri
 from memlab.tracking.status import step
 

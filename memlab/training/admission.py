@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
+from memlab.core.sha import file_sha256
 from memlab.data.gitnotes_real.labels import load_labels, record_key
 from memlab.data.gitnotes_real.loader import load_notes
 from memlab.models.logistic import LogisticModel, save
 from memlab.models.logistic import fit as fit_logistic
-from memlab.sha import file_sha256
 from memlab.strategies.admission.features import FEATURES, FEATURES_VERSION, features, store_form
 from memlab.strategies.admission.learned import CARD_FORMAT
 

@@ -39,8 +39,8 @@ class FilePairs:
 
 def policy(overrides: Sequence[str] = ()) -> Any:
     """The ``memory_files`` experiment's components with ``judge=none`` (and ``overrides``)."""
-    from memlab.build import build_components
-    from memlab.config import compose
+    from memlab.wiring.build import build_components
+    from memlab.wiring.config import compose
 
     return build_components(compose(["+experiment=memory_files", "judge=none", "tracking=none", *overrides]))
 
@@ -154,7 +154,7 @@ def best_threshold(data: Sequence[FilePairs], probs: Sequence[np.ndarray]) -> tu
 
 def train(data: Sequence[FilePairs], features: Sequence[str], c: float = 1.0) -> tuple[Any, dict[str, Any]]:
     """Fit on every file of ``data``; threshold by leave-one-repository-out on them. Returns model and card."""
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
     from memlab.strategies.judge.edit_features import FEATURES, FEATURES_VERSION
 
     if len(by_repo(data)) < 2:

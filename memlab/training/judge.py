@@ -17,10 +17,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from memlab.errors import MemlabError
-from memlab.progress import progress
+from memlab.core.errors import MemlabError
+from memlab.core.types import Relation
+from memlab.observability.progress import progress
 from memlab.strategies.judge.pair_features import FEATURES, FEATURES_VERSION, pair_features
-from memlab.types import Relation
 
 #: Class order of the model's outputs.
 CLASSES: tuple[str, ...] = tuple(r.value for r in Relation)
@@ -101,8 +101,8 @@ def make_history(dataset: str, seed: int, size: int, style: str = "classic", har
 def make_embedder(name: str) -> Any:
     """The embedder used for the cosine feature: ``minilm`` (as in runs) or ``tfidf`` (fast, for tests)."""
     if name == "minilm":
+        from memlab.core.paths import PROJECT_ROOT
         from memlab.embed.minilm import MiniLMEmbedder
-        from memlab.paths import PROJECT_ROOT
 
         return MiniLMEmbedder(cache_dir=str(PROJECT_ROOT / ".cache"))
     if name == "tfidf":

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memlab.types import Relation
+from memlab.core.types import Relation
 
 
 def relation_f1(gold: list[str], predicted: list[str]) -> dict[str, float]:
@@ -57,7 +57,7 @@ def evaluate(
 
 
 def _build_judge(option: str, overrides: list[str]) -> Any:
-    from memlab.build import build
-    from memlab.config import compose
+    from memlab.wiring.build import build
+    from memlab.wiring.config import compose
 
     return build(compose([f"judge={option}", *overrides])["judge"], "judge")

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 #: Features of the shipped model (chosen by leave-one-repository-out; experiments/adr_decisions/README.md).
 DEFAULT_FEATURES: tuple[str, ...] = ("title_jaccard", "mutual_rank_text")
@@ -49,9 +49,9 @@ def load_repos(folder: str | Path, repos: Sequence[str] | None = None, split: st
 
 def repo_pairs(history: Any, embed: Any, k: int = 20, k_summary: int = 20, min_similarity: float = 0.2) -> RepoPairs:
     """Candidate pairs of one history with their features and labels."""
+    from memlab.core.types import Relation
     from memlab.embed.knn import knn_pairs, merge_pairs
     from memlab.strategies.judge.record_features import FEATURES, RecordStore
-    from memlab.types import Relation
 
     store = RecordStore(list(history.memories), embed)
     mems = store.memories
@@ -166,7 +166,7 @@ def default_folder() -> Path:
     """The shared ADR folder: ``$MEMLAB_DATA_DIR/adr-decisions``, else ``../shared/datasets/adr-decisions``."""
     import os
 
-    from memlab.conf_resolvers import PROJECT_ROOT
+    from memlab.wiring.conf_resolvers import PROJECT_ROOT
 
     root = os.environ.get("MEMLAB_DATA_DIR") or str((PROJECT_ROOT.parent / "shared" / "datasets").resolve())
     return Path(root) / "adr-decisions"
@@ -196,7 +196,7 @@ def train_to(args: Any) -> int:
     histories = load_repos(folder, names(args.repos) or None, args.split)
     excluded = set(names(args.exclude))
     histories = [h for h in histories if h.name not in excluded]
-    from memlab.conf_resolvers import PROJECT_ROOT
+    from memlab.wiring.conf_resolvers import PROJECT_ROOT
 
     embed = embedder(str(PROJECT_ROOT / ".cache"))
     data = [repo_pairs(h, embed) for h in histories]

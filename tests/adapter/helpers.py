@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from memlab.adapter.notes_format import format_memory
-from memlab.types import Memory
+from memlab.core.types import Memory
 from tests.adapter.conftest import add_note
 
 

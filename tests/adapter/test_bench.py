@@ -7,7 +7,7 @@ import pytest
 from memlab.adapter.bench import notes_dataset, percentile, read_notes_jsonl, synthetic_dataset
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import load_memories
-from memlab.paths import default_data_dir
+from memlab.core.paths import default_data_dir
 
 NOTES = default_data_dir() / "git-notes-memory-notes" / "notes.jsonl"
 needs_notes = pytest.mark.skipif(not NOTES.is_file(), reason=f"git-notes-memory notes not found at {NOTES}")

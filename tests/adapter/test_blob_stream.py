@@ -7,7 +7,7 @@ import pytest
 from memlab.adapter import blob_stream
 from memlab.adapter.blob_stream import BlobStream
 from memlab.adapter.gitcli import find_repo
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from tests.adapter.conftest import git, make_repo
 
 

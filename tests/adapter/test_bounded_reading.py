@@ -15,7 +15,7 @@ from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_collect import Collector
 from memlab.adapter.notes_format import RawMemory
 from memlab.adapter.notes_store import load_memories
-from memlab.paths import default_data_dir
+from memlab.core.paths import default_data_dir
 from tests.adapter.conftest import add_note, git, upstream_memory
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)

@@ -11,12 +11,12 @@ from memlab.adapter.notes_store import append_memory, load_memories
 from memlab.adapter.reasoning import reason
 from memlab.adapter.recall_order import Shown
 from memlab.adapter.spec import policy_id, resolve_spec, spec_id
+from memlab.core.types import Memory, Tier
 from memlab.pipeline.inject import build_block
 from memlab.pipeline.recall import RecallHit
 from memlab.pipeline.store import MemoryStore
 from memlab.strategies.selector.recency import RecencySelector
 from memlab.strategies.temporal.none import NoResolver
-from memlab.types import Memory, Tier
 from tests.adapter.conftest import make_repo
 
 T0 = datetime(2025, 12, 1, tzinfo=UTC)

@@ -11,8 +11,8 @@ from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import list_notes, load_memories, ref_tips
 from memlab.adapter.spec import build_components, resolve_spec
 from memlab.adapter.vectors import read_vectors, text_key, vectors_path
+from memlab.core.types import NAMESPACES
 from memlab.strategies.retriever.engine import index_text
-from memlab.types import NAMESPACES
 from tests.adapter.conftest import add_note, git, main_in_process, seed, upstream_memory
 
 

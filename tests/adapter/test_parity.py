@@ -9,11 +9,11 @@ from datetime import datetime
 from memlab.adapter.export import spec_from_config
 from memlab.adapter.gitcli import find_repo
 from memlab.adapter.notes_store import load_memories
-from memlab.build import build_components
 from memlab.data.project_history.builtin import generate
 from memlab.pipeline.consolidate import consolidate
 from memlab.pipeline.inject import store_block
 from memlab.pipeline.store import MemoryStore
+from memlab.wiring.build import build_components
 from tests.adapter.conftest import NOW, cli, session_payload
 from tests.adapter.helpers import write_memories
 from tests.support.compose import compose_cfg

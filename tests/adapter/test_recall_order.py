@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from memlab.adapter.recall_order import current_first
+from memlab.core.types import Memory, Tier
 from memlab.pipeline.recall import RecallHit
 from memlab.pipeline.store import MemoryStore
-from memlab.types import Memory, Tier
 from tests.adapter.conftest import cli
 
 

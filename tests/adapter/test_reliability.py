@@ -23,7 +23,7 @@ from memlab.adapter.gitcli import find_repo
 from memlab.adapter.install import merge, strip_ours
 from memlab.adapter.notes_format import format_memory, parse_note, split_note
 from memlab.adapter.spec import default_spec, policy_id
-from memlab.paths import default_data_dir
+from memlab.core.paths import default_data_dir
 from tests.adapter.conftest import PY, cli, env, session_payload
 
 NOTES = default_data_dir() / "git-notes-memory-notes" / "notes.jsonl"
@@ -172,7 +172,7 @@ user_settings = st.dictionaries(
 @THOUSAND
 @given(user_settings)
 def test_settings_merge_then_strip_gives_the_settings_back(data):
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     hooks = data.get("hooks")
     if "hooks" in data and not isinstance(hooks, dict):

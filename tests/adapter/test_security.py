@@ -217,8 +217,8 @@ def test_a_model_file_from_the_repository_never_loads(seeded, tmp_path):
 
 def test_model_path_resolves_against_the_spec_folder_and_sha_is_checked(tmp_path, repo):
     from memlab.adapter.spec import check_models, load_spec
-    from memlab.errors import MemlabError
-    from memlab.sha import file_sha256
+    from memlab.core.errors import MemlabError
+    from memlab.core.sha import file_sha256
 
     folder = tmp_path / "spec"
     model = folder / "models" / "judge" / "m.bin"
@@ -245,8 +245,8 @@ def test_a_nested_model_is_checked_like_the_main_one(tmp_path, repo):
     """A cascade stage's ``model_path`` resolves against the spec folder, needs its own pin, and may not lie
     inside the repository served."""
     from memlab.adapter.spec import check_models, load_spec
-    from memlab.errors import MemlabError
-    from memlab.sha import file_sha256
+    from memlab.core.errors import MemlabError
+    from memlab.core.sha import file_sha256
 
     folder = tmp_path / "spec"
     model = folder / "models" / "judge" / "fallback.json"
@@ -336,7 +336,7 @@ def test_injected_text_is_framed_as_data_and_neutralised(installed_checkout):
 
 def test_a_spec_target_outside_the_strategy_allow_list_is_refused(tmp_path):
     from memlab.adapter.spec import build_node
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     marker = tmp_path / "ran"
     node = {

@@ -182,7 +182,7 @@ def test_session_start_imports_nothing_heavy(consolidated):
 
 
 #: Modules the installed SessionStart command must not import: ``dataclasses`` brings ``inspect``, ``ast``, ``dis``
-#: and ``tokenize`` (memlab.selection_types), about a fifth of a cold hook's CPU time; ``typing`` another tenth
+#: and ``tokenize`` (memlab.core.selection_types), about a fifth of a cold hook's CPU time; ``typing`` another tenth
 #: (the builder checks the selector against its base class, which imports only abc).
 NOT_ON_SESSION_START = ("dataclasses", "inspect", "ast", "dis", "tokenize", "typing")
 
@@ -212,7 +212,7 @@ def test_missing_dependency_names_the_package(monkeypatch):
     import importlib
 
     from memlab.adapter import spec as spec_mod
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     def fake_import(name):
         raise ModuleNotFoundError("No module named 'hdbscan'", name="hdbscan")

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def real_texts() -> list[dict]:
     """The records of the real notes file (namespace, summary, content, tags)."""
-    from memlab.paths import default_data_dir
+    from memlab.core.paths import default_data_dir
 
     path = default_data_dir() / "git-notes-memory-notes" / "notes.jsonl"
     with open(path, encoding="utf-8") as fh:

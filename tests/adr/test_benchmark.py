@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memlab.benchmarks.adr.benchmark import AdrDecisionsBenchmark
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.run import run
 from tests.adr.factory import kafka_repo, md, record, write_repo
 from tests.support.compose import compose_cfg

@@ -2,9 +2,9 @@ import json
 
 import pytest
 
+from memlab.core.errors import MemlabError
 from memlab.data import splits
 from memlab.data.adr.corpus import SEAL_SALT, SPLITS, read_repo, repo_files
-from memlab.errors import MemlabError
 from tests.adr.factory import kafka_repo, record, write_repo
 
 #: The sealed third of the shared folder's 26 repository names (computed from names only).

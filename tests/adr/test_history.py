@@ -2,10 +2,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from memlab.core.errors import MemlabError
+from memlab.core.types import Relation
 from memlab.data.adr.corpus import read_repo
 from memlab.data.adr.history import memory_id, repo_history
-from memlab.errors import MemlabError
-from memlab.types import Relation
 from tests.adr.factory import kafka_repo, link, md, record, write_repo
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from memlab.core.types import Relation
 from memlab.data.adr import listed
 from memlab.data.adr.corpus import read_repo
 from memlab.data.adr.history import repo_history
 from memlab.data.adr.strip import clean_record
 from memlab.strategies.judge.reference import ReferenceJudge
-from memlab.types import Relation
 from tests.adr.factory import record, write_repo
 
 PULSAR = """---

@@ -8,11 +8,11 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.pipeline.history import history_of
 from memlab.pipeline.recall import eligible, recall
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.verdicts import apply_verdict
-from memlab.types import Memory, Relation, Verdict
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 SUPERSEDE = Verdict(Relation.SUPERSEDE, 0.9, "test")
@@ -92,7 +92,7 @@ def test_current_only_by_default_superseded_in_exhaustive():
 
 
 def test_recall_history_through_components():
-    from memlab.build import build_components
+    from memlab.wiring.build import build_components
     from tests.support.compose import compose_cfg
 
     components = build_components(compose_cfg(["embedder=tfidf"]))

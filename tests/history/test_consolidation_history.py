@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from memlab.core.types import Relation
 from memlab.data.project_history.consolidation import TRAPS, generate_consolidation
 from memlab.strategies.reader.extractive import ExtractiveReader
-from memlab.types import Relation
 
 
 def test_the_history_is_deterministic_and_every_question_has_its_trap() -> None:

@@ -6,11 +6,11 @@ from collections import Counter
 
 import pytest
 
+from memlab.core.errors import MemlabError
+from memlab.core.types import NAMESPACES, Relation
 from memlab.data.project_history.generator import generate
 from memlab.data.project_history.generator_events import EVENT_RELATION, HARD_NEGATIVES, relative_interval
 from memlab.data.project_history.generator_topics import TOPICS
-from memlab.errors import MemlabError
-from memlab.types import NAMESPACES, Relation
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,8 @@ from collections import Counter
 
 import pytest
 
+from memlab.core.errors import MemlabError
+from memlab.core.types import Relation
 from memlab.data.project_history.generator import generate
 from memlab.data.project_history.generator_events import HARD_NEGATIVES
 from memlab.data.project_history.generator_families import (
@@ -15,8 +17,6 @@ from memlab.data.project_history.generator_families import (
     scope_thing,
 )
 from memlab.data.project_history.generator_topics import TOPICS
-from memlab.errors import MemlabError
-from memlab.types import Relation
 
 POOLS = ("decide", "change", "revert", "restate", "detail", "scoped")
 LISTS = ("blocker_raise", "blocker_resolve", "plan", "passing", "recap")

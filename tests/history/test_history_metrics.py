@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memlab.benchmarks.project_history import history_metrics as hm
-from memlab.types import Memory, Relation
+from memlab.core.types import Memory, Relation
 
 S, D, M, C = Relation.SUPERSEDE, Relation.DUPLICATE, Relation.MERGE, Relation.COEXIST
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from memlab.core.paths import default_data_dir
 from memlab.data.project_history.generator import generate
-from memlab.paths import default_data_dir
 from memlab.run import run
 from memlab.strategies.judge.base import JudgeBase
 from tests.support.compose import compose_cfg
@@ -56,7 +56,7 @@ def test_project_history_file_end_to_end(tmp_path):
 
 
 def test_project_history_file_missing_is_one_line(tmp_path):
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     with pytest.raises(MemlabError, match="history file not found"):
         run(compose_cfg(["dataset=project_history_file", f"dataset.path={tmp_path}/nope.json", *FAST]), tmp_path)
@@ -75,8 +75,8 @@ def test_perfect_judgement_scores_perfectly():
     from memlab.benchmarks.base import DatasetCard
     from memlab.benchmarks.project_history.evaluate import evaluate_history
     from memlab.benchmarks.project_history.history_metrics import gold_labels
-    from memlab.build import build_components
-    from memlab.types import Relation, Verdict
+    from memlab.core.types import Relation, Verdict
+    from memlab.wiring.build import build_components
 
     history = generate(9, 200, "easy")
     gold = gold_labels([(r.older, r.newer, r.relation) for r in history.relations])
@@ -121,7 +121,7 @@ def test_gitnotes_real_full(tmp_path):
 
 
 def test_gitnotes_missing_file_is_one_line(tmp_path):
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     with pytest.raises(MemlabError, match="notes file not found"):
         run(compose_cfg(["dataset=gitnotes_real", f"dataset.path={tmp_path}/none.jsonl", *FAST]), tmp_path)
@@ -130,7 +130,7 @@ def test_gitnotes_missing_file_is_one_line(tmp_path):
 @pytest.mark.parametrize("experiment", ["project_history", "gitnotes_real", "project_history_large"])
 def test_experiments_compose_and_build(experiment):
     from memlab.benchmarks.base import Benchmark
-    from memlab.build import build, build_components
+    from memlab.wiring.build import build, build_components
 
     cfg = compose_cfg([f"+experiment={experiment}", "embedder=tfidf"])
     assert cfg["experiment_name"] == experiment
@@ -151,7 +151,7 @@ def test_experiment_runs_on_a_history_file(tmp_path):
 
 
 def test_project_history_experiment_judges_the_candidate_pairs_its_shipped_model_was_trained_on():
-    from memlab.build import build_node
+    from memlab.wiring.build import build_node
 
     cfg = compose_cfg(["+experiment=project_history"])
     assert (cfg["pipeline"]["knn_k"], cfg["pipeline"]["min_pair_similarity"]) == (20, 0.2)

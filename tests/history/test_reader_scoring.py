@@ -12,10 +12,10 @@ from memlab.benchmarks.project_history.reader_scoring import (
     topic_values,
     value_correct,
 )
+from memlab.core.types import Memory
 from memlab.data.project_history.schema import GoldQuery
 from memlab.strategies.reader.extractive import ExtractiveReader
 from memlab.strategies.reader.none import NoReader
-from memlab.types import Memory
 
 T = datetime(2025, 3, 1, tzinfo=UTC)
 

@@ -67,7 +67,7 @@ def test_main_table_uses_the_seeds_all_groups_share_and_lists_further_seeds_apar
 
 
 def test_no_runs_is_one_line_and_writes_nothing(tmp_path) -> None:
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
     from memlab.reports.project_history import main
 
     out = tmp_path / "project_history.md"

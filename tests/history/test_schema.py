@@ -7,9 +7,9 @@ import json
 
 import pytest
 
+from memlab.core.errors import MemlabError
 from memlab.data.project_history.generator import generate
 from memlab.data.project_history.schema import from_dict, read
-from memlab.errors import MemlabError
 
 GOOD = {
     "name": "tiny",

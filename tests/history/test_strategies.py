@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.build import build, build_components
+from memlab.core.types import InjectionCandidate, Memory, SelectionContext
 from memlab.pipeline.consolidate import consolidate
 from memlab.pipeline.store import MemoryStore
 from memlab.strategies.clusterer.base import ClustererBase
 from memlab.strategies.selector.base import SelectorBase
 from memlab.text.tokens import item_tokens
-from memlab.types import InjectionCandidate, Memory, SelectionContext
+from memlab.wiring.build import build, build_components
 from tests.support.compose import compose_cfg
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)

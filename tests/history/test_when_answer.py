@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 import pytest
 
 from memlab.benchmarks.project_history.when_answer import when_memory
+from memlab.core.types import Edge, EdgeType, Memory
 from memlab.pipeline.context import ContextItem, QueryContext
 from memlab.pipeline.store import MemoryStore
 from memlab.strategies.temporal.rules import RulesResolver
 from memlab.text.modality import prospective, retrospective
-from memlab.types import Edge, EdgeType, Memory
 
 
 def _m(mid: str, day: int, summary: str, content: str = "") -> Memory:

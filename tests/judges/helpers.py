@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime, timedelta
 
-from memlab.types import Memory
+from memlab.core.types import Memory
 
 T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from memlab.core.types import Memory, Relation
 from memlab.strategies.judge.cascade import CascadeJudge, is_record_store
 from memlab.strategies.judge.learned import LearnedJudge
 from memlab.strategies.judge.record import RecordJudge
 from memlab.strategies.judge.reference import ReferenceJudge
 from memlab.strategies.judge.slot import SlotJudge
-from memlab.types import Memory, Relation
 from tests.judges.test_record import embed, model_file
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)

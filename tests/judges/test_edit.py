@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory, Relation
 from memlab.models.logistic import LogisticModel, save
 from memlab.strategies.judge.cascade import CascadeJudge
 from memlab.strategies.judge.edit import DEFAULT_MODEL, EditJudge, changed_values, edit_relation
 from memlab.strategies.judge.edit_features import FEATURES, EditContext, lead, tokens
 from memlab.strategies.judge.learned import LearnedJudge
 from memlab.strategies.judge.slot import SlotJudge
-from memlab.types import Memory, Relation
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -118,8 +118,8 @@ def test_the_cascade_edit_stage_answers_edits_and_passes_the_rest_on(tmp_path: P
     [([], True), (["judge=cascade"], False), (["judge.edit=null"], False), (["judge=slot"], None)],
 )
 def test_the_memory_files_experiment_composes_the_edit_stage_into_the_cascade(overrides, stage) -> None:
-    from memlab.build import build
-    from memlab.config import compose
+    from memlab.wiring.build import build
+    from memlab.wiring.config import compose
 
     judge = build(compose(["+experiment=memory_files", *overrides])["judge"], "judge")
     if stage is None:  # another judge still composes under the experiment: nothing of the edit stage reaches it

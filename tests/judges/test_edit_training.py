@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.strategies.judge.edit_features import FEATURES
 from memlab.training import edit_judge as ej
 

@@ -38,7 +38,7 @@ def test_export_pins_the_runs_model(tiny_model, tmp_path, capsys):
 
     from memlab.adapter.spec import build_components, load_spec
     from memlab.cli import main
-    from memlab.types import Memory, Relation
+    from memlab.core.types import Memory, Relation
 
     uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
     cfg = compose_cfg(

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from memlab.build import build
-from memlab.errors import MemlabError
-from memlab.paths import CONF_DIR
-from memlab.sha import file_sha256
+from memlab.core.errors import MemlabError
+from memlab.core.paths import CONF_DIR
+from memlab.core.sha import file_sha256
+from memlab.core.types import Relation, Verdict
 from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.cascade import CascadeJudge
 from memlab.strategies.judge.learned import SHIPPED, LearnedJudge
-from memlab.types import Relation, Verdict
+from memlab.wiring.build import build
 from tests.judges.helpers import four_way_reply, mem
 from tests.support.compose import compose_cfg
 from tests.support.stub_openai import StubOpenAI

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memlab.build import available_options, build
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.strategies.judge.base import JudgeBase
-from memlab.types import Memory, Relation, Verdict
+from memlab.wiring.build import available_options, build
 from tests.judges.helpers import four_way_reply, mem
 from tests.support.compose import compose_cfg
 from tests.support.stub_openai import StubOpenAI

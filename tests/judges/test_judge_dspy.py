@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Relation
 from memlab.strategies.judge.dspy_judge import DSPyJudge
-from memlab.types import Relation
 from tests.judges.helpers import four_way_reply, mem, seed_reply
 from tests.support.stub_openai import StubOpenAI
 
@@ -90,10 +90,10 @@ def test_low_confidence_is_flagged_for_review() -> None:
 
 
 def test_low_confidence_goes_to_the_pipeline_review_queue() -> None:
-    from memlab.build import build_components
     from memlab.data.project_history.builtin import generate
     from memlab.pipeline.consolidate import consolidate
     from memlab.pipeline.store import MemoryStore
+    from memlab.wiring.build import build_components
     from tests.support.compose import compose_cfg
 
     history = generate(0)

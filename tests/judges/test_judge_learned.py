@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.sha import file_sha256
+from memlab.core.types import Relation
 from memlab.models.cards import card_path
 from memlab.models.trees import TreeEnsemble, export_hgb
-from memlab.sha import file_sha256
 from memlab.strategies.judge.learned import LearnedJudge
 from memlab.strategies.judge.pair_features import FEATURES, FEATURES_VERSION
 from memlab.training.judge import (
@@ -25,7 +26,6 @@ from memlab.training.judge import (
     parse_training_seeds,
     train,
 )
-from memlab.types import Relation
 from tests.judges.helpers import mem
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from memlab.core.types import Relation
 from memlab.strategies.judge.slot import SlotJudge
 from memlab.text.slot_parse import changes, scopes, subjects
-from memlab.types import Relation
 from tests.judges.helpers import mem
 
 JUDGE = SlotJudge(change_namespaces=["decisions"])

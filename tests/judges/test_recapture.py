@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.pipeline.candidates import later_pairs
 from memlab.pipeline.phases import judge_pairs
 from memlab.pipeline.verdicts import exact_key, is_title
 from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.recapture import RecaptureJudge, passage, window_overlap
-from memlab.types import Memory, Relation, Verdict
 from tests.test_pipeline import components
 
 T0 = datetime(2025, 12, 1, tzinfo=UTC)

@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory, Relation
 from memlab.models.cards import card_path
 from memlab.models.logistic import LogisticModel, save
 from memlab.strategies.judge.record import RecordJudge
 from memlab.strategies.judge.record_features import FEATURES, RecordStore, words
-from memlab.types import Memory, Relation
 
 T0 = datetime(2024, 1, 1, tzinfo=UTC)
 
@@ -138,7 +138,7 @@ def test_failure_on_a_pair_is_coexist(tmp_path: Path) -> None:
 
 
 def test_shipped_model_loads_with_its_pin() -> None:
-    from memlab.build import build
+    from memlab.wiring.build import build
     from tests.support.compose import compose_cfg
 
     judge = build(compose_cfg(["judge=record"])["judge"], "judge")
@@ -170,8 +170,8 @@ def test_training_on_tiny_synthetic_repos_is_deterministic() -> None:
 def test_summary_knn_adds_the_pairs_titles_find() -> None:
     from types import SimpleNamespace
 
-    from memlab.components import PipelineSettings
     from memlab.pipeline.candidates import candidate_pairs
+    from memlab.wiring.components import PipelineSettings
 
     records = [rec(0, "kafka", "postgres postgres", 0), rec(1, "react", "postgres", 1), rec(2, "kafka", "react", 2)]
     matrix = embed([m.content for m in records])  # the texts: record 0's nearest is 1

@@ -7,11 +7,11 @@ from datetime import timedelta
 
 import pytest
 
-from memlab.build import build
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.strategies.judge.cascade import CascadeJudge
 from memlab.strategies.judge.reference import ReferenceJudge
 from memlab.text.references import read
-from memlab.types import Memory, Relation, Verdict
+from memlab.wiring.build import build
 from tests.judges.helpers import T0
 from tests.support.compose import compose_cfg
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from memlab.core.types import Relation
 from memlab.strategies.judge.slot import SlotJudge
 from memlab.text.change_reading import read_changes, trim_span
-from memlab.types import Relation
 from tests.judges.helpers import mem
 
 JUDGE = SlotJudge(change_namespaces=["decisions"])

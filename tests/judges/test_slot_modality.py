@@ -3,9 +3,9 @@ blockers that end without a resolution word."""
 
 from __future__ import annotations
 
+from memlab.core.types import Relation
 from memlab.strategies.judge.slot import SlotJudge
 from memlab.text.change_reading import continues, hypothetical_spans, negated_tokens, read_changes
-from memlab.types import Relation
 from tests.judges.helpers import mem
 
 JUDGE = SlotJudge(change_namespaces=["decisions"])

@@ -3,9 +3,9 @@ common in the store to name an attribute, the reach of a negation."""
 
 from __future__ import annotations
 
+from memlab.core.types import Relation
 from memlab.strategies.judge.slot import SlotJudge
 from memlab.text.change_reading import negated_tokens
-from memlab.types import Relation
 from tests.judges.helpers import mem
 
 JUDGE = SlotJudge(change_namespaces=["decisions"])

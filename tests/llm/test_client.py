@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from memlab import trace
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Relation
 from memlab.llm import accounting
 from memlab.llm.client import LLMFailure
 from memlab.llm.lm import served_identity
+from memlab.observability import trace
 from memlab.strategies.judge.dspy_judge import DSPyJudge
-from memlab.types import Relation
 from tests.judges.helpers import four_way_reply, mem
 from tests.support.compose import compose_cfg
 from tests.support.stub_openai import StubOpenAI

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from memlab.paths import PROJECT_ROOT
+from memlab.core.paths import PROJECT_ROOT
 from memlab.run import run
 from tests.locomo.tiny import tiny, write
 from tests.support.compose import compose_cfg

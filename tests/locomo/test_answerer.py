@@ -9,10 +9,10 @@ import pytest
 from memlab.benchmarks.locomo.answerer import AnswerConfig, answer_temporal, render
 from memlab.benchmarks.locomo.ingest import ingest
 from memlab.benchmarks.locomo.loader import load
+from memlab.core.types import TemporalRef
 from memlab.strategies.temporal.none import NoResolver
 from memlab.strategies.temporal.pattern_table import PatternTableResolver
 from memlab.strategies.temporal.rules import RulesResolver
-from memlab.types import TemporalRef
 from tests.locomo.tiny import tiny, write
 
 

@@ -8,9 +8,9 @@ import pytest
 
 from memlab.benchmarks.base import Benchmark
 from memlab.benchmarks.locomo.benchmark import LocomoBenchmark
-from memlab.build import build
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.run import run
+from memlab.wiring.build import build
 from tests.locomo.tiny import tiny, write
 from tests.support.compose import compose_cfg
 

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from memlab.benchmarks.locomo.contexts import unit_record
 from memlab.benchmarks.locomo.cv import MemoResolver, expand_grid, locomo_cv, loocv
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory
 from memlab.run import run
 from memlab.strategies.temporal.rules import RulesResolver
-from memlab.types import Memory
 from tests.locomo.test_benchmark import _cfg
 from tests.locomo.tiny import tiny, write
 

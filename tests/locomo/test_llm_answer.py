@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.run import run
 from tests.locomo.tiny import tiny, write
 from tests.support.compose import compose_cfg

@@ -11,8 +11,8 @@ import pytest
 from memlab.benchmarks.locomo.errata import load_errata
 from memlab.benchmarks.locomo.ingest import ingest
 from memlab.benchmarks.locomo.loader import CATEGORIES, load, parse_session_time
-from memlab.errors import MemlabError
-from memlab.sha import file_sha256
+from memlab.core.errors import MemlabError
+from memlab.core.sha import file_sha256
 from tests.locomo.tiny import tiny, write
 
 

@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.run import run
 from tests.locomo.tiny import tiny, write
 from tests.support.compose import compose_cfg

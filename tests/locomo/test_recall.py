@@ -10,8 +10,8 @@ from memlab.benchmarks.locomo.aggregate import recall_metrics
 from memlab.benchmarks.locomo.ingest import ingest
 from memlab.benchmarks.locomo.loader import load
 from memlab.benchmarks.locomo.recall import recall_at_k, recall_row, session_of, session_ranking
+from memlab.core.errors import MemlabError
 from memlab.embed.tfidf import TfidfEmbedder
-from memlab.errors import MemlabError
 from memlab.strategies.retriever.bm25 import Bm25Retriever
 from memlab.strategies.retriever.dense import DenseRetriever
 from memlab.strategies.retriever.engine import RetrieverConfig, rrf

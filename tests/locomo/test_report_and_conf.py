@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from memlab.benchmarks.base import POLICY
-from memlab.build import build
 from memlab.reports.locomo import render
 from memlab.tracking.query import RunRecord
+from memlab.wiring.build import build
 from tests.support.compose import compose_cfg
 
 

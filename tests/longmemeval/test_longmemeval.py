@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from memlab.benchmarks.longmemeval.benchmark import LongMemEvalBenchmark, session_recall
 from memlab.benchmarks.longmemeval.schema import parse_date
-from memlab.build import build_components
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.run import run
+from memlab.wiring.build import build_components
 from tests.support.compose import compose_cfg
 
 

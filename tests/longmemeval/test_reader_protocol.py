@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.run import run
 from tests.longmemeval.test_longmemeval import RECORDS
 from tests.support.compose import compose_cfg

@@ -9,13 +9,13 @@ import pytest
 
 from memlab.benchmarks.memory_files.benchmark import MemoryFilesBenchmark, file_episode
 from memlab.benchmarks.memory_files.scoring import file_score
+from memlab.core.errors import MemlabError
+from memlab.core.types import Edge, EdgeType
 from memlab.data import splits
 from memlab.data.memory_files.corpus import SEAL_SALT, read_repo, repo_files
 from memlab.data.memory_files.memories import namespace
-from memlab.errors import MemlabError
 from memlab.pipeline.episode import run_episode
 from memlab.run import run
-from memlab.types import Edge, EdgeType
 from tests.memory_files.factory import claude_file, commit, fact, write_repo
 from tests.support.compose import compose_cfg
 
@@ -64,7 +64,7 @@ def test_edges_score_against_the_kept_pairs(tmp_path):
 
 
 def _components(tmp_path: Path, folder: Path):
-    from memlab.build import build_components
+    from memlab.wiring.build import build_components
 
     return build_components(compose_cfg(["+experiment=memory_files", f"dataset.path={folder}", *FAST, "judge=none"]))
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.reports import adr
 from memlab.tracking.query import RunRecord
 
@@ -39,7 +39,7 @@ def test_labels_name_the_cascade_stages_and_fold_models() -> None:
 
 
 def test_labels_of_the_composed_cascade_name_the_stages_it_holds() -> None:
-    from memlab.provenance import flatten
+    from memlab.observability.provenance import flatten
     from tests.support.compose import compose_cfg
 
     def label(*overrides: str) -> str:

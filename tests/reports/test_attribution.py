@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memlab.commands import report as command
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.reports import attribution as at
 from memlab.reports import attribution_runs as ar
 

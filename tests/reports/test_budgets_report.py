@@ -96,7 +96,7 @@ def test_fronts_against_llm_dollars_and_latency_where_runs_logged_them() -> None
 
 
 def test_budgets_report_without_runs_is_one_line(tmp_path) -> None:
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     with pytest.raises(MemlabError, match="no FINISHED runs"):
         budgets.main(["--uri", f"sqlite:///{tmp_path / 'e.db'}", "--out", str(tmp_path / "b.md")])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import struct
 
-from memlab.plots import pyplot
+from memlab.observability.plots import pyplot
 from memlab.reports.common import save
 
 

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.reports import judge_families as jf
 
 GEN = "memlab.benchmarks.project_history.benchmark.ProjectHistoryBenchmark"
@@ -59,7 +59,7 @@ def test_judge_label_names_models_and_fallbacks():
 )
 def test_judge_label_of_a_composed_run(overrides, label):
     """The labels of runs of the composed cascade (its stages are nodes: ``judge.fallback._target_``, ...)."""
-    from memlab.provenance import flatten
+    from memlab.observability.provenance import flatten
     from tests.support.compose import compose_cfg
 
     params = {k: str(v) for k, v in flatten({"judge": compose_cfg(overrides)["judge"]}).items()}

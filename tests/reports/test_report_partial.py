@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.reports.common import PARTIAL_MARK, RUNS_MARK, recorded_runs, write_report
 from tests.sweeps.helpers import log_run, report
 

@@ -65,7 +65,7 @@ def test_report_lists_every_set_resolver_and_the_speed_ratio(tmp_path):
 def test_no_runs_at_all_is_a_one_line_error_and_writes_nothing(tmp_path):
     import pytest
 
-    from memlab.errors import MemlabError
+    from memlab.core.errors import MemlabError
 
     uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
     out = tmp_path / "temporal.md"

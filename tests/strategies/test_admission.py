@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memlab.build import build_node
-from memlab.errors import MemlabError
-from memlab.paths import CONF_DIR
+from memlab.core.errors import MemlabError
+from memlab.core.paths import CONF_DIR
+from memlab.core.types import Memory
 from memlab.pipeline.inject import candidates
 from memlab.pipeline.recall import eligible
 from memlab.pipeline.store import MemoryStore
@@ -19,7 +19,7 @@ from memlab.strategies.admission.base import Admission, AdmissionBase
 from memlab.strategies.admission.features import FEATURES, features
 from memlab.strategies.admission.learned import DEFAULT_MODEL, LearnedAdmission
 from memlab.strategies.admission.none import NoAdmission
-from memlab.types import Memory
+from memlab.wiring.build import build_node
 from tests.test_pipeline import components
 
 T0 = datetime(2025, 12, 1, tzinfo=UTC)

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from memlab.core.types import Memory, MemoryState
 from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.similarity import SimilarityJudge
 from memlab.strategies.retention.base import RetentionBase
@@ -13,7 +14,6 @@ from memlab.strategies.retention.exponential import ExponentialRetention
 from memlab.strategies.retriever.base import RetrieverBase
 from memlab.strategies.retriever.none import NoRetriever
 from memlab.strategies.summarizer.none import NoSummarizer
-from memlab.types import Memory, MemoryState
 
 NOW = datetime(2025, 3, 14, tzinfo=UTC)
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.strategies.clusterer.agglomerative import AgglomerativeClusterer
 from memlab.strategies.clusterer.hdbscan import HdbscanClusterer
 from memlab.strategies.clusterer.time_window import TimeWindowClusterer

@@ -6,11 +6,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memlab.build import build_components
+from memlab.core.types import Memory
 from memlab.pipeline.consolidate import consolidate
 from memlab.pipeline.inject import store_block
 from memlab.pipeline.store import MemoryStore
-from memlab.types import Memory
+from memlab.wiring.build import build_components
 from tests.support.compose import compose_cfg
 from tests.support.stub_openai import StubOpenAI
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memlab.types import Answer, Memory
+from memlab.core.types import Answer, Memory
 from tests.test_contracts import built, params
 
 NOW = datetime(2025, 3, 14, tzinfo=UTC)

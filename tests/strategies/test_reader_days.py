@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from memlab.benchmarks.project_history.reader_scoring import WHEN_TOLERANCE_DAYS, when_correct
+from memlab.core.types import Memory
 from memlab.strategies.reader.extractive import ExtractiveReader
 from memlab.text.temporal.written import written_day
-from memlab.types import Memory
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
 DOC = Memory(

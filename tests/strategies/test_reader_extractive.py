@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from memlab.core.types import Answer, Memory
 from memlab.strategies.reader.extractive import ExtractiveReader
 from memlab.strategies.reader.statements import statements, value_of
-from memlab.types import Answer, Memory
 
 NOW = datetime(2025, 4, 1, tzinfo=UTC)
 

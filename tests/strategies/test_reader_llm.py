@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Answer, Memory
 from memlab.strategies.reader.llm import LLMReader
-from memlab.types import Answer, Memory
 from tests.support.stub_openai import StubOpenAI
 
 NOW = datetime(2025, 4, 1, tzinfo=UTC)

@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.build import available_options, build
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory, MemoryState, Tier
 from memlab.strategies.retention.actr import ActrRetention
 from memlab.strategies.retention.fifo_cap import FifoCapRetention
 from memlab.strategies.retention.power_law import PowerLawRetention
 from memlab.strategies.retention.salience_prune import SaliencePruneRetention
 from memlab.strategies.retention.sliding_window import SlidingWindowRetention
-from memlab.types import Memory, MemoryState, Tier
+from memlab.wiring.build import available_options, build
 from tests.support.compose import compose_cfg
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)

@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memlab.build import build
+from memlab.core.types import InjectionCandidate, SelectionContext, Tier
 from memlab.strategies.selector.knapsack import KnapsackSelector
 from memlab.strategies.selector.mmr import MmrSelector, text_tokens
 from memlab.strategies.selector.recency import RecencySelector
 from memlab.strategies.selector.retention_topk import RetentionTopkSelector
 from memlab.text.tokens import item_tokens, jaccard
-from memlab.types import InjectionCandidate, SelectionContext, Tier
+from memlab.wiring.build import build
 from tests.support.compose import compose_cfg
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
@@ -143,8 +143,8 @@ def test_selectors_budget_unique_order_independent_on_word_texts(option, cands, 
 def test_recency_with_summaries_first_is_the_running_document_then_the_newest_messages():
     from datetime import UTC, datetime, timedelta
 
+    from memlab.core.types import InjectionCandidate, SelectionContext
     from memlab.strategies.selector.recency import RecencySelector
-    from memlab.types import InjectionCandidate, SelectionContext
 
     t0 = datetime(2025, 1, 1, tzinfo=UTC)
 

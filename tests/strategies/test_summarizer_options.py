@@ -8,12 +8,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory, SummaryDecision, SupersededFact
 from memlab.strategies.summarizer.dspy_summarizer import DSPySummarizer
 from memlab.strategies.summarizer.extractive import ExtractiveSummarizer
 from memlab.strategies.summarizer.running_document import RunningDocumentSummarizer
 from memlab.strategies.summarizer.session_narrative import SessionNarrativeSummarizer
-from memlab.types import Memory, SummaryDecision, SupersededFact
 from tests.support.stub_openai import StubOpenAI
 
 T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)

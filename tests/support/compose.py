@@ -1,10 +1,12 @@
-"""Compose memlab configs in tests: :func:`memlab.config.compose` (tracking ``none`` unless an override sets it)."""
+"""Compose memlab configs in tests: :func:`memlab.wiring.config.compose` (tracking ``none`` unless an override sets
+it).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from memlab.config import compose
+from memlab.wiring.config import compose
 
 
 def compose_cfg(overrides: list[str] | None = None, *, resolve: bool = True) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from memlab.tracking.mlflow_tracker import MlflowTracker
 
 
 def report(*argv: str) -> int:
-    """``memlab report ARGV`` as the command parses and runs it, a :class:`~memlab.errors.MemlabError` raised."""
+    """``memlab report ARGV`` as the command parses and runs it, a :class:`~memlab.core.errors.MemlabError` raised."""
     import argparse
 
     from memlab.commands import report as command
@@ -52,7 +52,7 @@ def log_run(
 
 
 def span(name: str, seconds: float, count: int, children: Sequence[dict] = (), hist: dict | None = None) -> dict:
-    """A trace node as memlab.trace writes it."""
+    """A trace node as memlab.observability.trace writes it."""
     return {
         "name": name,
         "count": count,

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.tracking.base import SWEEP_EXPERIMENT_ENV
 from memlab.tracking.mlflow_tracker import MlflowTracker
 

@@ -61,7 +61,7 @@ def test_children_are_named_by_the_overrides_that_vary_across_the_sweep():
 
 
 def test_the_study_experiment_is_the_one_the_jobs_name(tmp_path):
-    from memlab.config import compose_node, initialized
+    from memlab.wiring.config import compose_node, initialized
 
     with initialized():
         cfg = compose_node(tracking=None, return_hydra_config=True)

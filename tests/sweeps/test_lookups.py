@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.tracking.lookup import check_experiment, check_metric, check_run
 from tests.sweeps.helpers import log_run
 

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from memlab.build import available_groups, available_options
 from memlab.commands.catalog import dataset_card, describe, header_text, option_text
+from memlab.wiring.build import available_groups, available_options
 from tests.test_cli_errors import memlab_main
 
 #: Words a description cut mid-sentence would end with.
@@ -78,7 +78,7 @@ def test_dspy_is_described_up_to_its_example():
 
 
 def test_the_readme_error_example_is_what_memlab_prints():
-    from memlab.paths import PROJECT_ROOT
+    from memlab.core.paths import PROJECT_ROOT
 
     readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
     example = next(line for line in readme.splitlines() if line.startswith("memlab: error: unknown retention"))

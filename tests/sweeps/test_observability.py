@@ -8,9 +8,9 @@ import logging
 
 import pytest
 
-from memlab import logs, progress
-from memlab.errors import MemlabError
-from memlab.naming import RUNTIME_KEYS, run_name_for
+from memlab.core.errors import MemlabError
+from memlab.observability import logs, progress
+from memlab.wiring.naming import RUNTIME_KEYS, run_name_for
 
 
 def test_json_formatter_writes_one_object_per_record_with_extra_fields():
@@ -81,7 +81,7 @@ def test_run_names_state_the_choices_not_a_hash():
 
 
 def test_runtime_settings_do_not_change_the_config_hash():
-    from memlab.build import config_hash
+    from memlab.wiring.build import config_hash
 
     cfg = {"seed": 0, "judge": {"_target_": "x"}, "tracking": {"skip_finished": False}, "logging": {"format": "text"}}
     other = {**cfg, "tracking": {"skip_finished": True}, "logging": {"format": "json"}, "trace": {"enabled": False}}

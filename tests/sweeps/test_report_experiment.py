@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memlab.benchmarks.metrics import bootstrap_ci
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from tests.sweeps.helpers import log_run, report, span
 
 CORRECT = {  # (judge, seed) -> per-item results; budgets share them so the budget plot is flat
@@ -150,7 +150,7 @@ def test_memlab_best_ranks_on_a_split(store, capsys):
 
 
 def test_a_store_inside_the_checkout_is_shown_from_the_checkout_root():
-    from memlab.paths import PROJECT_ROOT
+    from memlab.core.paths import PROJECT_ROOT
     from memlab.reports.common import shown_uri
 
     assert shown_uri(f"sqlite:///{PROJECT_ROOT / 'mlruns.db'}") == "sqlite:///<checkout>/mlruns.db"

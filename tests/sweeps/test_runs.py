@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.run import run
 from tests.support.compose import compose_cfg
 

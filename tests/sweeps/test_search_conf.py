@@ -11,8 +11,8 @@ from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.core.override_parser.types import ChoiceSweep, IntervalSweep, RangeSweep
 from omegaconf import OmegaConf
 
-from memlab.config import compose, compose_node
-from memlab.paths import CONF_DIR
+from memlab.core.paths import CONF_DIR
+from memlab.wiring.config import compose, compose_node
 
 SEARCHES = sorted(p.stem for p in (CONF_DIR / "search").glob("*.yaml") if "params:" in p.read_text(encoding="utf-8"))
 #: Evaluation data of the history benchmarks: generator seeds below 1000 (0-4 reported) and the built-in history.

@@ -78,7 +78,7 @@ def test_a_failed_job_says_stopped_not_done(capsys, monkeypatch):
 
 
 def test_a_long_step_written_to_a_pipe_says_how_long_it_has_run_so_far(capsys, monkeypatch):
-    from memlab import progress
+    from memlab.observability import progress
 
     monkeypatch.setattr(progress, "EVERY", 1.2)  # a line 0.2 s after the last output, heartbeat every 0.15 s
     with step("embedding 58 records", delay=0.01):

@@ -62,7 +62,7 @@ def test_a_12_job_table_fits_80_columns_with_abbreviated_names_and_only_the_colu
 def test_the_comparison_figure_has_a_title_labelled_axes_and_error_bars_where_runs_have_intervals():
     import matplotlib.pyplot as plt
 
-    from memlab.plots import comparison_figure
+    from memlab.observability.plots import comparison_figure
 
     names = ["judge=slot", "judge=none", "judge=similarity"]
     fig = comparison_figure(names, [0.5, 0.75, None], [(0.25, 0.75), None, None], "current_truth_at_1")

@@ -8,7 +8,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
-from memlab import trace
+from memlab.observability import trace
 from memlab.strategies.judge.base import JudgeBase
 
 

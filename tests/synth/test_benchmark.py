@@ -8,8 +8,8 @@ import pytest
 
 from memlab.benchmarks.base import Benchmark
 from memlab.benchmarks.locomo_synth.benchmark import LocomoSynthBenchmark
-from memlab.build import build
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.wiring.build import build
 from tests.support.compose import compose_cfg
 
 from .helpers import check_file

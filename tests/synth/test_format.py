@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlab.benchmarks.locomo_synth.__main__ import main
+from memlab.core.errors import MemlabError
 from memlab.data.locomo_synth.config import SynthConfig
 from memlab.data.locomo_synth.generator import generate
 from memlab.data.locomo_synth.io import cached, dumps, gold_path_for, write
-from memlab.errors import MemlabError
 
 from .helpers import check_file, parse_stamp, turns_by_id
 

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
+from memlab.core.paths import default_data_dir
 from memlab.data.locomo_synth.config import SynthConfig
 from memlab.data.locomo_synth.generator import generate
-from memlab.paths import default_data_dir
 
 from .helpers import DIA, SESSION_KEY, STAMP, parse_stamp
 

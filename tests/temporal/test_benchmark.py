@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from memlab.benchmarks.temporal_norm.scoring import choose, summarise
+from memlab.core.errors import MemlabError
+from memlab.core.types import TemporalRef
 from memlab.data.temporal_norm.data import corpus_path, parse
-from memlab.errors import MemlabError
 from memlab.run import run
-from memlab.types import TemporalRef
 from tests.support.compose import compose_cfg
 
 REF = "2013-02-12T04:30:00-02:00"  # a Tuesday

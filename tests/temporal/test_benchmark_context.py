@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from memlab.benchmarks.temporal_norm.scoring import choose
+from memlab.core.errors import MemlabError
+from memlab.core.types import TemporalRef
 from memlab.data.temporal_norm.data import corpus_path, parse, split_of
-from memlab.errors import MemlabError
 from memlab.run import run
-from memlab.types import TemporalRef
 from tests.support.compose import compose_cfg
 
 

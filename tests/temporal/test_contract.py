@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memlab.build import build
+from memlab.core.types import TemporalRef
 from memlab.strategies.temporal.base import TemporalBase
 from memlab.strategies.temporal.rules import RulesResolver
-from memlab.types import TemporalRef
+from memlab.wiring.build import build
 from tests.support.compose import compose_cfg
 
 OPTIONS = ["none", "pattern_table", "rules", "dateparser", "dspy"]

@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memlab.build import build
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.strategies.temporal.dspy_resolver import DSPyResolver, parse_expressions
+from memlab.wiring.build import build
 from tests.support.compose import compose_cfg
 from tests.support.stub_openai import StubOpenAI
 

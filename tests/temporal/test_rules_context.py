@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memlab.benchmarks.temporal_norm.scoring import choose
+from memlab.core.types import TemporalRef
 from memlab.strategies.temporal.rules import RulesResolver
-from memlab.types import TemporalRef
 
 R = RulesResolver()
 

@@ -26,12 +26,12 @@ from memlab.benchmarks.adr.scoring import repo_score
 from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark, files_sha256
 from memlab.benchmarks.project_history.evaluate import history_episode, stale_since
 from memlab.benchmarks.project_history.evaluate_queries import make_answerer
-from memlab.components import Components
+from memlab.core.errors import MemlabError
 from memlab.data.adr.corpus import SPLITS, read_repo, repo_files
 from memlab.data.adr.history import repo_history
 from memlab.data.adr.strip import REFS
 from memlab.data.project_history.schema import ProjectHistory
-from memlab.errors import MemlabError
+from memlab.wiring.components import Components
 
 MAIN_METRIC = "supersession_f1"
 HEADLINE: tuple[str, ...] = (

@@ -17,10 +17,10 @@ from memlab.benchmarks.project_history.evaluate import (
     predicted_relations,
     stale_since,
 )
+from memlab.core.types import Relation
 from memlab.data.project_history.schema import ProjectHistory
 from memlab.pipeline.episode import EpisodeOutcome
 from memlab.pipeline.store import MemoryStore
-from memlab.types import Relation
 
 Record = dict[str, Any]
 

@@ -30,15 +30,15 @@ from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, Datas
 from memlab.benchmarks.gitnotes_real import quality
 from memlab.benchmarks.project_history import history_metrics as hm
 from memlab.benchmarks.project_history.evaluate import final_tier_counts, latency_metrics
-from memlab.components import Components
+from memlab.core.errors import MemlabError
+from memlab.core.sha import file_sha256
+from memlab.core.types import EdgeType, Memory
 from memlab.data.gitnotes_real.labels import NotesLabels, load_labels, record_key
 from memlab.data.gitnotes_real.loader import EXPECTED_SHA256, load_notes
-from memlab.errors import MemlabError
 from memlab.pipeline.consolidate import PHASES
 from memlab.pipeline.episode import Episode
 from memlab.pipeline.recall import eligible
-from memlab.sha import file_sha256
-from memlab.types import EdgeType, Memory
+from memlab.wiring.components import Components
 
 LICENCE = "MIT (zircote/git-notes-memory-manager)"
 

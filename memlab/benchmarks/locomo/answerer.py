@@ -41,10 +41,10 @@ from memlab.benchmarks.locomo.question import (
     within_named,
 )
 from memlab.benchmarks.locomo.render import at_grain, render
+from memlab.core.types import Memory, TemporalRef
 from memlab.pipeline.units import is_summary
 from memlab.strategies.temporal.base import TemporalBase
 from memlab.text.lexical import stem
-from memlab.types import Memory, TemporalRef
 
 __all__ = ["AnswerConfig", "TemporalAnswer", "answer_temporal", "render", "segments"]
 

@@ -39,15 +39,15 @@ from memlab.benchmarks.locomo.reader_llm import locomo_reader, locomo_reader_met
 from memlab.benchmarks.locomo.recall import KS, recall_at_k, recall_row
 from memlab.benchmarks.locomo.scoring import answer_f1, token_f1
 from memlab.benchmarks.metrics import latency_metrics
-from memlab.components import Components
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory
 from memlab.pipeline.astra import extras_metrics_all
 from memlab.pipeline.context import QueryContext
 from memlab.pipeline.episode import Episode, EpisodeOutcome, Query
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.units import is_summary
 from memlab.pipeline.vectors import StoreEmbedder
-from memlab.types import Memory
+from memlab.wiring.components import Components
 
 LICENCE = "CC BY-NC 4.0 (snap-research/locomo)"
 #: The groups a LoCoMo run exercises: the whole policy, and the temporal resolver of the answerer.

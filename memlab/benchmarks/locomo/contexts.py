@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from memlab.core.types import Memory
 from memlab.pipeline.context import QueryContext
 from memlab.pipeline.store import MemoryStore
-from memlab.types import Memory
 
 #: ``meta`` keys a record keeps (what the answerers read; the rest is the loader's bookkeeping).
 META_KEYS: tuple[str, ...] = ("text", "speaker", "dia_id", "session", "kind", "sources", "start")

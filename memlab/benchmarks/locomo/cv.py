@@ -23,9 +23,9 @@ from memlab.benchmarks.locomo.answerer import AnswerConfig, answer_temporal
 from memlab.benchmarks.locomo.contexts import units_from_records
 from memlab.benchmarks.locomo.dates import date_correct
 from memlab.benchmarks.locomo.scoring import token_f1
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import TemporalRef
 from memlab.strategies.temporal.base import TemporalBase
-from memlab.types import TemporalRef
 
 #: The metric each fold's choice maximises, and the one the estimate reports.
 CV_METRIC = "temporal_date_acc_datelike"

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from memlab.benchmarks.locomo.loader import require_field
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 
 def load_errata(path: str | Path) -> dict[str, str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memlab.benchmarks.locomo.loader import Conversation, Turn
-from memlab.types import Memory
+from memlab.core.types import Memory
 
 
 def memory_text(turn: Turn) -> str:
@@ -20,7 +20,7 @@ def turn_id(conv: Conversation, turn: Turn) -> str:
 
 
 def turn_memory(conv: Conversation, turn: Turn) -> Memory:
-    """One turn as a :class:`~memlab.types.Memory` (timestamp = its session's time)."""
+    """One turn as a :class:`~memlab.core.types.Memory` (timestamp = its session's time)."""
     return Memory(
         id=turn_id(conv, turn),
         namespace="dialogue",

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from memlab.errors import MemlabError
-from memlab.types import Memory
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory
 
 
 def _context(memories: Sequence[Memory]) -> str:

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from memlab.benchmarks.locomo.dates import MONTHS
-from memlab.errors import MemlabError
-from memlab.sha import file_sha256
+from memlab.core.errors import MemlabError
+from memlab.core.sha import file_sha256
 
 #: Pinned category map (the upstream scorer's semantics); logged with every run.
 CATEGORIES: dict[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}

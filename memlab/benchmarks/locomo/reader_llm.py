@@ -16,7 +16,7 @@ from typing import Any
 
 from memlab.benchmarks.qa_metrics import memory_side, reader_metrics
 from memlab.benchmarks.qa_reader import QaReader
-from memlab.types import Memory
+from memlab.core.types import Memory
 
 #: The categories the reader answers.
 READ_CATEGORIES: frozenset[int] = frozenset({1, 2, 3, 4})

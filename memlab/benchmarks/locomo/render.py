@@ -14,7 +14,7 @@ import re
 from datetime import date, datetime, timedelta
 
 from memlab.benchmarks.locomo.dates import MONTHS, WEEKDAYS, fmt_day, weekend_ending_by
-from memlab.types import TemporalRef
+from memlab.core.types import TemporalRef
 
 _NUMBER_WORDS = {2: "Two", 3: "Three", 4: "Four"}
 _WEEKS_AGO = re.compile(r"\b(a|one|two|three|four|[1-4])\s+weeks?\s+ago\b")

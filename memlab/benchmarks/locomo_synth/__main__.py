@@ -6,10 +6,10 @@ import argparse
 import json
 import sys
 
+from memlab.core.errors import MemlabError
 from memlab.data.locomo_synth.config import SynthConfig
 from memlab.data.locomo_synth.expressions import KINDS
 from memlab.data.locomo_synth.io import write
-from memlab.errors import MemlabError
 
 
 def parse_mix(text: str) -> dict[str, float]:

@@ -17,11 +17,11 @@ from typing import Any, ClassVar
 from memlab.benchmarks.base import BenchmarkCard, BenchmarkResult
 from memlab.benchmarks.locomo.benchmark import USES, LocomoBenchmark, LocomoRunData
 from memlab.benchmarks.locomo_synth.score import gold_scores
-from memlab.components import Components
+from memlab.core.errors import MemlabError
+from memlab.core.sha import file_sha256
 from memlab.data.locomo_synth.config import GENERATOR_VERSION, SynthConfig
 from memlab.data.locomo_synth.io import cached, write
-from memlab.errors import MemlabError
-from memlab.sha import file_sha256
+from memlab.wiring.components import Components
 
 
 class LocomoSynthBenchmark(LocomoBenchmark):

@@ -32,12 +32,12 @@ from memlab.benchmarks.longmemeval.schema import QUESTION_TYPES, Question, parse
 from memlab.benchmarks.metrics import defined, latency_metrics, mean
 from memlab.benchmarks.qa_metrics import memory_side, reader_metrics
 from memlab.benchmarks.qa_reader import QaReader
-from memlab.components import Components
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory
 from memlab.pipeline.episode import Episode
 from memlab.pipeline.episode import Query as EpisodeQuery
 from memlab.pipeline.vectors import StoreEmbedder
-from memlab.types import Memory
+from memlab.wiring.components import Components
 
 
 def session_recall(ranked: list[str], gold: set[str], k: int) -> tuple[float | None, float | None]:

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 GET_DATA = (
     "download longmemeval_s_cleaned.json (hub dataset xiaowu0162/longmemeval-cleaned) and set dataset.path=<file>"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 #: The question types of the LongMemEval paper (abstention items carry ``_abs`` in their id instead).
 QUESTION_TYPES: tuple[str, ...] = (

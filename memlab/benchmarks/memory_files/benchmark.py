@@ -22,12 +22,12 @@ from memlab.benchmarks import metrics
 from memlab.benchmarks import pooled as pool
 from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark, files_sha256
 from memlab.benchmarks.memory_files.scoring import COUNTS, file_score
-from memlab.components import Components
+from memlab.core.errors import MemlabError
 from memlab.data.memory_files.corpus import MemoryFile, read_repo, repo_files
 from memlab.data.memory_files.memories import file_memories
 from memlab.data.splits import SPLITS
-from memlab.errors import MemlabError
 from memlab.pipeline.episode import Episode
+from memlab.wiring.components import Components
 
 log = logging.getLogger(__name__)
 
@@ -120,8 +120,8 @@ class MemoryFilesBenchmark(EpisodeBenchmark):
 
     def run(self, components: Components, seed: int) -> BenchmarkResult:
         """Each file's episode in turn (files come grouped by repository), a log line per repository."""
+        from memlab.observability.progress import progress
         from memlab.pipeline.episode import run_episode
-        from memlab.progress import progress
 
         data = self.load(seed)
         outcomes = []

@@ -23,13 +23,13 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from memlab.components import Components
+from memlab.core.types import EdgeType
 from memlab.data.memory_files.corpus import GONE, Fact, MemoryFile
 from memlab.data.memory_files.memories import kept_pairs
 from memlab.pipeline.episode import EpisodeOutcome
 from memlab.pipeline.inject import build_block, memory_candidate
 from memlab.pipeline.store import MemoryStore
-from memlab.types import EdgeType
+from memlab.wiring.components import Components
 
 #: The edges that count as "the newer replaces the older".
 REPLACING = {EdgeType.SUPERSEDES: "SUPERSEDE", EdgeType.DUPLICATES: "DUPLICATE"}

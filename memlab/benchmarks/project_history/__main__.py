@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,14 +14,14 @@ from typing import Any, ClassVar
 from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, DatasetCard, EpisodeBenchmark
 from memlab.benchmarks.project_history.evaluate import history_episode, score_history, stale_since
 from memlab.benchmarks.project_history.evaluate_queries import make_answerer
-from memlab.components import Components
+from memlab.core.errors import MemlabError
+from memlab.core.sha import file_sha256
 from memlab.data.project_history.builtin import generate as generate_builtin
 from memlab.data.project_history.consolidation import VERSION as CONSOLIDATION_VERSION
 from memlab.data.project_history.consolidation import generate_consolidation
 from memlab.data.project_history.generator import GENERATOR_VERSION, generate
 from memlab.data.project_history.schema import ProjectHistory, read
-from memlab.errors import MemlabError
-from memlab.sha import file_sha256
+from memlab.wiring.components import Components
 
 #: The reader's accuracy over the current, as-of and when questions: every design is scored on the same questions
 #: from the context it built (``supersession_f1`` is 0 by construction for a design without a judge, so it stays a

@@ -40,7 +40,7 @@ from memlab.benchmarks.base import BenchmarkResult, DatasetCard
 from memlab.benchmarks.project_history import history_metrics as hm
 from memlab.benchmarks.project_history.evaluate_queries import episode_query, query_metrics
 from memlab.benchmarks.project_history.reader_scoring import reader_metrics
-from memlab.components import Components
+from memlab.core.types import TIER_ORDER, EdgeType, Relation
 from memlab.data.project_history.schema import ProjectHistory
 from memlab.pipeline.astra import extras_info, extras_metrics
 from memlab.pipeline.audit import audit_jsonl
@@ -49,7 +49,7 @@ from memlab.pipeline.inject import InjectedBlock
 from memlab.pipeline.online import expand_merged
 from memlab.pipeline.recall import eligible
 from memlab.pipeline.store import MemoryStore
-from memlab.types import TIER_ORDER, EdgeType, Relation
+from memlab.wiring.components import Components
 
 EDGE_RELATION: Mapping[EdgeType, Relation] = {
     EdgeType.SUPERSEDES: Relation.SUPERSEDE,

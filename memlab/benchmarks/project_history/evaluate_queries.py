@@ -26,7 +26,7 @@ from memlab.benchmarks import metrics
 from memlab.benchmarks.project_history.history_metrics import stale_rate
 from memlab.benchmarks.project_history.reader_scoring import reader_fields, topic_values
 from memlab.benchmarks.project_history.when_answer import when_memory
-from memlab.components import Components
+from memlab.core.types import Memory
 from memlab.data.project_history.schema import GoldQuery, ProjectHistory
 from memlab.pipeline.context import QueryContext
 from memlab.pipeline.episode import Query
@@ -34,7 +34,7 @@ from memlab.pipeline.history import history_of
 from memlab.pipeline.online_search import merged_sources
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.units import is_summary, sources_of
-from memlab.types import Memory
+from memlab.wiring.components import Components
 
 #: Recall mode per query kind (``None``: the policy's ``pipeline.recall_mode``).
 KIND_MODE: Mapping[str, str | None] = {"current": None, "as_of": None, "when": "exhaustive", "history": "exhaustive"}

@@ -25,8 +25,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 
 from memlab.benchmarks.metrics import defined, precision_recall_f1
+from memlab.core.types import Memory, Relation
 from memlab.data.relations import transitive_closure
-from memlab.types import Memory, Relation
 
 Pair = tuple[str, str]
 

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from memlab.core.types import EdgeType, Memory
 from memlab.pipeline.context import QueryContext
 from memlab.pipeline.store import MemoryStore
 from memlab.pipeline.units import is_summary, sources_of
 from memlab.text.modality import prospective, retrospective
-from memlab.types import EdgeType, Memory
 
 
 def item_memories(store: MemoryStore, context: QueryContext) -> list[Memory]:

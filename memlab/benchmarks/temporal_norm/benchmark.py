@@ -44,9 +44,9 @@ from typing import Any, ClassVar
 
 from memlab.benchmarks.base import Benchmark, BenchmarkCard, BenchmarkResult
 from memlab.benchmarks.temporal_norm.scoring import choose, intervals, local, metrics_for, status
-from memlab.components import Components
+from memlab.core.errors import MemlabError
 from memlab.data.temporal_norm.data import Record, corpus_path, load
-from memlab.errors import MemlabError
+from memlab.wiring.components import Components
 
 GRAINS = ("second", "minute", "hour", "day", "week", "month", "quarter", "year")
 LICENCES = {
@@ -66,7 +66,7 @@ class TemporalNormBenchmark(Benchmark):
     Args:
         corpus: Which set: ``duckling`` or ``tbaq`` (its file under ``data_dir``), or a label for ``path``.
         path: A Duckling-format JSON file to read instead of the corpus's own (None: the corpus's file).
-        data_dir: The shared data directory (None: :func:`memlab.paths.default_data_dir`).
+        data_dir: The shared data directory (None: :func:`memlab.core.paths.default_data_dir`).
         context: ``sentence`` (resolve each record in its sentence where it has one) or ``phrase``.
         include_latent: Evaluate ``latentCorpus`` records in the main metrics.
         include_holidays: Evaluate holiday records in the main metrics.
@@ -97,7 +97,7 @@ class TemporalNormBenchmark(Benchmark):
     def _file(self) -> Path:
         if self.path:
             return Path(self.path)
-        from memlab.paths import default_data_dir
+        from memlab.core.paths import default_data_dir
 
         return corpus_path(self.corpus, self.data_dir or default_data_dir())
 
@@ -128,7 +128,7 @@ class TemporalNormBenchmark(Benchmark):
             resolver.resolve(records[0].text, records[0].reference_time)  # warm-up (lazy imports)
         rows: list[dict[str, Any]] = []
         total_ns = 0
-        from memlab.progress import progress
+        from memlab.observability.progress import progress
 
         for r in progress(records, desc="resolving expressions", unit="expr"):
             t0 = time.thread_time_ns()

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from memlab.benchmarks.metrics import ci_metrics, defined
-from memlab.types import TemporalRef
+from memlab.core.types import TemporalRef
 
 CORRECT, WRONG, UNSUPPORTED = "correct", "wrong", "unsupported"
 

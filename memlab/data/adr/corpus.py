@@ -5,7 +5,7 @@ each record has ``id``, ``path``, ``number`` (or null), ``title``, ``date`` (``Y
 ``text`` (the whole file as written); each link has ``old``, ``new``, ``relation`` (``supersedes`` or
 ``amends``) and the ``evidence`` it was read from. Further fields are allowed and ignored.
 
-Every record is validated; a malformed file or record raises a one-line :class:`~memlab.errors.MemlabError`
+Every record is validated; a malformed file or record raises a one-line :class:`~memlab.core.errors.MemlabError`
 naming the file and the record. A link naming a record the file does not hold is not an error here: the
 history (:mod:`memlab.data.adr.history`) skips and counts it.
 
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memlab.core.errors import MemlabError
 from memlab.data import splits
-from memlab.errors import MemlabError
 
 SPLITS = splits.SPLITS
 RELATIONS = ("supersedes", "amends")

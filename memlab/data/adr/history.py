@@ -22,12 +22,12 @@ import hashlib
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory, Relation
 from memlab.data.adr import refs as rf
 from memlab.data.adr.corpus import AdrRecord, AdrRepo
 from memlab.data.adr.strip import REFS, clean_record
 from memlab.data.project_history.schema import GoldQuery, GoldRelation, ProjectHistory
-from memlab.errors import MemlabError
-from memlab.types import Memory, Relation
 
 NAMESPACE = "decisions"
 GOLD = {"supersedes": Relation.SUPERSEDE, "amends": Relation.MERGE}

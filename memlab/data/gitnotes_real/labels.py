@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 FORMAT = "memlab.gitnotes_labels/1"
 KINDS: tuple[str, ...] = ("memory", "fragment", "example", "noise")

@@ -1,6 +1,6 @@
 """Read ``notes.jsonl`` (the git-notes-memory-manager export, see its SOURCE.md) into memories.
 
-Each record becomes one :class:`~memlab.types.Memory` with id ``<namespace>/<commit[:12]>/<index>`` (a
+Each record becomes one :class:`~memlab.core.types.Memory` with id ``<namespace>/<commit[:12]>/<index>`` (a
 note is per commit and namespace; ``index`` is the memory's position inside the note). Nothing is copied
 into the repository; the file is read where it lies.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory
 from memlab.data.project_history.schema import parse_time
-from memlab.errors import MemlabError
-from memlab.types import Memory
 
 EXPECTED_SHA256 = "fdd0d61cc8ef89fc0c5b7de5eb321d87876934a0856d68d8467d90a0f8b7f27c"
 HOW_TO_GET = (

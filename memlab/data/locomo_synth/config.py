@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from memlab.core.errors import MemlabError
 from memlab.data.locomo_synth.expressions import KINDS
-from memlab.errors import MemlabError
 
 #: Bump when the same knobs would produce different bytes.
 GENERATOR_VERSION = 1

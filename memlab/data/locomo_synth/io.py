@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from memlab.core.errors import MemlabError
 from memlab.data.locomo_synth.config import SynthConfig
 from memlab.data.locomo_synth.generator import generate
-from memlab.errors import MemlabError
 
 
 def dumps(obj: Any) -> bytes:

@@ -4,7 +4,7 @@ The format (the data folder's ``SOURCE.md``): ``{"repo", "commit", "license", "f
 ``path``, ``kind``, ``commits`` (first-parent order) and ``facts`` (``id``, ``text``, ``recorded_in``,
 ``removed_in``, ``removal``, ``replaced_by``, ``pair_jaccard``, ``moved_in``, ...). Other fields (the commits'
 added and removed lines among them) are not read. A malformed file raises a one-line
-:class:`~memlab.errors.MemlabError` naming the file, the memory file and the fact or commit. Splits:
+:class:`~memlab.core.errors.MemlabError` naming the file, the memory file and the fact or commit. Splits:
 :mod:`memlab.data.splits` with this corpus's salt, fixed before any file was read (experiments/memory_files).
 """
 
@@ -16,8 +16,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from memlab.core.errors import MemlabError
 from memlab.data import splits
-from memlab.errors import MemlabError
 
 SEAL_SALT = "memlab-memory-files-seal:"
 REMOVALS = ("paired", "retired", "file_deleted", "file_became_symlink")

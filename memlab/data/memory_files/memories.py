@@ -13,8 +13,8 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime, timedelta
 
+from memlab.core.types import Memory
 from memlab.data.memory_files.corpus import Fact, MemoryFile
-from memlab.types import Memory
 
 #: The gold rule's token-Jaccard cut (SOURCE.md's hand check).
 KEEP_JACCARD = 0.2

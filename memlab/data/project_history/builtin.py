@@ -15,8 +15,8 @@ import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from memlab.core.types import Memory, Relation
 from memlab.data.project_history.schema import GoldQuery, GoldRelation, GoldTemporal, ProjectHistory
-from memlab.types import Memory, Relation
 
 START = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
 

@@ -29,9 +29,9 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
+from memlab.core.types import Memory, Relation
 from memlab.data.project_history.generator_topics import TOPICS, subject_name
 from memlab.data.project_history.schema import GoldQuery, GoldRelation, ProjectHistory
-from memlab.types import Memory, Relation
 
 VERSION = 1
 START = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)

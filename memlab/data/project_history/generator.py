@@ -21,14 +21,14 @@ import random
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory, Relation
 from memlab.data.project_history import generator_templates as tpl
 from memlab.data.project_history.generator_events import Draft, Event, InstanceBuilder, Style
 from memlab.data.project_history.generator_families import FamilyDraw, parse_style
 from memlab.data.project_history.generator_queries import make_queries
 from memlab.data.project_history.generator_topics import TOPICS
 from memlab.data.project_history.schema import GoldRelation, GoldTemporal, ProjectHistory
-from memlab.errors import MemlabError
-from memlab.types import Memory, Relation
 
 GENERATOR_VERSION = 1
 START = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 
+from memlab.core.errors import MemlabError
 from memlab.data.project_history.family import (
     CLASSIC,
     QUERY_KINDS,
@@ -33,7 +34,6 @@ from memlab.data.project_history.family_narrative import NARRATIVE
 from memlab.data.project_history.family_terse import TERSE
 from memlab.data.project_history.family_ticket import TICKET
 from memlab.data.project_history.family_wiki import WIKI
-from memlab.errors import MemlabError
 
 __all__ = ["CLASSIC", "QUERY_KINDS", "Family", "FamilyDraw", "Pool", "Template", "component_name", "families"]
 __all__ += ["parse_style", "scope_thing"]

@@ -1,6 +1,6 @@
 """The ``memlab.project_history/1`` JSON format: memories plus exact gold (see DESIGN.md).
 
-Readers validate every record and fail with a :class:`~memlab.errors.MemlabError` naming the file, the
+Readers validate every record and fail with a :class:`~memlab.core.errors.MemlabError` naming the file, the
 record and the bad field. Writers produce canonical JSON (sorted keys within records, memories in time
 order) so that a history's SHA-256 identifies it.
 """
@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memlab.errors import MemlabError
-from memlab.types import Memory, Relation
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory, Relation
 
 FORMAT = "memlab.project_history/1"
 QUERY_KINDS = ("current", "as_of", "when", "history")

@@ -31,7 +31,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.text.temporal import calendar as cal
 
 #: Known corpora: name -> file under the data directory (``dataset.corpus``).

@@ -17,11 +17,11 @@ import re
 
 from memlab.text.tokens import word_list
 
-TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.core.selection_types)
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from memlab.types import Memory
+    from memlab.core.types import Memory
 
 FEATURES: tuple[str, ...] = word_list(
     """log_len_summary log_len_content leading_cut summary_ends_sentence summary_ends_cut summary_in_content

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.strategies.admission.base import Admission, AdmissionBase
 from memlab.strategies.admission.features import FEATURES, FEATURES_VERSION, StoreForm, features, store_form
 
-TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.core.selection_types)
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any, ClassVar
 
-    from memlab.types import Memory
+    from memlab.core.types import Memory
 
 #: The shipped model (``memlab train admission`` rebuilds it; its card says from which labels and how).
 DEFAULT_MODEL: Path = Path(__file__).resolve().parents[2] / "models" / "admission" / "admission_v1.json"

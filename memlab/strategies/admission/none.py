@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from memlab.strategies.admission.base import Admission, AdmissionBase
 
-TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.core.selection_types)
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import ClassVar
 
-    from memlab.types import Memory
+    from memlab.core.types import Memory
 
 #: The one verdict: every record may enter the block.
 KEEP = Admission(True, "admission off", 1.0)

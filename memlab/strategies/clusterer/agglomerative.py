@@ -8,8 +8,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from memlab.core.errors import MemlabError
 from memlab.embed.linkage import average_linkage
-from memlab.errors import MemlabError
 from memlab.strategies.clusterer.base import ClustererBase
 from memlab.strategies.clusterer.canonical import order_independent
 

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.strategies.clusterer.base import ClustererBase
 from memlab.strategies.clusterer.canonical import canonical_order, relabel
 

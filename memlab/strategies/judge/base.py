@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from memlab.types import Memory, Verdict
+    from memlab.core.types import Memory, Verdict
 
 
 class JudgeBase(ABC):
     """Decides how a newer memory relates to an older one.
 
-    Contract: :meth:`judge` returns a :class:`~memlab.types.Verdict` whose relation is one of DUPLICATE,
+    Contract: :meth:`judge` returns a :class:`~memlab.core.types.Verdict` whose relation is one of DUPLICATE,
     SUPERSEDE, MERGE, COEXIST and whose confidence is in [0, 1]; malformed model output or any internal failure
     gives COEXIST, never an exception; ``similarity`` (cosine of the two embeddings, when the pipeline has it)
     is a hint, not a requirement. :meth:`judge` is the one method a judge must define; every other method has
@@ -61,7 +61,7 @@ class JudgeBase(ABC):
         fixture): such a record states nothing a memory could be replaced or refined by, so only a re-capture
         (DUPLICATE) relates it. Default: :meth:`judge`'s verdict when it is DUPLICATE, COEXIST otherwise.
         """
-        from memlab.types import Relation, Verdict
+        from memlab.core.types import Relation, Verdict
 
         verdict = self.judge(older, newer, similarity=similarity)
         if verdict.relation is Relation.DUPLICATE:

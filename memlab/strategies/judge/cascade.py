@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.strategies.judge.base import JudgeBase
 from memlab.strategies.judge.recapture import RecaptureJudge
 from memlab.strategies.judge.record_store import is_record_store
 from memlab.strategies.judge.reference import ReferenceJudge
 from memlab.strategies.judge.slot import SlotJudge
-from memlab.types import Memory, Relation, Verdict
 
 
 class CascadeJudge(JudgeBase):

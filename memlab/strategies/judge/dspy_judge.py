@@ -6,8 +6,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.strategies.judge.base import JudgeBase
-from memlab.types import Memory, Relation, Verdict
 
 #: Default mapping of verbal confidences to numbers (the seed prompt answers high|medium|low).
 CONFIDENCE_WORDS: dict[str, float] = {"high": 0.9, "medium": 0.6, "low": 0.3}
@@ -37,7 +37,7 @@ class DSPyJudge(JudgeBase):
     error, malformed output after the retries) stops the run with one line (``llm.on_error=fail``, the
     default); with ``llm.on_error=fallback`` the verdict is the stand-in COEXIST with confidence 0, the
     failure in the reason, counted in ``llm_fallbacks``. A missing LLM configuration (``llm=none``) is a
-    configuration error: :class:`~memlab.errors.MemlabError` at first use.
+    configuration error: :class:`~memlab.core.errors.MemlabError` at first use.
 
     Args:
         llm: The ``llm`` config mapping (the conf passes ``${llm}``), given to :func:`memlab.llm.lm.make_lm`.
@@ -75,7 +75,7 @@ class DSPyJudge(JudgeBase):
     def _setup(self) -> None:
         if self.client_ is not None:
             return
-        from memlab.errors import MemlabError
+        from memlab.core.errors import MemlabError
         from memlab.llm.client import LLMClient
         from memlab.llm.supersession_signatures import signature
 
@@ -153,7 +153,7 @@ class DSPyJudge(JudgeBase):
         ``merge: join`` or when the call failed with ``llm.on_error=fallback`` (the joined texts stand in).
         """
         if self.merge not in MERGES:
-            from memlab.errors import MemlabError
+            from memlab.core.errors import MemlabError
 
             raise MemlabError(f"unknown dspy judge merge '{self.merge}'; valid: {', '.join(MERGES)} (fix judge.merge)")
         if self.merge == "join":

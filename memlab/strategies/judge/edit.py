@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.strategies.judge.edit_features import FEATURES, FEATURES_VERSION, EditContext, is_value, tokens
 from memlab.strategies.judge.model_file import ModelFileJudge
 from memlab.text.lexical import STOPWORDS
-from memlab.types import Memory, Relation, Verdict
 
 #: The shipped model (``memlab train edit-judge`` rebuilds it; its card says how).
 DEFAULT_MODEL: Path = Path(__file__).resolve().parents[2] / "models" / "judge" / "edit_v1.json"

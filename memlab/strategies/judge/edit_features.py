@@ -37,8 +37,8 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from memlab.core.types import Memory
 from memlab.text.tokens import jaccard
-from memlab.types import Memory
 
 FEATURES_VERSION = 1
 FEATURES: tuple[str, ...] = (

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.strategies.judge.model_file import ModelFileJudge
-from memlab.types import Memory, Relation, Verdict
 
 #: The folder of the shipped models (each with its card; ``memlab train judge`` rebuilds them, the card says how).
 SHIPPED: Path = Path(__file__).resolve().parents[2] / "models" / "judge"
@@ -36,7 +36,7 @@ class LearnedJudge(ModelFileJudge):
     **Seed rule.** Models are trained on histories with seeds >= 1000 (default 1000–1019, 1030–1059 and
     1070–1169; 1020–1029 and 1060–1069 are kept for validation) and evaluated on seeds < 1000. The model's
     card records its training seeds; when ``eval_seed`` (the conf passes the run's ``${seed}``) is one of them
-    the judge refuses to run (``on_seed_overlap: refuse``, a one-line :class:`~memlab.errors.MemlabError`
+    the judge refuses to run (``on_seed_overlap: refuse``, a one-line :class:`~memlab.core.errors.MemlabError`
     at first use) or warns loudly (``warn``).
 
     **Model file.** The judge only loads a model; it never trains one. ``model`` names a model shipped in the
@@ -62,7 +62,7 @@ class LearnedJudge(ModelFileJudge):
     (experiments/project_history/README.md, "Reading change constructions: models v10 and v11").
 
     Configuration errors (missing file, seed overlap, a model whose features do not match) raise
-    :class:`~memlab.errors.MemlabError` on first use; a failure on one pair gives COEXIST (confidence 0).
+    :class:`~memlab.core.errors.MemlabError` on first use; a failure on one pair gives COEXIST (confidence 0).
     Confidence is the predicted class probability.
 
     Args:

@@ -23,7 +23,7 @@ class ModelFileJudge(JudgeBase):
 
     @abstractmethod
     def read(self, path: Path) -> tuple[Any, dict[str, Any]]:
-        """The model in ``path`` and its card, checked (a one-line :class:`~memlab.errors.MemlabError` else)."""
+        """The model in ``path`` and its card, checked (a one-line :class:`~memlab.core.errors.MemlabError` else)."""
 
     @property
     def artifact_path(self) -> str | None:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 
+from memlab.core.types import Memory, Relation
 from memlab.strategies.judge.slot import SlotJudge
 from memlab.strategies.judge.slot_profiles import PROFILE_FEATURES, SlotProfiles
 from memlab.text.attributes import attribute_words
 from memlab.text.slot_parse import CUE_WORDS, parse
 from memlab.text.tokens import jaccard, word_list
-from memlab.types import Memory, Relation
 
 FEATURES: tuple[str, ...] = (
     *word_list(

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.strategies.judge.model_file import ModelFileJudge
-from memlab.types import Memory, Relation, Verdict
 
 #: The shipped model (``memlab train record-judge`` rebuilds it; its card says how).
 DEFAULT_MODEL: Path = Path(__file__).resolve().parents[2] / "models" / "judge" / "record_v1.json"
@@ -36,7 +36,7 @@ class RecordJudge(ModelFileJudge):
     verdict the threshold gives; the reason carries p.
     No MERGE: the development repositories hold 9 usable amendments, too few to fit or check a MERGE class
     (experiments/adr_decisions/README.md).
-    A model that cannot be loaded is a :class:`~memlab.errors.MemlabError`; any failure on a pair is COEXIST.
+    A model that cannot be loaded is a :class:`~memlab.core.errors.MemlabError`; any failure on a pair is COEXIST.
 
     Args:
         model_path: Model file; ``None`` = the shipped model.

@@ -20,8 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from memlab.core.types import Memory
 from memlab.text.tokens import jaccard, word_list
-from memlab.types import Memory
 
 FEATURES: tuple[str, ...] = word_list(
     """cos_title cos_content cos_text cos_title_content cos_content_title log_rank_text log_rank_title top_text

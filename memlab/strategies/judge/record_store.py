@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memlab.types import Memory
+from memlab.core.types import Memory
 
 
 def is_record_store(memories: Sequence[Memory], min_chars: int, share: float) -> bool:

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ClassVar
 
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.strategies.judge.base import JudgeBase
 from memlab.text.lexical import tokens
 from memlab.text.references import Reference, number, read
-from memlab.types import Memory, Relation, Verdict
 
 #: Words that say nothing about which record a title names ("Use X", "Decision on X").
 TITLE_STOPWORDS = frozenset({"use", "using", "adr", "decision", "record", "we", "our", "will", "is", "are", "be", "it"})

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.strategies.judge.base import JudgeBase
-from memlab.types import Memory, Relation, Verdict
 
 
 def normalised(text: str) -> str:

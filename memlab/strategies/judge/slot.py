@@ -9,11 +9,11 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import ClassVar
 
+from memlab.core.types import Memory, Relation, Verdict
 from memlab.strategies.judge.base import JudgeBase
 from memlab.text.change_reading import continues, negated_tokens, read_changes
 from memlab.text.slot_parse import CUE_WORDS, MAX_CHARS, Parsed, _words, parse, parse_texts
 from memlab.text.tokens import jaccard
-from memlab.types import Memory, Relation, Verdict
 
 #: Cue names that are not a change of value (handled by the blocker rule).
 _RESOLUTION = "resolved"

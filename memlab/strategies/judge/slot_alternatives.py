@@ -22,7 +22,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 
-from memlab.types import Memory
+from memlab.core.types import Memory
 
 _Row = dict[str, float]
 _Reader = Callable[[Memory], frozenset[str]]

@@ -26,9 +26,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
+from memlab.core.types import Memory
 from memlab.strategies.judge.slot_alternatives import AlternativesTable, cosine, ppmi, summed
 from memlab.text.attributes import attribute_phrases, context_words, value_tokens
-from memlab.types import Memory
 
 _NAMES = ("attr_sim", "value_sim", "old_value_new_attr", "new_value_old_attr")
 _ALT = ("alt_max", "alt_sim")

@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import ClassVar
 
+from memlab.core.types import Answer, Memory
 from memlab.strategies.reader.base import ReaderBase
 from memlab.strategies.reader.statements import overlap, question_tokens, statements, value_of
 from memlab.text.change_reading import read_changes
 from memlab.text.modality import prospective, retrospective
 from memlab.text.temporal.written import written_day
-from memlab.types import Answer, Memory
 
 #: Questions that ask for a day: "When ...", "Since when ...", "(On|Since|From) what/which day/date ...", "What/Which
 #: day/date ...".

@@ -7,9 +7,9 @@ from datetime import datetime
 from functools import cache
 from typing import Any, ClassVar
 
+from memlab.core.types import Answer, Memory
 from memlab.strategies.reader.base import ReaderBase
 from memlab.text.tokens import CHARS_PER_TOKEN
-from memlab.types import Answer, Memory
 
 #: Bumped whenever the signature or its instructions change (the cache keys on the prompt text too).
 PROMPT_VERSION = 2
@@ -79,7 +79,7 @@ class LLMReader(ReaderBase):
         if self.client_ is not None:
             return
         if not self.llm.get("model"):
-            from memlab.errors import MemlabError
+            from memlab.core.errors import MemlabError
 
             raise MemlabError("reader=llm has no LLM configured; pick one with llm=<option> or use reader=extractive")
         from memlab.llm.client import LLMClient

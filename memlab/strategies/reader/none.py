@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import ClassVar
 
+from memlab.core.types import Answer, Memory
 from memlab.strategies.reader.base import ReaderBase
-from memlab.types import Answer, Memory
 
 
 class NoReader(ReaderBase):

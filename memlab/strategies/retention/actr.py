@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import ClassVar
 
+from memlab.core.types import Memory, MemoryState, RetentionScore
 from memlab.strategies.retention.base import RetentionBase
 from memlab.strategies.retention.tiers import tier_for
-from memlab.types import Memory, MemoryState, RetentionScore
 
 
 class ActrRetention(RetentionBase):
@@ -17,7 +17,7 @@ class ActrRetention(RetentionBase):
 
     ``B = ln Σ_j t_j^(−d)`` over the uses of the memory, where ``t_j`` is the time since use ``j`` in days:
     the creation counts as the first use, then every recall in ``state.access_times`` (the pipeline keeps
-    the most recent :data:`~memlab.types.MAX_ACCESS_TIMES`; older recalls are not counted; when the list
+    the most recent :data:`~memlab.core.types.MAX_ACCESS_TIMES`; older recalls are not counted; when the list
     is empty a ``last_accessed`` time counts as one recall). Each ``t_j`` is at least ``min_age_days``
     (``t = 0`` would be infinite); a use after ``now`` counts as ``min_age_days`` old, so the score still
     never rises as ``now`` moves later.

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from memlab.types import Memory, MemoryState, RetentionScore
+    from memlab.core.types import Memory, MemoryState, RetentionScore
 
     #: What :meth:`RetentionBase.score_all` may be told: memory id -> ids it refers to (``None``: nothing).
     References = Mapping[str, Iterable[str]] | None

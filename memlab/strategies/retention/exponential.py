@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import ClassVar
 
+from memlab.core.types import Memory, MemoryState, RetentionScore
 from memlab.strategies.retention.base import RetentionBase
 from memlab.strategies.retention.tiers import tier_for
-from memlab.types import Memory, MemoryState, RetentionScore
 
 #: The seed's importance weight per namespace (``other`` for anything else).
 SEED_IMPORTANCE: Mapping[str, float] = {

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import ClassVar
 
+from memlab.core.types import Memory, MemoryState, RetentionScore, Tier
 from memlab.strategies.retention.base import RetentionBase
-from memlab.types import Memory, MemoryState, RetentionScore, Tier
 
 
 class NoRetention(RetentionBase):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, ClassVar
 
+from memlab.core.types import Memory, MemoryState
 from memlab.strategies.retention.exponential import ExponentialRetention
-from memlab.types import Memory, MemoryState
 
 
 class PowerLawRetention(ExponentialRetention):

@@ -8,11 +8,11 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory, MemoryState, RetentionScore, Tier
 from memlab.strategies.retention.base import RetentionBase
 from memlab.strategies.retention.exponential import SEED_IMPORTANCE
 from memlab.strategies.retention.tiers import tier_for
-from memlab.types import Memory, MemoryState, RetentionScore, Tier
 
 if TYPE_CHECKING:
     from memlab.strategies.retention.base import References

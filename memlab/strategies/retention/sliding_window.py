@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 from memlab.strategies.retention.window import WindowRetention
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memlab.types import Tier
+from memlab.core.types import Tier
 
 
 def tier_for(overall: float, hot: float, warm: float, cold: float) -> Tier:
@@ -11,7 +11,7 @@ def tier_for(overall: float, hot: float, warm: float, cold: float) -> Tier:
     Monotone by construction: a higher score never gets a colder tier.
     """
     if not hot >= warm >= cold:
-        from memlab.errors import MemlabError
+        from memlab.core.errors import MemlabError
 
         raise MemlabError(f"tier thresholds must satisfy hot >= warm >= cold, got {hot}, {warm}, {cold}")
     if overall >= hot:

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from memlab.core.types import Memory, MemoryState, RetentionScore, Tier
 from memlab.strategies.retention.base import RetentionBase
-from memlab.types import Memory, MemoryState, RetentionScore, Tier
 
 if TYPE_CHECKING:
     from memlab.strategies.retention.base import References

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, ClassVar
 if TYPE_CHECKING:
     import numpy as np
 
+    from memlab.core.types import Memory
     from memlab.embed.base import EmbedderBase
-    from memlab.types import Memory
 
 
 class Pool(list):

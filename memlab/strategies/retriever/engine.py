@@ -34,12 +34,12 @@ from typing import ClassVar
 
 import numpy as np
 
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory
 from memlab.embed.base import EmbedderBase
-from memlab.errors import MemlabError
 from memlab.strategies.retriever.base import RetrieverBase
 from memlab.strategies.retriever.topk import BANK_MIN_UNITS, VectorBank, top_order
 from memlab.text.lexical import rewrite_query, tokens
-from memlab.types import Memory
 
 MODES = ("bm25", "dense", "hybrid")
 #: ``context`` option -> how a unit becomes index text.

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, ClassVar
 
+from memlab.core.types import Memory
 from memlab.strategies.retriever.base import RetrieverBase
-from memlab.types import Memory
 
 
 class NoRetriever(RetrieverBase):

@@ -5,11 +5,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.core.selection_types)
 if TYPE_CHECKING:
     from typing import ClassVar
 
-    from memlab.types import InjectionCandidate, SelectionContext
+    from memlab.core.types import InjectionCandidate, SelectionContext
 
 
 class SelectorBase(ABC):

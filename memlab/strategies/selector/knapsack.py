@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from memlab.errors import MemlabError
-from memlab.selection_types import InjectionCandidate, SelectionContext
+from memlab.core.errors import MemlabError
+from memlab.core.selection_types import InjectionCandidate, SelectionContext
 from memlab.strategies.selector.base import SelectorBase
 from memlab.strategies.selector.packing import unique
 from memlab.strategies.selector.seed_weighted import seed_score

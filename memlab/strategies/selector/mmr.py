@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
-from memlab.selection_types import InjectionCandidate, SelectionContext
+from memlab.core.selection_types import InjectionCandidate, SelectionContext
 from memlab.strategies.selector.base import SelectorBase
 from memlab.strategies.selector.packing import unique
 from memlab.strategies.selector.seed_weighted import seed_score

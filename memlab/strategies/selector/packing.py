@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from memlab.errors import MemlabError
-from memlab.selection_types import InjectionCandidate
+from memlab.core.errors import MemlabError
+from memlab.core.selection_types import InjectionCandidate
 from memlab.text.tokens import item_tokens
 
 OVERFLOW: tuple[str, ...] = ("skip", "stop")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from memlab.selection_types import InjectionCandidate, SelectionContext
+from memlab.core.selection_types import InjectionCandidate, SelectionContext
 from memlab.strategies.selector.base import SelectorBase
 from memlab.strategies.selector.packing import pack, unique
 from memlab.text.tokens import item_tokens

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from memlab.errors import MemlabError
-from memlab.selection_types import InjectionCandidate, SelectionContext
+from memlab.core.errors import MemlabError
+from memlab.core.selection_types import InjectionCandidate, SelectionContext
 from memlab.strategies.selector.base import SelectorBase
 from memlab.strategies.selector.packing import pack, unique
 
-TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.core.selection_types)
 if TYPE_CHECKING:
     from typing import ClassVar
 

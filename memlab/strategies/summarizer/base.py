@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from memlab.types import Memory, Summary
+    from memlab.core.types import Memory, Summary
 
 
 class SummarizerBase(ABC):

@@ -6,10 +6,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import Memory, Summary, SummaryDecision, SupersededFact
 from memlab.strategies.summarizer.base import SummarizerBase
 from memlab.strategies.summarizer.extract import dominant_namespace, summary_id, superseded_facts
-from memlab.types import Memory, Summary, SummaryDecision, SupersededFact
 
 FALLBACKS: tuple[str, ...] = ("extractive", "none")
 FIELDS: tuple[str, ...] = ("summary", "key_facts", "decisions", "superseded_facts", "source_ids")
@@ -60,7 +60,7 @@ class DSPySummarizer(SummarizerBase):
     (``llm.on_error=fail``, the default). With ``llm.on_error=fallback`` the summary is the ``fallback``
     (``extractive``: the extractive summary of the cluster; ``none``: no summary), counted in
     ``llm_fallbacks`` and recorded in :attr:`failures_`. A missing LLM configuration (``llm=none``) is a
-    configuration error (:class:`~memlab.errors.MemlabError`).
+    configuration error (:class:`~memlab.core.errors.MemlabError`).
 
     **Prompts.** ``prompt`` picks the design whose prompt is asked: ``seed`` (the git-notes-memory cluster
     summary, :mod:`memlab.llm.summary_signatures`), ``squidbot`` (the section squidbot appends to its memory

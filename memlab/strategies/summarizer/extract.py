@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from memlab.types import Memory, Summary, SummaryDecision, SupersededFact
+from memlab.core.types import Memory, Summary, SummaryDecision, SupersededFact
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from memlab.core.types import Memory, Summary, SummaryDecision
 from memlab.strategies.summarizer.base import SummarizerBase
 from memlab.strategies.summarizer.extract import (
     cluster_summary,
@@ -13,7 +14,6 @@ from memlab.strategies.summarizer.extract import (
     summary_id,
     superseded_facts,
 )
-from memlab.types import Memory, Summary, SummaryDecision
 
 __all__ = ["ExtractiveSummarizer", "first_sentence", "summary_id"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from memlab.core.types import Memory, Summary
 from memlab.strategies.summarizer.base import SummarizerBase
-from memlab.types import Memory, Summary
 
 
 class NoSummarizer(SummarizerBase):

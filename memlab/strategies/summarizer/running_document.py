@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from memlab.core.types import Memory, Summary
 from memlab.strategies.summarizer.base import SummarizerBase
 from memlab.strategies.summarizer.extract import (
     dominant_namespace,
@@ -12,7 +13,6 @@ from memlab.strategies.summarizer.extract import (
     summary_id,
     superseded_facts,
 )
-from memlab.types import Memory, Summary
 
 
 class RunningDocumentSummarizer(SummarizerBase):

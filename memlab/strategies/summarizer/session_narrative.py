@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+from memlab.core.types import Memory, Summary, SummaryDecision
 from memlab.strategies.summarizer.base import SummarizerBase
 from memlab.strategies.summarizer.extract import (
     centrality,
@@ -13,7 +14,6 @@ from memlab.strategies.summarizer.extract import (
     line_of,
     superseded_facts,
 )
-from memlab.types import Memory, Summary, SummaryDecision
 
 _QUESTION = re.compile(r"\?\s*(?:\[|$)")
 #: Namespaces whose items are open by nature (a blocker is an unresolved thread until superseded).
@@ -27,7 +27,7 @@ class SessionNarrativeSummarizer(SummarizerBase):
     after 30 minutes of inactivity, as in Astra) so that each cluster is one session; every member is a
     parent of the narrative (``source_ids`` = the session's items; the pipeline marks them consolidated).
 
-    Astra's four parts, rendered into the :class:`~memlab.types.Summary` fields:
+    Astra's four parts, rendered into the :class:`~memlab.core.types.Summary` fields:
 
     * **session summary** (``summary``): ``Session <start>..<end>, <n> items[ (<namespaces/speakers>)]:
       began "<first item>" … ended "<last item>".`` plus the number of unresolved threads;

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
-    from memlab.types import TemporalRef
+    from memlab.core.types import TemporalRef
 
 
 class TemporalBase(ABC):

@@ -15,7 +15,7 @@ is neither midnight nor the anchor's own (relative days keep the anchor's clock)
 minute or second from the finest non-zero field (minute when minutes are written, ``19:00``). The interval
 is the grain period containing the result.
 Confidence is 0.7 for every result (dateparser reports none).
-dateparser is imported on first use; without it a :class:`~memlab.errors.MemlabError` names the package.
+dateparser is imported on first use; without it a :class:`~memlab.core.errors.MemlabError` names the package.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ import re
 from datetime import datetime
 from typing import Any, ClassVar
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import TemporalRef
 from memlab.strategies.temporal.base import TemporalBase
 from memlab.text.temporal import calendar as cal
-from memlab.types import TemporalRef
 
 _PERIODS = {"day": "day", "week": "week", "month": "month", "year": "year"}
 

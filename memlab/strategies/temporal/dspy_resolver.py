@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, ClassVar
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import TemporalRef
 from memlab.strategies.temporal.base import TemporalBase
 from memlab.text.temporal.calendar import GRAINS
-from memlab.types import TemporalRef
 
 _JSON_LIST = re.compile(r"\[.*\]", re.DOTALL)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import ClassVar
 
+from memlab.core.types import TemporalRef
 from memlab.strategies.temporal.base import TemporalBase
-from memlab.types import TemporalRef
 
 
 class NoResolver(TemporalBase):

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import ClassVar
 
+from memlab.core.types import TemporalRef
 from memlab.strategies.temporal.base import TemporalBase
-from memlab.types import TemporalRef
 
 #: phrase -> (shift of the anchor, confidence)
 SEED_TABLE: dict[str, tuple[Callable[[datetime], datetime], float]] = {

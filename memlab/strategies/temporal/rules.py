@@ -64,7 +64,7 @@ Conventions (all intervals half-open ``[start, end)`` in the anchor's timezone; 
   meteorological (Duckling: astronomical dates); ``next Friday`` is the Friday of next week.
 
 Garbage, empty or huge input never raises: the worst case is ``[]`` (text beyond 200,000 characters is
-ignored). A misspelt ``prefer`` is a configuration error (:class:`~memlab.errors.MemlabError`).
+ignored). A misspelt ``prefer`` is a configuration error (:class:`~memlab.core.errors.MemlabError`).
 """
 
 from __future__ import annotations
@@ -73,7 +73,8 @@ import re
 from datetime import datetime
 from typing import ClassVar
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
+from memlab.core.types import TemporalRef
 from memlab.strategies.temporal.base import TemporalBase
 from memlab.text.temporal import calendar as cal
 from memlab.text.temporal import (
@@ -89,7 +90,6 @@ from memlab.text.temporal.combine import combine, select
 from memlab.text.temporal.hits import Ctx, Hit
 from memlab.text.temporal.lexicon import NUM, UNIT, VAGUE_NUMBERS, number, unit
 from memlab.text.temporal.prefilter import any_word, first_chars, letter_runs, present, trigger
-from memlab.types import TemporalRef
 
 PREFER = ("future", "past", "nearest")
 _RULES = (

@@ -25,7 +25,7 @@ from time import perf_counter
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
-log = logging.getLogger("memlab.trace")
+log = logging.getLogger("memlab.observability.trace")
 
 #: Histogram bins per decade of microseconds (bin ``b`` holds durations in [10^(b/4), 10^((b+1)/4)) µs).
 BINS_PER_DECADE = 4
@@ -193,7 +193,7 @@ def record(name: str, seconds: float, counts: Mapping[str, float]) -> None:
 
 
 def kind_methods(obj: Any, base: str) -> tuple[str, ...]:
-    """The public methods that the class named ``base`` (a kind's base class, :data:`memlab.groups.BASES`) defines,
+    """The public methods that the class named ``base`` (a kind's base class, :data:`memlab.core.groups.BASES`) defines,
     required and optional alike, read from ``obj``'s class: the kind's one definition is the list traced.
     """
     for cls in type(obj).__mro__:
@@ -209,7 +209,7 @@ def instrument(components: Any, groups: Sequence[str]) -> int:
     Methods are wrapped on the instance (the object keeps its class, attributes and signature); a wrapper records
     only while a tracer runs, and an already wrapped method is left alone. Returns the number of methods wrapped.
     """
-    from memlab.groups import BASES
+    from memlab.core.groups import BASES
 
     wrapped = 0
     for group in groups:

@@ -1,7 +1,7 @@
 """The value types of the SessionStart selection: :class:`Tier`, :class:`InjectionCandidate` and
 :class:`SelectionContext` (with :data:`TIER_ORDER`).
 
-They are part of :mod:`memlab.types`, which re-exports them (import them from there); they live in this
+They are part of :mod:`memlab.core.types`, which re-exports them (import them from there); they live in this
 small module so that the SessionStart hook, which needs only them, does not create the other value types
 on every session start.
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from importlib import metadata
 from typing import Any
 
-from memlab.paths import PROJECT_ROOT
+from memlab.core.paths import PROJECT_ROOT
 
 LIBRARIES = ("memlab", "numpy", "scikit-learn", "hydra-core", "mlflow", "dspy", "sentence-transformers", "torch")
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from memlab.errors import MemlabError
+from memlab.core.errors import MemlabError
 
 FORMATS: tuple[str, ...] = ("text", "json")
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime", "taskName"}

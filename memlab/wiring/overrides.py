@@ -8,13 +8,13 @@ keys and values of the wrong type (``pipeline.budget_tokens=abc``: the type of t
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import yaml
 
-from memlab.build import available_groups, available_options, unknown_option_message
-from memlab.errors import MemlabError
-from memlab.paths import CONF_DIR
+from memlab.core.errors import MemlabError
+from memlab.core.paths import CONF_DIR
+from memlab.wiring.build import available_groups, available_options, unknown_option_message
 
 
 def top_level_keys() -> set[str]:
@@ -26,7 +26,7 @@ def settings_tree() -> dict:
     """``config.yaml`` without its defaults list, with the ``pipeline`` settings it composes (the keys plain
     overrides may set under a settings root).
     """
-    from memlab.conf_resolvers import pipeline_defaults
+    from memlab.wiring.conf_resolvers import pipeline_defaults
 
     data = yaml.safe_load((CONF_DIR / "config.yaml").read_text()) or {}
     return {"pipeline": pipeline_defaults(), **{k: v for k, v in data.items() if k != "defaults"}}
@@ -185,18 +185,17 @@ def check_nested_key(key: str, args: Sequence[str], groups: set[str]) -> str | N
     return unknown_key(rest, option_tree(root, chosen), f"option {root}={chosen}", prefix=f"{root}.")
 
 
-def check_overrides(args: Sequence[str]) -> None:
+def check_overrides(args: Sequence[str], commands: Collection[str] = ()) -> None:
     """Raise :class:`MemlabError` for the first bad override in ``args`` (other arguments are skipped).
 
     A bare word (no ``=``, not a flag, not a flag's value, not a ``~key`` deletion) is neither an override
-    nor a run: it is reported with the nearest ``memlab`` command.
+    nor a run: it is reported with the nearest of ``commands`` (``python -m memlab`` passes
+    :data:`memlab.cli.COMMANDS`: the config wiring imports nothing of the entry points above it).
     """
     for i, arg in enumerate(args):
         if "=" in arg or arg.startswith(("-", "~")) or (i > 0 and args[i - 1].startswith("-")):
             continue
-        from memlab.cli import COMMANDS
-
-        close = difflib.get_close_matches(arg, sorted(COMMANDS), n=1)
+        close = difflib.get_close_matches(arg, sorted(commands), n=1)
         hint = f"the command `memlab {close[0]}`" if close else "a command (`memlab --help`)"
         raise MemlabError(f"'{arg}' is not an override; write key=value (e.g. judge=slot), or did you mean {hint}?")
     candidates = [a for a in args if "=" in a and not a.startswith("-")]

@@ -5,8 +5,8 @@ class with :mod:`importlib` and calls it with the hyperparameters — the same p
 (``python -m memlab``) and for a frozen JSON spec (the SessionStart hook, which must start without Hydra). A
 hyperparameter that is itself a node (or a list of nodes) is built first, as an option of the same group: the
 cascade judge's stages are judges of their own, composed in ``conf/judge/cascade.yaml``. Every target must be on
-the allow-list of its group (:data:`memlab.strategy_index.TARGETS`) and subclass its kind's base class
-(:data:`memlab.groups.BASES`; a nested strategy too), checked before the class is called, and an unknown option
+the allow-list of its group (:data:`memlab.wiring.strategy_index.TARGETS`) and subclass its kind's base class
+(:data:`memlab.core.groups.BASES`; a nested strategy too), checked before the class is called, and an unknown option
 name gives one line that lists the valid options and the nearest match.
 
 :func:`build_components` builds only the groups a benchmark's card declares; the others are
@@ -24,11 +24,11 @@ import importlib
 import json
 from collections.abc import Collection, Mapping
 
-from memlab.errors import MemlabError
-from memlab.groups import BASES, GROUPS, SETTINGS_GROUPS
-from memlab.sha import sha256
+from memlab.core.errors import MemlabError
+from memlab.core.groups import BASES, GROUPS, SETTINGS_GROUPS
+from memlab.core.sha import sha256
 
-TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.selection_types)
+TYPE_CHECKING = False  # not typing's: the SessionStart hook never imports typing (memlab.core.selection_types)
 if TYPE_CHECKING:
     from typing import Any
 
@@ -53,7 +53,7 @@ def config_hash(data: Any) -> str:
 
 def available_options(group: str) -> list[str]:
     """Sorted option names of a conf group (the ``*.yaml`` stems in ``conf/<group>/``)."""
-    from memlab.paths import CONF_DIR
+    from memlab.core.paths import CONF_DIR
 
     folder = CONF_DIR / group
     if not folder.is_dir():
@@ -63,7 +63,7 @@ def available_options(group: str) -> list[str]:
 
 def available_groups() -> list[str]:
     """Sorted conf group names."""
-    from memlab.paths import CONF_DIR
+    from memlab.core.paths import CONF_DIR
 
     return sorted(p.name for p in CONF_DIR.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
 
@@ -94,7 +94,7 @@ def resolve_target(target: str, group: str, *, where: str = "config") -> type:
         MemlabError: The target is not allow-listed for the group, does not exist in this memlab, needs a
             package that is not installed, or does not subclass the group's base class.
     """
-    from memlab.strategy_index import TARGETS
+    from memlab.wiring.strategy_index import TARGETS
 
     allowed = TARGETS.get(group)
     base = BASES.get(group, "")
@@ -102,7 +102,7 @@ def resolve_target(target: str, group: str, *, where: str = "config") -> type:
         names = ", ".join(sorted(t.rsplit(".", 1)[-1] for t in (allowed or ())))
         fix = "re-export it with `memlab export`" if where == "spec" else f"pick an option with {group}=<name>"
         if where != "spec" and base and target.startswith(base.rsplit(".", 2)[0] + "."):  # a new class of the kind
-            fix = f"add it to TARGETS['{group}'] in memlab/strategy_index.py (the allow-list)"
+            fix = f"add it to TARGETS['{group}'] in memlab/wiring/strategy_index.py (the allow-list)"
         raise MemlabError(f"{group} target '{target}' is not one of memlab's {group} classes ({names}); {fix}")
     module_name, _, attr = target.rpartition(".")
     try:
@@ -204,7 +204,7 @@ def build_components(
     benchmark: str = "",
     where: str = "config",
 ) -> Any:
-    """Build a policy into :class:`memlab.components.Components`.
+    """Build a policy into :class:`memlab.wiring.components.Components`.
 
     Args:
         source: A resolved Hydra config, or a spec's mapping with ``strategies`` (group -> node),
@@ -214,7 +214,7 @@ def build_components(
         benchmark: Name for the :class:`Unused` message.
         where: ``config`` or ``spec``.
     """
-    from memlab.components import Components, PipelineSettings
+    from memlab.wiring.components import Components, PipelineSettings
 
     nodes = source.get("strategies") if where == "spec" else source
     if not isinstance(nodes, Mapping):

@@ -16,8 +16,8 @@ from hydra import initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 from omegaconf import DictConfig, OmegaConf
 
-from memlab.conf_resolvers import register
-from memlab.paths import CONF_DIR
+from memlab.core.paths import CONF_DIR
+from memlab.wiring.conf_resolvers import register
 
 #: The tracking option composed when the overrides choose none (see :func:`compose`).
 DEFAULT_TRACKING = "none"

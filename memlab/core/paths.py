@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 #: The checkout root (the folder holding ``pyproject.toml``, ``conf/`` and ``memlab/``).
-PROJECT_ROOT: Path = Path(__file__).resolve().parent.parent
+PROJECT_ROOT: Path = Path(__file__).resolve().parents[2]
 
 #: Hydra config directory.
 CONF_DIR: Path = PROJECT_ROOT / "conf"

@@ -1,6 +1,6 @@
 """What the configs read besides ``conf/``: OmegaConf resolvers (``${memlab_root:}`` and friends) and the
 pipeline settings' defaults (``pipeline: settings`` in ``conf/config.yaml``'s defaults list, stored from
-:class:`memlab.components.PipelineSettings`, where each default is written once). Register before composing.
+:class:`memlab.wiring.components.PipelineSettings`, where each default is written once). Register before composing.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from dataclasses import asdict
 from hydra.core.config_store import ConfigStore
 from omegaconf import OmegaConf
 
-from memlab.components import PipelineSettings
-from memlab.paths import PROJECT_ROOT, default_tracking_uri
+from memlab.core.paths import PROJECT_ROOT, default_tracking_uri
+from memlab.wiring.components import PipelineSettings
 
 
 def register() -> None:

@@ -17,10 +17,10 @@ from functools import cached_property
 from typing import Any
 
 # Defined in a small module of their own so that the SessionStart hook loads only them; part of this API.
-from memlab.selection_types import TIER_ORDER as TIER_ORDER
-from memlab.selection_types import InjectionCandidate as InjectionCandidate
-from memlab.selection_types import SelectionContext as SelectionContext
-from memlab.selection_types import Tier as Tier
+from memlab.core.selection_types import TIER_ORDER as TIER_ORDER
+from memlab.core.selection_types import InjectionCandidate as InjectionCandidate
+from memlab.core.selection_types import SelectionContext as SelectionContext
+from memlab.core.selection_types import Tier as Tier
 
 #: The ten git-notes-memory namespaces, in the plugin's order.
 NAMESPACES: tuple[str, ...] = (

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from memlab.types import TIER_ORDER
+from memlab.core.types import TIER_ORDER
 
 TIER_COLOURS = {"hot": "#d62728", "warm": "#ff7f0e", "cold": "#1f77b4", "archived": "#7f7f7f"}
 

@@ -1,6 +1,6 @@
 """The allow-list: every class a Hydra config or an exported hook spec may build, per conf group.
 
-A ``_target_`` that is not listed here for its group is refused by :func:`memlab.build.build_node`, so a
+A ``_target_`` that is not listed here for its group is refused by :func:`memlab.wiring.build.build_node`, so a
 config or a spec (which may come from a repository the hook serves) can never make memlab import or call
 anything else — not even another ``memlab`` function. The list is written out rather than derived from
 ``conf/`` so that it holds where only the package is installed; ``tests/test_build.py`` checks that it

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from memlab.selection_types import DEFAULT_BUDGET_TOKENS
+from memlab.core.selection_types import DEFAULT_BUDGET_TOKENS
 
 if TYPE_CHECKING:
     from memlab.embed.base import EmbedderBase
@@ -85,7 +85,7 @@ class PipelineSettings(AstraSettings, OnlineSettings):
     online mode's (:class:`OnlineSettings`) and Astra's extras' (:class:`AstraSettings`).
 
     The parts are classes of their own, each knob and its default written once there (``conf/config.yaml``
-    composes the defaults from here, :func:`memlab.conf_resolvers.register`), and the keys stay flat
+    composes the defaults from here, :func:`memlab.wiring.conf_resolvers.register`), and the keys stay flat
     (``pipeline.online_top_k``) so that every command and every exported hook spec keeps working.
 
     Attributes:
@@ -168,7 +168,7 @@ class PipelineSettings(AstraSettings, OnlineSettings):
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None) -> PipelineSettings:
         """Build from a config mapping; an unknown key is an error, not ignored (typos must fail)."""
-        from memlab.errors import MemlabError
+        from memlab.core.errors import MemlabError
 
         data = dict(data or {})
         known = set(cls.__dataclass_fields__)
@@ -176,7 +176,7 @@ class PipelineSettings(AstraSettings, OnlineSettings):
         if unknown:
             raise MemlabError(
                 f"unknown pipeline setting(s) {unknown}; valid: {sorted(known)} "
-                "(fix the pipeline.* override; the settings: memlab/components.py)"
+                "(fix the pipeline.* override; the settings: memlab/wiring/components.py)"
             )
         settings = cls(**data)
         choices = {"schedule": (SCHEDULES, "memlab/pipeline/episode.py"), "mode": (MODES, "memlab/pipeline/online.py")}

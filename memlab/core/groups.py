@@ -5,7 +5,8 @@ definition, which the builder checks and the tracer reads), the option ``conf/co
 the hook's default spec (:data:`memlab.adapter.spec.DEFAULT_OPTIONS`) and whether an episode benchmark exercises
 the group (:data:`memlab.benchmarks.base.POLICY`) are read from :data:`TABLE`. ``tests/test_groups.py`` checks
 that ``conf/config.yaml``'s defaults list, the ``conf/`` folders, the allow-list
-(:data:`memlab.strategy_index.TARGETS`) and the fields of :class:`memlab.components.Components` agree with it.
+(:data:`memlab.wiring.strategy_index.TARGETS`) and the fields of :class:`memlab.wiring.components.Components` agree with
+it.
 
 The module imports nothing: the SessionStart hook reads it on every session start.
 """
@@ -43,5 +44,5 @@ SPEC_DEFAULTS: dict[str, str] = {row[0]: row[3] for row in TABLE}
 EPISODE_GROUPS: tuple[str, ...] = tuple(row[0] for row in TABLE if row[4])
 #: Settings groups a benchmark may declare besides strategies (``pipeline.*`` knobs).
 SETTINGS_GROUPS: tuple[str, ...] = ("pipeline",)
-#: Conf groups whose options are built by :func:`memlab.build.build_node` but are not strategies.
+#: Conf groups whose options are built by :func:`memlab.wiring.build.build_node` but are not strategies.
 OTHER_BUILT_GROUPS: tuple[str, ...] = ("dataset", "tracking")
