@@ -13,6 +13,12 @@ step() { echo; echo "=== $* ($(date -u +%H:%M:%S))"; }
 step quickstart and its judge ablation
 $P -m memlab --multirun +experiment=quickstart judge=similarity,slot,learned,none
 
+step the README\'s policy sweep \(reports/policy_sweep.md\)
+$P -m memlab --multirun hydra/launcher=joblib hydra.launcher.n_jobs=2 +experiment=policy_sweep \
+    judge=slot,similarity,none retention=exponential,none pipeline.budget_tokens=250,1000
+$P -m memlab.cli report --experiment policy_sweep --force \
+    --baseline 'judge=none retention=none pipeline.budget_tokens=1000'
+
 step project histories: judges x difficulties, seeds 0-2 \(one consolidation of the whole history\)
 $P -m memlab --multirun +experiment=project_history judge=learned,slot,similarity,none \
     dataset.difficulty=easy,default,hard seed=0,1,2 pipeline.schedule=end
