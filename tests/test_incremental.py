@@ -41,6 +41,22 @@ def test_an_incremental_run_gives_the_new_memories_the_full_runs_verdicts(judge,
     assert {m.id: step.state(m.id).tier for m in new} == {m.id: full.state(m.id).tier for m in new}
 
 
+@pytest.mark.slow
+def test_an_incremental_run_concludes_what_a_full_run_concludes_on_pairs_the_new_memories_changed():
+    """The cascade reads the store (slot profiles): new memories change verdicts on older pairs, judged again."""
+    components = build_components(compose_cfg(["embedder=tfidf", "judge=cascade", "clusterer=none"]))
+    memories = sorted(generate(1, 60).memories, key=lambda m: (m.timestamp, m.id))
+    old, new = memories[:-15], memories[-15:]
+    full = MemoryStore(memories)
+    consolidate(full, components, memories[-1].timestamp)
+    step = MemoryStore(old)
+    consolidate(step, components, old[-1].timestamp)
+    step.add(new)
+    consolidate(step, components, memories[-1].timestamp, fresh=frozenset(m.id for m in new))
+    missed = edges_touching(full, {m.id for m in old}) - edges_touching(step, {m.id for m in memories})
+    assert edges_touching(full, {m.id for m in old}) and not missed
+
+
 def test_the_cascade_judge_resumes_only_a_valid_tally():
     judge = CascadeJudge(LearnedJudge(), SlotJudge())
     judge.resume({"checks": 7, "passed": 3})

@@ -113,8 +113,12 @@ def phase_supersession(
 ) -> tuple[Counter, list[dict]]:
     """Judge k-nearest-neighbour pairs (older, newer); returns edge counts and the review queue.
 
-    With ``fresh`` (an incremental run) only the pairs with a fresh memory on either side are judged (a judge whose
-    verdicts depend on the pairs judged before goes on from its tally: ``JudgeBase.resume``).
+    With ``fresh`` (an incremental run) only the pairs with a fresh memory on either side are judged, unless the
+    judge reads the store (``observes``): then every candidate pair is judged again, as in a full run. Why: such a
+    judge's verdict on a pair depends on every memory of the store (the learned judge's slot profiles are PPMI
+    counts over all notes), so a new memory changes verdicts on pairs it is not part of: generated history seed 1,
+    "Reverted the project's web UI stack back to Svelte" turns ("Svelte it is", "The project now runs on Vue") from
+    COEXIST (0.96) into SUPERSEDE (0.63), which an incremental run that skipped the pair never concluded.
 
     Pairs are judged in time order of the newer memory so that chains build forward. A pair judged in an
     earlier run is not judged again unless ``full``. With ``knn_slot_review``, a verdict other than COEXIST on
@@ -141,11 +145,12 @@ def phase_supersession(
         ordered.append((rank[b], rank[a], memories[a], memories[b], sim))
     ordered.sort(key=lambda t: t[:2])  # by the newer memory's time, then the older's (ids break ties)
     todo = []
+    again = full or (fresh is not None and components.judge.observes)
     for _, _, older, newer, sim in ordered:
         key = (older.id, newer.id)
-        if key in store.judged and not full:
+        if key in store.judged and not again:
             continue
-        if fresh is not None and older.id not in fresh and newer.id not in fresh:
+        if fresh is not None and not again and older.id not in fresh and newer.id not in fresh:
             continue
         store.judged.add(key)
         todo.append((older, newer, float(sim)))

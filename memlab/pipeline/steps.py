@@ -16,8 +16,9 @@ extra is one function and one row here. The extras:
 
 An incremental run (``fresh``: the memories new since the last run, the Stop hook's consolidation) runs only
 the steps marked ``incremental``: the judge sees the candidate pairs that touch a fresh memory (the same pairs
-a full run would give it about them), online mode consolidates each fresh memory as it would have arrived,
-and tiers are scored again; clusters, summaries and Astra's extras wait for the next full run.
+a full run would give it about them; every pair when the judge reads the store: phase_supersession), online
+mode consolidates each fresh memory as it would have arrived, and tiers are scored again; clusters, summaries
+and Astra's extras wait for the next full run.
 """
 
 from __future__ import annotations
