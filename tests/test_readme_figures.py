@@ -20,6 +20,9 @@ MARKER = re.compile(r"^<!-- figures: (.+?) -->\n(.*?)(?:\n\s*\n|\Z)", re.M | re.
 #: Decimals and grouped integers that are not part of an address or version (127.0.0.1, 2.13.0).
 FIGURE = re.compile(r"(?<![\w.])(?:\d+\.\d+|\d{1,3}(?:,\d{3})+)(?!\d|\.\d)")
 
+#: An integer a report writes without grouping (``n=6299``), which the README may group (``6,299``).
+PLAIN = re.compile(r"(?<![\w.,])\d{4,}(?![\w.,])")
+
 
 def figures(text: str) -> set[str]:
     """The figures in ``text``."""
@@ -33,7 +36,8 @@ def figure_blocks(readme: str) -> list[tuple[list[str], str]]:
 
 def unsourced(block: str, sources: list[str], extra: str = "") -> list[str]:
     """The block's figures found in none of its report sources (nor in ``extra``, e.g. a command's output)."""
-    held = figures(extra) | set().union(*(figures((ROOT / s).read_text()) for s in sources if s != "quickstart"))
+    texts = [extra, *((ROOT / s).read_text() for s in sources if s != "quickstart")]
+    held = set().union(*(figures(x) | {f"{int(n):,}" for n in PLAIN.findall(x)} for x in texts))
     return sorted(f for f in figures(block) if f not in held)
 
 
@@ -58,12 +62,30 @@ def test_every_marked_figure_is_in_its_report(sources, block):
     assert not unsourced(block, sources), f"README figures not in {sources}: {unsourced(block, sources)}"
 
 
+def unmarked_blocks(readme: str) -> list[str]:
+    """Blocks (paragraphs, tables, code blocks) that hold figures but stand under no marker."""
+    marked = {block.strip() for _, block in figure_blocks(readme)}
+    blocks = (b.strip() for b in re.split(r"\n\s*\n", readme))
+    return [b for b in blocks if figures(b) and not b.startswith("<!-- figures:") and b not in marked]
+
+
+def test_every_block_with_figures_is_marked():
+    assert not unmarked_blocks(README), [b[:100] for b in unmarked_blocks(README)]
+
+
+def test_an_unmarked_figure_is_found():
+    text = "<!-- figures: reports/x.md -->\nmarked 0.5\n\nunmarked 0.25\n\nno figure, 12 jobs\n"
+    assert unmarked_blocks(text) == ["unmarked 0.25"]
+
+
 def test_a_figure_that_disagrees_with_its_report_fails(tmp_path):
     report = tmp_path / "r.md"
     report.write_text("| a | 0.595 [0.5, 0.7] | 4,766 |\n")
     text = f"<!-- figures: {report} -->\n| x | 0.595 | 4,766 | 0.60 |\n\nafter 9.9\n"
     [(sources, block)] = figure_blocks(text)
     assert unsourced(block, sources) == ["0.60"]  # a re-rounded figure is not the report's
+    report.write_text("| n=6299 | 4808.000 |")
+    assert unsourced("6,299 and 4,808", [str(report)]) == ["4,808"]  # grouped, but 4808.000 is another figure
     assert figures("127.0.0.1 torch 2.13.0 −0.074 [−0.132, +0.000]") == {"0.074", "0.132", "0.000"}
 
 
