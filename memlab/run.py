@@ -146,6 +146,8 @@ def run_tags(
         "memlab.tags": ",".join(map(str, cfg.get("tags") or [])),
         **{f"memlab.version.{k}": v for k, v in provenance.library_versions().items()},
         **{f"memlab.strategy.{g}": f"{getattr(components, g).name}@{getattr(components, g).version}" for g in used},
+        # the model file a strategy loaded (``learned_v10.json``): its class version alone does not name the model
+        **{f"memlab.model.{g}": Path(path).name for g in used if (path := getattr(components, g).artifact_path)},
     }
 
 

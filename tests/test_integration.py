@@ -116,3 +116,17 @@ def test_multirun_sweep_files_children_under_one_parent(tmp_path):
     assert sorted(r.tags["memlab.strategy.judge"] for r in runs) == ["none@1", "similarity@1"]
     parents = {r.tags["mlflow.parentRunId"] for r in runs}
     assert len(parents) == 1
+
+
+def test_a_run_is_tagged_with_the_model_file_a_strategy_loaded():
+    from types import SimpleNamespace
+
+    from memlab.benchmarks.project_history.benchmark import ProjectHistoryBenchmark
+    from memlab.run import run_tags
+
+    judge = SimpleNamespace(name="learned", version=8, artifact_path="/models/judge/learned_v10.json")
+    plain = SimpleNamespace(name="slot", version=1, artifact_path=None)
+    components = SimpleNamespace(judge=judge, retention=plain)
+    tags = run_tags({}, ProjectHistoryBenchmark.card, components, ["judge", "retention"], "abc")
+    assert tags["memlab.strategy.judge"] == "learned@8" and tags["memlab.model.judge"] == "learned_v10.json"
+    assert "memlab.model.retention" not in tags

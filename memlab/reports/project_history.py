@@ -64,8 +64,10 @@ def newest_per_seed(runs: Sequence, key) -> dict[tuple, list]:
 
 
 def code_label(group: Sequence) -> str:
-    """Judge version and commit(s) of a group's runs (``learned@4 353b053``), so mixed batches show."""
-    versions = sorted({r.tags.get("memlab.strategy.judge", "?") for r in group})
+    """Judge version, model file and commit(s) of a group's runs (``learned@8 learned_v10 353b053``)."""
+    versions = sorted({" ".join(filter(None, (r.tags.get("memlab.strategy.judge", "?"),
+                                              r.tags.get("memlab.model.judge", "").removesuffix(".json"))))
+                       for r in group})  # fmt: skip
     shas = sorted({r.tags.get("memlab.git_sha", "?")[:7] + ("+" if r.tags.get("memlab.git_dirty") == "true" else "")
                    for r in group})  # fmt: skip
     return " ".join(versions + shas)

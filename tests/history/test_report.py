@@ -94,3 +94,12 @@ def test_figure_has_title_labels_target_legend_error_bars_and_shows_none(tmp_pat
     assert ax.get_ylim()[0] < 0  # a line at 0 is not hidden by the axis
     bars = [c for c in ax.containers if type(c).__name__ == "ErrorbarContainer"]
     assert len(bars) == 2 and any(seg.get_segments() for c in bars for seg in c.lines[2])
+
+
+def test_the_code_column_names_the_model_a_judge_loaded() -> None:
+    from memlab.reports.project_history import code_label
+
+    run = _run("learned", "default", 0, 0.9, 1)
+    assert code_label([run]) == "learned@1 abcdef0"
+    run.tags["memlab.model.judge"] = "learned_v10.json"
+    assert code_label([run, _run("slot", "default", 0, 0.5, 2)]) == "learned@1 learned_v10 slot@1 abcdef0"
