@@ -11,6 +11,7 @@ between a parent and its child hides.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[1] / "memlab"
@@ -27,7 +28,13 @@ def module_name(path: Path) -> str:
 
 
 def import_graph() -> dict[str, set[str]]:
-    """memlab module -> the memlab modules it imports, wherever the import statement sits."""
+    """memlab module -> the memlab modules it imports, wherever the import statement sits (a fresh copy)."""
+    return {module: set(targets) for module, targets in _parsed_graph().items()}
+
+
+@functools.cache
+def _parsed_graph() -> dict[str, set[str]]:
+    """:func:`import_graph`, parsed once per test process (every file of the package: seconds)."""
     paths = {module_name(p): p for p in sorted(PKG.rglob("*.py"))}
 
     def resolve(name: str) -> str | None:

@@ -10,6 +10,7 @@ import pytest
 
 from memlab.benchmarks import metrics
 from memlab.core.types import Memory, Relation
+from tests.support.stores import fresh_store
 
 S, D, M, C = Relation.SUPERSEDE, Relation.DUPLICATE, Relation.MERGE, Relation.COEXIST
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
@@ -310,7 +311,7 @@ def test_best_ranks_only_runs_where_the_metric_is_defined_and_prints_its_count(t
     from memlab.cli import main
     from tests.sweeps.helpers import log_run
 
-    uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
+    uri = fresh_store(tmp_path)
     log_run(uri, "conv", tmp_path / "a", strategies={"judge": "slot"}, params={}, correct=[1, 0],
             metrics={"n_queries_current": 2.0})  # fmt: skip
     log_run(uri, "conv", tmp_path / "b", strategies={"judge": "none"}, params={}, correct=[1], main_metric="when_acc")

@@ -38,6 +38,8 @@ _clock = time.monotonic
 _ACTIVE: list[Task] = []
 _STATE: dict[str, Any] = {"last": 0.0, "beat": None}
 _LOCK = threading.Lock()
+#: Set when the last task ends: the heartbeat stops at once, not a tick later (short runs, tests).
+_IDLE = threading.Event()
 #: Work stored in a cache during this run: what -> [count, seconds] (:func:`cached`).
 _SAVED: dict[str, list[float]] = {}
 
@@ -124,11 +126,12 @@ def beat() -> bool:
 
 def _heartbeat() -> None:
     while True:
-        time.sleep(min(0.25, EVERY / 8))
+        _IDLE.wait(min(0.25, EVERY / 8))
         with _LOCK:
             if not _ACTIVE:
                 _STATE["beat"] = None
                 return
+            _IDLE.clear()
         beat()
 
 
@@ -149,6 +152,7 @@ def task(desc: str, total: int | None = None, unit: str = "it", announce: float 
     with _LOCK:
         _ACTIVE.append(work)
         if _STATE["beat"] is None:
+            _IDLE.clear()
             _STATE["beat"] = threading.Thread(target=_heartbeat, daemon=True, name="memlab-progress")
             _STATE["beat"].start()
     try:
@@ -156,6 +160,8 @@ def task(desc: str, total: int | None = None, unit: str = "it", announce: float 
     finally:
         with _LOCK:
             _ACTIVE.remove(work)
+            if not _ACTIVE:
+                _IDLE.set()
         if work.bar is not None:
             work.bar.close()
 

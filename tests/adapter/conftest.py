@@ -180,12 +180,37 @@ def hook_venv(tmp_path_factory: pytest.TempPathFactory) -> str:
     return make_venv(tmp_path_factory.mktemp("venv") / "env")
 
 
+@pytest.fixture(scope="session")
+def hook_bytecode(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """``warm(python, kind)``: this test's hook bytecode folder, a link to one compiled once per session for that
+    interpreter: ``memlab install`` finds it up to date instead of compiling ~1,000 files (seconds, and megabytes
+    every later pytest run deletes). For fixtures whose install is a set-up; ``test_commands.py`` and
+    ``test_install_e2e.py`` compile from nothing.
+    """
+    from memlab.adapter.install import pycache_dir
+    from tests.adapter.installed import install_env
+
+    compiled: dict[str, Path] = {}
+    code = "import sys, pathlib, memlab.adapter.install as i; print(i.precompile(pathlib.Path(sys.argv[1])))"
+
+    def warm(python: str, kind: str) -> None:
+        if python not in compiled:
+            compiled[python] = tmp_path_factory.mktemp("bytecode") / "pycache"
+            args = [python, "-c", code, str(compiled[python])]
+            subprocess.run(args, env=install_env(kind), check=True, capture_output=True, timeout=600)
+        pycache_dir().parent.mkdir(parents=True, exist_ok=True)
+        pycache_dir().symlink_to(compiled[python], target_is_directory=True)
+
+    return warm
+
+
 @pytest.fixture(params=["checkout", "venv"])
-def installed(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+def installed(request: pytest.FixtureRequest, tmp_path: Path, hook_bytecode: Any) -> Any:
     """A fresh repository (one commit, no memory yet) with the hooks installed, no consolidation run."""
     from tests.adapter.installed import install, write_spec
 
     python = sys.executable if request.param == "checkout" else request.getfixturevalue("hook_venv")
+    hook_bytecode(python, request.param)
     project = make_repo(tmp_path / "project")
     spec_dir = tmp_path / "spec"
     spec_dir.mkdir()
@@ -193,10 +218,11 @@ def installed(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
 
 
 @pytest.fixture
-def installed_checkout(tmp_path: Path) -> Any:
+def installed_checkout(tmp_path: Path, hook_bytecode: Any) -> Any:
     """:func:`installed` for the checkout install only (tests that need memlab's full environment)."""
     from tests.adapter.installed import install, write_spec
 
+    hook_bytecode(sys.executable, "checkout")
     project = make_repo(tmp_path / "project")
     spec_dir = tmp_path / "spec"
     spec_dir.mkdir()

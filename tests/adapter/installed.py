@@ -167,16 +167,21 @@ def make_venv(folder: Path) -> str:
     return str(python)
 
 
-def install(project: Path, spec: Path, python: str, kind: str, *, consolidate: bool = False) -> Installed:
-    """``memlab install --scope project`` with ``python`` (``checkout``: this checkout on ``PYTHONPATH``)."""
+def install_env(kind: str) -> dict[str, str]:
+    """This process's environment without its Python set-up (``checkout``: this checkout on ``PYTHONPATH``)."""
     env = {k: v for k, v in os.environ.items() if k not in _DROP}
     if kind == "checkout":
         env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+def install(project: Path, spec: Path, python: str, kind: str, *, consolidate: bool = False) -> Installed:
+    """``memlab install --scope project`` with ``python`` (``checkout``: this checkout on ``PYTHONPATH``)."""
     args = [python, "-m", "memlab.cli", "install", "--spec", str(spec), "--project", str(project)]
     proc = subprocess.run(
         [*args, *([] if consolidate else ["--no-consolidate"])],
         cwd=spec.parent,
-        env={**env, "MEMLAB_NOW": NOW},
+        env={**install_env(kind), "MEMLAB_NOW": NOW},
         capture_output=True,
         text=True,
         timeout=600,

@@ -163,9 +163,11 @@ def test_a_full_disk_keeps_the_old_cache_and_the_refs(consolidated):
     assert loaded.errors == [] and len(loaded.meta) == 3
 
 
+@pytest.mark.slow
 def test_concurrent_session_starts_run_one_consolidation(installed_checkout):
     """Eight first sessions at once through the installed command: the check runs under the lock, so one
-    consolidation, and every session injects."""
+    consolidation, and every session injects. Slow: eight hooks on two loaded cores can pass their 3 s time guard
+    and inject nothing (seen at load 8); a second trigger starting nothing is in test_session_start.py."""
     from tests.adapter.installed import claude_env, payload
 
     hook = installed_checkout

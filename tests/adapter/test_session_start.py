@@ -49,7 +49,7 @@ def test_per_source_policy(consolidated):
         "refs/notes/mem/decisions",
         upstream_memory("decisions", "2025-12-27T10:00:00+00:00", "Use Litestar for the API", "Replaces FastAPI."),
     )
-    assert cli("consolidate", cwd=consolidated).returncode == 0
+    assert main_in_process("consolidate", "--project", str(consolidated))[0] == 0  # in process: no interpreter start
     changed = context_of(start(consolidated, "resume", "A"))
     assert changed and changed != first and "Litestar" in changed
 

@@ -140,14 +140,14 @@ def test_experiments_compose_and_build(experiment):
 
 
 def test_experiment_runs_on_a_history_file(tmp_path):
-    path = generate(3, 100).write(tmp_path / "ph.json")
+    path = generate(3, 30).write(tmp_path / "ph.json")
     cfg = compose_cfg(["+experiment=project_history", "dataset=project_history_file", f"dataset.path={path}"])
     assert set(cfg["dataset"]) == {"_target_", "path"}
     _, metrics = _run(
         ["+experiment=project_history", "dataset=project_history_file", f"dataset.path={path}", *FAST],
         tmp_path / "run",
     )
-    assert metrics["n_memories"] == 100
+    assert metrics["n_memories"] == 30
 
 
 def test_project_history_experiment_judges_the_candidate_pairs_its_shipped_model_was_trained_on():

@@ -11,6 +11,7 @@ import pytest
 from memlab.core.errors import MemlabError
 from memlab.tracking.base import SWEEP_EXPERIMENT_ENV
 from memlab.tracking.mlflow_tracker import MlflowTracker
+from tests.support.stores import fresh_store
 
 TAGS = {"memlab.main_metric": "current_truth_at_1"}
 
@@ -29,7 +30,7 @@ def log(uri: str, experiment: str, name: str, value: float, sweep: str | None = 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     """`presets` holds an unrelated run that scores best, then two sweeps of two runs each (the second newer)."""
-    uri = f"sqlite:///{tmp_path_factory.mktemp('store') / 'mlruns.db'}"
+    uri = fresh_store(tmp_path_factory.mktemp("store"))
     saved = os.environ.get(SWEEP_EXPERIMENT_ENV)
     os.environ[SWEEP_EXPERIMENT_ENV] = "presets"
     try:
@@ -73,7 +74,7 @@ def test_a_wrong_sweep_is_one_line(store):
 def test_no_sweep_in_the_store(tmp_path):
     from memlab.tracking.sweep_runs import find_sweep
 
-    uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
+    uri = fresh_store(tmp_path)
     log(uri, "presets", "alone", 0.5)
     with pytest.raises(MemlabError, match="no sweep in"):
         find_sweep("last", uri)

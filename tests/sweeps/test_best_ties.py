@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.stores import fresh_store
 from tests.sweeps.helpers import log_run
 
 #: (judge, retention, injected tokens): all three reach the same main metric.
@@ -17,7 +18,7 @@ TIED = [
 
 
 def make_store(folder, order) -> str:
-    uri = f"sqlite:///{folder / 'mlruns.db'}"
+    uri = fresh_store(folder)
     for i in order:
         judge, retention, tokens = TIED[i]
         log_run(

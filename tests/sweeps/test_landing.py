@@ -14,6 +14,7 @@ from memlab.tracking.base import SWEEP_ENV, SWEEP_EXPERIMENT_ENV, SWEEP_NAME_ENV
 from memlab.tracking.landing import VIEW_TAG_PREFIX, view_state
 from memlab.tracking.mlflow_tracker import MlflowTracker
 from memlab.tracking.store import open_client
+from tests.support.stores import fresh_store
 from tests.sweeps.helpers import landed_sweep
 
 SWEEP = ["dataset=builtin_history", "judge=slot,none", "pipeline.budget_tokens=500,2000"]
@@ -25,18 +26,10 @@ def _clean_env(monkeypatch):
         monkeypatch.delenv(key, raising=False)
 
 
-def test_a_fresh_store_has_one_default_experiment_with_its_artifacts_beside_the_database(tmp_path):
-    client = open_client(f"sqlite:///{tmp_path / 'mlruns.db'}")
-    experiments = client.search_experiments()
-    assert [(e.experiment_id, e.name) for e in experiments] == [("0", "default")]
-    assert experiments[0].artifact_location.startswith((tmp_path / "mlruns-artifacts").as_uri())
-    tracker = MlflowTracker(f"sqlite:///{tmp_path / 'mlruns.db'}", "default")
-    tracker.start("r", {}, {})
-    tracker.finish()
-    assert tracker.experiment_id_ == "0" and len(client.search_experiments()) == 1
-
-
-def test_a_new_store_prints_no_table_creation_lines_and_logs_values_exactly(tmp_path, capfd):
+def test_a_fresh_store_has_one_default_experiment_prints_no_table_creation_lines_and_logs_values_exactly(
+    tmp_path, capfd
+):
+    """One store created from nothing (seconds of MLflow's migration: the other tests copy a created one)."""
     import logging
 
     import mlflow  # noqa: F401  (configures MLflow's loggers, as a run does)
@@ -48,7 +41,13 @@ def test_a_new_store_prints_no_table_creation_lines_and_logs_values_exactly(tmp_
     out, err = capfd.readouterr()
     assert "Creating initial MLflow database tables" not in out + err and "alembic" not in out + err
     tracker.log_metrics({"reader_acc": 9 / 16, "third": 1 / 3})
-    assert open_client(tracker.uri).get_run(run_id).data.metrics == {"reader_acc": 0.5625, "third": 1 / 3}  # exact
+    client = open_client(tracker.uri)
+    assert client.get_run(run_id).data.metrics == {"reader_acc": 0.5625, "third": 1 / 3}  # exact
+    tracker.finish()
+    experiments = client.search_experiments()
+    assert [(e.experiment_id, e.name) for e in experiments] == [("0", "default")]
+    assert experiments[0].artifact_location.startswith((tmp_path / "mlruns-artifacts").as_uri())
+    assert tracker.experiment_id_ == "0"
 
 
 def test_children_are_named_by_the_overrides_that_vary_across_the_sweep():
@@ -76,7 +75,7 @@ def test_the_study_experiment_is_the_one_the_jobs_name(tmp_path):
 def test_a_sweep_lands_on_a_comparison_in_one_experiment(tmp_path):
     from mlflow.tracking import MlflowClient
 
-    uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
+    uri = fresh_store(tmp_path)
     results = {("slot", "500"): 0.5, ("slot", "2000"): 0.75, ("none", "500"): 0.25, ("none", "2000"): 0.25}
     out = landed_sweep(uri, tmp_path / "sweep", results)
 

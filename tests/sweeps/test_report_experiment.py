@@ -7,6 +7,7 @@ import pytest
 
 from memlab.benchmarks.metrics import bootstrap_ci
 from memlab.core.errors import MemlabError
+from tests.support.stores import fresh_store
 from tests.sweeps.helpers import log_run, report, span
 
 CORRECT = {  # (judge, seed) -> per-item results; budgets share them so the budget plot is flat
@@ -20,7 +21,7 @@ CORRECT = {  # (judge, seed) -> per-item results; budgets share them so the budg
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("store")
-    uri = f"sqlite:///{tmp / 'mlruns.db'}"
+    uri = fresh_store(tmp)
     for (judge, seed), correct in CORRECT.items():
         for budget in (250, 1000):
             trace = span(

@@ -7,7 +7,21 @@ import time
 
 import pytest
 
+from memlab.observability import progress
 from memlab.tracking.status import step
+
+
+def until(condition, timeout: float = 30.0) -> None:
+    """Wait until ``condition()`` holds (the heartbeat looks every 0.25 s, later on a loaded machine)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def announced() -> bool:
+    """Whether the innermost running step has said what it does."""
+    return bool(progress._ACTIVE) and progress._ACTIVE[-1].shown
 
 
 @pytest.fixture(autouse=True)
@@ -18,7 +32,7 @@ def _loud(monkeypatch):
 
 def test_a_long_step_says_what_it_does_and_how_long_it_took(capsys):
     with step("reading the runs", delay=0.05):
-        time.sleep(0.3)
+        until(announced)
     err = capsys.readouterr().err.splitlines()
     assert err[0] == "memlab: reading the runs ..." and err[1].startswith("memlab: reading the runs: done in ")
 
@@ -33,7 +47,7 @@ def test_a_quick_step_prints_nothing(capsys):
 def test_quiet_and_ci_print_nothing(capsys, monkeypatch, env):
     monkeypatch.setenv(env, "true")
     with step("reading the runs", delay=0.01):
-        time.sleep(0.4)
+        assert progress._ACTIVE == []  # not handed to the heartbeat: nothing can say it runs
     assert capsys.readouterr().err == ""
 
 
@@ -46,7 +60,7 @@ def test_a_job_that_runs_for_seconds_says_so(capsys, monkeypatch):
     monkeypatch.setattr(status, "DELAY", 0.05)
     callback = SweepCallback()
     callback.on_job_start(OmegaConf.create({"hydra": {"overrides": {"task": ["judge=slot"]}}}))
-    time.sleep(0.3)
+    until(announced)
     callback.on_job_end(OmegaConf.create({}))
     err = capsys.readouterr().err
     assert "memlab: job judge=slot: running" in err and "done in" in err
@@ -55,7 +69,7 @@ def test_a_job_that_runs_for_seconds_says_so(capsys, monkeypatch):
 def test_a_step_ended_by_an_error_or_an_exit_says_stopped_not_done(capsys):
     for error in (SystemExit(2), RuntimeError("endpoint refused")):
         with pytest.raises(type(error)), step("judging", delay=0.01):
-            time.sleep(0.4)  # the heartbeat looks every 0.25 s
+            until(announced)
             raise error
         err = capsys.readouterr().err
         assert "memlab: judging ..." in err and "judging: stopped after 0 s" in err and "done in" not in err
@@ -71,23 +85,27 @@ def test_a_failed_job_says_stopped_not_done(capsys, monkeypatch):
     monkeypatch.setattr(status, "DELAY", 0.05)
     callback = SweepCallback()
     callback.on_job_start(OmegaConf.create({"hydra": {"overrides": {"task": ["llm=local"]}}}))
-    time.sleep(0.3)
+    until(announced)
     callback.on_job_end(OmegaConf.create({}), JobReturn(status=JobStatus.FAILED))
     err = capsys.readouterr().err
     assert "memlab: job llm=local: running" in err and "stopped after" in err and "done in" not in err
 
 
 def test_a_long_step_written_to_a_pipe_says_how_long_it_has_run_so_far(capsys, monkeypatch):
-    from memlab.observability import progress
-
     monkeypatch.setattr(progress, "EVERY", 1.2)  # a line 0.2 s after the last output, heartbeat every 0.15 s
+    err: list[str] = []
+
+    def so_far() -> int:
+        err.extend(capsys.readouterr().err.splitlines())
+        return len([line for line in err if line.endswith(" s so far")])  # capsys is not a terminal
+
     with step("embedding 58 records", delay=0.01):
-        time.sleep(1.5)
-    err = capsys.readouterr().err.splitlines()
+        heartbeat = progress._STATE["beat"]
+        until(lambda: so_far() >= 3)
+    err.extend(capsys.readouterr().err.splitlines())
     assert err[0] == "memlab: embedding 58 records ..." and err[-1].startswith("memlab: embedding 58 records: done in")
-    assert len([line for line in err if line.endswith(" s so far")]) >= 3  # capsys is not a terminal
-    time.sleep(0.5)
-    assert capsys.readouterr().err == ""  # nothing after the step ended
+    heartbeat.join(timeout=5)
+    assert not heartbeat.is_alive() and capsys.readouterr().err == ""  # it stopped with the step: nothing after
 
 
 def test_every_job_of_a_sweep_says_when_it_starts_and_ends(capsys):

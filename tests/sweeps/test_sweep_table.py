@@ -9,6 +9,7 @@ import pytest
 
 from memlab.sweeps.table import render_comparison
 from memlab.tracking.store import ChildRun
+from tests.support.stores import fresh_store
 
 
 def policy_sweep_rows() -> list[ChildRun]:
@@ -83,7 +84,7 @@ def test_the_comparison_says_whether_each_job_is_distinguishable_from_the_best(t
     from memlab.sweeps.table import comparison_table
     from tests.sweeps.helpers import log_run
 
-    uri = f"sqlite:///{tmp_path / 'mlruns.db'}"
+    uri = fresh_store(tmp_path)
     results = {"slot": [1] * 19 + [0], "none": [1] * 2 + [0] * 18, "similarity": [1] * 18 + [0] * 2}
     rows = []
     for judge, correct in results.items():
