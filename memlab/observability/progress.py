@@ -48,12 +48,15 @@ def silenced() -> bool:
 
 
 def quiet() -> bool:
-    """Whether progress bars are off (:func:`silenced`, or stderr not a terminal: lines instead)."""
+    """Whether progress bars are off (:func:`silenced`, or stderr not a terminal: lines instead). A terminal 0
+    columns wide (a pseudo-terminal nobody sized: ``script`` run without a terminal, some CI runners) counts as
+    none: tqdm draws nothing there, so a run would be silent.
+    """
     if silenced():
         return True
     try:
-        return not sys.stderr.isatty()
-    except (AttributeError, ValueError):
+        return not sys.stderr.isatty() or os.get_terminal_size(sys.stderr.fileno()).columns == 0
+    except (AttributeError, ValueError, OSError):
         return True
 
 
