@@ -55,9 +55,14 @@ def quiet() -> bool:
     if silenced():
         return True
     try:
-        return not sys.stderr.isatty() or os.get_terminal_size(sys.stderr.fileno()).columns == 0
-    except (AttributeError, ValueError, OSError):
+        if not sys.stderr.isatty():
+            return True
+    except (AttributeError, ValueError):
         return True
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns == 0
+    except (OSError, ValueError):  # a stream without a descriptor: its isatty() decides
+        return False
 
 
 def set_quiet(argv: list[str]) -> list[str]:
