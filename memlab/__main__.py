@@ -7,8 +7,8 @@ metric first, then the headline metrics; every metric with ``--all``), the MLflo
 opens the MLflow UI, and returns the main metric to sweepers.
 
 It ends with :func:`gc.freeze`: the interpreter's exit collects garbage over every object it tears down, and after
-MiniLM's imports (~4,100 modules, ~470,000 objects) that was 2-24 s of silence after the last line (load 5-8;
-atexit handlers took 0.02 s of it). Frozen objects are left out of those collections (0.3-0.4 s); the exit is
+MiniLM's imports (~4,100 modules, ~470,000 objects) that was 2-34 s of silence after the last line (load 6-9;
+atexit handlers took 0.02 s of it). Frozen objects are left out of those collections (1-2 s); the exit is
 otherwise the normal one: threads joined, atexit handlers run (MLflow ends its runs), streams flushed, same status.
 """
 

@@ -1,5 +1,5 @@
 """``python -m memlab`` ends with ``gc.freeze()``: the interpreter's exit then skips its garbage collections over
-the objects MiniLM's imports left (2-24 s of silence after the last line), and is otherwise the normal exit."""
+the objects MiniLM's imports left (2-34 s of silence after the last line), and is otherwise the normal exit."""
 
 from __future__ import annotations
 
