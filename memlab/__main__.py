@@ -5,10 +5,16 @@
 errors for typos); the run itself is :func:`memlab.run.run`. The process prints a table of metrics (the main
 metric first, then the headline metrics; every metric with ``--all``), the MLflow run id and the command that
 opens the MLflow UI, and returns the main metric to sweepers.
+
+It ends with :func:`gc.freeze`: the interpreter's exit collects garbage over every object it tears down, and after
+MiniLM's imports (~4,100 modules, ~470,000 objects) that was 2-34 s of silence after the last line (load 6-9;
+atexit handlers took 0.02 s of it). Frozen objects are left out of those collections (1-2 s); the exit is
+otherwise the normal one: threads joined, atexit handlers run (MLflow ends its runs), streams flushed, same status.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -149,4 +155,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        gc.freeze()  # a fast exit: see the module's docstring

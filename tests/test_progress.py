@@ -83,6 +83,17 @@ def test_a_terminal_gets_bars_the_heartbeat_redraws_not_lines(clock, monkeypatch
         assert ("so far" in out) is not bar and ("memories and queries:   4%" in out) is bar  # 3 of 74
 
 
+@pytest.mark.parametrize(("columns", "bars"), [(0, False), (120, True)])
+def test_a_terminal_0_columns_wide_gets_lines(clock, monkeypatch, columns, bars):
+    class Sized(Tty):
+        def fileno(self) -> int:
+            return 2
+
+    monkeypatch.setattr(p.sys, "stderr", Sized())
+    monkeypatch.setattr(p.os, "get_terminal_size", lambda fd: p.os.terminal_size((columns, 40)))
+    assert p.quiet() is not bars
+
+
 @pytest.mark.parametrize("env", ["MEMLAB_QUIET", "CI"])
 def test_quiet_and_ci_write_nothing(clock, capsys, monkeypatch, env):
     monkeypatch.setenv(env, "1")

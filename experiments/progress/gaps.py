@@ -2,7 +2,8 @@ r"""Longest silence between output lines of a command: ``CMD 2>&1 | python exper
 
 Reads stdin as it arrives, copies it to ``LOG`` with each line prefixed by the seconds since the first byte, and
 prints the five longest gaps between lines (a line ends at ``\\n`` or ``\\r``: a terminal's bar redraw is output).
-Measure a terminal with ``script -q -c CMD /dev/null | python experiments/progress/gaps.py LOG``.
+Measure a terminal with ``script -q -c 'stty cols 120 rows 40; CMD' /dev/null | python experiments/progress/gaps.py
+LOG`` (without ``stty`` a ``script`` run from no terminal is 0 columns wide, where progress falls back to lines).
 """
 
 from __future__ import annotations

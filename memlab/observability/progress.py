@@ -50,13 +50,21 @@ def silenced() -> bool:
 
 
 def quiet() -> bool:
-    """Whether progress bars are off (:func:`silenced`, or stderr not a terminal: lines instead)."""
+    """Whether progress bars are off (:func:`silenced`, or stderr not a terminal: lines instead). A terminal 0
+    columns wide (a pseudo-terminal nobody sized: ``script`` run without a terminal, some CI runners) counts as
+    none: tqdm draws nothing there, so a run would be silent.
+    """
     if silenced():
         return True
     try:
-        return not sys.stderr.isatty()
+        if not sys.stderr.isatty():
+            return True
     except (AttributeError, ValueError):
         return True
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns == 0
+    except (OSError, ValueError):  # a stream without a descriptor: its isatty() decides
+        return False
 
 
 def set_quiet(argv: list[str]) -> list[str]:
