@@ -6,7 +6,7 @@ heartbeat thread makes sure the output never stalls for :data:`EVERY` seconds:
 - on a terminal a task with a total is a tqdm bar (shown once it has run :data:`DELAY` seconds), which the
   heartbeat redraws so its clock moves while one item takes long; with no bar on screen it writes a line;
 - written to a pipe or a log file, the heartbeat writes a line naming every running task, outermost first,
-  whenever nothing was written for a second less than :data:`EVERY`
+  whenever nothing was written for :data:`MARGIN` seconds less than :data:`EVERY`
   (``memlab: job ...: 212 s so far; episode 3/26 adr-repo; judging pairs 40/96``).
 
 The lines follow the clock, not the items: items range from microseconds (a pair) to minutes (a repository's
@@ -28,9 +28,11 @@ T = TypeVar("T")
 
 #: Seconds a task runs before its bar appears (short loops print nothing).
 DELAY = 2.0
-#: Longest silence, in seconds, while a task runs: a line (piped) or a redraw of the bars (terminal) comes a
-#: second earlier, since a loaded machine wakes the heartbeat late.
+#: Longest silence, in seconds, while a task runs: a line (piped) or a redraw of the bars (terminal) comes
+#: :data:`MARGIN` seconds earlier, since a loaded machine wakes the heartbeat late (one second was not enough at
+#: load 7-9 under ``nice``: silences of 10.6 and 11.8 s).
 EVERY = 10.0
+MARGIN = 2.0
 #: Environment variable ``--quiet`` sets.
 QUIET_ENV = "MEMLAB_QUIET"
 _TRUE = {"1", "true", "yes", "on"}
@@ -120,7 +122,7 @@ def beat() -> bool:
         if work.announce is not None and not work.shown and _clock() - work.started >= work.announce:
             work.shown = True
             say(f"{work.desc} ...")
-    if not active or _clock() - max(_STATE["last"], active[0].started) < EVERY - 1.0:
+    if not active or _clock() - max(_STATE["last"], active[0].started) < EVERY - MARGIN:
         return False
     bars = [t.bar for t in active if t.bar is not None]
     for bar in bars:
