@@ -22,9 +22,6 @@ from memlab.core.types import Relation
 from memlab.observability.progress import progress
 from memlab.strategies.judge.pair_features import FEATURES, FEATURES_VERSION, pair_features
 
-#: Class order of the model's outputs.
-CLASSES: tuple[str, ...] = tuple(r.value for r in Relation)
-
 
 def parse_seeds(spec: str | int | Sequence[int]) -> list[int]:
     """``"1000-1019"``, ``"1,2,5-7"``, an int or a list → sorted unique seeds.

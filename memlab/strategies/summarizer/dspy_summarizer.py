@@ -12,7 +12,6 @@ from memlab.strategies.summarizer.base import SummarizerBase
 from memlab.strategies.summarizer.extract import dominant_namespace, summary_id, superseded_facts
 
 FALLBACKS: tuple[str, ...] = ("extractive", "none")
-FIELDS: tuple[str, ...] = ("summary", "key_facts", "decisions", "superseded_facts", "source_ids")
 #: ``prompt`` -> the module of memlab/llm asked: its ``signature()`` and ``summary_fields(outputs)``.
 PROMPTS: dict[str, str] = {
     "seed": "memlab.llm.summary_signatures",
