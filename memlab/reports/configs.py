@@ -51,10 +51,7 @@ def strategy(run: Any, group: str) -> str | None:
 
 def varying(runs: Sequence[Any]) -> list[str]:
     """Keys whose value differs between runs: ``group`` for strategy options, params otherwise."""
-    keys: list[str] = []
-    for group in GROUPS:
-        if len({strategy(r, group) for r in runs}) > 1:
-            keys.append(group)
+    keys = [group for group in GROUPS if len({strategy(r, group) for r in runs}) > 1]
     params = sorted({k for r in runs for k in r.params if not ignored(k)})
     for key in params:
         root = key.split(".", 1)[0]

@@ -164,10 +164,8 @@ def handles(text: str) -> list[Reference]:
 
 def _clauses(masked: str) -> list[tuple[int, int]]:
     """Clause spans: sentences, semicolons, blank lines and lines that start a list item or heading."""
-    cuts = [0]
-    for m in re.finditer(r"[.!?;](?=\s|$)|\n\s*\n|\n(?=\s*(?:[-*+#>|]|\d+[.)]\s))", masked):
-        cuts.append(m.end())
-    cuts.append(len(masked))
+    ends = re.finditer(r"[.!?;](?=\s|$)|\n\s*\n|\n(?=\s*(?:[-*+#>|]|\d+[.)]\s))", masked)
+    cuts = [0, *(m.end() for m in ends), len(masked)]
     return [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
 
 

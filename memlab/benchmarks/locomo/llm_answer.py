@@ -11,10 +11,8 @@ from memlab.core.types import Memory
 
 
 def _context(memories: Sequence[Memory]) -> str:
-    lines = []
-    for m in sorted(memories, key=lambda m: (m.timestamp, str(m.meta.get("dia_id", m.id)))):
-        lines.append(f"[{m.timestamp.day} {m.timestamp:%B %Y}] {m.text}")
-    return "\n".join(lines)
+    ordered = sorted(memories, key=lambda m: (m.timestamp, str(m.meta.get("dia_id", m.id))))
+    return "\n".join(f"[{m.timestamp.day} {m.timestamp:%B %Y}] {m.text}" for m in ordered)
 
 
 class LlmAnswerer:

@@ -126,8 +126,7 @@ class ReferenceJudge(JudgeBase):
         scored = sorted(((dice(words, e.title), e.id) for e in pool), reverse=True)
         if not scored or scored[0][0] < self.title_threshold:
             return frozenset()
-        ties = frozenset(i for s, i in scored if s > scored[0][0] - self.title_margin)
-        return ties
+        return frozenset(i for s, i in scored if s > scored[0][0] - self.title_margin)
 
     def references(self, newer: Memory, older: Memory | None = None) -> list[tuple[Reference, frozenset[str]]]:
         """The references of ``newer`` with the ids each resolves to (memories recorded after it excluded)."""
