@@ -39,25 +39,6 @@ RATES: tuple[tuple[str, str], ...] = (
     ("stated_share", "stated in newer"),
     ("stated_recall", "R on stated"),
 )
-#: Summed counts of a LORO fold run -> the name :func:`memlab.benchmarks.adr.pooled.rates` reads.
-FOLD_COUNTS: Mapping[str, str] = {
-    "n_supersession_tp": "sup_tp",
-    "n_supersession_fp": "sup_fp",
-    "n_supersession_fn": "sup_fn",
-    "n_gold_supersede": "n_gold_supersede",
-    "n_gold_merge": "n_gold_merge",
-    "n_gold_candidates": "n_gold_candidates",
-    "n_gold_merge_found": "n_gold_merge_found",
-    "n_injected_facts": "n_injected_facts",
-    "n_stale_injected": "n_stale_injected",
-    "n_current_queries": "n_current_queries",
-    "n_current_correct": "n_current_correct",
-    "n_current_covered": "n_current_covered",
-    "n_as_of_queries": "n_as_of_queries",
-    "n_as_of_correct": "n_as_of_correct",
-    "n_gold_stated": "n_gold_stated",
-    "n_gold_stated_found": "n_gold_stated_found",
-}
 #: The label of the project's default judge (conf/judge/cascade.yaml).
 DEFAULT_JUDGE = "cascade (references, record stores)"
 #: The issue's targets for ``refs=strip`` (and ``keep``): metric -> (comparison, value).
@@ -126,8 +107,10 @@ def pooled_table(groups: Mapping[tuple[str, str, str], Any]) -> list[str]:
 
 def loro_table(runs: Sequence[Any]) -> list[str]:
     """LORO folds pooled: per (refs, judge), the counts of the newest run of each held-out repository summed."""
-    from memlab.benchmarks.adr.pooled import rates
+    from memlab.benchmarks.adr.pooled import COUNTS, rates
 
+    # a fold run logs the summed counts under their metric names: n_supersession_tp for sup_tp, the others as is
+    fold_counts = {count.replace("sup_", "n_supersession_"): count for count in COUNTS}
     folds: dict[tuple[str, str], dict[str, Any]] = defaultdict(dict)
     for run in sorted(runs, key=lambda r: r.start_time):
         if fold_model(run.params):
@@ -139,7 +122,7 @@ def loro_table(runs: Sequence[Any]) -> list[str]:
     rows = []
     for (refs, judge), by_repo in sorted(folds.items()):
         total = {key: sum(float(r.metrics.get(name, 0.0)) for r in by_repo.values())
-                 for name, key in FOLD_COUNTS.items() if any(name in r.metrics for r in by_repo.values())}  # fmt: skip
+                 for name, key in fold_counts.items() if any(name in r.metrics for r in by_repo.values())}  # fmt: skip
         # folds older than the stated-link counts leave those rates undefined, never 0
         values = {m: v for m, v in rates(total).items() if "n_gold_stated" in total or not m.startswith("stated")}
         rows.append([refs, judge, str(len(by_repo)), *(_fmt(values.get(m)) for m in ("supersession_f1", *dict(shown)))])
