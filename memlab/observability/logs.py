@@ -31,9 +31,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "msg": record.getMessage(),
         }
-        for key, value in vars(record).items():
-            if key not in _STANDARD and not key.startswith("_"):
-                data[key] = value
+        data.update({k: v for k, v in vars(record).items() if k not in _STANDARD and not k.startswith("_")})
         if record.exc_info:
             data["exc"] = self.formatException(record.exc_info)
         return json.dumps(data, ensure_ascii=False, default=str)

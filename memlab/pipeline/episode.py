@@ -276,8 +276,7 @@ class _Runner:
                 q = self.episode.queries[index]
                 groups.setdefault((q.mode, q.limit, q.as_of), []).append(index)
             for indices in groups.values():
-                for index, outcome in zip(indices, self.ask([self.episode.queries[j] for j in indices]), strict=True):
-                    asked[index] = outcome
+                asked.update(zip(indices, self.ask([self.episode.queries[j] for j in indices]), strict=True))
         self.checkpoints_until(None)
         self.ingest_until(None)
         self.consolidate()

@@ -166,7 +166,7 @@ class MemoryFilesBenchmark(EpisodeBenchmark):
         total = pool.summed(list(repo_counts.values()), COUNTS)
         out.update(pool.rates(total, RATES))
         out.update(pool.bootstrap(list(repo_counts.values()), RATES, seed=0))
-        out.update({k: v for k, v in total.items()})
+        out.update(total)
         out["n_repos"] = float(len(repo_counts))
         out["n_files"] = float(len(data.files))
         out.update(metrics.latency_metrics([o.seconds for o, _ in outcomes]))
