@@ -130,6 +130,11 @@ def write_report(out: Path, text: str, run_ids: Sequence[str], *, partial: bool,
     """Write ``text`` to ``out`` with its record of runs; refuse (nothing written) when that would drop runs of the
     report it replaces, unless ``partial``, which marks the report partial.
 
+    A report regenerated from another store (no run in common with the one it replaces: a fresh
+    ``experiments/reproduce.sh``) cannot be checked run by run, so it is checked as a report that records no runs:
+    it may not be shorter. Why: a reproduction on a new store is the normal way to regenerate every report, and
+    naming thousands of absent run ids as "missing" would make it fail at its last step.
+
     Raises:
         MemlabError: Naming the missing runs (or, for a report that records none, how much shorter it would be)
             and the ways out.
@@ -139,17 +144,19 @@ def write_report(out: Path, text: str, run_ids: Sequence[str], *, partial: bool,
     store = resolve_uri(uri)
     previous = recorded_runs(out)
     missing = sorted(p for p in previous or () if not any(r.startswith(p) for r in run_ids))
+    other_store = bool(previous) and len(missing) == len(previous or ())
     old = body_lines(out.read_text(encoding="utf-8")) if out.is_file() else 0
-    shorter = previous is None and out.is_file() and body_lines(text) < old
+    shorter = (previous is None or other_store) and out.is_file() and body_lines(text) < old
     what = ""
-    if missing:
+    if missing and not other_store:
         shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
         what = (
             f"{len(missing)} of the {len(previous or ())} runs it was written from are not FINISHED in {store}: {shown}"
         )
     elif shorter:
         new = body_lines(text)
-        what = f"it does not record its runs and the new one is {old - new} lines shorter ({old} -> {new})"
+        why = f"none of its {len(missing)} runs is in {store}" if other_store else "it does not record its runs"
+        what = f"{why} and the new one is {old - new} lines shorter ({old} -> {new})"
     if what and not partial:
         raise MemlabError(
             f"{out} would shrink: {what}; nothing was written; pass --uri for the store that has them, "

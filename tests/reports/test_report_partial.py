@@ -66,3 +66,17 @@ def test_a_report_that_records_no_runs_is_not_replaced_by_a_shorter_one(tmp_path
     assert out.read_text().count("| row |") == 50
     write_report(out, "# Presets\n" + "| row |\n" * 60, ["r1", "r2"], partial=False, uri="sqlite:////nowhere.db")
     assert out.read_text().splitlines()[-1] == f"{RUNS_MARK}r1 r2 -->"
+
+
+def test_a_report_from_another_store_replaces_one_no_shorter_and_refuses_a_shorter_one(tmp_path):
+    """A fresh reproduction shares no run with the report it replaces: judged by length, not by absent run ids."""
+    out = tmp_path / "presets.md"
+    write_report(out, "# Presets\n" + "| row |\n" * 50, ["old1", "old2"], partial=False, uri="sqlite:////a.db")
+    shrinks = r"none of its 2 runs is in .* and the new one is 50 lines shorter \(52 -> 2\)"
+    with pytest.raises(MemlabError, match=shrinks):
+        write_report(out, "# Presets\n| row |\n", ["new1"], partial=False, uri="sqlite:////b.db")
+    assert recorded_runs(out) == {"old1", "old2"}
+    write_report(out, "# Presets\n" + "| row |\n" * 52, ["new1", "new2"], partial=False, uri="sqlite:////b.db")
+    assert recorded_runs(out) == {"new1", "new2"} and not out.read_text().startswith(PARTIAL_MARK)
+    with pytest.raises(MemlabError, match=r"1 of the 2 runs it was written from are not FINISHED"):
+        write_report(out, "# Presets\n" + "| row |\n" * 80, ["new1", "new3"], partial=False, uri="sqlite:////b.db")
