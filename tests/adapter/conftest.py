@@ -101,11 +101,60 @@ def session_payload(repo: Path, source: str = "startup", session_id: str = "s-1"
     )
 
 
+class HookBytecode:
+    """The session's hook bytecode folder, compiled into once per interpreter by :meth:`warm`.
+
+    One folder serves both installs: the prefix mirrors each source's absolute path, so the checkout's and the
+    virtualenv's copies of memlab sit apart and share the standard library's bytecode.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._done: set[str] = set()
+
+    def warm(self, python: str, kind: str) -> Path:
+        """Compile the hook's modules with ``python`` (``kind``: its install) unless done; the folder."""
+        from tests.adapter.installed import install_env
+
+        if python not in self._done:
+            code = "import sys, pathlib, memlab.adapter.install as i; print(i.precompile(pathlib.Path(sys.argv[1])))"
+            args = [python, "-c", code, str(self.folder)]
+            subprocess.run(args, env=install_env(kind), check=True, capture_output=True, timeout=600)
+            self._done.add(python)
+        return self.folder
+
+
+@pytest.fixture(scope="session")
+def hook_bytecode(tmp_path_factory: pytest.TempPathFactory) -> HookBytecode:
+    """Bytecode compiled once per session: ``memlab install`` finds it up to date instead of compiling ~1,000
+    files (a second of CPU, and megabytes every later pytest run deletes)."""
+    return HookBytecode(tmp_path_factory.mktemp("bytecode") / "pycache")
+
+
 @pytest.fixture(autouse=True)
-def _private_user_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Install records and git-notes-memory's lock folder go to temporary folders, never the real home."""
+def _private_user_state(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, hook_bytecode: HookBytecode
+) -> None:
+    """Install records and git-notes-memory's lock folder go to temporary folders, never the real home.
+
+    memlab's state folder holds a link ``pycache`` to :func:`hook_bytecode` (compiled for this interpreter): every
+    ``memlab install`` would compile the hook's modules again. Tests of that compilation take
+    :func:`cold_bytecode` (``test_commands.py`` also gives ``memlab install`` a state folder of its own).
+    """
+    from memlab.adapter.install import pycache_dir
+
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
     monkeypatch.setenv("MEMORY_PLUGIN_DATA_DIR", str(tmp_path_factory.mktemp("gnm") / "absent"))
+    pycache_dir().parent.mkdir(mode=0o700)
+    pycache_dir().symlink_to(hook_bytecode.warm(sys.executable, "checkout"), target_is_directory=True)
+
+
+@pytest.fixture
+def cold_bytecode() -> None:
+    """No bytecode in memlab's state folder: ``memlab install`` compiles the hook's modules from nothing."""
+    from memlab.adapter.install import pycache_dir
+
+    pycache_dir().unlink()
 
 
 @pytest.fixture
@@ -180,37 +229,13 @@ def hook_venv(tmp_path_factory: pytest.TempPathFactory) -> str:
     return make_venv(tmp_path_factory.mktemp("venv") / "env")
 
 
-@pytest.fixture(scope="session")
-def hook_bytecode(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """``warm(python, kind)``: this test's hook bytecode folder, a link to one compiled once per session for that
-    interpreter: ``memlab install`` finds it up to date instead of compiling ~1,000 files (seconds, and megabytes
-    every later pytest run deletes). For fixtures whose install is a set-up; ``test_commands.py`` and
-    ``test_install_e2e.py`` compile from nothing.
-    """
-    from memlab.adapter.install import pycache_dir
-    from tests.adapter.installed import install_env
-
-    compiled: dict[str, Path] = {}
-    code = "import sys, pathlib, memlab.adapter.install as i; print(i.precompile(pathlib.Path(sys.argv[1])))"
-
-    def warm(python: str, kind: str) -> None:
-        if python not in compiled:
-            compiled[python] = tmp_path_factory.mktemp("bytecode") / "pycache"
-            args = [python, "-c", code, str(compiled[python])]
-            subprocess.run(args, env=install_env(kind), check=True, capture_output=True, timeout=600)
-        pycache_dir().parent.mkdir(parents=True, exist_ok=True)
-        pycache_dir().symlink_to(compiled[python], target_is_directory=True)
-
-    return warm
-
-
 @pytest.fixture(params=["checkout", "venv"])
-def installed(request: pytest.FixtureRequest, tmp_path: Path, hook_bytecode: Any) -> Any:
+def installed(request: pytest.FixtureRequest, tmp_path: Path, hook_bytecode: HookBytecode) -> Any:
     """A fresh repository (one commit, no memory yet) with the hooks installed, no consolidation run."""
     from tests.adapter.installed import install, write_spec
 
     python = sys.executable if request.param == "checkout" else request.getfixturevalue("hook_venv")
-    hook_bytecode(python, request.param)
+    hook_bytecode.warm(python, request.param)
     project = make_repo(tmp_path / "project")
     spec_dir = tmp_path / "spec"
     spec_dir.mkdir()
@@ -218,11 +243,10 @@ def installed(request: pytest.FixtureRequest, tmp_path: Path, hook_bytecode: Any
 
 
 @pytest.fixture
-def installed_checkout(tmp_path: Path, hook_bytecode: Any) -> Any:
+def installed_checkout(tmp_path: Path) -> Any:
     """:func:`installed` for the checkout install only (tests that need memlab's full environment)."""
     from tests.adapter.installed import install, write_spec
 
-    hook_bytecode(sys.executable, "checkout")
     project = make_repo(tmp_path / "project")
     spec_dir = tmp_path / "spec"
     spec_dir.mkdir()

@@ -163,7 +163,8 @@ def test_done_when_benchmark_run_export_install_session_uninstall(seeded, tmp_pa
     install_roundtrip(spec_path, seeded, tmp_path)
 
 
-def test_project_scope_roundtrip_with_exported_config(seeded, tmp_path):
+def test_project_scope_roundtrip_with_exported_config(seeded, tmp_path, cold_bytecode):
+    """A first install on this machine: no hook bytecode yet, `memlab install` compiles it."""
     spec = tmp_path / "spec.json"
     spec.write_text(json.dumps(spec_from_config(compose_cfg(["embedder=tfidf"]))))
     install_roundtrip(spec, seeded, tmp_path)
