@@ -145,8 +145,9 @@ def write_report(out: Path, text: str, run_ids: Sequence[str], *, partial: bool,
     previous = recorded_runs(out)
     missing = sorted(p for p in previous or () if not any(r.startswith(p) for r in run_ids))
     other_store = bool(previous) and len(missing) == len(previous or ())
-    old = body_lines(out.read_text(encoding="utf-8")) if out.is_file() else 0
-    shorter = (previous is None or other_store) and out.is_file() and body_lines(text) < old
+    body = text.rstrip("\n") + "\n"
+    old, new = (body_lines(out.read_text(encoding="utf-8")) if out.is_file() else 0), body_lines(body + "\n")
+    shorter = (previous is None or other_store) and out.is_file() and new < old
     what = ""
     if missing and not other_store:
         shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
@@ -154,7 +155,6 @@ def write_report(out: Path, text: str, run_ids: Sequence[str], *, partial: bool,
             f"{len(missing)} of the {len(previous or ())} runs it was written from are not FINISHED in {store}: {shown}"
         )
     elif shorter:
-        new = body_lines(text)
         why = f"none of its {len(missing)} runs is in {store}" if other_store else "it does not record its runs"
         what = f"{why} and the new one is {old - new} lines shorter ({old} -> {new})"
     if what and not partial:
@@ -164,7 +164,6 @@ def write_report(out: Path, text: str, run_ids: Sequence[str], *, partial: bool,
         )
     head = f"{PARTIAL_MARK} Written with `--partial` from {len(run_ids)} runs, fewer than the report it replaced: "
     head += f"{what}.\n\n"
-    body = text.rstrip("\n") + "\n"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text((head if what else "") + body + f"\n{RUNS_MARK}{' '.join(sorted(run_ids))} -->\n", "utf-8")
 

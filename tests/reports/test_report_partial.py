@@ -61,7 +61,7 @@ def test_force_from_a_store_missing_runs_names_them_and_writes_nothing(tmp_path)
 def test_a_report_that_records_no_runs_is_not_replaced_by_a_shorter_one(tmp_path):
     out = tmp_path / "presets.md"
     out.write_text("# Presets\n" + "| row |\n" * 50)
-    with pytest.raises(MemlabError, match=r"does not record its runs and the new one is 49 lines shorter \(51 -> 2\)"):
+    with pytest.raises(MemlabError, match=r"does not record its runs and the new one is 48 lines shorter \(51 -> 3\)"):
         write_report(out, "# Presets\n| row |\n", ["r1"], partial=False, uri="sqlite:////nowhere.db")
     assert out.read_text().count("| row |") == 50
     write_report(out, "# Presets\n" + "| row |\n" * 60, ["r1", "r2"], partial=False, uri="sqlite:////nowhere.db")
@@ -72,11 +72,11 @@ def test_a_report_from_another_store_replaces_one_no_shorter_and_refuses_a_short
     """A fresh reproduction shares no run with the report it replaces: judged by length, not by absent run ids."""
     out = tmp_path / "presets.md"
     write_report(out, "# Presets\n" + "| row |\n" * 50, ["old1", "old2"], partial=False, uri="sqlite:////a.db")
-    shrinks = r"none of its 2 runs is in .* and the new one is 50 lines shorter \(52 -> 2\)"
+    shrinks = r"none of its 2 runs is in .* and the new one is 49 lines shorter \(52 -> 3\)"
     with pytest.raises(MemlabError, match=shrinks):
         write_report(out, "# Presets\n| row |\n", ["new1"], partial=False, uri="sqlite:////b.db")
     assert recorded_runs(out) == {"old1", "old2"}
-    write_report(out, "# Presets\n" + "| row |\n" * 52, ["new1", "new2"], partial=False, uri="sqlite:////b.db")
+    write_report(out, "# Presets\n" + "| row |\n" * 50, ["new1", "new2"], partial=False, uri="sqlite:////b.db")
     assert recorded_runs(out) == {"new1", "new2"} and not out.read_text().startswith(PARTIAL_MARK)
     with pytest.raises(MemlabError, match=r"1 of the 2 runs it was written from are not FINISHED"):
         write_report(out, "# Presets\n" + "| row |\n" * 80, ["new1", "new3"], partial=False, uri="sqlite:////b.db")
