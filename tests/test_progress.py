@@ -62,6 +62,23 @@ def test_piped_a_line_at_least_every_ten_seconds_naming_every_running_task(clock
     assert err[-1].startswith("memlab: job seed=0: running: 88 s so far; episode 3/3 adr:gamma; memories and queries")
 
 
+class Writes(io.StringIO):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.calls.append(text)
+        return super().write(text)
+
+
+def test_a_line_is_one_write_with_its_newline_so_processes_sharing_stderr_cannot_split_it(clock, monkeypatch):
+    out = Writes()
+    monkeypatch.setattr(p.sys, "stderr", out)
+    p.say("job #0 seed=0: running ...")
+    assert out.calls == ["memlab: job #0 seed=0: running ...\n"]
+
+
 def test_short_work_and_finished_work_write_nothing(clock, capsys):
     with p.task("judging pairs", 5) as work:
         clock.now += 7.5

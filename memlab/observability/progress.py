@@ -107,7 +107,10 @@ def say(text: str) -> None:
 
         tqdm.write(f"memlab: {text}", file=sys.stderr)
     else:
-        print(f"memlab: {text}", file=sys.stderr, flush=True)
+        # One write with its newline: the workers of a joblib sweep share the stream, and print's separate
+        # write of the end of line let another process's line land before it.
+        sys.stderr.write(f"memlab: {text}\n")
+        sys.stderr.flush()
     _STATE["last"] = _clock()
 
 
