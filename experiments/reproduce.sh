@@ -79,6 +79,7 @@ $P -m memlab +experiment=project_history_large dataset.size=10000
 
 step temporal resolvers on every temporal set
 $P -m memlab --multirun +experiment=temporal_norm temporal=rules,pattern_table,dateparser,none
+$P -m memlab --multirun +experiment=temporal_norm temporal=rules,dateparser dataset.context=phrase
 step LoCoMo: leave-one-conversation-out estimate, headline, resolvers, errata, plain baseline
 PYTHONPATH=$PWD $P experiments/locomo_temporal/loocv.py
 $P -m memlab +experiment=locomo_temporal

@@ -179,7 +179,9 @@ def judge_pairs(
     components: Components, todo: Sequence[tuple[Memory, Memory, float]], admitted: dict[str, bool]
 ) -> list[Verdict]:
     """Verdicts on ``(older, newer, similarity)`` pairs, in order: the judge reads pairs of admitted records, a pair
-    with a kept-out record gets only ``judge_capture`` (a re-capture), never hiding an admitted newer record.
+    with a kept-out record gets only ``judge_capture`` (a re-capture), never hiding an admitted record: its
+    DUPLICATE stands unless the newer record is admitted and the older not, its SUPERSEDE (a list re-captured with
+    task boxes ticked) only where the older record is kept out.
     """
     judge = components.judge
     inside = [t for t in todo if admitted[t[0].id] and admitted[t[1].id]]
@@ -195,7 +197,10 @@ def judge_pairs(
             out.append(next(found))
             continue
         verdict = judge.judge_capture(older, newer, similarity=sim)
-        if verdict.relation is not Relation.DUPLICATE or (admitted[newer.id] and not admitted[older.id]):
+        stands = (verdict.relation is Relation.DUPLICATE and not (admitted[newer.id] and not admitted[older.id])) or (
+            verdict.relation is Relation.SUPERSEDE and not admitted[older.id]
+        )
+        if not stands:
             verdict = Verdict(Relation.COEXIST, verdict.confidence, f"kept out of the block: {verdict.reason}")
         out.append(verdict)
     return out

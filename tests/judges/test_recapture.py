@@ -54,6 +54,20 @@ def test_a_changed_value_is_not_a_recapture():
     )
 
 
+def test_a_list_recaptured_with_its_task_boxes_changed_is_superseded():
+    todo = "...retry on timeout\n- [ ] Implemented\n- [ ] Tested\n- [ ] Verified\n### Next: the batch insert..."
+    judge = RecaptureJudge()
+    ticked = judge.judge(rec("a", todo), rec("b", todo.replace("[ ] Tested", "[x] Tested"), hours=1))
+    assert ticked.relation is Relation.SUPERSEDE and "task boxes" in ticked.reason
+    cleared = judge.judge(rec("a", todo.replace("[ ]", "[X]")), rec("b", todo, hours=1))
+    assert cleared.relation is Relation.SUPERSEDE  # a box cleared again: the newer is still the list's state
+    assert judge.judge(rec("a", todo), rec("b", todo, hours=1)).relation is Relation.DUPLICATE
+    shifted = judge.judge(rec("a", todo), rec("b", "..." + todo[20:].replace("[ ] Verified", "[x] Verified"), hours=1))
+    assert shifted.relation is Relation.SUPERSEDE  # a shifted window of the list, a box ticked inside it
+    other = "...retry on timeout\n- [x] Documented\n- [ ] Released\n### Next: the index rebuild..."
+    assert judge.judge(rec("a", todo), rec("b", other, hours=1)).relation is Relation.COEXIST  # another list
+
+
 def test_a_whole_statement_is_not_a_window_of_its_extension():
     judge = RecaptureJudge()
     short, longer = rec("a", "The API listens on port 80"), rec("b", "The API listens on port 8080", hours=1)

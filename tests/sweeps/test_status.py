@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import io
+import sys
 import time
 
 import pytest
@@ -91,21 +93,21 @@ def test_a_failed_job_says_stopped_not_done(capsys, monkeypatch):
     assert "memlab: job llm=local: running" in err and "stopped after" in err and "done in" not in err
 
 
-def test_a_long_step_written_to_a_pipe_says_how_long_it_has_run_so_far(capsys, monkeypatch):
+def test_a_long_step_written_to_a_pipe_says_how_long_it_has_run_so_far(monkeypatch):
     monkeypatch.setattr(progress, "EVERY", 1.2)  # a line 0.2 s after the last output, heartbeat every 0.15 s
-    err: list[str] = []
+    pipe = io.StringIO()  # not a terminal; read without truncating (capsys could drop a line the heartbeat
+    monkeypatch.setattr(sys, "stderr", pipe)  # thread wrote while it was being read)
 
     def so_far() -> int:
-        err.extend(capsys.readouterr().err.splitlines())
-        return len([line for line in err if line.endswith(" s so far")])  # capsys is not a terminal
+        return len([line for line in pipe.getvalue().splitlines() if line.endswith(" s so far")])
 
     with step("embedding 58 records", delay=0.01):
         heartbeat = progress._STATE["beat"]
         until(lambda: so_far() >= 3)
-    err.extend(capsys.readouterr().err.splitlines())
+    err = pipe.getvalue().splitlines()
     assert err[0] == "memlab: embedding 58 records ..." and err[-1].startswith("memlab: embedding 58 records: done in")
     heartbeat.join(timeout=5)
-    assert not heartbeat.is_alive() and capsys.readouterr().err == ""  # it stopped with the step: nothing after
+    assert not heartbeat.is_alive() and pipe.getvalue().splitlines() == err  # it stopped with the step: nothing after
 
 
 def test_every_job_of_a_sweep_says_when_it_starts_and_ends(capsys):

@@ -45,8 +45,8 @@ class CascadeJudge(JudgeBase):
 
     Re-captures (``recapture``, first stage): a pair whose newer record captures the older one's passage again (a
     shifted excerpt window, other escaping: :class:`~.recapture.RecaptureJudge`) is a DUPLICATE, whatever the
-    store; a pair with a record the admission step keeps out of the block gets only this stage
-    (:meth:`judge_capture`).
+    store, and a SUPERSEDE when task boxes in it were ticked or cleared; a pair with a record the admission step
+    keeps out of the block gets only this stage (:meth:`judge_capture`).
 
     References (``reference``, next stage): a pair on which the reference reader has a verdict (the newer
     memory names the older one as what it supersedes or amends) gets that verdict; every other pair goes on as

@@ -1,7 +1,10 @@
-"""Re-capture judge: the same passage captured again (a shifted excerpt window, other escaping) is a DUPLICATE."""
+"""Re-capture judge: the same passage captured again (a shifted excerpt window, other escaping) is a DUPLICATE; with
+task boxes ticked or cleared, a SUPERSEDE.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 from memlab.core.types import Memory, Relation, Verdict
@@ -9,6 +12,9 @@ from memlab.strategies.judge.base import JudgeBase
 
 #: An excerpt cut out of a longer text starts or ends with an ellipsis.
 _CUT = ("...", "…")
+
+#: A Markdown task box, ticked or not (GitHub task lists, a memory bank's progress file).
+_BOX = re.compile(r"\[[ xX]\]")
 
 
 def passage(memory: Memory) -> str:
@@ -94,7 +100,8 @@ def _suffix_prefix(x: str, y: str, slack: int) -> int:
 
 
 class RecaptureJudge(JudgeBase):
-    """DUPLICATE when the newer record re-captures the older one's passage; COEXIST otherwise.
+    """DUPLICATE when the newer record re-captures the older one's passage; SUPERSEDE when it re-captures it with
+    Markdown task boxes changed (:meth:`read`); COEXIST otherwise.
 
     Automatic capture cuts the same passage out of a file, tool output or chat again minutes later, the window
     shifted, an escape read differently, or inside a longer excerpt: one memory, many records. Two records
@@ -111,7 +118,7 @@ class RecaptureJudge(JudgeBase):
     """
 
     name: ClassVar[str] = "recapture"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2  # 2: a re-capture with task boxes changed is a SUPERSEDE
 
     def __init__(self, min_share: float = 0.3, min_chars: int = 20, slack: int = 3) -> None:
         self.min_share = min_share
@@ -119,12 +126,27 @@ class RecaptureJudge(JudgeBase):
         self.slack = slack
 
     def read(self, older: Memory, newer: Memory) -> Verdict | None:
-        """The DUPLICATE verdict when ``newer`` re-captures ``older``, else ``None``."""
+        """The DUPLICATE verdict when ``newer`` re-captures ``older``; SUPERSEDE when it re-captures it with task
+        boxes ticked or cleared inside the common window (``- [ ]`` → ``- [x]``: the newer is the list's current
+        state, the labels' definition of a supersession); else ``None``.
+
+        A box is compared as a box, never as its mark: the same window read with every box cleared must pass the
+        same thresholds, and it passes only where the verbatim one failed, so a changed box lies inside it.
+        """
         cuts = (cut_edges(older), cut_edges(newer))
-        size, share = window_overlap(passage(older), passage(newer), self.slack, cuts)
+        a, b = passage(older), passage(newer)
+        size, share = window_overlap(a, b, self.slack, cuts)
         if size >= self.min_chars and share >= self.min_share:
             sure = 0.5 + 0.5 * min(1.0, share)  # verbatim text: sure even for a short common window (0.65 at 0.3)
             return Verdict(Relation.DUPLICATE, sure, f"re-captures {size} characters ({share:.0%})")
+        boxes_a, boxes_b = _BOX.sub("[ ]", a), _BOX.sub("[ ]", b)
+        if (boxes_a, boxes_b) == (a, b):
+            return None
+        size, share = window_overlap(boxes_a, boxes_b, self.slack, cuts)
+        if size >= self.min_chars and share >= self.min_share:
+            return Verdict(
+                Relation.SUPERSEDE, 0.8, f"re-captures {size} characters ({share:.0%}) with task boxes changed"
+            )
         return None
 
     def judge(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:
