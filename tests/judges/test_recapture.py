@@ -127,3 +127,14 @@ def test_kept_out_pairs_are_read_only_as_recaptures():
     assert verdicts[1].relation is Relation.SUPERSEDE  # admitted: the policy's judge reads it
     assert verdicts[2].relation is Relation.COEXIST  # never a supersession through a kept-out record
     assert verdicts[3].relation is Relation.COEXIST  # an admitted newer record is never hidden behind a kept-out one
+
+
+def test_a_kept_out_list_ticked_later_supersedes_only_what_the_block_does_not_show():
+    todo = "...retry on timeout\n- [ ] Implemented\n- [ ] Tested\n- [ ] Verified\n### Next: the batch insert..."
+    ticked = todo.replace("[ ] Tested", "[x] Tested")
+    old_frag, new_frag = rec("of", todo), rec("nf", ticked, hours=1)
+    old_mem, new_mem = rec("om", todo, hours=2), rec("nm", ticked, hours=3)
+    admitted = {"of": False, "nf": False, "om": True, "nm": True}
+    pairs = [(old_frag, new_frag, 0.9), (old_mem, new_frag, 0.9), (old_frag, new_mem, 0.9)]
+    verdicts = judge_pairs(components(judge=Supersedes()), pairs, admitted)
+    assert [v.relation for v in verdicts] == [Relation.SUPERSEDE, Relation.COEXIST, Relation.SUPERSEDE]
