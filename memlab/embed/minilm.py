@@ -72,6 +72,11 @@ class MiniLMEmbedder(EmbedderBase):
                     "embedder=minilm needs sentence-transformers; `pip install sentence-transformers` "
                     "or use embedder=tfidf"
                 ) from None
+            from transformers.utils import logging as transformers_logging
+
+            # transformers draws a "Loading weights" bar for this sub-second load from local disk: noise in a
+            # terminal and a stray carriage-return line in a piped log, so memlab's own progress lines stand alone
+            transformers_logging.disable_progress_bar()
             self.model_ = SentenceTransformer(path, device="cpu")
             self.model_.max_seq_length = self.max_seq_length
         return self.model_
