@@ -126,8 +126,24 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
             "No run with temporal=rules and hybrid retrieval yet: `python -m memlab +experiment=locomo_temporal`."
         )
         return "\n".join(out) + "\n", None, []
+    out += [*headline_lines(head), *recall_lines(head), *published_lines(head.metrics)]
+    sweep = [r for r in plain if _window(r) == _window(head)]
+    cells: dict[tuple[str, str], RunRecord] = {}
+    for r in sorted(sweep, key=lambda r: r.start_time):
+        cells[(_resolver(r), _mode(r))] = r
+    out += sweep_lines(cells)
+    out += [*baseline_lines(runs, head), *errata_lines(runs)]
+    quirks = [[k.removeprefix("quirk_"), f"{v:.0f}"] for k, v in sorted(head.metrics.items()) if k.startswith("quirk_")]
+    out += ["", "## Data quirks counted by the loader (headline run)", "", *table(["quirk", "count"], quirks)]
+    return "\n".join(out) + "\n", head, [cells[k] for k in sorted(cells)]
+
+
+def headline_lines(head: RunRecord) -> list[str]:
+    """The headline run's section: its provenance, the cross-validated estimate, and recall and date accuracy
+    per half of the dev file.
+    """
     m = head.metrics
-    out += [
+    out = [
         "## No-LLM temporal answerer (run of the experiment's own settings)",
         "",
         f"Run `{head.run_id}` (config hash `{head.tags.get('memlab.config_hash')}`, "
@@ -175,7 +191,13 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
         f"| `n_evidence_cat1_4` (recall's count) | {_n(m.get('n_evidence_cat1_4'))} | "
         f"{_n(m.get('n_evidence_cat1_4_tune'))} | {_n(m.get('n_evidence_cat1_4_heldout'))} | |"
     )
-    out += [
+    return out
+
+
+def recall_lines(head: RunRecord) -> list[str]:
+    """Evidence recall@k per category of the headline run, at turn and session level."""
+    m = head.metrics
+    out = [
         "",
         "## Evidence recall@k per category (headline run, dev file)",
         "",
@@ -189,7 +211,12 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
         "",
     ]
     out += [*recall_table(head, "turn"), "", *recall_table(head, "session")]
-    out += [
+    return out
+
+
+def published_lines(m: dict[str, float]) -> list[str]:
+    """Temporal answers (category 2) of the headline run's metrics ``m`` beside published systems."""
+    out = [
         "",
         "## Temporal answers (category 2) beside published systems",
         "",
@@ -215,15 +242,7 @@ def render(runs: Sequence[RunRecord], experiment: str) -> tuple[str, RunRecord |
         'Mem0\'s paper labels category 1 "single hop", category 3 "multi-hop" and category 4 "open domain"; '
         "the tables here use the true semantics (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop).",
     ]
-    sweep = [r for r in plain if _window(r) == _window(head)]
-    cells: dict[tuple[str, str], RunRecord] = {}
-    for r in sorted(sweep, key=lambda r: r.start_time):
-        cells[(_resolver(r), _mode(r))] = r
-    out += sweep_lines(cells)
-    out += [*baseline_lines(runs, head), *errata_lines(runs)]
-    quirks = [[k.removeprefix("quirk_"), f"{v:.0f}"] for k, v in sorted(m.items()) if k.startswith("quirk_")]
-    out += ["", "## Data quirks counted by the loader (headline run)", "", *table(["quirk", "count"], quirks)]
-    return "\n".join(out) + "\n", head, [cells[k] for k in sorted(cells)]
+    return out
 
 
 def baseline_lines(runs: Sequence[RunRecord], head: RunRecord) -> list[str]:
