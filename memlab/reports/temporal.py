@@ -124,7 +124,12 @@ def norm_section(runs: Sequence) -> list[str]:
         row += [ci_cell(best[(name, c)], "resolver_acc_supported", 3) if (name, c) in best else "–" for c in sets]
         rows.append(row)
     lines += [*table(head, rows), ""]
-    lines += [
+    return [*lines, *halves_lines(best, sets, names), *speed_lines(best, sets, names), *grain_lines(best, sets, names)]
+
+
+def halves_lines(best: dict, sets: Sequence[str], names: Sequence[str]) -> list[str]:
+    """The dev and held-out halves of every resolver on every set (``best``: the newest run per label and set)."""
+    lines = [
         "### Dev and held-out halves",
         "",
         "Fixed hash halves (Duckling by phrase, TBAQ by document group = source and date; "
@@ -149,8 +154,12 @@ def norm_section(runs: Sequence) -> list[str]:
             n = f"{r.metrics.get('n_evaluated_dev', 0):.0f} / {r.metrics.get('n_evaluated_heldout', 0):.0f}"
             halves = [ci_cell(r, f"resolver_acc{s}_{h}", 3) for s in ("", "_supported") for h in ("dev", "heldout")]
             rows.append([name, c, *halves, n])
-    lines += [*table(head, rows), ""]
-    lines += [
+    return [*lines, *table(head, rows), ""]
+
+
+def speed_lines(best: dict, sets: Sequence[str], names: Sequence[str]) -> list[str]:
+    """µs per record of every resolver on every set, and its speed-up over ``dateparser``."""
+    lines = [
         "### Speed",
         "",
         "µs per record = CPU time of the resolving thread per call (the fastest of the benchmark's timing passes); "
@@ -171,8 +180,12 @@ def norm_section(runs: Sequence) -> list[str]:
             ratios.append(fmt(base_us / us, 1) if base_us and us else "–")
         ids = ", ".join(f"`{best[(name, c)].run_id[:8]}`" for c in sets if (name, c) in best)
         rows.append([*row, *ratios, ids])
-    lines += [*table(head, rows), ""]
-    lines += ["### Accuracy per expected grain", ""]
+    return [*lines, *table(head, rows), ""]
+
+
+def grain_lines(best: dict, sets: Sequence[str], names: Sequence[str]) -> list[str]:
+    """Accuracy per expected grain of every resolver on every set."""
+    lines = ["### Accuracy per expected grain", ""]
     head = ["resolver", "set", *GRAINS]
     rows = [
         [name, c, *[fmt(best[(name, c)].metrics.get(f"resolver_acc_{g}")) for g in GRAINS]]
