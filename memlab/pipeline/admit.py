@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from memlab.pipeline.verdicts import exact_key
+from memlab.pipeline.verdicts import exact_keys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,13 +30,14 @@ def kept(store: MemoryStore, components: Components, memories: Iterable[Memory])
     if cached is None or cached[0] is not admission:
         cached = store.cache["admission"] = (admission, {}, {})
     _, by_id, by_key = cached
-    keys = {m.id: exact_key(m) for m in memories}
+    keys = exact_keys(store, memories)
     if any(mid not in by_id for mid in keys):
         todo = set(keys.values())
-        group = [m for m in store.memories.values() if m.id not in by_id and exact_key(m) in todo]
+        stored = exact_keys(store, store.memories.values())
+        group = [m for m in store.memories.values() if m.id not in by_id and stored[m.id] in todo]
         group += [m for m in memories if m.id not in by_id and m.id not in store.memories]
         for m, verdict in zip(group, admission.admit_all(group, store.memories), strict=True):
             by_id[m.id] = verdict.keep
-            key = exact_key(m)
+            key = stored[m.id] if m.id in stored else keys[m.id]
             by_key[key] = by_key.get(key, False) or verdict.keep
     return {mid: by_key[key] for mid, key in keys.items()}

@@ -25,7 +25,7 @@ from memlab.observability.trace import traced
 from memlab.pipeline.admit import kept
 from memlab.pipeline.candidates import candidate_pairs, time_ranks
 from memlab.pipeline.store import MemoryStore
-from memlab.pipeline.verdicts import apply_verdict, exact_key
+from memlab.pipeline.verdicts import apply_verdict, exact_keys
 from memlab.wiring.components import Components
 
 
@@ -87,8 +87,9 @@ def phase_exact_dedup(store: MemoryStore, memories: Sequence[Memory], run_id: st
     keep: list[int] = []
     added = 0
     verdict = Verdict(Relation.DUPLICATE, 1.0, "identical text (exact dedup)")
+    keys = exact_keys(store, memories)
     for index, memory in enumerate(memories):  # memories are in time order
-        key = exact_key(memory)
+        key = keys[memory.id]
         original = first.get(key)
         if original is None:
             first[key] = memory

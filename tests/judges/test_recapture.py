@@ -138,3 +138,22 @@ def test_a_kept_out_list_ticked_later_supersedes_only_what_the_block_does_not_sh
     pairs = [(old_frag, new_frag, 0.9), (old_mem, new_frag, 0.9), (old_frag, new_mem, 0.9)]
     verdicts = judge_pairs(components(judge=Supersedes()), pairs, admitted)
     assert [v.relation for v in verdicts] == [Relation.SUPERSEDE, Relation.COEXIST, Relation.SUPERSEDE]
+
+
+def test_each_memory_object_is_keyed_once_per_store_and_a_replaced_one_again(monkeypatch):
+    """`exact_keys` reads a memory's text once per store (a 100k store missed the function's LRU cache on every
+    call), and a memory replaced under its id (a new object, other text) gets its own key, not the cached one."""
+    from memlab.pipeline import verdicts
+    from memlab.pipeline.store import MemoryStore
+
+    calls: list[str] = []
+    real = verdicts.exact_key
+    monkeypatch.setattr(verdicts, "exact_key", lambda m: calls.append(m.id) or real(m))
+    t = datetime(2026, 1, 1, tzinfo=UTC)
+    memories = [Memory(f"m{i}", "progress", t, f"note {i % 3}", "") for i in range(6)]
+    store = MemoryStore(memories)
+    first = verdicts.exact_keys(store, memories)
+    assert verdicts.exact_keys(store, memories) == first and sorted(calls) == sorted(m.id for m in memories)
+    assert first["m0"] == first["m3"] != first["m1"]
+    replaced = Memory("m0", "progress", t, "note 1", "")
+    assert verdicts.exact_keys(store, [replaced]) == {"m0": first["m1"]} and calls.count("m0") == 2
