@@ -90,8 +90,9 @@ class MemoryStore:
         #: The identity anchor and its drift log when the policy keeps one (memlab/pipeline/anchor.py).
         self.anchor: Any = None
         self._order: tuple[int, list[Memory], list[datetime]] = (-1, [], [])
-        #: Derived data kept between calls by the modules that compute it (recall's eligibility arrays), each
-        #: stored with the ``version`` of :attr:`memories` and :attr:`states` it was computed from.
+        #: Derived data kept between calls by the modules that compute it, each entry stored with what tells it
+        #: is still current: the ``version`` it was computed from (recall's eligibility arrays, the edge index)
+        #: or the memory object it was computed for (exact-duplicate keys, memlab/pipeline/verdicts.py).
         self.cache: dict[str, Any] = {}
         self.add(memories)
 
