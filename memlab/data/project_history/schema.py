@@ -173,7 +173,28 @@ def from_dict(data: Any, source: str = "<history>") -> ProjectHistory:
     if fmt != FORMAT:
         raise MemlabError(f"{source}: field 'format' must be '{FORMAT}', got {fmt!r}")
     name = _req(data, "name", str, source)
-    raw_memories = _req(data, "memories", list, source)
+    memories = _memories(_req(data, "memories", list, source), source)
+    ids = {m.id for m in memories}
+    gold = data.get("gold")
+    gold = {} if gold is None else gold
+    if not isinstance(gold, dict):
+        raise MemlabError(f"{source}: field 'gold' must be an object")
+    for section in ("relations", "temporal", "queries"):
+        if not isinstance(gold.get(section) or [], list):
+            raise MemlabError(f"{source}: field 'gold.{section}' must be a list")
+    relations = [
+        _relation(rec, ids, f"{source}: gold.relations[{i}]") for i, rec in enumerate(gold.get("relations") or [])
+    ]
+    temporal = [
+        _temporal(rec, ids, f"{source}: gold.temporal[{i}]") for i, rec in enumerate(gold.get("temporal") or [])
+    ]
+    queries = [_query(rec, ids, f"{source}: gold.queries[{i}]") for i, rec in enumerate(gold.get("queries") or [])]
+    meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
+    return ProjectHistory(name, tuple(memories), tuple(relations), tuple(temporal), tuple(queries), meta)
+
+
+def _memories(raw_memories: list[Any], source: str) -> list[Memory]:
+    """The ``memories`` list, each record checked; ids must be unique."""
     memories: list[Memory] = []
     ids: set[str] = set()
     for i, rec in enumerate(raw_memories):
@@ -196,69 +217,56 @@ def from_dict(data: Any, source: str = "<history>") -> ProjectHistory:
                 tags=tuple(tags),
             )
         )
-    gold = data.get("gold")
-    gold = {} if gold is None else gold
-    if not isinstance(gold, dict):
-        raise MemlabError(f"{source}: field 'gold' must be an object")
-    for section in ("relations", "temporal", "queries"):
-        if not isinstance(gold.get(section) or [], list):
-            raise MemlabError(f"{source}: field 'gold.{section}' must be a list")
+    return memories
 
-    def known(mid: Any, where: str) -> str:
-        if mid not in ids:
-            raise MemlabError(f"{where}: unknown memory id {mid!r}; gold may only cite ids in 'memories'")
-        return mid
 
-    relations = []
-    for i, rec in enumerate(gold.get("relations") or []):
-        where = f"{source}: gold.relations[{i}]"
-        rel = _req(rec, "relation", str, where)
-        if rel not in Relation.__members__:
-            raise MemlabError(f"{where}: relation {rel!r} is not one of {', '.join(Relation.__members__)}")
-        relations.append(
-            GoldRelation(
-                known(_req(rec, "older", str, where), where),
-                known(_req(rec, "newer", str, where), where),
-                Relation(rel),
-            )
-        )
-    temporal = []
-    for i, rec in enumerate(gold.get("temporal") or []):
-        where = f"{source}: gold.temporal[{i}]"
-        start = parse_time(_req(rec, "start", str, where), f"{where} field 'start'")
-        end = parse_time(_req(rec, "end", str, where), f"{where} field 'end'")
-        if not start < end:
-            raise MemlabError(f"{where}: 'start' must be before 'end' (intervals are half-open)")
-        temporal.append(
-            GoldTemporal(known(_req(rec, "memory", str, where), where), _req(rec, "text", str, where), start, end)
-        )
-    queries = []
-    for i, rec in enumerate(gold.get("queries") or []):
-        where = f"{source}: gold.queries[{i}]"
-        kind = _req(rec, "kind", str, where)
-        if kind not in QUERY_KINDS:
-            raise MemlabError(f"{where}: kind {kind!r} is not one of {', '.join(QUERY_KINDS)}")
-        evidence = _req(rec, "evidence", list, where)
-        source_kind = rec.get("answer_source", "recorded")
-        if source_kind not in ANSWER_SOURCES:
-            raise MemlabError(f"{where}: answer_source {source_kind!r} is not one of {', '.join(ANSWER_SOURCES)}")
-        topic = rec.get("topic")
-        if topic is not None and not isinstance(topic, str):
-            raise MemlabError(f"{where}: field 'topic' must be str, got {type(topic).__name__}")
-        queries.append(
-            GoldQuery(
-                id=_req(rec, "id", str, where),
-                kind=kind,
-                question=_req(rec, "question", str, where),
-                as_of=parse_time(_req(rec, "as_of", str, where), f"{where} field 'as_of'"),
-                answer=str(_req(rec, "answer", (str, int, float), where)),
-                evidence=tuple(known(e, where) for e in evidence),
-                topic=topic,
-                answer_source=source_kind,
-            )
-        )
-    meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
-    return ProjectHistory(name, tuple(memories), tuple(relations), tuple(temporal), tuple(queries), meta)
+def _known(mid: Any, ids: set[str], where: str) -> str:
+    """``mid`` when it names a memory of the history; else the one-line error."""
+    if mid not in ids:
+        raise MemlabError(f"{where}: unknown memory id {mid!r}; gold may only cite ids in 'memories'")
+    return mid
+
+
+def _relation(rec: Any, ids: set[str], where: str) -> GoldRelation:
+    """One ``gold.relations`` record."""
+    rel = _req(rec, "relation", str, where)
+    if rel not in Relation.__members__:
+        raise MemlabError(f"{where}: relation {rel!r} is not one of {', '.join(Relation.__members__)}")
+    older = _known(_req(rec, "older", str, where), ids, where)
+    return GoldRelation(older, _known(_req(rec, "newer", str, where), ids, where), Relation(rel))
+
+
+def _temporal(rec: Any, ids: set[str], where: str) -> GoldTemporal:
+    """One ``gold.temporal`` record (a half-open interval)."""
+    start = parse_time(_req(rec, "start", str, where), f"{where} field 'start'")
+    end = parse_time(_req(rec, "end", str, where), f"{where} field 'end'")
+    if not start < end:
+        raise MemlabError(f"{where}: 'start' must be before 'end' (intervals are half-open)")
+    return GoldTemporal(_known(_req(rec, "memory", str, where), ids, where), _req(rec, "text", str, where), start, end)
+
+
+def _query(rec: Any, ids: set[str], where: str) -> GoldQuery:
+    """One ``gold.queries`` record."""
+    kind = _req(rec, "kind", str, where)
+    if kind not in QUERY_KINDS:
+        raise MemlabError(f"{where}: kind {kind!r} is not one of {', '.join(QUERY_KINDS)}")
+    evidence = _req(rec, "evidence", list, where)
+    source_kind = rec.get("answer_source", "recorded")
+    if source_kind not in ANSWER_SOURCES:
+        raise MemlabError(f"{where}: answer_source {source_kind!r} is not one of {', '.join(ANSWER_SOURCES)}")
+    topic = rec.get("topic")
+    if topic is not None and not isinstance(topic, str):
+        raise MemlabError(f"{where}: field 'topic' must be str, got {type(topic).__name__}")
+    return GoldQuery(
+        id=_req(rec, "id", str, where),
+        kind=kind,
+        question=_req(rec, "question", str, where),
+        as_of=parse_time(_req(rec, "as_of", str, where), f"{where} field 'as_of'"),
+        answer=str(_req(rec, "answer", (str, int, float), where)),
+        evidence=tuple(_known(e, ids, where) for e in evidence),
+        topic=topic,
+        answer_source=source_kind,
+    )
 
 
 def read(path: str | Path) -> ProjectHistory:
