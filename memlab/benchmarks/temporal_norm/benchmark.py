@@ -115,6 +115,62 @@ class TemporalNormBenchmark(Benchmark):
             total += time.thread_time_ns() - t0
         return total
 
+    def _row(self, r: Record, refs: list[Any], error: str | None) -> dict[str, Any]:
+        """One prediction record: the expression, its gold interval, the chosen reference and its status."""
+        ref = choose(refs, r.span)
+        return {
+            "index": r.index,
+            "phrase": r.phrase,
+            **({"sentence": r.text, "span": list(r.span)} if r.text != r.phrase else {}),
+            "block": r.block,
+            "kind": r.kind,
+            "split": r.split,
+            "evaluated": self._default(r) and (self.split == "all" or r.split == self.split),
+            "reference_time": _iso(r.reference_time),
+            "expected": {"start": _iso(r.start), "end": _iso(r.end), "grain": r.grain},
+            "predicted": None
+            if ref is None
+            else {
+                "text": ref.text,
+                "start": _iso(local(ref.start, r.reference_time)),
+                "end": _iso(local(ref.end, r.reference_time)),
+                "grain": ref.grain,
+                "kind": ref.kind,
+                "confidence": ref.confidence,
+            },
+            "n_refs": len(refs),
+            "status": status(ref, r.start, r.end, r.reference_time),
+            **({"error": error} if error else {}),
+        }
+
+    def _metrics(
+        self, rows: list[dict[str, Any]], records: list[Record], seed: int, total_ns: int, skipped: int
+    ) -> dict[str, float]:
+        """Accuracy on the evaluated rows, on all, per half, per grain and per kind group; speed and counts."""
+        main = [row for row in rows if row["evaluated"]]
+        default_set = [row for row, r in zip(rows, records, strict=True) if self._default(r)]
+        metrics = metrics_for(main) | intervals(main, seed=seed)
+        metrics |= metrics_for(rows, "_all")
+        for half in ("dev", "heldout"):
+            part = [row for row in default_set if row["split"] == half]
+            metrics |= metrics_for(part, f"_{half}") | intervals(part, f"_{half}", seed=seed)
+        for grain in GRAINS:
+            sub = [row for row in main if row["expected"]["grain"] == grain]
+            metrics.update({f"resolver_acc_{grain}": v for k, v in metrics_for(sub).items() if k == "resolver_acc"})
+            metrics[f"n_{grain}"] = float(len(sub))
+        for group in ("point", "interval", "open"):
+            sub = [row for row, r in zip(rows, records, strict=True) if row["evaluated"] and r.kind_group == group]
+            metrics.update(
+                {f"resolver_acc_kind_{group}": v for k, v in metrics_for(sub).items() if k == "resolver_acc"}
+            )
+            metrics[f"n_kind_{group}"] = float(len(sub))
+        if records:
+            metrics["resolver_us_per_expr"] = total_ns / 1000 / len(records)
+        metrics["n_records"] = float(len(records))
+        metrics["n_skipped_unrepresentable"] = float(skipped)
+        metrics["n_resolver_errors"] = float(sum("error" in row for row in rows))
+        return metrics
+
     def run(self, components: Components, seed: int) -> BenchmarkResult:
         """Resolve every phrase, time it, score it."""
         if self.split not in ("all", "dev", "heldout"):
@@ -140,57 +196,11 @@ class TemporalNormBenchmark(Benchmark):
             else:
                 error = None
             total_ns += time.thread_time_ns() - t0
-            ref = choose(refs, r.span)
-            rows.append(
-                {
-                    "index": r.index,
-                    "phrase": r.phrase,
-                    **({"sentence": r.text, "span": list(r.span)} if r.text != r.phrase else {}),
-                    "block": r.block,
-                    "kind": r.kind,
-                    "split": r.split,
-                    "evaluated": self._default(r) and (self.split == "all" or r.split == self.split),
-                    "reference_time": _iso(r.reference_time),
-                    "expected": {"start": _iso(r.start), "end": _iso(r.end), "grain": r.grain},
-                    "predicted": None
-                    if ref is None
-                    else {
-                        "text": ref.text,
-                        "start": _iso(local(ref.start, r.reference_time)),
-                        "end": _iso(local(ref.end, r.reference_time)),
-                        "grain": ref.grain,
-                        "kind": ref.kind,
-                        "confidence": ref.confidence,
-                    },
-                    "n_refs": len(refs),
-                    "status": status(ref, r.start, r.end, r.reference_time),
-                    **({"error": error} if error else {}),
-                }
-            )
+            rows.append(self._row(r, refs, error))
         for _ in range(max(0, self.timing_passes - 1)):
             total_ns = min(total_ns, self._timed_pass(resolver, records))
         main = [row for row in rows if row["evaluated"]]
-        default_set = [row for row, r in zip(rows, records, strict=True) if self._default(r)]
-        metrics = metrics_for(main) | intervals(main, seed=seed)
-        metrics |= metrics_for(rows, "_all")
-        for half in ("dev", "heldout"):
-            part = [row for row in default_set if row["split"] == half]
-            metrics |= metrics_for(part, f"_{half}") | intervals(part, f"_{half}", seed=seed)
-        for grain in GRAINS:
-            sub = [row for row in main if row["expected"]["grain"] == grain]
-            metrics.update({f"resolver_acc_{grain}": v for k, v in metrics_for(sub).items() if k == "resolver_acc"})
-            metrics[f"n_{grain}"] = float(len(sub))
-        for group in ("point", "interval", "open"):
-            sub = [row for row, r in zip(rows, records, strict=True) if row["evaluated"] and r.kind_group == group]
-            metrics.update(
-                {f"resolver_acc_kind_{group}": v for k, v in metrics_for(sub).items() if k == "resolver_acc"}
-            )
-            metrics[f"n_kind_{group}"] = float(len(sub))
-        if records:
-            metrics["resolver_us_per_expr"] = total_ns / 1000 / len(records)
-        metrics["n_records"] = float(len(records))
-        metrics["n_skipped_unrepresentable"] = float(skipped)
-        metrics["n_resolver_errors"] = float(sum("error" in row for row in rows))
+        metrics = self._metrics(rows, records, seed, total_ns, skipped)
         card = self.card.data(sha, str(path), LICENCES.get(self.corpus, "see the data file's LICENSE"))
         info = {
             "corpus": self.corpus,
