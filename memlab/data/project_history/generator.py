@@ -20,12 +20,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from memlab.core.errors import MemlabError
 from memlab.core.types import Memory, Relation
 from memlab.data.project_history import generator_templates as tpl
 from memlab.data.project_history.generator_events import Draft, Event, InstanceBuilder, Style
-from memlab.data.project_history.generator_families import FamilyDraw, parse_style
+from memlab.data.project_history.generator_families import Family, FamilyDraw, parse_style
 from memlab.data.project_history.generator_queries import make_queries
 from memlab.data.project_history.generator_topics import TOPICS
 from memlab.data.project_history.schema import GoldRelation, GoldTemporal, ProjectHistory
@@ -65,12 +66,7 @@ def generate(
     """A history of ``size`` memories with exact gold; deterministic for its arguments (``log`` receives the event
     log, memory ids the final ones).
     """
-    if not MIN_SIZE <= int(size) <= MAX_SIZE:
-        raise MemlabError(f"size {size} is outside [{MIN_SIZE}, {MAX_SIZE}]")
-    if not 0.0 <= noise_ratio < 1.0:
-        raise MemlabError(f"noise_ratio {noise_ratio} is outside [0, 1)")
-    if not 0.0 <= hard_negatives < 1.0:
-        raise MemlabError(f"hard_negatives {hard_negatives} is outside [0, 1)")
+    _check(size, noise_ratio, hard_negatives)
     level = difficulty_level(difficulty)
     fams = parse_style(style)
     rng = random.Random(f"project_history|{seed}|{size}|{level}|{noise_ratio}")
@@ -80,28 +76,11 @@ def generate(
     n_topic = size - n_noise
     n_inst = max(1, min(len(TOPICS), n_topic // 4), round(n_topic / 8))
     span_days = min(730, max(60, size // 8))
-    end = START + timedelta(days=span_days)
 
-    order = list(range(len(TOPICS)))
-    rng.shuffle(order)
-    budgets = [n_topic // n_inst + (1 if i < n_topic % n_inst else 0) for i in range(n_inst)]
-    drafts: list[Draft] = []
-    events: list[Event] = []
-    relations: list[tuple[str, str, str]] = []
-    builders: list[InstanceBuilder] = []
-    for i, budget in enumerate(budgets):
-        topic = TOPICS[order[i % len(TOPICS)]]
-        family = draw.draw()
-        forms = family.subject(i // len(TOPICS))
-        builder = InstanceBuilder(
-            rng, Style(rng, level, family), topic, forms["subj"], f"i{i}", budget, forms, hard_negatives
-        )
-        start = START + timedelta(days=rng.uniform(0, span_days * 0.35), minutes=rng.randint(0, 600))
-        builder.build(start, end)
-        drafts.extend(builder.drafts)
-        events.extend(builder.events)
-        relations.extend(builder.relations)
-        builders.append(builder)
+    builders = _instances(rng, draw, level, n_topic, n_inst, span_days, hard_negatives)
+    drafts = [d for b in builders for d in b.drafts]
+    events = [e for b in builders for e in b.events]
+    relations = [r for b in builders for r in b.relations]
     drafts.extend(_noise(rng, level, n_noise, span_days, events, draw))
 
     drafts.sort(key=lambda d: (d.timestamp, d.key))
@@ -116,7 +95,69 @@ def generate(
     temporal = tuple(GoldTemporal(e.memory, e.temporal[0], e.temporal[1], e.temporal[2]) for e in events if e.temporal)
     query_time = memories[-1].timestamp + timedelta(hours=1)
     queries = make_queries(rng, builders, ids, events, query_time)
-    meta = {
+    meta = _meta(seed, size, difficulty, level, noise_ratio, fams, hard_negatives, n_inst, events)
+    name = f"ph-seed{seed}-n{size}-{meta['difficulty']}"
+    if "style" in meta or hard_negatives:
+        name += f"-{meta.get('style', 'classic')}" + (f"-hn{hard_negatives:g}" if hard_negatives else "")
+    if log is not None:
+        log.extend(events)
+    return ProjectHistory(name, memories, gold, temporal, tuple(queries), meta)
+
+
+def _check(size: int, noise_ratio: float, hard_negatives: float) -> None:
+    """One-line errors for arguments outside their ranges."""
+    if not MIN_SIZE <= int(size) <= MAX_SIZE:
+        raise MemlabError(f"size {size} is outside [{MIN_SIZE}, {MAX_SIZE}]")
+    if not 0.0 <= noise_ratio < 1.0:
+        raise MemlabError(f"noise_ratio {noise_ratio} is outside [0, 1)")
+    if not 0.0 <= hard_negatives < 1.0:
+        raise MemlabError(f"hard_negatives {hard_negatives} is outside [0, 1)")
+
+
+def _instances(
+    rng: random.Random,
+    draw: FamilyDraw,
+    level: float,
+    n_topic: int,
+    n_inst: int,
+    span_days: int,
+    hard_negatives: float,
+) -> list[InstanceBuilder]:
+    """The topic instances, built in order.
+
+    ``rng`` is drawn from exactly as the single loop this replaced drew, so the data stay byte-identical.
+    """
+    end = START + timedelta(days=span_days)
+    order = list(range(len(TOPICS)))
+    rng.shuffle(order)
+    budgets = [n_topic // n_inst + (1 if i < n_topic % n_inst else 0) for i in range(n_inst)]
+    builders: list[InstanceBuilder] = []
+    for i, budget in enumerate(budgets):
+        topic = TOPICS[order[i % len(TOPICS)]]
+        family = draw.draw()
+        forms = family.subject(i // len(TOPICS))
+        builder = InstanceBuilder(
+            rng, Style(rng, level, family), topic, forms["subj"], f"i{i}", budget, forms, hard_negatives
+        )
+        start = START + timedelta(days=rng.uniform(0, span_days * 0.35), minutes=rng.randint(0, 600))
+        builder.build(start, end)
+        builders.append(builder)
+    return builders
+
+
+def _meta(
+    seed: int,
+    size: int,
+    difficulty: str | float,
+    level: float,
+    noise_ratio: float,
+    fams: tuple[Family, ...],
+    hard_negatives: float,
+    n_inst: int,
+    events: list[Event],
+) -> dict[str, Any]:
+    """The history's ``meta``: the generator, its version and every argument that shaped the data."""
+    return {
         "generator": "memlab.benchmarks.project_history.generator",  # the recorded name (data stay byte-identical)
         "generator_version": GENERATOR_VERSION,
         "seed": seed,
@@ -129,12 +170,6 @@ def generate(
         "instances": n_inst,
         "events": dict(sorted(Counter(e.kind for e in events).items())),
     }
-    name = f"ph-seed{seed}-n{size}-{meta['difficulty']}"
-    if "style" in meta or hard_negatives:
-        name += f"-{meta.get('style', 'classic')}" + (f"-hn{hard_negatives:g}" if hard_negatives else "")
-    if log is not None:
-        log.extend(events)
-    return ProjectHistory(name, memories, gold, temporal, tuple(queries), meta)
 
 
 def _identical(memories: tuple[Memory, ...], related: set[tuple[str, str]]) -> list[tuple[str, str, str]]:
