@@ -196,9 +196,9 @@ def session_start(
         deadline: ``time.monotonic()`` by which reading raw notes (first sessions), or waiting for the
             consolidation of memories recorded since the cache was written (:mod:`memlab.adapter.freshness`), stops.
     """
-    from memlab.adapter.freshness import budget_tokens, moved, pending_block, wait_for_cache
-    from memlab.adapter.spec import build_selector, spec_id
-    from memlab.pipeline.inject import CLAIMS, build_block
+    from memlab.adapter.freshness import budget_tokens, pending_block
+    from memlab.adapter.spec import build_selector
+    from memlab.pipeline.inject import build_block
 
     source = str(payload.get("source") or "startup")
     if source not in SOURCES:
@@ -206,10 +206,8 @@ def session_start(
     session_id = str(payload.get("session_id") or "")[:200]
     cache = read_json(repo.memlab_dir / CACHE_FILE)
     rows, problem = candidate_rows(cache)
-    note = ""
-    interval = float(spec["hook"]["consolidate_min_interval_seconds"])
     if problem:
-        if claim_start(repo, min(interval, 60.0)):
+        if claim_start(repo, min(float(spec["hook"]["consolidate_min_interval_seconds"]), 60.0)):
             spawn_consolidation(repo, spec.get("path"))
         skipped: list[str] = []
         pool = raw_candidates(repo, spec, now, deadline, skipped)
@@ -219,21 +217,7 @@ def session_start(
         if not pool:
             return {"systemMessage": f"memlab: no memory to inject yet ({problem})"}
     else:
-        if cache.get("spec") != spec_id(spec):  # any change of the spec: the cache is stale
-            note = " from another spec's consolidation (a consolidation with this one runs in the background)"
-            if claim_start(repo, min(interval, 60.0)):
-                spawn_consolidation(repo, spec.get("path"))
-        elif (tips := moved(repo, cache)) is not None:  # memories the cache has not seen: wait for their turn
-            spawn_consolidation(repo, spec.get("path"), min_new=None, incremental=True)
-            fresh = wait_for_cache(repo, tips, deadline if deadline is not None else time.monotonic() + 1.0)
-            fresh_rows, fresh_problem = candidate_rows(fresh)
-            if fresh_problem or fresh.get("spec") != spec_id(spec):
-                note = " (memories captured since the last consolidation first, not yet consolidated)"
-            else:
-                cache, rows = fresh, fresh_rows
-        pool = cached_candidates(rows)
-        claim = cache.get("claim")
-        claim = claim if isinstance(claim, str) and claim in CLAIMS else "unchecked"
+        pool, claim, note = _cached_pool(repo, spec, cache, rows, deadline)
     selector, max_chars = build_selector(spec), int(spec["hook"]["max_chars"])
     if note.startswith(" (memories captured"):
         block = pending_block(repo, spec, pool, selector, now, claim)
@@ -241,8 +225,7 @@ def session_start(
         block = build_block(pool, budget_tokens(spec), selector, now, max_chars, claim=claim)
     if not block.text:
         return {"systemMessage": "memlab: no memory to inject"}
-    sessions_path = repo.memlab_dir / SESSIONS_FILE
-    sessions = read_json(sessions_path, {})
+    sessions = read_json(repo.memlab_dir / SESSIONS_FILE, {})
     sessions = sessions if isinstance(sessions, dict) else {}
     policy = str(spec["hook"]["policy"].get(source, "always"))
     if not decide(policy, source, session_id, block.version, sessions):
@@ -250,6 +233,49 @@ def session_start(
             "systemMessage": f"memlab: memory unchanged since this session's last injection (version {block.version})"
         }
     entry = {"version": block.version, "at": now.isoformat(timespec="seconds"), "source": source}
+    _remember(repo, sessions, session_id, entry)
+    n = len(block.items)
+    return {
+        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": block.text},
+        "systemMessage": f"memlab: injected {n} project memor{'y' if n == 1 else 'ies'} "
+        f"(version {block.version}){note}",
+    }
+
+
+def _cached_pool(
+    repo: Repo, spec: dict[str, Any], cache: dict[str, Any], rows: list[tuple[Any, ...]], deadline: float | None
+) -> tuple[list[InjectionCandidate], str, str]:
+    """``(pool, claim, note)`` from consolidation's cache.
+
+    A cache of another spec is stale (a consolidation with this one is started); when memories were captured
+    since it was written, the incremental consolidation is waited on up to ``deadline``.
+    """
+    from memlab.adapter.freshness import moved, wait_for_cache
+    from memlab.adapter.spec import spec_id
+    from memlab.pipeline.inject import CLAIMS
+
+    note = ""
+    if cache.get("spec") != spec_id(spec):  # any change of the spec: the cache is stale
+        note = " from another spec's consolidation (a consolidation with this one runs in the background)"
+        if claim_start(repo, min(float(spec["hook"]["consolidate_min_interval_seconds"]), 60.0)):
+            spawn_consolidation(repo, spec.get("path"))
+    elif (tips := moved(repo, cache)) is not None:  # memories the cache has not seen: wait for their turn
+        spawn_consolidation(repo, spec.get("path"), min_new=None, incremental=True)
+        fresh = wait_for_cache(repo, tips, deadline if deadline is not None else time.monotonic() + 1.0)
+        fresh_rows, fresh_problem = candidate_rows(fresh)
+        if fresh_problem or fresh.get("spec") != spec_id(spec):
+            note = " (memories captured since the last consolidation first, not yet consolidated)"
+        else:
+            cache, rows = fresh, fresh_rows
+    claim = cache.get("claim")
+    return cached_candidates(rows), claim if isinstance(claim, str) and claim in CLAIMS else "unchecked", note
+
+
+def _remember(repo: Repo, sessions: dict[str, Any], session_id: str, entry: dict[str, str]) -> None:
+    """Record this injection for the session and as the last one; a failed write is logged, never raised.
+
+    The oldest sessions beyond ``MAX_SESSIONS`` are dropped.
+    """
     if session_id:
         sessions[session_id] = entry
     sessions["_last"] = entry
@@ -258,12 +284,6 @@ def session_start(
         keep = sorted(dated, key=lambda k: str(sessions[k].get("at", "")))[-MAX_SESSIONS:]
         sessions = {k: sessions[k] for k in [*keep, "_last"]}
     try:
-        write_json_atomic(sessions_path, sessions)
+        write_json_atomic(repo.memlab_dir / SESSIONS_FILE, sessions)
     except Exception as exc:
         log_line(repo.memlab_dir, f"session-start: sessions state not saved: {exc}")
-    n = len(block.items)
-    return {
-        "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": block.text},
-        "systemMessage": f"memlab: injected {n} project memor{'y' if n == 1 else 'ies'} "
-        f"(version {block.version}){note}",
-    }
