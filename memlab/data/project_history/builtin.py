@@ -152,74 +152,34 @@ def _mid(key: str, n: int) -> str:
     return "m_" + hashlib.sha256(f"{key}:{n}".encode()).hexdigest()[:10]
 
 
-def generate(seed: int = 0) -> ProjectHistory:
-    """Generate the builtin history (deterministic for ``seed``)."""
-    rng = random.Random(seed)
-    memories: list[Memory] = []
-    relations: list[GoldRelation] = []
-    temporal: list[GoldTemporal] = []
-    queries: list[GoldQuery] = []
+END_DAY = 120
 
-    def add(key: str, namespace: str, day: float, summary: str, content: str, tags: tuple[str, ...]) -> str:
-        mid = _mid(key, len(memories))
-        ts = START + timedelta(days=day, hours=rng.randint(0, 8), minutes=rng.randint(0, 59))
-        memories.append(Memory(mid, namespace, ts, summary, content, tags))
+
+class _History:
+    """The lists one builtin history is built into, and the seeded generator every draw comes from."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.memories: list[Memory] = []
+        self.relations: list[GoldRelation] = []
+        self.temporal: list[GoldTemporal] = []
+        self.queries: list[GoldQuery] = []
+
+    def add(self, key: str, namespace: str, day: float, summary: str, content: str, tags: tuple[str, ...]) -> str:
+        """Append a memory on ``day`` (a drawn hour and minute); its id."""
+        mid = _mid(key, len(self.memories))
+        ts = START + timedelta(days=day, hours=self.rng.randint(0, 8), minutes=self.rng.randint(0, 59))
+        self.memories.append(Memory(mid, namespace, ts, summary, content, tags))
         return mid
 
-    end_day = 120
-    for topic in TOPICS:
-        chain: list[tuple[str, str, datetime]] = []  # (memory id, value, timestamp)
-        prev_id = None
-        for idx, (value, day) in enumerate(zip(topic.values, topic.days, strict=True)):
-            if idx == 0:
-                summary = rng.choice(topic.decide).format(v=value)
-                content = f"Decided on {value} because of {topic.why}."
-            else:
-                old = topic.values[idx - 1]
-                summary = rng.choice(topic.change).format(old=old, new=value)
-                content = f"{old} no longer fits; {value} gives us {topic.why}."
-            mid = add(topic.key, "decisions", day, summary, content, (topic.key,))
-            if prev_id is not None:
-                relations.append(GoldRelation(prev_id, mid, Relation.SUPERSEDE))
-            chain.append((mid, value, memories[-1].timestamp))
-            # a restatement a few days later (DUPLICATE of this decision)
-            next_day = topic.days[idx + 1] if idx + 1 < len(topic.days) else end_day
-            if next_day - day > 8 and rng.random() < 0.7:
-                rday = day + rng.randint(3, min(10, next_day - day - 2))
-                dup = add(
-                    topic.key,
-                    "decisions",
-                    rday,
-                    rng.choice(topic.restate).format(v=value),
-                    f"Restating: we use {value}.",
-                    (topic.key,),
-                )
-                relations.append(GoldRelation(mid, dup, Relation.DUPLICATE))
-                chain.append((dup, value, memories[-1].timestamp))
-            prev_id = mid
-        # current query: evidence = last decision and its restatements
-        last_value = topic.values[-1]
-        evidence = tuple(m for m, v, _ in chain if v == last_value)
-        queries.append(
-            GoldQuery(
-                f"q_{topic.key}_current",
-                "current",
-                topic.question,
-                START + timedelta(days=end_day),
-                last_value,
-                evidence,
-                topic.key,
-            )
-        )
-        if len(topic.values) > 1:
-            as_of = START + timedelta(days=(topic.days[0] + topic.days[1]) / 2)
-            evid = tuple(m for m, v, _ in chain if v == topic.values[0])
-            queries.append(
-                GoldQuery(f"q_{topic.key}_asof", "as_of", topic.question, as_of, topic.values[0], evid, topic.key)
-            )
 
+def generate(seed: int = 0) -> ProjectHistory:
+    """Generate the builtin history (deterministic for ``seed``)."""
+    h = _History(seed)
+    for topic in TOPICS:
+        _topic(h, topic)
     # scoped variant that must coexist with the production database
-    add(
+    h.add(
         "scoped",
         "decisions",
         20,
@@ -227,10 +187,83 @@ def generate(seed: int = 0) -> ProjectHistory:
         "Tests run against an in-memory SQLite database.",
         ("database", "testing"),
     )
+    _relative_dates(h)
+    noise = list(NOISE)
+    h.rng.shuffle(noise)
+    for n, (ns, summary, content) in enumerate(noise):
+        h.add(f"noise{n}", ns, h.rng.randint(1, END_DAY - 1), summary, content, (ns,))
+    h.memories.sort(key=lambda m: (m.timestamp, m.id))
+    return ProjectHistory(
+        "acme-api-builtin",
+        tuple(h.memories),
+        tuple(h.relations),
+        tuple(h.temporal),
+        tuple(h.queries),
+        {"generator": "builtin_history", "seed": seed},
+    )
 
-    # blockers with relative dates, resolved later
+
+def _topic(h: _History, topic: Topic) -> None:
+    """One topic's decision chain (each change SUPERSEDEs the last, restatements DUPLICATE it) and its queries."""
+    rng = h.rng
+    chain: list[tuple[str, str, datetime]] = []  # (memory id, value, timestamp)
+    prev_id = None
+    for idx, (value, day) in enumerate(zip(topic.values, topic.days, strict=True)):
+        if idx == 0:
+            summary = rng.choice(topic.decide).format(v=value)
+            content = f"Decided on {value} because of {topic.why}."
+        else:
+            old = topic.values[idx - 1]
+            summary = rng.choice(topic.change).format(old=old, new=value)
+            content = f"{old} no longer fits; {value} gives us {topic.why}."
+        mid = h.add(topic.key, "decisions", day, summary, content, (topic.key,))
+        if prev_id is not None:
+            h.relations.append(GoldRelation(prev_id, mid, Relation.SUPERSEDE))
+        chain.append((mid, value, h.memories[-1].timestamp))
+        # a restatement a few days later (DUPLICATE of this decision)
+        next_day = topic.days[idx + 1] if idx + 1 < len(topic.days) else END_DAY
+        if next_day - day > 8 and rng.random() < 0.7:
+            rday = day + rng.randint(3, min(10, next_day - day - 2))
+            dup = h.add(
+                topic.key,
+                "decisions",
+                rday,
+                rng.choice(topic.restate).format(v=value),
+                f"Restating: we use {value}.",
+                (topic.key,),
+            )
+            h.relations.append(GoldRelation(mid, dup, Relation.DUPLICATE))
+            chain.append((dup, value, h.memories[-1].timestamp))
+        prev_id = mid
+    # current query: evidence = last decision and its restatements
+    last_value = topic.values[-1]
+    evidence = tuple(m for m, v, _ in chain if v == last_value)
+    h.queries.append(
+        GoldQuery(
+            f"q_{topic.key}_current",
+            "current",
+            topic.question,
+            START + timedelta(days=END_DAY),
+            last_value,
+            evidence,
+            topic.key,
+        )
+    )
+    if len(topic.values) > 1:
+        as_of = START + timedelta(days=(topic.days[0] + topic.days[1]) / 2)
+        evid = tuple(m for m, v, _ in chain if v == topic.values[0])
+        h.queries.append(
+            GoldQuery(f"q_{topic.key}_asof", "as_of", topic.question, as_of, topic.values[0], evid, topic.key)
+        )
+
+
+def _relative_dates(h: _History) -> None:
+    """Blockers dated "yesterday" and resolved two days later, and reviews of "last week", with gold intervals.
+
+    "Last week" is the previous ISO week, Monday to Monday.
+    """
     for n, (day, what) in enumerate(((25, "the staging database outage"), (64, "the expired TLS certificate"))):
-        bid = add(
+        bid = h.add(
             f"blocker{n}",
             "blockers",
             day,
@@ -238,10 +271,10 @@ def generate(seed: int = 0) -> ProjectHistory:
             f"Deploys halted because of {what}, which started yesterday.",
             ("blocker",),
         )
-        ts = memories[-1].timestamp
+        ts = h.memories[-1].timestamp
         start = (ts - timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
-        temporal.append(GoldTemporal(bid, "yesterday", start, start + timedelta(days=1)))
-        rid = add(
+        h.temporal.append(GoldTemporal(bid, "yesterday", start, start + timedelta(days=1)))
+        rid = h.add(
             f"blocker{n}",
             "blockers",
             day + 2,
@@ -249,11 +282,9 @@ def generate(seed: int = 0) -> ProjectHistory:
             f"{what.capitalize()} is fixed; deploys resumed.",
             ("blocker", "resolved"),
         )
-        relations.append(GoldRelation(bid, rid, Relation.SUPERSEDE))
-
-    # relative expressions with gold intervals ("last week" = the previous ISO week, Monday to Monday)
+        h.relations.append(GoldRelation(bid, rid, Relation.SUPERSEDE))
     for n, day in enumerate((38, 93)):
-        lid = add(
+        lid = h.add(
             f"retro{n}",
             "retrospective",
             day,
@@ -261,21 +292,6 @@ def generate(seed: int = 0) -> ProjectHistory:
             "The deploy failures we saw last week came from a missing migration step.",
             ("incident",),
         )
-        ts = memories[-1].timestamp
+        ts = h.memories[-1].timestamp
         monday = (ts - timedelta(days=ts.weekday() + 7)).replace(hour=0, minute=0, second=0, microsecond=0)
-        temporal.append(GoldTemporal(lid, "last week", monday, monday + timedelta(days=7)))
-
-    noise = list(NOISE)
-    rng.shuffle(noise)
-    for n, (ns, summary, content) in enumerate(noise):
-        add(f"noise{n}", ns, rng.randint(1, end_day - 1), summary, content, (ns,))
-
-    memories.sort(key=lambda m: (m.timestamp, m.id))
-    return ProjectHistory(
-        "acme-api-builtin",
-        tuple(memories),
-        tuple(relations),
-        tuple(temporal),
-        tuple(queries),
-        {"generator": "builtin_history", "seed": seed},
-    )
+        h.temporal.append(GoldTemporal(lid, "last week", monday, monday + timedelta(days=7)))
