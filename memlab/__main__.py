@@ -49,7 +49,7 @@ def print_outcome(outcome, *, compact: bool = False, show_all: bool = False) -> 
     from rich.console import Console
     from rich.table import Table
 
-    from memlab.benchmarks.metrics import count_of
+    from memlab.benchmarks.metrics import INTERVAL_SUFFIXES, count_of
     from memlab.sweeps.table import fmt, fmt_n
 
     console = Console()
@@ -60,7 +60,9 @@ def print_outcome(outcome, *, compact: bool = False, show_all: bool = False) -> 
         print(f"{main}={fmt(metrics.get(main))}  run {outcome.run_id or '–'}  {outcome.output_dir}", flush=True)
         return
     first = [m for m in dict.fromkeys([main, *outcome.headline]) if m in metrics]
-    rest = sorted(set(metrics) - set(first))
+    # an interval is shown in its metric's row, not as two rows of its own
+    bounds = {f"{m}{s}" for m in metrics for s in INTERVAL_SUFFIXES}
+    rest = sorted(set(metrics) - set(first) - bounds)
     table = Table(title=f"memlab — {outcome.result.card.name}")
     for column in ("metric", "value", "n", "95% interval"):
         table.add_column(column, justify="left" if column == "metric" else "right")

@@ -44,7 +44,14 @@ def test_the_main_metric_comes_first_with_its_n_and_interval(capsys, show_all):
 def test_without_all_the_table_says_where_the_other_metrics_are(capsys):
     print_outcome(outcome())
     out = capsys.readouterr().out
-    assert "5 more metrics: add --all, or read /out/result.json" in out
+    # aa_first_alphabetically, n_reader, zz_last: the interval's bounds are in reader_acc's row, not counted
+    assert "3 more metrics: add --all, or read /out/result.json" in out
+
+
+def test_with_all_an_interval_is_its_metrics_cell_never_two_rows_of_its_own(capsys):
+    print_outcome(outcome(), show_all=True)
+    names = [line.split("│")[1].strip() for line in capsys.readouterr().out.splitlines() if "│" in line]
+    assert names == ["reader_acc (main)", "injected_tokens", "aa_first_alphabetically", "n_reader", "zz_last"]
 
 
 @pytest.mark.parametrize(

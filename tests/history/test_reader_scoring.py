@@ -90,3 +90,13 @@ def test_builtin_history_run_logs_reader_metrics_only_with_a_reader(reader, tmp_
         assert "reader_acc_when" not in found  # the built-in history asks no when question
         assert outcome.metrics["n_reader"] == 16.0
     assert "current_truth_at_1" in outcome.metrics
+
+
+def test_reader_acc_carries_its_bootstrap_interval_over_the_questions():
+    rows = [{"kind": "current", "reader_answer": "x", "reader_correct": c} for c in (1.0, 1.0, 1.0, 0.0)]
+    m = reader_metrics(rows)
+    assert m["reader_acc"] == 0.75
+    assert 0.0 <= m["reader_acc_ci_low"] <= 0.75 <= m["reader_acc_ci_high"] <= 1.0
+    assert m["reader_acc_ci_low"] < m["reader_acc_ci_high"]  # four questions, one wrong: not a point
+    same = [{"kind": "current", "reader_answer": "x", "reader_correct": 1.0}] * 4
+    assert (reader_metrics(same)["reader_acc_ci_low"], reader_metrics(same)["reader_acc_ci_high"]) == (1.0, 1.0)

@@ -20,10 +20,10 @@ Correct answers:
   its other questions, its history chain) that is not a word of the gold value is. "FastAPI" answers "FastAPI",
   "Accept-Version" answers "an Accept-Version header"; "Flask FastAPI" answers neither.
 
-Metrics: ``reader_acc`` (the three kinds together), ``reader_acc_current``, ``reader_acc_as_of``,
-``reader_acc_when`` and their counts ``n_reader_<kind>``, ``n_reader``; ``reader_answered`` (fraction with a
-non-empty answer). A rate over no question is undefined and absent; with ``reader=none`` no reader metric is
-logged.
+Metrics: ``reader_acc`` (the three kinds together; its 95% interval ``reader_acc_ci_low`` / ``_ci_high``),
+``reader_acc_current``, ``reader_acc_as_of``, ``reader_acc_when`` and their counts ``n_reader_<kind>``,
+``n_reader``; ``reader_answered`` (fraction with a non-empty answer). A rate over no question is undefined and
+absent; with ``reader=none`` no reader metric is logged.
 """
 
 from __future__ import annotations
@@ -94,12 +94,17 @@ def reader_fields(reader: Any, query: GoldQuery, question: str, units: Sequence[
 
 
 def reader_metrics(records: Sequence[Mapping[str, Any]]) -> dict[str, float]:
-    """``reader_acc``, ``reader_acc_<kind>``, ``reader_answered`` and their counts (absent when undefined)."""
+    """``reader_acc`` and its interval, ``reader_acc_<kind>``, ``reader_answered`` and their counts.
+
+    The interval is the 95% percentile bootstrap over the questions (``reader_acc_ci_low`` / ``_ci_high``, seed 0),
+    so a run's table and ``memlab best`` show it beside the main metric. Undefined rates are absent.
+    """
     read = [r for r in records if "reader_correct" in r]
     if not read:
         return {}
     out: dict[str, float | None] = {
         "reader_acc": metrics.mean(r["reader_correct"] for r in read),
+        **metrics.ci_metrics("reader_acc", [r["reader_correct"] for r in read]),
         "reader_answered": metrics.mean(float(bool(r["reader_answer"])) for r in read),
         "n_reader": float(len(read)),
     }
