@@ -82,8 +82,10 @@ def test_block_quality_counts_labelled_items_and_coverage(tmp_path):
     assert out["block_nonmemory_share"] == pytest.approx(2 / 3)
     assert out["block_share_fragment"] == pytest.approx(1 / 3) and out["block_share_example"] == 0.0
     assert out["block_memory_coverage"] == 0.5
+    assert out["block_nonmemory_share_ci_low"] < 2 / 3 < out["block_nonmemory_share_ci_high"] <= 1.0
     empty = quality.block_quality([], labels, present=set())
     assert empty["block_nonmemory_share"] is None and empty["block_memory_coverage"] is None
+    assert "block_nonmemory_share_ci_low" not in empty  # undefined: absent
 
 
 def test_pair_quality_chains_duplicates_and_counts_unlisted_predictions_when_complete(tmp_path):

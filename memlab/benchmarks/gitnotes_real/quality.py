@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from memlab.benchmarks.metrics import precision_recall_f1, ratio
+from memlab.benchmarks.metrics import ci_metrics, precision_recall_f1, ratio
 from memlab.data.gitnotes_real.labels import KINDS, NotesLabels
 
 Pair = frozenset[str]
@@ -26,7 +26,8 @@ def block_quality(block_keys: Sequence[str], labels: NotesLabels, present: Colle
         present: Keys of the records in the run's data (coverage counts only those).
 
     Returns:
-        ``block_nonmemory_share`` (labelled items that are not memories: the main metric), ``block_share_<kind>``,
+        ``block_nonmemory_share`` (labelled items that are not memories: the main metric; its 95% bootstrap
+        interval over those items as ``_ci_low`` / ``_ci_high``, absent with no labelled item), ``block_share_<kind>``,
         ``n_block_items``, ``n_block_labelled``, ``block_memory_coverage`` (labelled memories shown / labelled
         memories present) with ``n_labelled_memories``.
     """
@@ -35,6 +36,7 @@ def block_quality(block_keys: Sequence[str], labels: NotesLabels, present: Colle
         "n_block_items": float(len(block_keys)),
         "n_block_labelled": float(len(labelled)),
         "block_nonmemory_share": ratio(sum(kind != "memory" for kind in labelled), len(labelled)),
+        **ci_metrics("block_nonmemory_share", [float(kind != "memory") for kind in labelled]),
     }
     for kind in KINDS:
         out[f"block_share_{kind}"] = ratio(labelled.count(kind), len(labelled))
