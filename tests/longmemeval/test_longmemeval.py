@@ -102,6 +102,8 @@ def test_exact_recall_on_tiny_file(lme_file):
     assert m["lme_recall_at_1_session"] == pytest.approx(0.5)
     assert m["lme_recall_all_at_1_session"] == pytest.approx(1 / 3)
     assert m["lme_recall_at_5_session"] == m["lme_recall_at_10_session"] == 1.0
+    assert (m["lme_recall_at_5_session_ci_low"], m["lme_recall_at_5_session_ci_high"]) == (1.0, 1.0)
+    assert m["lme_recall_at_1_session_ci_low"] < 0.5 < m["lme_recall_at_1_session_ci_high"]
     assert m["lme_recall_at_1_session_temporal_reasoning"] == 1.0
     assert m["lme_recall_at_1_session_knowledge_update"] == 0.5
     assert m["lme_recall_at_1_session_single_session_user"] == 0.0

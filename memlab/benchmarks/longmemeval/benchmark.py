@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 from memlab.benchmarks.base import POLICY, BenchmarkCard, BenchmarkResult, EpisodeBenchmark
 from memlab.benchmarks.longmemeval.load import read_file, read_hub
 from memlab.benchmarks.longmemeval.schema import QUESTION_TYPES, Question, parse_all
-from memlab.benchmarks.metrics import defined, latency_metrics, mean
+from memlab.benchmarks.metrics import ci_metrics, defined, latency_metrics, mean
 from memlab.benchmarks.qa_metrics import memory_side, reader_metrics
 from memlab.benchmarks.qa_reader import QaReader
 from memlab.core.errors import MemlabError
@@ -233,7 +233,8 @@ class LongMemEvalBenchmark(EpisodeBenchmark):
 
 def aggregate(predictions: list[dict[str, Any]], ks: tuple[int, ...]) -> dict[str, float]:
     """Mean recall over scored items (count ``n_scored``), overall and per question type (count
-    ``n_scored_<type>``), plus ``n_questions``; a mean over no scored item is absent.
+    ``n_scored_<type>``), plus ``n_questions``; a mean over no scored item is absent. The overall recall at each
+    k carries its 95% bootstrap interval over the scored items (``_ci_low`` / ``_ci_high``).
     """
     scored = [p for p in predictions if p["scored"]]
     metrics: dict[str, float | None] = {"n_questions": float(len(predictions)), "n_scored": float(len(scored))}
@@ -244,6 +245,8 @@ def aggregate(predictions: list[dict[str, Any]], ks: tuple[int, ...]) -> dict[st
         metrics[f"n_scored_{t.replace('-', '_')}"] = float(sum(1 for p in scored if p["question_type"] == t))
     for k in ks:
         metrics[f"lme_recall_at_{k}_session"] = mean(p[f"recall_at_{k}"] for p in scored)
+        values = [p[f"recall_at_{k}"] for p in scored if p[f"recall_at_{k}"] is not None]
+        metrics.update(ci_metrics(f"lme_recall_at_{k}_session", values))
         metrics[f"lme_recall_all_at_{k}_session"] = mean(p[f"recall_all_at_{k}"] for p in scored)
         for t in types:
             suffix = t.replace("-", "_")
