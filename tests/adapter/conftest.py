@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -263,16 +264,16 @@ def _background_consolidations(under: Path) -> list[int]:
             argv = entry.read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"memlab.cli" not in argv or b"consolidate" not in argv or b"--project" not in argv:
+        at = argv.index(b"--project") + 1 if b"--project" in argv else len(argv)
+        if b"memlab.cli" not in argv or b"consolidate" not in argv or at >= len(argv):
             continue
-        project = argv[argv.index(b"--project") + 1].decode(errors="replace")
-        if Path(project).is_relative_to(under):
+        if Path(argv[at].decode(errors="replace")).is_relative_to(under):
             found.append(int(entry.parent.name))
     return found
 
 
 @pytest.fixture(autouse=True)
-def _end_background_consolidations(tmp_path: Path):
+def _end_background_consolidations(tmp_path: Path) -> Iterator[None]:
     """A consolidation the hook left running when its test ended is stopped.
 
     The hooks detach one on the first session and after sessions (``spawn_consolidation``); a test that checks
