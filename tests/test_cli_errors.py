@@ -29,8 +29,8 @@ def memlab_main(*args: str, env: dict | None = None) -> subprocess.CompletedProc
     [
         (
             ["retention=exponental"],
-            "unknown retention 'exponental'; valid: actr, exponential, fifo_cap, none, power_law, salience_prune, "
-            "sliding_window (did you mean 'exponential'?)",
+            "unknown retention 'exponental'; valid: actr, exponential, fifo_cap, none, overtaken, power_law, "
+            "salience_prune, sliding_window (did you mean 'exponential'?)",
         ),
         (["+experiment=quickstrt"], "did you mean 'quickstart'?"),
         (["judge=similarity,nonee", "--multirun"], "unknown judge 'nonee'"),

@@ -26,6 +26,7 @@ TARGETS: dict[str, frozenset[str]] = {
             "memlab.strategies.retention.power_law.PowerLawRetention",
             "memlab.strategies.retention.salience_prune.SaliencePruneRetention",
             "memlab.strategies.retention.sliding_window.SlidingWindowRetention",
+            "memlab.strategies.retention.overtaken.OvertakenRetention",
         }
     ),
     "clusterer": frozenset(

@@ -41,6 +41,7 @@ CASES = [
     ["retention=salience_prune"],
     ["retention=sliding_window", "retention.trigger=10", "retention.keep=5"],
     ["retention=fifo_cap", "retention.capacity=7"],
+    ["retention=overtaken", "retention.max_later_share=0.25"],
     ["clusterer=hdbscan"],
     ["clusterer=time_window", "clusterer.window_hours=240"],
     ["clusterer=time_window", "clusterer.mode=gap", "clusterer.gap_minutes=10000", "summarizer=session_narrative"],
@@ -73,5 +74,7 @@ def test_option_runs_through_the_pipeline(overrides, tmp_path):
         assert result.tier_counts["archived"] == 35 and result.tier_counts["hot"] == 5
     if "retention=fifo_cap" in overrides:
         assert result.tier_counts["archived"] == 33
+    if "retention=overtaken" in overrides:
+        assert result.tier_counts["cold"] == 29 and result.tier_counts["hot"] == 11
     if any(o.startswith("summarizer=") for o in overrides):
         assert result.summaries_created >= 1

@@ -14,6 +14,7 @@ from memlab.core.errors import MemlabError
 from memlab.core.types import Memory, MemoryState, Tier
 from memlab.strategies.retention.actr import ActrRetention
 from memlab.strategies.retention.fifo_cap import FifoCapRetention
+from memlab.strategies.retention.overtaken import OvertakenRetention
 from memlab.strategies.retention.power_law import PowerLawRetention
 from memlab.strategies.retention.salience_prune import SaliencePruneRetention
 from memlab.strategies.retention.sliding_window import SlidingWindowRetention
@@ -170,6 +171,22 @@ def test_fifo_cap_and_bad_parameters():
         FifoCapRetention(capacity=-1).score_all(memories, states, NOW)
     with pytest.raises(MemlabError, match="keep <= trigger"):
         SlidingWindowRetention(trigger=5, keep=10).score_all(memories, states, NOW)
+
+
+def test_overtaken_counts_only_memories_recorded_strictly_later():
+    # m0 alone, then m1 and m2 together, then m3: later shares 3/4, 1/4, 1/4, 0
+    memories = [mem(0, 9), mem(1, 5), mem(2, 5), mem(3, 1)]
+    states = [MemoryState(m.id) for m in memories]
+    scores = OvertakenRetention(max_later_share=0.25).score_all(memories, states, NOW)
+    assert [s.overall for s in scores] == [0.25, 0.75, 0.75, 1.0]
+    assert [s.tier for s in scores] == [Tier.COLD, Tier.HOT, Tier.HOT, Tier.HOT]
+    assert [s.tier for s in OvertakenRetention(0.2).score_all(memories, states, NOW)] == [Tier.COLD] * 3 + [Tier.HOT]
+    assert all(s.tier is Tier.HOT for s in OvertakenRetention(1.0).score_all(memories, states, NOW))
+    later_clock = OvertakenRetention(0.25).score_all(memories, states, NOW + timedelta(days=400))
+    assert later_clock == scores  # reads no clock
+    assert OvertakenRetention(0.0).score(memories[0], states[0], NOW).tier is Tier.HOT
+    with pytest.raises(MemlabError, match="max_later_share"):
+        OvertakenRetention(1.5).score_all(memories, states, NOW)
 
 
 @functools.cache
