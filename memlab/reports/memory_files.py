@@ -47,13 +47,28 @@ def fold_model(params: Mapping[str, str]) -> str | None:
     return None
 
 
+def retention_label(params: Mapping[str, str]) -> str:
+    """``""`` for the experiment's retention (``exponential``), else `` · <option> <hyperparameters>``, so that a run
+    with another retention gets a row of its own instead of standing in for its judge's.
+    """
+    target = params.get("retention._target_", "")
+    if not target or target.endswith(".ExponentialRetention"):
+        return ""
+    name = target.rsplit(".", 1)[-1].removesuffix("Retention").lower()
+    knobs = " ".join(f"{k.removeprefix('retention.')} {v}" for k, v in sorted(params.items())
+                     if k.startswith("retention.") and k != "retention._target_")  # fmt: skip
+    return f" · {name}" + (f" ({knobs})" if knobs else "")
+
+
 def judge_label(params: Mapping[str, str]) -> str:
-    """``cascade (edits)``, ``cascade``, ``edit``, ``slot``, ...; a fold model's run is ``… (LORO fold)``."""
+    """``cascade (edits)``, ``cascade``, ``edit``, ``slot``, ...; a fold model's run is ``… (LORO fold)``; another
+    retention than the experiment's is named after the judge (:func:`retention_label`).
+    """
     target = params.get("judge._target_", "?").rsplit(".", 1)[-1]
     name = "none" if target == "NoJudge" else target.removesuffix("Judge").lower() or "?"
     if target == "CascadeJudge" and params.get("judge.edit._target_", "").endswith(".EditJudge"):
         name = DEFAULT_JUDGE
-    return name + (" (LORO fold)" if fold_model(params) else "")
+    return name + retention_label(params) + (" (LORO fold)" if fold_model(params) else "")
 
 
 def data_label(params: Mapping[str, str]) -> str:
@@ -123,16 +138,24 @@ def kind_table(groups: Mapping[tuple[str, str], Any]) -> list[str]:
 
 
 def targets_table(groups: Mapping[tuple[str, str], Any]) -> list[str]:
-    """The issue's targets beside the default judge on the sealed split."""
-    run = groups.get(("sealed", DEFAULT_JUDGE))
-    if run is None:
+    """The issue's targets beside the default judge on the sealed split, then beside each sealed run of the default
+    judge with another retention (what it trades: coverage).
+    """
+    if ("sealed", DEFAULT_JUDGE) not in groups:
         return ["No sealed run of the default judge in this store.", ""]
+    policies = [j for d, j in groups if d == "sealed" and j.startswith(DEFAULT_JUDGE) and "LORO" not in j]
+    policies.sort(key=lambda j: (j != DEFAULT_JUDGE, j))
     rows = []
     for metric, op, value in TARGETS:
-        got = _metric(run, metric)
-        rows.append([f"`{metric}`", f"{op} {value:.2f}", _fmt(got), met(got, op, value)])
-    rows.append(["`current_coverage`", "reported", _fmt(_metric(run, "current_coverage")), ""])
-    return _table(["metric", "target", "default judge, sealed split", "met"], rows)
+        cells = []
+        for judge in policies:
+            got = _metric(groups[("sealed", judge)], metric)
+            cells += [_fmt(got), met(got, op, value)]
+        rows.append([f"`{metric}`", f"{op} {value:.2f}", *cells])
+    coverage = [_fmt(_metric(groups[("sealed", j)], "current_coverage")) for j in policies]
+    rows.append(["`current_coverage`", "reported", *(c for got in coverage for c in (got, ""))])
+    head = ["metric", "target", *(c for j in policies for c in (f"{j}, sealed split", "met"))]
+    return _table(head, rows)
 
 
 def counted_table(groups: Mapping[tuple[str, str], Any]) -> list[str]:
@@ -155,7 +178,8 @@ def render(runs: Sequence[Any], experiment: str = EXPERIMENT) -> str:
             "made on them, by leave-one-repository-out); `sealed`: the 11 repositories held out by name hash "
             "(experiments/memory_files/sealed.txt). The edit model shipped with the default judge was trained on "
             "`dev`, so its `dev` rows are in-sample and its LORO rows are the development estimate. Rates are micro "
-            "over the files' counts; intervals are bootstrap over repositories.",
+            "over the files' counts; intervals are bootstrap over repositories. A run with another retention than the "
+            "experiment's is a row of its own, named after its judge (`· option (hyperparameters)`).",
             "",
             "## Pooled over the files of each run",
             "",

@@ -9,6 +9,7 @@ from memlab.tracking.query import RunRecord
 CASCADE = "memlab.strategies.judge.cascade.CascadeJudge"
 EDIT = "memlab.strategies.judge.edit.EditJudge"
 SHARED = "/x/shared/datasets/memory-files"
+OVERTAKEN = "memlab.strategies.retention.overtaken.OvertakenRetention"
 
 
 def run(i: int, target: str, split: str, metrics: dict, **params: str) -> RunRecord:
@@ -27,6 +28,10 @@ def test_labels_and_data() -> None:
     assert report.judge_label({"judge._target_": CASCADE, "judge.edit": "None"}) == "cascade"
     assert report.judge_label({"judge._target_": EDIT, "judge.model_path": "/f/a.json"}) == "edit (LORO fold)"
     assert report.judge_label({"judge._target_": "memlab.strategies.judge.none.NoJudge"}) == "none"
+    exponential = {"retention._target_": "memlab.strategies.retention.exponential.ExponentialRetention"}
+    assert report.judge_label({"judge._target_": EDIT, **exponential, "retention.half_life_days": "30"}) == "edit"
+    overtaken = {"retention._target_": OVERTAKEN, "retention.max_later_share": "0.2"}
+    assert report.judge_label({"judge._target_": EDIT, **overtaken}) == "edit · overtaken (max_later_share 0.2)"
     assert report.data_label({"dataset.split": "dev", "dataset.path": SHARED, "dataset.kinds": "[CLAUDE.md]"}) == (
         "dev [CLAUDE.md]"
     )
@@ -57,3 +62,17 @@ def test_render_pools_folds_from_counts_and_shows_undefined_as_a_dash() -> None:
     assert "| `stale_inferable_in_block` | ≤ 0.02 | 0.030 | no |" in text
     assert "| `replacement_f1` | ≥ 0.80 | – | – |" in text  # undefined: a dash, never 0
     assert "| CLAUDE.md | 0.800 / – / – (2) |" in text
+
+
+def test_a_run_with_another_retention_has_its_own_row_and_targets_column() -> None:
+    edits = {"judge.edit._target_": EDIT}
+    overtaken = {"retention._target_": OVERTAKEN, "retention.max_later_share": "0.2"}
+    runs = [
+        run(0, CASCADE, "sealed", {"block_current_precision": 0.84, "current_coverage": 0.85}, **edits),
+        run(1, CASCADE, "sealed", {"block_current_precision": 0.95, "current_coverage": 0.7}, **edits, **overtaken),
+    ]
+    text = report.render(runs)
+    assert "| sealed | cascade (edits) | ? | 0.840 |" in text  # the newer run does not stand in for the default
+    assert "| sealed | cascade (edits) · overtaken (max_later_share 0.2) | ? | 0.950 |" in text
+    assert "| `block_current_precision` | ≥ 0.95 | 0.840 | no | 0.950 | yes |" in text
+    assert "| `current_coverage` | reported | 0.850 |  | 0.700 |  |" in text
