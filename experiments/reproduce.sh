@@ -104,10 +104,15 @@ $P experiments/adr_decisions/pipeline_folds.py "$FOLDS" --cascade dataset.refs=k
 
 step "agents' memory files: dev and sealed repositories, LORO folds of the default judge"
 $P -m memlab +experiment=memory_files
-$P -m memlab --multirun +experiment=memory_files judge=none,similarity,slot,edit
-$P -m memlab --multirun +experiment=memory_files dataset.split=sealed judge=cascade_edit,none,similarity,slot
+$P -m memlab --multirun +experiment=memory_files judge=none,similarity,slot,cascade_edit
+$P -m memlab --multirun +experiment=memory_files dataset.split=sealed judge=edit,cascade_edit,none,similarity,slot
+$P -m memlab --multirun +experiment=memory_files retention=overtaken retention.max_later_share=0.2,0.3,0.5,0.7 \
+    judge=cascade_edit
+$P -m memlab --multirun +experiment=memory_files dataset.split=sealed retention=overtaken \
+    retention.max_later_share=0.2,0.3,0.5 judge=cascade_edit
 MFOLDS=$(mktemp -d)
 $P experiments/memory_files/loro.py --sets all --models-out "$MFOLDS"
+$P experiments/memory_files/pipeline_folds.py "$MFOLDS" tracking=mlflow
 $P experiments/memory_files/pipeline_folds.py "$MFOLDS" --cascade tracking=mlflow
 
 step reports

@@ -4,8 +4,8 @@ then the counts pooled over the folds.
 
     .venv/bin/python experiments/memory_files/pipeline_folds.py DIR [--cascade] [extra overrides ...]
 
-``--cascade`` runs the default judge (``judge=cascade_edit`` with the fold model as its edit stage's model); without
-it, ``judge=edit``. Extra overrides (``tracking.uri=...``) are passed on. Runs in one process (the embedding model
+``--cascade`` runs ``judge=cascade_edit`` with the fold model as its edit stage's model; without it, the experiment's
+judge, ``judge=edit``. Extra overrides (``tracking.uri=...``) are passed on. Runs in one process (the embedding model
 loads once); prints one JSON line per fold and the pooled line; every fold is an MLflow run of ``memory_files``
 that ``memlab report memory_files`` pools as a LORO row.
 """

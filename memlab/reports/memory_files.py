@@ -25,8 +25,8 @@ RATES: tuple[tuple[str, str], ...] = (
     ("stale_inferable_in_block", "stale"), ("gone_other_in_block", "other gone"), ("current_coverage", "coverage"),
     ("replacement_precision", "rep. P"), ("replacement_recall", "rep. R"), ("candidate_recall", "cand. recall"),
 )  # fmt: skip
-#: The default judge's label (conf/judge/cascade_edit.yaml: the cascade with its edit stage).
-DEFAULT_JUDGE = "cascade (edits)"
+#: The label of the experiment's judge (conf/experiment/memory_files.yaml: the edit judge, conf/judge/edit.yaml).
+DEFAULT_JUDGE = "edit"
 TARGETS = (
     ("block_current_precision", "≥", 0.95),
     ("stale_inferable_in_block", "≤", 0.02),
@@ -67,7 +67,7 @@ def judge_label(params: Mapping[str, str]) -> str:
     target = params.get("judge._target_", "?").rsplit(".", 1)[-1]
     name = "none" if target == "NoJudge" else target.removesuffix("Judge").lower() or "?"
     if target == "CascadeJudge" and params.get("judge.edit._target_", "").endswith(".EditJudge"):
-        name = DEFAULT_JUDGE
+        name = "cascade (edits)"
     return name + retention_label(params) + (" (LORO fold)" if fold_model(params) else "")
 
 
@@ -138,13 +138,12 @@ def kind_table(groups: Mapping[tuple[str, str], Any]) -> list[str]:
 
 
 def targets_table(groups: Mapping[tuple[str, str], Any]) -> list[str]:
-    """The issue's targets beside the default judge on the sealed split, then beside each sealed run of the default
-    judge with another retention (what it trades: coverage).
+    """The issue's targets beside the experiment's judge on the sealed split, then beside each sealed run with
+    another retention (what it trades: coverage).
     """
     if ("sealed", DEFAULT_JUDGE) not in groups:
-        return ["No sealed run of the default judge in this store.", ""]
-    policies = [j for d, j in groups if d == "sealed" and j.startswith(DEFAULT_JUDGE) and "LORO" not in j]
-    policies.sort(key=lambda j: (j != DEFAULT_JUDGE, j))
+        return ["No sealed run of the experiment's judge in this store.", ""]
+    policies = [DEFAULT_JUDGE, *(j for d, j in groups if d == "sealed" and " · " in j and "LORO" not in j)]
     rows = []
     for metric, op, value in TARGETS:
         cells = []
@@ -187,7 +186,7 @@ def render(runs: Sequence[Any], experiment: str = EXPERIMENT) -> str:
             "## Leave one repository out (each repository judged by an edit model trained without it)",
             "",
             *loro_table(runs),
-            "## Targets against the sealed repositories (default judge)",
+            "## Targets against the sealed repositories (the experiment's judge, and other retentions)",
             "",
             *targets_table(groups),
             "## Per file kind: block precision / stale share / replacement F1 (files)",

@@ -115,12 +115,18 @@ def test_the_cascade_edit_stage_answers_edits_and_passes_the_rest_on(tmp_path: P
 
 @pytest.mark.parametrize(
     ("overrides", "stage"),
-    [([], True), (["judge=cascade"], False), (["judge.edit=null"], False), (["judge=slot"], None)],
+    [
+        (["judge=cascade_edit"], True),
+        (["judge=cascade"], False),
+        (["judge=cascade_edit", "judge.edit=null"], False),
+        (["judge=slot"], None),
+    ],
 )
 def test_the_memory_files_experiment_composes_the_edit_stage_into_the_cascade(overrides, stage) -> None:
     from memlab.wiring.build import build
     from memlab.wiring.config import compose
 
+    assert isinstance(build(compose(["+experiment=memory_files"])["judge"], "judge"), EditJudge)  # its own judge
     judge = build(compose(["+experiment=memory_files", *overrides])["judge"], "judge")
     if stage is None:  # another judge still composes under the experiment: nothing of the edit stage reaches it
         assert not isinstance(judge, CascadeJudge)

@@ -133,7 +133,7 @@ def test_gone_file_checkpoints_are_counted_not_scored(tmp_path):
 def test_composes_with_the_experiment_defaults():
     cfg = compose_cfg(["+experiment=memory_files"])
     assert cfg["dataset"]["_target_"].endswith("MemoryFilesBenchmark") and cfg["dataset"]["split"] == "dev"
-    assert cfg["dataset"]["path"].endswith("memory-files") and cfg["judge"]["_target_"].endswith("CascadeJudge")
+    assert cfg["dataset"]["path"].endswith("memory-files") and cfg["judge"]["_target_"].endswith("EditJudge")
 
 
 def test_coverage_counts_current_facts_a_judge_hid(tmp_path):

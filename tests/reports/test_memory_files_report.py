@@ -49,13 +49,13 @@ def test_render_pools_folds_from_counts_and_shows_undefined_as_a_dash() -> None:
     }
     sealed = {"block_current_precision": 0.96, "stale_inferable_in_block": 0.03, "current_coverage": 0.9}
     runs = [
-        run(0, CASCADE, "dev", whole, **{"judge.edit._target_": EDIT}),
-        run(1, CASCADE, "sealed", sealed, **{"judge.edit._target_": EDIT}),
+        run(0, EDIT, "dev", whole),
+        run(1, EDIT, "sealed", sealed),
         fold(2, "a__b", 9, 10, 3, 1, 0),
         fold(3, "c__d", 1, 10, 0, 0, 2),
     ]
     text = report.render(runs)
-    assert "| dev | cascade (edits) | 3 | 0.900 [0.85, 0.95] | 0.500 |" in text
+    assert "| dev | edit | 3 | 0.900 [0.85, 0.95] | 0.500 |" in text
     # folds: precision (9 + 1) / 20, replacement F1 2*3 / (2*3 + 1 + 2)
     assert "| dev | edit (LORO fold) | 2 | 0.500 | 0.667 |" in text
     assert "| `block_current_precision` | ≥ 0.95 | 0.960 | yes |" in text
@@ -68,11 +68,12 @@ def test_a_run_with_another_retention_has_its_own_row_and_targets_column() -> No
     edits = {"judge.edit._target_": EDIT}
     overtaken = {"retention._target_": OVERTAKEN, "retention.max_later_share": "0.2"}
     runs = [
-        run(0, CASCADE, "sealed", {"block_current_precision": 0.84, "current_coverage": 0.85}, **edits),
+        run(0, EDIT, "sealed", {"block_current_precision": 0.84, "current_coverage": 0.85}),
         run(1, CASCADE, "sealed", {"block_current_precision": 0.95, "current_coverage": 0.7}, **edits, **overtaken),
+        run(2, EDIT, "sealed", {"block_current_precision": 0.99}, **{"judge.model_path": "/f/a.json"}),
     ]
     text = report.render(runs)
-    assert "| sealed | cascade (edits) | ? | 0.840 |" in text  # the newer run does not stand in for the default
+    assert "| sealed | edit | ? | 0.840 |" in text  # the newer runs do not stand in for the experiment's judge
     assert "| sealed | cascade (edits) · overtaken (max_later_share 0.2) | ? | 0.950 |" in text
     assert "| `block_current_precision` | ≥ 0.95 | 0.840 | no | 0.950 | yes |" in text
     assert "| `current_coverage` | reported | 0.850 |  | 0.700 |  |" in text
