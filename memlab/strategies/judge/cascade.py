@@ -54,9 +54,9 @@ class CascadeJudge(JudgeBase):
 
     Edits (``edit``, after the reference reader, absent by default): a pair the edit judge
     (:class:`~.edit.EditJudge`) reads as an edit of the older fact (a changed value, a rewording) gets its SUPERSEDE
-    or DUPLICATE; every other pair goes on to the note judges. Composed only for memory files
-    (``conf/experiment/memory_files.yaml``): on generated histories it costs supersession_f1 0.921 -> 0.537 (seed 0;
-    experiments/memory_files/README.md, "Where the edit stage transfers").
+    or DUPLICATE; every other pair goes on to the note judges. Composed only in ``judge=cascade_edit``: on generated
+    histories it costs supersession_f1 0.921 -> 0.537 (seed 0; experiments/memory_files/README.md, "Where the edit
+    stage transfers"), and on memory files the edit judge alone does better (the memory-files experiment's judge).
 
     Record stores (``record``): when at least ``record_share`` of the observed memories are long-form records
     (summary and content of ``record_min_chars`` or more: architecture decision records, not notes), every pair the
