@@ -207,8 +207,7 @@ def session_start(
     cache = read_json(repo.memlab_dir / CACHE_FILE)
     rows, problem = candidate_rows(cache)
     if problem:
-        if claim_start(repo, min(float(spec["hook"]["consolidate_min_interval_seconds"]), 60.0)):
-            spawn_consolidation(repo, spec.get("path"))
+        _start_consolidation(repo, spec)
         skipped: list[str] = []
         pool = raw_candidates(repo, spec, now, deadline, skipped)
         cut = next((f"; {e.removesuffix(' (truncated)')}" for e in skipped if e.endswith("(truncated)")), "")
@@ -242,6 +241,14 @@ def session_start(
     }
 
 
+def _start_consolidation(repo: Repo, spec: dict[str, Any]) -> None:
+    """Start a full consolidation in the background unless one started less than the spec's minimum interval
+    (at most a minute) ago.
+    """
+    if claim_start(repo, min(float(spec["hook"]["consolidate_min_interval_seconds"]), 60.0)):
+        spawn_consolidation(repo, spec.get("path"))
+
+
 def _cached_pool(
     repo: Repo, spec: dict[str, Any], cache: dict[str, Any], rows: list[tuple[Any, ...]], deadline: float | None
 ) -> tuple[list[InjectionCandidate], str, str]:
@@ -257,8 +264,7 @@ def _cached_pool(
     note = ""
     if cache.get("spec") != spec_id(spec):  # any change of the spec: the cache is stale
         note = " from another spec's consolidation (a consolidation with this one runs in the background)"
-        if claim_start(repo, min(float(spec["hook"]["consolidate_min_interval_seconds"]), 60.0)):
-            spawn_consolidation(repo, spec.get("path"))
+        _start_consolidation(repo, spec)
     elif (tips := moved(repo, cache)) is not None:  # memories the cache has not seen: wait for their turn
         spawn_consolidation(repo, spec.get("path"), min_new=None, incremental=True)
         fresh = wait_for_cache(repo, tips, deadline if deadline is not None else time.monotonic() + 1.0)
