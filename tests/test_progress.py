@@ -62,6 +62,19 @@ def test_piped_a_line_at_least_every_ten_seconds_naming_every_running_task(clock
     assert err[-1].startswith("memlab: job seed=0: running: 88 s so far; episode 3/3 adr:gamma; memories and queries")
 
 
+def test_a_step_not_yet_announced_is_not_named_by_a_heartbeat_line(clock, capsys, monkeypatch):
+    monkeypatch.setattr(p, "EVERY", 0.5)  # every tick is past the silence limit
+    with p.task("embedding 58 records", announce=1.0):
+        clock.now += 0.25
+        assert not p.beat()  # a tick before the announcement: no "0 s so far" ahead of "..."
+        clock.now += 1.0
+        assert p.beat()
+    assert capsys.readouterr().err.splitlines() == [
+        "memlab: embedding 58 records ...",
+        "memlab: embedding 58 records: 1 s so far",
+    ]
+
+
 class Writes(io.StringIO):
     def __init__(self) -> None:
         super().__init__()

@@ -125,6 +125,9 @@ def beat() -> bool:
         if work.announce is not None and not work.shown and _clock() - work.started >= work.announce:
             work.shown = True
             say(f"{work.desc} ...")
+    # A step not yet announced is not named: "X: 0 s so far" before "X ..." (a heartbeat tick that came
+    # between the step's start and its announcement) would read out of order.
+    active = [work for work in active if work.announce is None or work.shown]
     if not active or _clock() - max(_STATE["last"], active[0].started) < EVERY - MARGIN:
         return False
     bars = [t.bar for t in active if t.bar is not None]

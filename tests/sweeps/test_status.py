@@ -95,6 +95,7 @@ def test_a_failed_job_says_stopped_not_done(capsys, monkeypatch):
 
 def test_a_long_step_written_to_a_pipe_says_how_long_it_has_run_so_far(monkeypatch):
     monkeypatch.setattr(progress, "EVERY", 1.2)  # a line 0.2 s after the last output, heartbeat every 0.15 s
+    monkeypatch.setattr(progress, "MARGIN", 1.0)
     pipe = io.StringIO()  # not a terminal; read without truncating (capsys could drop a line the heartbeat
     monkeypatch.setattr(sys, "stderr", pipe)  # thread wrote while it was being read)
 
