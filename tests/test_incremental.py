@@ -60,10 +60,10 @@ def test_an_incremental_run_concludes_what_a_full_run_concludes_on_pairs_the_new
 def test_the_cascade_judge_resumes_only_a_valid_tally():
     judge = CascadeJudge(LearnedJudge(), SlotJudge())
     judge.resume({"checks": 7, "passed": 3})
-    assert judge.tally() == {"checks": 7, "passed": 3}
+    assert judge.tally() == {"checks": 7, "passed": 3, "cites": 0}
     for bad in ({"checks": 2, "passed": 3}, {"checks": "7", "passed": 1}, {"checks": True, "passed": 0}, {}):
         judge.resume(bad)
-        assert judge.tally() == {"checks": 7, "passed": 3}
+        assert judge.tally() == {"checks": 7, "passed": 3, "cites": 0}
 
 
 @settings(max_examples=60, deadline=None)

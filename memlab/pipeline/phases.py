@@ -25,7 +25,7 @@ from memlab.observability.trace import traced
 from memlab.pipeline.admit import kept
 from memlab.pipeline.candidates import candidate_pairs, time_ranks
 from memlab.pipeline.store import MemoryStore
-from memlab.pipeline.verdicts import apply_verdict, exact_keys
+from memlab.pipeline.verdicts import apply_verdict, exact_keys, withdraw_verdict
 from memlab.wiring.components import Components
 
 
@@ -173,6 +173,11 @@ def phase_supersession(
             continue
         if apply_verdict(store, older, newer, verdict, run_id):
             counts[RELATION_EDGE[verdict.relation].value] += 1
+    for older_id, newer_id in components.judge.withdrawals():
+        if older_id not in store.memories or newer_id not in store.memories:
+            continue
+        if withdrawn := withdraw_verdict(store, store.memories[older_id], store.memories[newer_id]):
+            counts["withdrawn"] += withdrawn
     return counts, review
 
 

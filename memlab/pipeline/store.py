@@ -149,6 +149,10 @@ class MemoryStore:
             self.cache["edges_by_node"] = (self.edges.version, cached[1])
         return True
 
+    def remove_edge(self, key: tuple[str, str, EdgeType]) -> bool:
+        """Remove the edge ``(source, target, type)``; returns whether there was one."""
+        return self.edges.pop(key, None) is not None
+
     def edges_of(self, node_id: str) -> list[Edge]:
         """Edges touching ``node_id`` (as source or target), in a stable order."""
         found = self._edges_by_node().get(node_id, [])

@@ -12,7 +12,7 @@ from memlab.core.types import Memory, Relation, Verdict
 from memlab.pipeline.history import history_of
 from memlab.pipeline.recall import eligible, recall
 from memlab.pipeline.store import MemoryStore
-from memlab.pipeline.verdicts import apply_verdict
+from memlab.pipeline.verdicts import apply_verdict, withdraw_verdict
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 SUPERSEDE = Verdict(Relation.SUPERSEDE, 0.9, "test")
@@ -118,3 +118,33 @@ def test_propagation_supersedes_every_copy_of_a_replaced_fact():
     assert not store.valid_at("a", t[3]) and store.state("a").superseded_by == "c"
     assert store.valid_at("d", t[3]) and store.valid_at("c", t[3])  # later members are untouched
     assert propagate_supersession(store, "r") == 0
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=12, unique=True),
+    st.data(),
+)
+def test_withdrawing_verdicts_leaves_the_states_of_the_verdicts_that_stand(pairs, data):
+    memories = [Memory(f"m{i}", "decisions", T0 + timedelta(hours=i), f"fact {i}") for i in range(6)]
+    pairs = [(a, b) for a, b in pairs if a < b]
+    gone = data.draw(st.sets(st.sampled_from(pairs))) if pairs else set()
+    store, expected = MemoryStore(memories), MemoryStore(memories)
+    for a, b in pairs:
+        apply_verdict(store, memories[a], memories[b], SUPERSEDE, "run")
+        if (a, b) not in gone:
+            apply_verdict(expected, memories[a], memories[b], SUPERSEDE, "run")
+    for a, b in gone:
+        assert withdraw_verdict(store, memories[a], memories[b]) == 1
+    assert store.states == expected.states and set(store.edges) == set(expected.edges)
+
+
+def test_withdrawing_a_duplicate_clears_the_mark_unless_another_original_stands():
+    memories = [Memory(f"m{i}", "decisions", T0 + timedelta(hours=i), "Use Kafka") for i in range(3)]
+    store = MemoryStore(memories)
+    duplicate = Verdict(Relation.DUPLICATE, 0.9, "test")
+    apply_verdict(store, memories[0], memories[2], duplicate, "run")
+    apply_verdict(store, memories[1], memories[2], duplicate, "run")
+    assert withdraw_verdict(store, memories[0], memories[2]) == 1 and store.state("m2").duplicate_of == "m1"
+    assert withdraw_verdict(store, memories[1], memories[2]) == 1 and store.state("m2").duplicate_of is None
+    assert withdraw_verdict(store, memories[1], memories[2]) == 0  # nothing left to withdraw

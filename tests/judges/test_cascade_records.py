@@ -97,3 +97,56 @@ def test_where_records_cite_what_they_replace_an_uncited_pair_coexists(tmp_path:
     judge = cascade(tmp_path)
     judge.observe(records[:3])  # no record cites another: the record judge answers
     assert not judge.cites_ and judge.judge(records[0], records[2]).relation is Relation.SUPERSEDE
+
+
+CITING = [
+    note(0, "use kafka", "kafka queue for events" + PAD, 0),
+    note(1, "Tenant isolation", "each tenant gets a schema" + PAD, 5),
+    note(2, "replace kafka", "we no longer use kafka queue" + PAD, 30),
+    note(3, "Tenant databases", "This decision supersedes the decision on Tenant isolation." + PAD, 40),
+]
+
+
+def test_what_the_record_judge_said_before_the_store_cited_is_withdrawn_once_it_cites(tmp_path: Path) -> None:
+    judge = cascade(tmp_path)
+    judge.observe(CITING[:3])
+    assert judge.judge(CITING[0], CITING[2]).relation is Relation.SUPERSEDE
+    assert judge.withdrawals() == []  # the store does not cite yet: the verdict stands
+    judge.observe(CITING)
+    assert judge.withdrawals() == [("m0", "m2")] and judge.withdrawals() == []  # once
+    judge = cascade(tmp_path, cited_only=False)
+    judge.observe(CITING[:3])
+    judge.judge(CITING[0], CITING[2])
+    judge.observe(CITING)
+    assert judge.withdrawals() == []
+
+
+@pytest.mark.parametrize(("cited_before", "withdrawn"), [(0, [("m0", "m2")]), (1, []), (None, [])])
+def test_a_run_resumed_from_one_whose_store_did_not_cite_withdraws_the_pairs_the_citing_rule_answers(
+    tmp_path: Path, cited_before: int | None, withdrawn: list
+) -> None:
+    judge = cascade(tmp_path)
+    judge.resume({"checks": 0, "passed": 0} | ({} if cited_before is None else {"cites": cited_before}))
+    judge.observe(CITING)
+    assert judge.judge(CITING[0], CITING[2]).relation is Relation.COEXIST
+    assert judge.withdrawals() == withdrawn and judge.tally()["cites"] == 1
+
+
+def test_the_pipeline_removes_a_withdrawn_supersession_and_the_state_it_set(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from memlab.pipeline.consolidate import consolidate
+    from memlab.pipeline.store import MemoryStore
+    from memlab.wiring.build import build_components
+    from tests.support.compose import compose_cfg
+
+    base = build_components(compose_cfg(["embedder=tfidf", "judge=none", "clusterer=none", "pipeline.knn_k=3"]))
+    components = replace(base, judge=cascade(tmp_path))
+    store = MemoryStore(CITING[:3])
+    consolidate(store, components, CITING[2].timestamp)
+    assert store.state("m0").superseded_by == "m2"
+    store.add(CITING[3:])
+    result = consolidate(store, components, CITING[3].timestamp)
+    assert store.state("m0").superseded_by is None and store.state("m1").superseded_by == "m3"
+    assert result.edges_created["withdrawn"] == 1
+    assert not [e for e in store.edges.values() if (e.source, e.target) == ("m2", "m0")]

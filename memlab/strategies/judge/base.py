@@ -68,6 +68,14 @@ class JudgeBase(ABC):
             return verdict
         return Verdict(Relation.COEXIST, verdict.confidence, f"kept out of the block; {verdict.reason}")
 
+    def withdrawals(self) -> list[tuple[str, str]]:
+        """Pairs ``(older id, newer id)`` whose relation, given in an earlier session, the judge now withdraws: it
+        reads the store otherwise than when it answered (the pipeline removes their edges once the run's pairs are
+        judged, :func:`memlab.pipeline.verdicts.withdraw_verdict`). Each pair is returned once. Default: none (a
+        verdict stands once given).
+        """
+        return []
+
     def set_eval_seed(self, seed: int | None) -> None:  # noqa: B027 - optional hook, empty by default
         """Name the seed of the data about to be judged (a judge trained on seeds checks it); default: nothing."""
 

@@ -63,7 +63,11 @@ class CascadeJudge(JudgeBase):
     reference reader leaves is answered by the record judge, and the note judges never read the store. With
     ``cited_only``, a record store where some record names what it replaces speaks for itself: a pair of records
     (``implicit_namespaces``) the reference reader has no verdict on is COEXIST, not the record judge's (development
-    ADR repositories, ``refs=keep``: the record judge's verdicts there cost F1, experiments/adr_decisions).
+    ADR repositories, ``refs=keep``: the record judge's verdicts there cost F1, experiments/adr_decisions), and what
+    the record judge said of such pairs in a session before the first citing record arrived is withdrawn
+    (:meth:`withdrawals`): a store's habit of citing shows only once it cites (the 10 false supersessions of the
+    cascade on development repository decentraland/adr, ``refs=keep``, were all made before its 150th of 177
+    records, the first that cites).
 
     Args:
         learned: The judge checked against the rules (the learned judge, model v10).
@@ -127,6 +131,11 @@ class CascadeJudge(JudgeBase):
         self.edit = edit
         self.cited_only = cited_only
         self.cites_ = False
+        #: Pairs the record judge related while the store did not cite (withdrawn once it does), and pairs the
+        #: citing rule answered in a run resumed from one whose store did not cite (their edges are withdrawn).
+        self.uncited_: list[tuple[str, str]] = []
+        self.cited_: list[tuple[str, str]] = []
+        self.cited_before_ = True
         self.record_store_ = False
         self.record_pending_: Sequence[Memory] | None = None
         self.unobserved_: Sequence[Memory] | None = None
@@ -152,6 +161,7 @@ class CascadeJudge(JudgeBase):
         ids = frozenset(m.id for m in memories)
         if not self.store_ <= ids:
             self.checks_ = self.passed_ = 0
+            self.uncited_, self.cited_ = [], []
         self.store_ = ids
         self.record_store_ = self.record is not None and is_record_store(
             memories, self.record_min_chars, self.record_share
@@ -175,14 +185,29 @@ class CascadeJudge(JudgeBase):
         return self.learned.artifact_path
 
     def tally(self) -> dict[str, int]:
-        """The store-level checks so far (an incremental run resumes from them)."""
-        return {"checks": self.checks_, "passed": self.passed_}
+        """The store-level checks so far, and whether the store cites (an incremental run resumes from them)."""
+        return {"checks": self.checks_, "passed": self.passed_, "cites": int(self.cites_)}
 
     def resume(self, tally: dict[str, int]) -> None:
-        """Go on from an earlier run's checks (ignored unless they are two counts, passed ones at most all)."""
+        """Go on from an earlier run's checks (ignored unless they are two counts, passed ones at most all) and
+        its reading of whether the store cites (an earlier run whose store did not cite: see :meth:`withdrawals`).
+        """
         checks, passed = tally.get("checks"), tally.get("passed")
         if type(checks) is int and type(passed) is int and 0 <= passed <= checks:
             self.checks_, self.passed_ = checks, passed
+        self.cited_before_ = tally.get("cites") != 0
+
+    def withdrawals(self) -> list[tuple[str, str]]:
+        """Once the store cites (``cited_only``): the pairs the record judge related before it did. In one
+        judge's life (a benchmark episode) those are the pairs it answered; in a run resumed from one whose store
+        did not cite yet (the hook's incremental run, which judges every candidate pair again), the pairs the
+        citing rule answers now.
+        """
+        if not self.cites_:
+            return []
+        out = self.uncited_ + (self.cited_ if not self.cited_before_ else [])
+        self.uncited_, self.cited_ = [], []
+        return out
 
     @property
     def trusted(self) -> bool:
@@ -246,12 +271,15 @@ class CascadeJudge(JudgeBase):
                 )
             return Verdict(Relation.COEXIST, 0.6, f"record store: {older.namespace} notes accumulate")
         if self.cites_:
+            self.cited_.append((older.id, newer.id))
             return Verdict(Relation.COEXIST, 0.5, "record store whose records cite what they replace: none cited")
         assert self.record is not None  # a record store needs one (observe)
         if self.record_pending_ is not None:  # embedded on the first pair a record store asks about
             self.record.observe(self.record_pending_)
             self.record_pending_ = None
         verdict = self.record.judge(older, newer, similarity)
+        if verdict.relation is not Relation.COEXIST and self.cited_only:
+            self.uncited_.append((older.id, newer.id))
         return Verdict(verdict.relation, verdict.confidence, f"record store: {verdict.reason}")
 
     def _fallback(self, older: Memory, newer: Memory, similarity: float | None, slot: Verdict, why: str) -> Verdict:
