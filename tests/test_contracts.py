@@ -114,6 +114,7 @@ def _calls(group: str) -> dict[str, tuple]:
             "judge_capture": (a, b, 0.5),
             "tally": (),
             "resume": ({},),
+            "withdrawals": (),
         },
         "admission": {"admit": (a, {a.id: a}), "admit_all": ([a, b], {a.id: a, b.id: b})},
         "temporal": {"resolve": ("yesterday", ANCHOR)},

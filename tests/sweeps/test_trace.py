@@ -67,7 +67,7 @@ def test_instrument_counts_strategy_calls_and_keeps_signatures():
     from types import SimpleNamespace
 
     components = SimpleNamespace(judge=Judge())
-    assert trace.instrument(components, ["judge"]) == 8  # every method of JudgeBase: judge_capture, tally, resume too
+    assert trace.instrument(components, ["judge"]) == 9  # every method of JudgeBase: judge_capture, withdrawals too
     assert trace.instrument(components, ["judge"]) == 0  # never wrapped twice
     assert isinstance(components.judge, Judge) and "similarity" in inspect.signature(components.judge.judge).parameters
     trace.start({})
