@@ -57,13 +57,13 @@ def test_an_incremental_run_concludes_what_a_full_run_concludes_on_pairs_the_new
     assert edges_touching(full, {m.id for m in old}) and not missed
 
 
-def test_the_cascade_judge_resumes_only_a_valid_tally():
+def test_the_cascade_judge_resumes_whether_the_store_cited_and_counts_its_checks_anew():
     judge = CascadeJudge(LearnedJudge(), SlotJudge())
-    judge.resume({"checks": 7, "passed": 3})
-    assert judge.tally() == {"checks": 7, "passed": 3, "cites": 0}
-    for bad in ({"checks": 2, "passed": 3}, {"checks": "7", "passed": 1}, {"checks": True, "passed": 0}, {}):
-        judge.resume(bad)
-        assert judge.tally() == {"checks": 7, "passed": 3, "cites": 0}
+    judge.resume({"checks": 7, "passed": 3, "cites": 0})  # it judges every pair again (observes): checks anew
+    assert judge.tally() == {"checks": 0, "passed": 0, "cites": 0} and not judge.cited_before_
+    for earlier in ({"checks": 7, "passed": 3, "cites": 1}, {"checks": 7, "passed": 3}, {}):
+        judge.resume(earlier)
+        assert judge.cited_before_  # only a run that said the store did not cite makes a withdrawal possible
 
 
 @settings(max_examples=60, deadline=None)

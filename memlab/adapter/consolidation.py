@@ -244,9 +244,8 @@ def _consolidate(
     components = build_components(spec, None if run_fresh is None else INCREMENTAL_GROUPS)
     embedder = RepoEmbedder(components.embedder, repo.memlab_dir)
     components = dataclasses.replace(components, embedder=embedder)
-    if run_fresh is not None and not components.judge.observes and isinstance(cache.get("judge"), dict):
-        components.judge.resume(cache["judge"])  # the tally as the last run left it (a judge that reads the store
-        # judges every pair again: memlab.pipeline.phases.phase_supersession)
+    if run_fresh is not None and isinstance(cache.get("judge"), dict):
+        components.judge.resume(cache["judge"])  # the tally as the last run left it
     step(3, STEPS, f"consolidating {len(run_fresh or store.memories):,} memories")
     known = None if run_fresh is None else set(store.edges)
     derived.start(repo, store, policy, full=full)

@@ -176,8 +176,8 @@ def phase_supersession(
     for older_id, newer_id in components.judge.withdrawals():
         if older_id not in store.memories or newer_id not in store.memories:
             continue
-        if withdrawn := withdraw_verdict(store, store.memories[older_id], store.memories[newer_id]):
-            counts["withdrawn"] += withdrawn
+        if withdraw_verdict(store, store.memories[older_id], store.memories[newer_id]):
+            counts["withdrawn"] += 1
     return counts, review
 
 

@@ -50,31 +50,42 @@ def apply_verdict(store: MemoryStore, older: Memory, newer: Memory, verdict: Ver
     return True
 
 
-def withdraw_verdict(store: MemoryStore, older: Memory, newer: Memory) -> int:
-    """Remove the relation edges ``newer -> older`` an earlier verdict added, and the states they set; returns how
-    many edges went.
+def withdraw_verdict(store: MemoryStore, older: Memory, newer: Memory) -> bool:
+    """Withdraw the relation an earlier verdict gave ``(older, newer)``: its edges, and the states it set; returns
+    whether there was one.
 
-    The older memory's ``superseded_by``/``valid_until`` then come from the SUPERSEDES edges left on it (the
-    earliest superseder, as :func:`apply_verdict` keeps), the newer's ``duplicate_of`` from the DUPLICATES edges
-    left on it (``None`` without one). A memory marked a duplicate of the newer one through it keeps its mark.
+    A state is taken back where it names the pair (the older memory ``superseded_by`` the newer, the newer a
+    ``duplicate_of`` the older or the older's original), also without an edge: the hook drops verdict edges before
+    each run and keeps the states (memlab/adapter/derived.py). The older memory's supersession then comes from
+    the SUPERSEDES edges left on it (the earliest superseder, as :func:`apply_verdict` keeps), the newer's duplicate
+    mark from the DUPLICATES edges left on it (``None`` without one). A memory marked a duplicate of the newer one
+    through it keeps its mark.
     """
     gone = sum(store.remove_edge((newer.id, older.id, edge_type)) for edge_type in RELATION_EDGE.values())
-    if not gone:
-        return 0
-    supersedes = RELATION_EDGE[Relation.SUPERSEDE]
-    left = [store.memories[e.source] for e in store.edges_of(older.id) if e.type is supersedes and e.target == older.id]
-    first = min(left, key=lambda m: (m.timestamp, m.id), default=None)
-    store.update_state(
-        older.id,
-        superseded_by=None if first is None else first.id,
-        valid_until=None if first is None else first.timestamp,
-    )
-    duplicates = RELATION_EDGE[Relation.DUPLICATE]
-    kept = [store.memories[e.target] for e in store.edges_of(newer.id) if e.type is duplicates and e.source == newer.id]
-    original = min(kept, key=lambda m: (m.timestamp, m.id), default=None)
-    root = None if original is None else store.state(original.id).duplicate_of or original.id
-    store.update_state(newer.id, duplicate_of=root)
-    return gone
+    withdrawn = gone > 0
+    if store.state(older.id).superseded_by == newer.id:
+        supersedes = RELATION_EDGE[Relation.SUPERSEDE]
+        left = [
+            store.memories[e.source] for e in store.edges_of(older.id) if e.type is supersedes and e.target == older.id
+        ]
+        first = min(left, key=lambda m: (m.timestamp, m.id), default=None)
+        store.update_state(
+            older.id,
+            superseded_by=None if first is None else first.id,
+            valid_until=None if first is None else first.timestamp,
+        )
+        withdrawn = True
+    mark = store.state(newer.id).duplicate_of
+    if mark is not None and mark in {older.id, store.state(older.id).duplicate_of}:
+        duplicates = RELATION_EDGE[Relation.DUPLICATE]
+        kept = [
+            store.memories[e.target] for e in store.edges_of(newer.id) if e.type is duplicates and e.source == newer.id
+        ]
+        original = min(kept, key=lambda m: (m.timestamp, m.id), default=None)
+        root = None if original is None else store.state(original.id).duplicate_of or original.id
+        store.update_state(newer.id, duplicate_of=root)
+        withdrawn = True
+    return withdrawn
 
 
 _WORD = re.compile(r"\w+")

@@ -125,3 +125,37 @@ def test_a_session_starting_before_the_consolidation_shows_the_new_memory_marked
         time.sleep(0.2)
     block = hook.context(session_id="third")
     assert REDIS in block and NATS not in block and "not yet consolidated" not in block, block
+
+
+PAD = " The team agreed on it after a long discussion of the alternatives, their operating costs and the effort."
+POSTGRES = "Use PostgreSQL as the primary database"
+COCKROACH = "Move the primary database from PostgreSQL to CockroachDB"
+CI_TOOL = "Use GitHub Actions for continuous integration"
+
+
+def capture_record(hook: Installed, summary: str, content: str, when: str) -> None:
+    """A long-form decision record (summary and content over 200 characters), captured through the hook."""
+    proc = hook.memlab(
+        "hook", "capture", "--namespace", "decisions", "--summary", summary, "--content", content + PAD * 2,
+        MEMLAB_NOW=when,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.slow  # the record judge's MiniLM in two consolidations
+def test_once_a_record_store_cites_the_stop_hook_withdraws_what_the_record_judge_said_before(tmp_path):
+    spec = policy_spec(tmp_path / "spec", "+experiment=tuned", "dataset=project_history")
+    project = make_repo(tmp_path / "project")
+    hook = install(project, spec, sys.executable, "checkout")
+    capture_record(hook, POSTGRES, "All service data lives in one PostgreSQL cluster.", "2025-01-01T10:00:00+00:00")
+    capture_record(hook, CI_TOOL, "Every repository builds and tests on GitHub Actions.", "2025-01-10T10:00:00+00:00")
+    capture_record(hook, COCKROACH, "CockroachDB replaces the cluster for writes.", "2025-01-30T10:00:00+00:00")
+    assert hook.memlab("consolidate").returncode == 0
+    assert POSTGRES not in hook.context(session_id="first")  # no record cites: the record judge's SUPERSEDE
+    capture_record(
+        hook, "Use Buildkite for continuous integration",
+        f"This decision supersedes the decision on {CI_TOOL}.", "2025-02-10T10:00:00+00:00",
+    )  # fmt: skip
+    stop_and_wait(hook, 1)
+    block = hook.context(session_id="second")
+    assert POSTGRES in block and COCKROACH in block and CI_TOOL not in block, block  # the store cites now

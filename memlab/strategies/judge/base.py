@@ -52,8 +52,8 @@ class JudgeBase(ABC):
         return None
 
     def resume(self, tally: dict[str, int]) -> None:  # noqa: B027 - optional hook, empty by default
-        """Go on from an earlier run's :meth:`tally` (an incremental run, which judges only the new memories' pairs,
-        then gives them the verdicts the full run would); default: nothing.
+        """Go on from an earlier run's :meth:`tally` in an incremental run (the hook's: it judges only the new
+        memories' pairs, or every candidate pair again for a judge that ``observes``); default: nothing.
         """
 
     def judge_capture(self, older: Memory, newer: Memory, similarity: float | None = None) -> Verdict:

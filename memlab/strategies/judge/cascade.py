@@ -189,12 +189,10 @@ class CascadeJudge(JudgeBase):
         return {"checks": self.checks_, "passed": self.passed_, "cites": int(self.cites_)}
 
     def resume(self, tally: dict[str, int]) -> None:
-        """Go on from an earlier run's checks (ignored unless they are two counts, passed ones at most all) and
-        its reading of whether the store cites (an earlier run whose store did not cite: see :meth:`withdrawals`).
+        """Go on from an earlier run's reading of whether the store cites (``cites`` 0: it did not, see
+        :meth:`withdrawals`). The checks are not taken over: the cascade reads the store (``observes``), so an
+        incremental run judges every candidate pair again and counts its checks anew.
         """
-        checks, passed = tally.get("checks"), tally.get("passed")
-        if type(checks) is int and type(passed) is int and 0 <= passed <= checks:
-            self.checks_, self.passed_ = checks, passed
         self.cited_before_ = tally.get("cites") != 0
 
     def withdrawals(self) -> list[tuple[str, str]]:
