@@ -244,7 +244,7 @@ def _consolidate(
     components = build_components(spec, None if run_fresh is None else INCREMENTAL_GROUPS)
     embedder = RepoEmbedder(components.embedder, repo.memlab_dir)
     components = dataclasses.replace(components, embedder=embedder)
-    if run_fresh is not None and isinstance(cache.get("judge"), dict):
+    if not full and isinstance(cache, dict) and isinstance(cache.get("judge"), dict):  # earlier states kept
         components.judge.resume(cache["judge"])  # the tally as the last run left it
     step(3, STEPS, f"consolidating {len(run_fresh or store.memories):,} memories")
     known = None if run_fresh is None else set(store.edges)

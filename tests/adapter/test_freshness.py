@@ -143,7 +143,8 @@ def capture_record(hook: Installed, summary: str, content: str, when: str) -> No
 
 
 @pytest.mark.slow  # the record judge's MiniLM in two consolidations
-def test_once_a_record_store_cites_the_stop_hook_withdraws_what_the_record_judge_said_before(tmp_path):
+@pytest.mark.parametrize("then", ["Stop", "consolidate"])
+def test_once_a_record_store_cites_a_consolidation_withdraws_what_the_record_judge_said_before(tmp_path, then):
     spec = policy_spec(tmp_path / "spec", "+experiment=tuned", "dataset=project_history")
     project = make_repo(tmp_path / "project")
     hook = install(project, spec, sys.executable, "checkout")
@@ -156,6 +157,9 @@ def test_once_a_record_store_cites_the_stop_hook_withdraws_what_the_record_judge
         hook, "Use Buildkite for continuous integration",
         f"This decision supersedes the decision on {CI_TOOL}.", "2025-02-10T10:00:00+00:00",
     )  # fmt: skip
-    stop_and_wait(hook, 1)
+    if then == "Stop":  # the Stop hook's incremental run
+        stop_and_wait(hook, 1)
+    else:  # a full run that keeps the earlier states (not --full)
+        assert hook.memlab("consolidate").returncode == 0
     block = hook.context(session_id="second")
     assert POSTGRES in block and COCKROACH in block and CI_TOOL not in block, block  # the store cites now
