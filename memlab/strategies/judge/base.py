@@ -70,9 +70,10 @@ class JudgeBase(ABC):
 
     def withdrawals(self) -> list[tuple[str, str]]:
         """Pairs ``(older id, newer id)`` whose relation, given in an earlier session, the judge now withdraws: it
-        reads the store otherwise than when it answered (the pipeline removes their edges once the run's pairs are
-        judged, :func:`memlab.pipeline.verdicts.withdraw_verdict`). Each pair is returned once. Default: none (a
-        verdict stands once given).
+        reads the store otherwise than when it answered (the batch supersession phase removes their edges once the
+        run's pairs are judged, :func:`memlab.pipeline.verdicts.withdraw_verdict`; online mode, whose audit log
+        replays each operation, does not ask). Each pair is returned once. Default: none (a verdict stands once
+        given).
         """
         return []
 
