@@ -254,7 +254,7 @@ class ConsolidationResult:
         memories_processed: Memories scanned.
         clusters_found: Clusters kept after size filtering.
         summaries_created: Summaries written.
-        edges_created: Edges written, by type value; ``withdrawn``: edges of earlier verdicts the judge withdrew.
+        edges_created: Edges written, by type value; ``withdrawn``: pairs whose earlier verdict the judge withdrew.
         tier_counts: Memories per tier after the run, by tier value.
         transitions: Tier changes.
         phase_seconds: Wall time per phase (scan, cluster, summarize, supersession, tier, persist).

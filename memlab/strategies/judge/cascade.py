@@ -185,7 +185,7 @@ class CascadeJudge(JudgeBase):
         return self.learned.artifact_path
 
     def tally(self) -> dict[str, int]:
-        """The store-level checks so far, and whether the store cites (an incremental run resumes from them)."""
+        """The store-level checks so far, and whether the store cites (the next run resumes from that)."""
         return {"checks": self.checks_, "passed": self.passed_, "cites": int(self.cites_)}
 
     def resume(self, tally: dict[str, int]) -> None:
