@@ -145,3 +145,18 @@ def test_coverage_counts_current_facts_a_judge_hid(tmp_path):
     # the block shows 5 of the 9 current facts it could hold
     assert metrics["n_coverage_slots"] == metrics["n_current"] == 9 and metrics["n_current_in_block"] == 5
     assert metrics["current_coverage"] == pytest.approx(5 / 9) and metrics["rep_tp"] == 1
+
+
+def test_the_gold_judge_leaves_only_what_no_judge_sees_go(tmp_path):
+    """experiments/memory_files/oracle.py: with the kept pairs as verdicts, f1 leaves the block once f3 arrives and
+    stale goes to 0; f4, removed without a successor, stays (the ceiling a judge cannot lift)."""
+    from tests.support.scripts import load_script
+
+    oracle = load_script(Path(__file__).parents[2] / "experiments/memory_files/oracle.py", "memory_files_oracle")
+    folder = tmp_path / "mf"
+    write_repo(folder, "acme/app", [claude_file()])
+    metrics = oracle.gold_metrics([f"dataset.path={folder}", "dataset.split=all", "embedder=tfidf"])
+    # blocks after each commit: {f1,f2,f4}, {f2,f3,f4}, {f2,f3,f4,f5} (f4 retired)
+    assert metrics["n_block_facts"] == 10 and metrics["n_block_current"] == 9
+    assert metrics["stale_inferable_in_block"] == 0.0 and metrics["n_block_gone_other"] == 1
+    assert metrics["replacement_f1"] == 1.0 and metrics["current_coverage"] == 1.0
