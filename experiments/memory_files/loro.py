@@ -1,6 +1,6 @@
 """The edit judge under leave-one-repository-out on the development memory files, at pair level.
 
-    .venv/bin/python experiments/memory_files/loro.py [--sets a,b] [--cache FILE] [--models-out DIR]
+    .venv/bin/python experiments/memory_files/loro.py [--sets a,b] [--cache FILE] [--models-out DIR] [--compete M]
 
 Pairs are the experiment's candidate pairs (``memlab.training.edit_judge.load_pairs``, ``dataset.split=dev``;
 ``--cache`` keeps them between runs as an ``.npz`` of ids, rows and labels, no text). For each feature set:
@@ -9,6 +9,11 @@ grouped cross-validation on those others alone, :data:`INNER_FOLDS` groups of re
 the kept pairs (a kept pair the candidates never reach is a miss), per repository too with ``--per-repo``.
 ``--models-out DIR`` writes each fold's model of the first set (``DIR/<owner__name>.json``, trained without that
 repository, threshold from its inner folds) for the pipeline folds (``pipeline_folds.py``).
+
+``--compete newer`` (a study, not a judge: a judge's verdict on a pair may not depend on the other pairs) lets
+each newer fact replace only its most probable older fact among those at or past the threshold; ``--compete both``
+keeps a pair only when it is also its older fact's most probable newer; the inner folds choose the threshold under
+the same rule.
 """
 
 from __future__ import annotations
@@ -60,7 +65,41 @@ def load(cache: Path | None) -> list[ej.FilePairs]:
     return data
 
 
-def nested(data: list[ej.FilePairs], cols: list[int], c: float, models_out: Path | None = None) -> dict:
+def compete(d: ej.FilePairs, p: np.ndarray, threshold: float, mode: str | None) -> tuple[int, int, int]:
+    """``(tp, fp, fn)`` of ``d`` at ``threshold``, each newer (``both``: and each older) keeping only its most
+    probable pair among those past it (``mode=None``: :func:`~memlab.training.edit_judge.counts`).
+    """
+    if mode is None:
+        return ej.counts(d, p, threshold)
+    said = np.flatnonzero(p >= threshold)
+    keep = None
+    for side in (1,) if mode == "newer" else (1, 0):
+        best: dict[str, int] = {}
+        for i in said:
+            k = d.pairs[i][side]
+            if k not in best or p[i] > p[best[k]]:
+                best[k] = int(i)
+        keep = set(best.values()) if keep is None else keep & set(best.values())
+    chosen = np.zeros(p.shape, dtype=bool)
+    chosen[sorted(keep or ())] = True
+    tp = int(np.sum(chosen & (d.labels == 1)))
+    return tp, int(np.sum(chosen & (d.labels == 0))), d.n_kept - tp
+
+
+def threshold_under(data: list[ej.FilePairs], probs: list[np.ndarray], mode: str | None) -> float:
+    """The grid threshold with the best pooled F1 under ``mode`` (ties: the lower threshold)."""
+    best: tuple[float, float] = (-1.0, 0.0)
+    for t in ej.GRID:
+        total = np.sum([compete(d, p, t, mode) for d, p in zip(data, probs, strict=True)], axis=0)
+        score = ej.f1(*(int(v) for v in total)) or 0.0
+        if score > best[0]:
+            best = (score, t)
+    return best[1]
+
+
+def nested(
+    data: list[ej.FilePairs], cols: list[int], c: float, models_out: Path | None = None, mode: str | None = None
+) -> dict:
     """Nested LORO counts (see the module docstring)."""
     from memlab.models.logistic import save
     from memlab.strategies.judge.edit import CARD_FORMAT
@@ -70,9 +109,12 @@ def nested(data: list[ej.FilePairs], cols: list[int], c: float, models_out: Path
     per_repo = {}
     for repo, held in groups.items():
         train = [d for d in data if d.repo != repo]
-        threshold, inner = ej.best_threshold(train, ej.loro(train, cols, c, folds=INNER_FOLDS))
+        inner_probs = ej.loro(train, cols, c, folds=INNER_FOLDS)
+        threshold, inner = ej.best_threshold(train, inner_probs)
+        if mode is not None:
+            threshold = threshold_under(train, inner_probs, mode)
         model = ej.fit(train, cols, c)
-        got = np.sum([ej.counts(d, ej.probabilities(model, d, cols), threshold) for d in held], axis=0)
+        got = np.sum([compete(d, ej.probabilities(model, d, cols), threshold, mode) for d in held], axis=0)
         total += got
         per_repo[repo] = {"threshold": threshold, "tp_fp_fn": [int(v) for v in got]}
         if models_out is not None:
@@ -97,6 +139,7 @@ def main() -> None:
     parser.add_argument("--c", type=float, default=1.0)
     parser.add_argument("--per-repo", action="store_true")
     parser.add_argument("--models-out", type=Path, default=None)
+    parser.add_argument("--compete", choices=("newer", "both"), default=None)
     args = parser.parse_args()
     data = load(args.cache)
     labelled = np.concatenate([d.labels for d in data])
@@ -106,7 +149,7 @@ def main() -> None:
                       "negatives": int(np.sum(labelled == 0)), "kept_reached": f"{reached}/{kept}"}))  # fmt: skip
     for k, name in enumerate(args.sets.split(",")):
         cols = [FEATURES.index(f) for f in SETS[name]]
-        result = nested(data, cols, args.c, args.models_out if k == 0 else None)
+        result = nested(data, cols, args.c, args.models_out if k == 0 else None, args.compete)
         if not args.per_repo:
             result.pop("per_repo")
         print(json.dumps({"set": name, **result}), flush=True)
