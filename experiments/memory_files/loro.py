@@ -19,6 +19,7 @@ the same rule.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 from pathlib import Path
 
@@ -86,17 +87,6 @@ def compete(d: ej.FilePairs, p: np.ndarray, threshold: float, mode: str | None) 
     return tp, int(np.sum(chosen & (d.labels == 0))), d.n_kept - tp
 
 
-def threshold_under(data: list[ej.FilePairs], probs: list[np.ndarray], mode: str | None) -> float:
-    """The grid threshold with the best pooled F1 under ``mode`` (ties: the lower threshold)."""
-    best: tuple[float, float] = (-1.0, 0.0)
-    for t in ej.GRID:
-        total = np.sum([compete(d, p, t, mode) for d, p in zip(data, probs, strict=True)], axis=0)
-        score = ej.f1(*(int(v) for v in total)) or 0.0
-        if score > best[0]:
-            best = (score, t)
-    return best[1]
-
-
 def nested(
     data: list[ej.FilePairs], cols: list[int], c: float, models_out: Path | None = None, mode: str | None = None
 ) -> dict:
@@ -109,10 +99,8 @@ def nested(
     per_repo = {}
     for repo, held in groups.items():
         train = [d for d in data if d.repo != repo]
-        inner_probs = ej.loro(train, cols, c, folds=INNER_FOLDS)
-        threshold, inner = ej.best_threshold(train, inner_probs)
-        if mode is not None:
-            threshold = threshold_under(train, inner_probs, mode)
+        count = functools.partial(compete, mode=mode)
+        threshold, inner = ej.best_threshold(train, ej.loro(train, cols, c, folds=INNER_FOLDS), count)
         model = ej.fit(train, cols, c)
         got = np.sum([compete(d, ej.probabilities(model, d, cols), threshold, mode) for d in held], axis=0)
         total += got

@@ -14,7 +14,7 @@ run on the training repositories themselves: no repository's own scores choose i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -141,11 +141,17 @@ def loro(
     return [out[id(d)] for d in data]
 
 
-def best_threshold(data: Sequence[FilePairs], probs: Sequence[np.ndarray]) -> tuple[float, float | None]:
-    """The grid threshold with the best pooled F1 over ``probs`` (ties: the lower threshold)."""
+def best_threshold(
+    data: Sequence[FilePairs],
+    probs: Sequence[np.ndarray],
+    count: Callable[[FilePairs, np.ndarray, float], tuple[int, int, int]] = counts,
+) -> tuple[float, float | None]:
+    """The grid threshold with the best pooled F1 over ``probs`` (ties: the lower threshold); ``count`` gives a
+    file's ``(tp, fp, fn)`` at a threshold (:func:`counts`; a study may read the pairs another way).
+    """
     best: tuple[float, float | None] = (GRID[0], None)
     for t in GRID:
-        total = np.sum([counts(d, p, t) for d, p in zip(data, probs, strict=True)], axis=0)
+        total = np.sum([count(d, p, t) for d, p in zip(data, probs, strict=True)], axis=0)
         score = f1(*(int(v) for v in total))
         if score is not None and (best[1] is None or score > best[1]):
             best = (t, score)

@@ -29,8 +29,11 @@ def test_mutual_best_also_drops_o2s_weaker_successor():
 
 
 def test_the_threshold_is_chosen_under_the_rule():
+    from functools import partial
+
     from memlab.training.edit_judge import best_threshold
 
     # under "newer", 0.45 keeps o3/n3 out: (2, 0, 1), F1 0.8; any lower grid value lets it in: (2, 1, 1)
-    assert LORO.threshold_under([DATA], [P], "newer") == 0.45
-    assert LORO.threshold_under([DATA], [P], None) == best_threshold([DATA], [P])[0]
+    assert best_threshold([DATA], [P], partial(LORO.compete, mode="newer")) == (0.45, 0.8)
+    # each pair alone: 0.75 drops o2/n2 with o2/n1, (1, 1, 2); 0.45 is best at (2, 1, 1)
+    assert best_threshold([DATA], [P]) == (0.45, 2 * 2 / (2 * 2 + 1 + 1))
